@@ -1,0 +1,41 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './types.js';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Connection {
+  db: Kysely<Database>;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+/** `postgres://…` / `postgresql://…` is PostgreSQL; a path, `sqlite:path` or `:memory:` is SQLite. */
+export function engineOf(url: string): Engine {
+  return /^postgres(ql)?:\/\//.test(url) ? 'postgres' : 'sqlite';
+}
+
+export function sqlitePath(url: string): string {
+  const path = url.replace(/^sqlite:(\/\/)?/, '');
+  return path === ':memory:' ? path : resolve(path);
+}
+
+/** One Kysely connection from a URL. SQLite runs in WAL mode with foreign keys on. */
+export function connect(url: string): Connection {
+  if (engineOf(url) === 'postgres') {
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, engine: 'postgres', close: () => db.destroy() };
+  }
+  const path = sqlitePath(url);
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SQLite(path);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, engine: 'sqlite', close: () => db.destroy() };
+}

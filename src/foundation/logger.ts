@@ -1,0 +1,37 @@
+import { type Logger, pino } from 'pino';
+
+export type { Logger };
+
+/** Paths pino blanks wherever they appear, so a secret never reaches a log line. */
+export const redactedPaths = [
+  'password',
+  'secret',
+  'client_secret',
+  'access_token',
+  'refresh_token',
+  'accessToken',
+  'token',
+  'code',
+  'code_verifier',
+  'authorization',
+  'cookie',
+  '*.password',
+  '*.secret',
+  '*.client_secret',
+  '*.access_token',
+  '*.refresh_token',
+  '*.accessToken',
+  '*.token',
+  '*.code_verifier',
+  '*.authorization',
+  '*.cookie',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["set-cookie"]',
+];
+
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino({ level, redact: { paths: redactedPaths, censor: '[redacted]' } }, destination);
+}
