@@ -1,0 +1,25 @@
+import { Application, type ApplicationOptions } from '../src/foundation/application.js';
+import {
+  configFromEnv,
+  configFromFile,
+  type DeepPartial,
+  defineConfig,
+  type TollgateConfig,
+} from '../src/foundation/config.js';
+import { referenceConfig } from './config.js';
+import { routes } from './routes.js';
+
+/**
+ * The reference service, unbooted. The CLI (`tollgate …`) and `npm start` both build it here, so
+ * they see the same providers, migrations and routes. Layers: the service's own config, the
+ * optional config file, the environment, then `overrides` (tests).
+ */
+export async function createApp(
+  overrides: DeepPartial<TollgateConfig> = {},
+  options: ApplicationOptions = {},
+): Promise<Application> {
+  const config = defineConfig(referenceConfig, await configFromFile(), configFromEnv(), overrides);
+  const app = await Application.create(config, options);
+  await app.register(routes);
+  return app;
+}

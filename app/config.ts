@@ -1,0 +1,39 @@
+import type { DeepPartial, TollgateConfig } from '../src/foundation/config.js';
+
+/** The reference service's own configuration, under the environment variables. */
+export const referenceConfig: DeepPartial<TollgateConfig> = {
+  app: { name: 'Tollgate' },
+  oauth: {
+    scopes: {
+      'place-orders': 'Place orders on your behalf',
+      'check-status': 'Check the status of your orders',
+    },
+  },
+  billing: {
+    plans: [
+      {
+        id: 'basic-monthly',
+        name: 'Basic',
+        amount: 900,
+        interval: 'month',
+        description: 'For one developer',
+      },
+      {
+        id: 'pro-monthly',
+        name: 'Pro',
+        amount: 2900,
+        interval: 'month',
+        trialDays: 14,
+        description: 'For a team',
+      },
+      {
+        id: 'pro-yearly',
+        name: 'Pro (yearly)',
+        amount: 29000,
+        interval: 'year',
+        description: 'A team, billed yearly',
+      },
+    ],
+    coupons: [{ id: 'LAUNCH20', percentOff: 20 }],
+  },
+};

@@ -1,0 +1,34 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { Users } from '../../auth/users.js';
+import { ValidationError } from '../../foundation/errors.js';
+import { CliError, withApplication } from '../context.js';
+
+const input = z.object({
+  email: z.email('--email must be an e-mail address.'),
+  password: z.string().min(8, '--password must be at least 8 characters.'),
+  name: z.string().min(1).max(255),
+});
+
+export function register(program: Command): void {
+  program
+    .command('user:create')
+    .description('Create a user who can log in.')
+    .requiredOption('--email <email>', 'e-mail address (the login)')
+    .requiredOption('--password <password>', 'password, at least 8 characters')
+    .option('--name <name>', 'display name (default: the part of the e-mail before @)')
+    .action((options: { email: string; password: string; name?: string }) =>
+      withApplication(async (app) => {
+        const parsed = input.safeParse({ ...options, name: options.name ?? options.email.split('@')[0] });
+        if (!parsed.success) throw new CliError(parsed.error.issues.map((i) => i.message).join('\n'));
+        await app.migrate();
+        try {
+          const user = await app.container.construct(Users).create(parsed.data);
+          console.log(`Created user ${user.id} <${user.email}>.`);
+        } catch (err) {
+          if (err instanceof ValidationError) throw new CliError(Object.values(err.errors).flat().join('\n'));
+          throw err;
+        }
+      }),
+    );
+}

@@ -1,0 +1,35 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Application } from '../foundation/application.js';
+
+/** Thrown for bad input: the CLI prints the message (no stack) and exits with code 1. */
+export class CliError extends Error {
+  override name = 'CliError';
+}
+
+/**
+ * The application the CLI works on: the module named by TOLLGATE_APP (default `app/bootstrap.ts`)
+ * exports `createApp(): Promise<Application>`, unbooted.
+ */
+export async function loadApplication(): Promise<Application> {
+  const entry = resolve(process.env.TOLLGATE_APP || 'app/bootstrap.ts');
+  if (!existsSync(entry)) {
+    throw new CliError(
+      `No application found at ${entry}. Set TOLLGATE_APP to the module that exports createApp().`,
+    );
+  }
+  const mod = (await import(pathToFileURL(entry).href)) as { createApp?: () => Promise<Application> };
+  if (typeof mod.createApp !== 'function') throw new CliError(`${entry} does not export createApp().`);
+  return mod.createApp();
+}
+
+/** Runs `fn` with the application, closing its database afterwards. */
+export async function withApplication<T>(fn: (app: Application) => Promise<T>): Promise<T> {
+  const app = await loadApplication();
+  try {
+    return await fn(app);
+  } finally {
+    await app.close();
+  }
+}

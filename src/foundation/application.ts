@@ -1,0 +1,120 @@
+import type { Hono } from 'hono';
+import type { Kysely } from 'kysely';
+import { type Connection, connect, type Engine } from '../database/connection.js';
+import { coreMigrationsFolder, migrateToLatest } from '../database/migrator.js';
+import type { Database } from '../database/types.js';
+import { Router } from '../http/router.js';
+import { loadAppKey } from './app-key.js';
+import { type Clock, SystemClock } from './clock.js';
+import type { TollgateConfig } from './config.js';
+import { Container } from './container.js';
+import { EventDispatcher } from './events.js';
+import { createLogger, type Logger } from './logger.js';
+import {
+  AppKeyToken,
+  ClockToken,
+  ConfigToken,
+  DbToken,
+  EngineToken,
+  EventsToken,
+  LoggerToken,
+} from './tokens.js';
+
+/**
+ * A module's way in: `register` binds services and declares routes, `boot` runs once everything is
+ * registered. Laravel's service providers, without the static facades.
+ */
+export interface ServiceProvider {
+  readonly name: string;
+  /** Folders of migrations this module owns; they run with the core ones. */
+  readonly migrations?: readonly string[];
+  register?(app: Application): void | Promise<void>;
+  boot?(app: Application): void | Promise<void>;
+}
+
+export interface ApplicationOptions {
+  clock?: Clock;
+  logger?: Logger;
+  providers?: ServiceProvider[];
+}
+
+export class Application {
+  readonly container = new Container();
+  readonly router = new Router();
+  readonly events = new EventDispatcher();
+  readonly providers: ServiceProvider[] = [];
+  readonly migrationFolders: string[] = [coreMigrationsFolder];
+  readonly #connection: Connection;
+  #http: Hono | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(
+    readonly config: TollgateConfig,
+    readonly clock: Clock,
+    readonly logger: Logger,
+    readonly key: Uint8Array,
+  ) {
+    this.#connection = connect(config.database.url);
+    this.container
+      .instance(Application, this)
+      .instance(Container, this.container)
+      .instance(Router, this.router)
+      .instance(ConfigToken, config)
+      .instance(DbToken, this.#connection.db)
+      .instance(EngineToken, this.#connection.engine)
+      .instance(ClockToken, clock)
+      .instance(LoggerToken, logger)
+      .instance(EventsToken, this.events)
+      .instance(EventDispatcher, this.events)
+      .instance(AppKeyToken, key);
+  }
+
+  /** Builds the application and registers its providers; call `boot()` (or `start()`) next. */
+  static async create(config: TollgateConfig, options: ApplicationOptions = {}): Promise<Application> {
+    const logger = options.logger ?? createLogger(config.log.level);
+    const key = loadAppKey(config.app.key, config.storagePath);
+    const app = new Application(config, options.clock ?? new SystemClock(), logger, key);
+    for (const provider of options.providers ?? []) await app.register(provider);
+    return app;
+  }
+
+  get db(): Kysely<Database> {
+    return this.#connection.db;
+  }
+
+  get engine(): Engine {
+    return this.#connection.engine;
+  }
+
+  async register(provider: ServiceProvider): Promise<this> {
+    this.providers.push(provider);
+    this.migrationFolders.push(...(provider.migrations ?? []));
+    await provider.register?.(this);
+    return this;
+  }
+
+  async migrate(): Promise<void> {
+    await migrateToLatest(this.db, this.migrationFolders);
+  }
+
+  /** Boots every provider and compiles the routes. Idempotent. */
+  async boot(): Promise<Hono> {
+    if (this.#http) return this.#http;
+    for (const provider of this.providers) await provider.boot?.(this);
+    this.#http = this.router.commit(this.container, this.logger);
+    return this.#http;
+  }
+
+  get http(): Hono {
+    if (!this.#http) throw new Error('The application has not booted yet: call `await app.boot()`.');
+    return this.#http;
+  }
+
+  /** Web-standard entry point: tests call it directly, the server passes every request to it. */
+  fetch = (request: Request): Response | Promise<Response> => this.http.fetch(request);
+
+  async close(): Promise<void> {
+    this.#closing ??= this.#connection.close();
+    await this.#closing;
+  }
+}

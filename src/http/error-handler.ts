@@ -1,0 +1,39 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { HttpError } from '../foundation/errors.js';
+import type { Logger } from '../foundation/logger.js';
+import { wantsJson } from './respond.js';
+
+/**
+ * The one place a thrown error becomes a response. Client errors carry their message; server
+ * errors are logged with the stack and answered with a generic body — no stack reaches a client.
+ */
+export function renderError(err: Error, c: Context, logger: Logger): Response {
+  if (err instanceof HttpError) {
+    const body = err.body ?? { message: err.expose ? err.message : 'Server Error' };
+    if (err.status >= 500) logger.error({ err }, 'request failed');
+    if (wantsJson(c) || err.body) return c.json(body, err.status as 400, err.headers);
+    return c.html(errorPage(err.status, String(body.message ?? err.message)), err.status as 400, err.headers);
+  }
+  if (err instanceof HTTPException) {
+    const status = err.status;
+    const message = status >= 500 ? 'Server Error' : err.message || 'Bad Request';
+    return wantsJson(c) ? c.json({ message }, status) : c.html(errorPage(status, message), status);
+  }
+  logger.error({ err, method: c.req.method, path: c.req.path }, 'unhandled error');
+  return wantsJson(c)
+    ? c.json({ message: 'Server Error' }, 500)
+    : c.html(errorPage(500, 'Server Error'), 500);
+}
+
+export function notFound(c: Context): Response {
+  return wantsJson(c) ? c.json({ message: 'Not Found' }, 404) : c.html(errorPage(404, 'Not Found'), 404);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+export function errorPage(status: number, message: string): string {
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${status} · ${escapeHtml(message)}</title><link rel="stylesheet" href="/assets/app.css"></head><body><main class="error-page"><h1>${status}</h1><p>${escapeHtml(message)}</p><p><a href="/">Back to the start</a></p></main></body></html>`;
+}

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Application, type ServiceProvider } from '../../src/foundation/application.js';
+import { TestClock } from '../../src/foundation/clock.js';
+import { type DeepPartial, defineConfig, type TollgateConfig } from '../../src/foundation/config.js';
+import { createLogger } from '../../src/foundation/logger.js';
+import { createTestDatabase } from './database.js';
+
+export interface TestApp {
+  app: Application;
+  clock: TestClock;
+  storagePath: string;
+  /** Sends a request to the app in process, as a server would. */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * A migrated, booted application on a fresh database (SQLite, or PostgreSQL under
+ * TEST_DATABASE_URL) with a TestClock and a temporary storage folder.
+ */
+export async function createTestApp(
+  options: {
+    config?: DeepPartial<TollgateConfig>;
+    providers?: ServiceProvider[];
+    /** Runs after providers register, before boot: declare routes here. */
+    setup?: (app: Application) => void | Promise<void>;
+    clock?: TestClock;
+  } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const storagePath = mkdtempSync(join(tmpdir(), 'tollgate-storage-'));
+  const clock = options.clock ?? new TestClock(new Date('2026-01-15T12:00:00Z'));
+  const config = defineConfig(
+    { app: { env: 'test', url: 'http://localhost' }, storagePath, log: { level: 'silent' } },
+    options.config ?? {},
+    { database: { url: database.url }, storagePath },
+  );
+  const app = await Application.create(config, {
+    clock,
+    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    providers: options.providers,
+  });
+  await app.migrate();
+  await options.setup?.(app);
+  await app.boot();
+  return {
+    app,
+    clock,
+    storagePath,
+    request: async (path, init) => app.fetch(new Request(new URL(path, 'http://localhost'), init)),
+    close: async () => {
+      await app.close();
+      await database.drop();
+      rmSync(storagePath, { recursive: true, force: true });
+    },
+  };
+}
