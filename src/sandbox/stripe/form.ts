@@ -1,0 +1,137 @@
+import qs from 'qs';
+import { StripeSandboxError } from './errors.js';
+
+/**
+ * Stripe's request encoding: `application/x-www-form-urlencoded` with bracket nesting
+ * (`items[0][price]=x&expand[0]=default_source`), both in bodies and in GET query strings.
+ */
+export type RawParams = Record<string, unknown>;
+
+const QS_OPTIONS = { arrayLimit: 1000, depth: 10, parameterLimit: 10_000 } as const;
+
+export function parseForm(text: string): RawParams {
+  return qs.parse(text, QS_OPTIONS) as RawParams;
+}
+
+export async function readParams(request: Request): Promise<RawParams> {
+  const url = new URL(request.url);
+  const query = url.search.length > 1 ? parseForm(url.search.slice(1)) : {};
+  if (request.method === 'GET' || request.method === 'HEAD') return query;
+  const text = await request.text();
+  if (text === '') return query;
+  const type = request.headers.get('content-type') ?? '';
+  const body = type.includes('application/json') ? (JSON.parse(text) as RawParams) : parseForm(text);
+  return { ...query, ...body };
+}
+
+/** Typed reads over parsed params, failing with Stripe's `invalid_request_error` on a bad value. */
+export class Params {
+  constructor(readonly raw: RawParams) {}
+
+  has(key: string): boolean {
+    return this.raw[key] !== undefined;
+  }
+
+  /** True when the param was sent empty (`key=`): Stripe's way to clear an `Emptyable` field. */
+  isEmpty(key: string): boolean {
+    return this.raw[key] === '';
+  }
+
+  str(key: string): string | undefined {
+    const value = this.raw[key];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') throw StripeSandboxError.invalid(`Invalid string: ${key}`, key);
+    return value;
+  }
+
+  required(key: string): string {
+    const value = this.str(key);
+    if (value === undefined || value === '') throw StripeSandboxError.missingParam(key);
+    return value;
+  }
+
+  int(key: string): number | undefined {
+    const value = this.str(key);
+    if (value === undefined || value === '') return undefined;
+    if (!/^-?\d+$/.test(value)) {
+      throw StripeSandboxError.invalid(`Invalid integer: ${value}`, key, 'parameter_invalid_integer');
+    }
+    return Number(value);
+  }
+
+  num(key: string): number | undefined {
+    const value = this.str(key);
+    if (value === undefined || value === '') return undefined;
+    const n = Number(value);
+    if (!Number.isFinite(n)) throw StripeSandboxError.invalid(`Invalid decimal: ${value}`, key);
+    return n;
+  }
+
+  bool(key: string): boolean | undefined {
+    const value = this.str(key);
+    if (value === undefined || value === '') return undefined;
+    if (value !== 'true' && value !== 'false')
+      throw StripeSandboxError.invalid(`Invalid boolean: ${value}`, key);
+    return value === 'true';
+  }
+
+  /** An array param, whether qs produced an array or (past its limits) an index-keyed object. */
+  list(key: string): unknown[] {
+    const value = this.raw[key];
+    if (value === undefined || value === '') return [];
+    if (Array.isArray(value)) return value;
+    if (typeof value === 'object' && value !== null) return Object.values(value);
+    return [value];
+  }
+
+  strings(key: string): string[] {
+    return this.list(key).map((v) => {
+      if (typeof v !== 'string') throw StripeSandboxError.invalid(`Invalid array of strings: ${key}`, key);
+      return v;
+    });
+  }
+
+  /** Nested objects (`items[0][price]`), each wrapped as Params. */
+  objects(key: string): Params[] {
+    return this.list(key).map((v) => {
+      if (typeof v !== 'object' || v === null)
+        throw StripeSandboxError.invalid(`Invalid object: ${key}`, key);
+      return new Params(v as RawParams);
+    });
+  }
+
+  metadata(): Record<string, string> | undefined {
+    const value = this.raw.metadata;
+    if (value === undefined) return undefined;
+    if (value === '') return {};
+    if (typeof value !== 'object' || value === null)
+      throw StripeSandboxError.invalid('Invalid hash', 'metadata');
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(value)) if (v !== '') out[k] = String(v);
+    return out;
+  }
+
+  expand(): string[] {
+    return this.strings('expand');
+  }
+
+  /** A Unix timestamp or the literal `now`. */
+  timestampOrNow(key: string, now: number): number | undefined {
+    const value = this.str(key);
+    if (value === undefined || value === '') return undefined;
+    if (value === 'now') return now;
+    return this.int(key);
+  }
+}
+
+/** Merge metadata as Stripe does: a key set to '' is removed, others are set. */
+export function mergeMetadata(current: Record<string, string>, raw: unknown): Record<string, string> {
+  if (raw === '') return {};
+  if (typeof raw !== 'object' || raw === null) return current;
+  const out = { ...current };
+  for (const [k, v] of Object.entries(raw)) {
+    if (v === '') delete out[k];
+    else out[k] = String(v);
+  }
+  return out;
+}

@@ -1,0 +1,134 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHmac } from 'node:crypto';
+import type Stripe from 'stripe';
+import { newId } from './ids.js';
+import { type SandboxStore, snapshot } from './store.js';
+
+/** The API version the SDK pins (`Stripe-Version`); events say which version shaped them. */
+export const API_VERSION = '2026-10-28.endive';
+
+export interface WebhookTarget {
+  url: string;
+  secret: string;
+}
+
+/** One attempt to deliver one event. */
+export interface WebhookDelivery {
+  eventId: string;
+  type: string;
+  url: string;
+  status: number | null;
+  ok: boolean;
+  error: string | null;
+  attempt: number;
+  at: Date;
+}
+
+interface RequestContext {
+  id: string;
+  idempotencyKey: string | null;
+}
+
+/**
+ * The `Stripe-Signature` header: `t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`
+ * (https://docs.stripe.com/webhooks#verify-manually). Signed with the wall clock, not the
+ * sandbox clock, because the SDK checks the timestamp against the system time.
+ */
+export function signPayload(payload: string, secret: string, timestamp = Math.floor(Date.now() / 1000)): string {
+  const v1 = createHmac('sha256', secret).update(`${timestamp}.${payload}`, 'utf8').digest('hex');
+  return `t=${timestamp},v1=${v1}`;
+}
+
+/** Records events and delivers them, in order, to the configured endpoint when flushed. */
+export class EventBus {
+  readonly deliveries: WebhookDelivery[] = [];
+  readonly #pending: Stripe.Event[] = [];
+  readonly #request = new AsyncLocalStorage<RequestContext>();
+  #target: WebhookTarget | null;
+
+  constructor(
+    private readonly store: SandboxStore,
+    target: WebhookTarget | null,
+  ) {
+    this.#target = target;
+  }
+
+  setTarget(target: WebhookTarget | null): void {
+    this.#target = target;
+  }
+
+  /** Run an API call so events it causes carry its request id and idempotency key. */
+  withRequest<T>(idempotencyKey: string | null, fn: () => Promise<T>): Promise<T> {
+    return this.#request.run({ id: newId('req'), idempotencyKey }, fn);
+  }
+
+  emit(type: Stripe.Event.Type, object: object, previous?: Record<string, unknown>): Stripe.Event {
+    const request = this.#request.getStore();
+    const data: Stripe.Event.Data = { object: snapshot(object) };
+    if (previous) data.previous_attributes = snapshot(previous);
+    const event = {
+      id: newId('evt'),
+      object: 'event',
+      api_version: API_VERSION,
+      created: this.store.now(),
+      data,
+      livemode: false,
+      pending_webhooks: this.#target ? 1 : 0,
+      request: request ? { id: request.id, idempotency_key: request.idempotencyKey } : { id: null, idempotency_key: null },
+      type,
+    } as Stripe.Event;
+    this.store.events.set(event.id, event);
+    this.#pending.push(event);
+    return event;
+  }
+
+  /** Deliver every pending event, one after another, awaiting each. */
+  async flush(): Promise<void> {
+    while (this.#pending.length > 0) {
+      const event = this.#pending.shift()!;
+      if (this.#target) await this.deliver(event, this.#target);
+    }
+  }
+
+  /** Send an event again (for a receiver that failed the first time). */
+  async redeliver(eventId: string): Promise<WebhookDelivery> {
+    const event = this.store.events.get(eventId);
+    if (!event) throw new Error(`No such event: ${eventId}`);
+    if (!this.#target) throw new Error('No webhook endpoint is configured');
+    return this.deliver(event, this.#target);
+  }
+
+  private async deliver(event: Stripe.Event, target: WebhookTarget): Promise<WebhookDelivery> {
+    const body = JSON.stringify(event, null, 2);
+    const attempt = this.deliveries.filter((d) => d.eventId === event.id).length + 1;
+    const delivery: WebhookDelivery = {
+      eventId: event.id,
+      type: event.type,
+      url: target.url,
+      status: null,
+      ok: false,
+      error: null,
+      attempt,
+      at: new Date(),
+    };
+    try {
+      const response = await fetch(target.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+          'stripe-signature': signPayload(body, target.secret),
+        },
+        body,
+      });
+      await response.arrayBuffer();
+      delivery.status = response.status;
+      delivery.ok = response.ok;
+    } catch (error) {
+      delivery.error = error instanceof Error ? error.message : String(error);
+    }
+    if (delivery.ok) event.pending_webhooks = 0;
+    this.deliveries.push(delivery);
+    return delivery;
+  }
+}
