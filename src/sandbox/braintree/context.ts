@@ -1,0 +1,17 @@
+import type { SandboxStore } from './store.js';
+import type { SubscriptionRecord } from './types.js';
+
+export interface Credentials {
+  merchantId: string;
+  publicKey: string;
+  privateKey: string;
+}
+
+/** What every operation needs: the state, the credentials, the retry policy and the webhook sender. */
+export interface SandboxContext {
+  store: SandboxStore;
+  credentials: Credentials;
+  retry: { attempts: number; intervalDays: number };
+  /** Sends a subscription notification (awaited, so tests see it when the call returns). */
+  notifySubscription(kind: string, subscription: SubscriptionRecord): Promise<void>;
+}

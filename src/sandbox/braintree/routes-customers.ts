@@ -1,0 +1,98 @@
+import type { Hono } from 'hono';
+import type { SandboxContext } from './context.js';
+import { notFound, validationResult } from './errors.js';
+import { operation } from './operation.js';
+import { bool, obj, type Params, str } from './params.js';
+import { serializeCustomer } from './serialize-payment.js';
+import type { CustomerRecord } from './types.js';
+import { isFieldError, removePaymentMethod, takeNonce, vault, verificationFailure } from './vault.js';
+import { xmlResponse } from './xml.js';
+
+const FIELDS = ['firstName', 'lastName', 'email', 'company', 'phone'] as const;
+
+/** Vaults `paymentMethodNonce` (or `creditCard.paymentMethodNonce`) for the customer, if one was sent. */
+function vaultFromParams(ctx: SandboxContext, customer: CustomerRecord, p: Params): Response | null {
+  const card = obj(p.creditCard);
+  const nonce = str(p.paymentMethodNonce) ?? str(card.paymentMethodNonce);
+  if (nonce === null) return null;
+  const instrument = takeNonce(ctx, nonce, 'customer');
+  if (isFieldError(instrument)) return validationResult([instrument]);
+  const options = obj(card.options);
+  if (bool(options.verifyCard) === true) {
+    const failure = verificationFailure(instrument);
+    if (failure) return failure;
+  }
+  vault(ctx, customer.id, instrument, bool(options.makeDefault) ?? true);
+  return null;
+}
+
+export function customerRoutes(app: Hono, ctx: SandboxContext): void {
+  const { store } = ctx;
+  const show = (customer: CustomerRecord, status = 201) =>
+    xmlResponse('customer', serializeCustomer(store, customer), status);
+
+  app.post(
+    '/customers',
+    operation(ctx, 'customer.create', (params) => {
+      const p = obj(params.customer);
+      const now = store.now();
+      const customer: CustomerRecord = {
+        id: str(p.id) ?? store.newId(store.customers),
+        firstName: null,
+        lastName: null,
+        email: null,
+        company: null,
+        phone: null,
+        defaultToken: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      for (const field of FIELDS) customer[field] = str(p[field]);
+      const failure = vaultFromParams(ctx, customer, p);
+      if (failure) {
+        for (const pm of store.paymentMethodsOf(customer.id)) store.paymentMethods.delete(pm.token);
+        return failure;
+      }
+      store.customers.set(customer.id, customer);
+      // The default was chosen before the customer was stored; settle it now.
+      customer.defaultToken = store.paymentMethodsOf(customer.id)[0]?.token ?? null;
+      return show(customer);
+    }),
+  );
+
+  app.get(
+    '/customers/:id',
+    operation(ctx, 'customer.find', (_p, c) => {
+      const customer = store.customers.get(c.req.param('id') ?? '');
+      return customer ? show(customer, 200) : notFound();
+    }),
+  );
+
+  app.put(
+    '/customers/:id',
+    operation(ctx, 'customer.update', (params, c) => {
+      const customer = store.customers.get(c.req.param('id') ?? '');
+      if (!customer) return notFound();
+      const p = obj(params.customer);
+      for (const field of FIELDS) if (field in p) customer[field] = str(p[field]);
+      const failure = vaultFromParams(ctx, customer, p);
+      if (failure) return failure;
+      const token = str(p.defaultPaymentMethodToken);
+      if (token !== null && store.paymentMethods.get(token)?.customerId === customer.id)
+        customer.defaultToken = token;
+      customer.updatedAt = store.now();
+      return show(customer, 200);
+    }),
+  );
+
+  app.delete(
+    '/customers/:id',
+    operation(ctx, 'customer.delete', async (_p, c) => {
+      const customer = store.customers.get(c.req.param('id') ?? '');
+      if (!customer) return notFound();
+      for (const pm of store.paymentMethodsOf(customer.id)) await removePaymentMethod(ctx, pm);
+      store.customers.delete(customer.id);
+      return new Response('', { status: 200 });
+    }),
+  );
+}

@@ -1,0 +1,53 @@
+import { formatAmount } from './money.js';
+import { cardDetails, paypalDetails } from './serialize-payment.js';
+import type { SandboxStore } from './store.js';
+import type { TransactionRecord } from './types.js';
+import { array, boolean, date, datetime, nil, text, type XmlNode } from './xml.js';
+
+export function serializeTransaction(store: SandboxStore, t: TransactionRecord): XmlNode {
+  const customer = t.customerId ? store.customers.get(t.customerId) : undefined;
+  const isPayPal = t.instrument.kind === 'paypal_account';
+  const node: { [key: string]: XmlNode } = {
+    id: t.id,
+    status: t.status,
+    type: t.type,
+    'currency-iso-code': t.currencyIsoCode,
+    amount: formatAmount(t.amount),
+    'merchant-account-id': 'sandbox',
+    'order-id': text(t.orderId),
+    'created-at': datetime(t.createdAt),
+    'updated-at': datetime(t.updatedAt),
+    customer: {
+      id: text(t.customerId),
+      'first-name': text(customer?.firstName),
+      'last-name': text(customer?.lastName),
+      email: text(customer?.email),
+    },
+    'processor-response-code': t.processorResponseCode,
+    'processor-response-text': t.processorResponseText,
+    'processor-response-type': t.processorResponseType,
+    'additional-processor-response': nil(),
+    'payment-instrument-type': isPayPal ? 'paypal_account' : 'credit_card',
+    'credit-card': isPayPal ? {} : cardDetails(t.instrument, t.paymentMethodToken),
+    recurring: boolean(t.recurring),
+    'plan-id': text(t.planId),
+    'subscription-id': text(t.subscriptionId),
+    subscription: {
+      'billing-period-start-date': date(t.billingPeriodStartDate),
+      'billing-period-end-date': date(t.billingPeriodEndDate),
+    },
+    'add-ons': array('add-on', []),
+    discounts: array('discount', []),
+    disputes: array('dispute', []),
+    'status-history': array('status-event', [
+      {
+        status: t.status,
+        timestamp: datetime(t.createdAt),
+        amount: formatAmount(t.amount),
+        'transaction-source': t.recurring ? 'recurring' : 'api',
+      },
+    ]),
+  };
+  if (isPayPal) node.paypal = paypalDetails(t.instrument, t.paymentMethodToken);
+  return node;
+}
