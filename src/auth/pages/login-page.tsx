@@ -1,0 +1,48 @@
+import type { FC } from 'hono/jsx';
+import { CsrfField, Field } from '../../views/components.js';
+
+export interface LoginPageProps {
+  csrfToken: string;
+  email?: string;
+  intended?: string | undefined;
+  errors?: Record<string, string[]>;
+  registration?: boolean;
+}
+
+export const LoginPage: FC<LoginPageProps> = ({ csrfToken, email, intended, errors = {}, registration }) => (
+  <div class="card narrow">
+    <h1>Log in</h1>
+    <form method="post" action="/login" novalidate>
+      <CsrfField token={csrfToken} />
+      {intended ? <input type="hidden" name="intended" value={intended} /> : null}
+      <Field
+        name="email"
+        label="Email"
+        type="email"
+        value={email}
+        errors={errors.email}
+        autocomplete="username"
+        required
+        autofocus
+      />
+      <Field
+        name="password"
+        label="Password"
+        type="password"
+        errors={errors.password}
+        autocomplete="current-password"
+        required
+      />
+      <div class="actions">
+        <button type="submit" class="btn btn-primary">
+          Log in
+        </button>
+        {registration ? (
+          <span class="muted">
+            No account yet? <a href="/register">Register</a>
+          </span>
+        ) : null}
+      </div>
+    </form>
+  </div>
+);

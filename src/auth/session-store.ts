@@ -1,0 +1,116 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../database/types.js';
+import type { Clock } from '../foundation/clock.js';
+import type { TollgateConfig } from '../foundation/config.js';
+import { ClockToken, ConfigToken, DbToken } from '../foundation/tokens.js';
+import { hashSessionId, Session, type SessionPayload } from './session.js';
+
+/** How often an unchanged session's expiry is slid forward: at most one write a minute per visitor. */
+const TOUCH_AFTER_MS = 60_000;
+/** One in this many new sessions also deletes expired rows, as Laravel's session lottery does. */
+const PRUNE_ODDS = 50;
+
+/** Sessions in the `sessions` table, keyed by the SHA-256 of their id. */
+export class SessionStore {
+  static inject = [DbToken, ClockToken, ConfigToken] as const;
+  readonly lifetimeMs: number;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    config: TollgateConfig,
+  ) {
+    this.lifetimeMs = config.session.lifetimeMinutes * 60_000;
+  }
+
+  /** The live session with this id, or undefined when it is unknown or past its lifetime. */
+  async load(id: string): Promise<Session | undefined> {
+    const hash = hashSessionId(id);
+    const row = await this.db.selectFrom('sessions').selectAll().where('id', '=', hash).executeTakeFirst();
+    if (!row) return undefined;
+    if (Date.parse(row.expires_at) <= this.clock.now().getTime()) {
+      await this.db.deleteFrom('sessions').where('id', '=', hash).execute();
+      return undefined;
+    }
+    const session = new Session({
+      id,
+      csrfToken: row.csrf_token,
+      userId: row.user_id,
+      payload: parsePayload(row.payload),
+    });
+    session.storedHash = hash;
+    session.lastActivity = Date.parse(row.last_activity);
+    return session;
+  }
+
+  /** Whether a stored session should be rewritten only to slide its expiry. */
+  needsTouch(session: Session): boolean {
+    return (
+      session.lastActivity !== undefined &&
+      this.clock.now().getTime() - session.lastActivity >= TOUCH_AFTER_MS
+    );
+  }
+
+  /** Writes what changed: deletes discarded ids, then updates or inserts. Returns whether a row was written. */
+  async save(session: Session): Promise<boolean> {
+    if (session.discarded.length > 0) {
+      await this.db.deleteFrom('sessions').where('id', 'in', session.discarded).execute();
+      session.discarded.length = 0;
+    }
+    const isNew = session.storedHash === undefined;
+    if (!session.dirty && !(isNew && session.tokenRead)) return false;
+    const now = this.clock.now();
+    const times = {
+      last_activity: now.toISOString(),
+      expires_at: new Date(now.getTime() + this.lifetimeMs).toISOString(),
+    };
+    const { id, ...row } = session.toRow();
+    if (isNew) {
+      await this.db
+        .insertInto('sessions')
+        .values({ id, ...row, ...times })
+        .execute();
+      if (Math.floor(Math.random() * PRUNE_ODDS) === 0) await this.prune();
+    } else {
+      await this.db
+        .updateTable('sessions')
+        .set({ ...row, ...times })
+        .where('id', '=', id)
+        .execute();
+    }
+    session.storedHash = id;
+    session.lastActivity = now.getTime();
+    session.dirty = false;
+    return true;
+  }
+
+  async destroy(session: Session): Promise<void> {
+    await this.db.deleteFrom('sessions').where('id', '=', hashSessionId(session.id)).execute();
+  }
+
+  /** Deletes every session past its lifetime; returns how many. */
+  async prune(): Promise<number> {
+    const result = await this.db
+      .deleteFrom('sessions')
+      .where('expires_at', '<=', this.clock.now().toISOString())
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Logs a user out everywhere (after a password change, say). */
+  async destroyForUser(userId: number): Promise<void> {
+    await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  }
+}
+
+function parsePayload(text: string): SessionPayload {
+  try {
+    const value = JSON.parse(text) as Partial<SessionPayload>;
+    return {
+      data: value.data && typeof value.data === 'object' ? value.data : {},
+      flash: { new: value.flash?.new ?? [], old: value.flash?.old ?? [] },
+    };
+  } catch {
+    return { data: {}, flash: { new: [], old: [] } };
+  }
+}

@@ -1,0 +1,66 @@
+import type { Child, FC } from 'hono/jsx';
+import { CsrfField } from './components.js';
+import { stylesheetUrl } from './stylesheet.js';
+
+export interface LayoutProps {
+  title: string;
+  appName: string;
+  /** The signed-in user, if any: the header shows the dashboard link and a logout button. */
+  user?: { name: string } | undefined;
+  /** Needed for the logout form when a user is signed in. */
+  csrfToken?: string | undefined;
+  /** A one-off status message (flashed as `status` in the session). */
+  flash?: string | undefined;
+  children?: Child;
+}
+
+/** The shared page frame: header with the app name and account links, main, footer. */
+export const Layout: FC<LayoutProps> = ({ title, appName, user, csrfToken, flash, children }) => (
+  <html lang="en">
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <title>{`${title} · ${appName}`}</title>
+      <link rel="stylesheet" href={stylesheetUrl} />
+    </head>
+    <body>
+      <header class="site-header">
+        <div class="container">
+          <a class="brand" href={user ? '/dashboard' : '/login'}>
+            {appName}
+          </a>
+          <nav class="nav" aria-label="Account">
+            {user ? (
+              <>
+                <a href="/dashboard">Dashboard</a>
+                <span class="muted">{user.name}</span>
+                <form method="post" action="/logout" class="inline">
+                  <CsrfField token={csrfToken ?? ''} />
+                  <button type="submit" class="btn btn-link">
+                    Log out
+                  </button>
+                </form>
+              </>
+            ) : (
+              <>
+                <a href="/login">Log in</a>
+                <a href="/register">Register</a>
+              </>
+            )}
+          </nav>
+        </div>
+      </header>
+      <main class="container">
+        {flash ? (
+          <div class="flash" role="status">
+            {flash}
+          </div>
+        ) : null}
+        {children}
+      </main>
+      <footer class="site-footer">
+        <div class="container">{appName}</div>
+      </footer>
+    </body>
+  </html>
+);

@@ -1,0 +1,45 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Child } from 'hono/jsx';
+import { Layout } from './layout.js';
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The application's name for page headers, set by `shareAppName()` (in the `web` group). */
+    appName: string | undefined;
+  }
+}
+
+/** Puts the application's name where `renderPage()` finds it. */
+export function shareAppName(name: string): MiddlewareHandler {
+  return async function shareAppName(c, next) {
+    c.set('appName', name);
+    await next();
+  };
+}
+
+export interface PageOptions {
+  title: string;
+  status?: number;
+}
+
+/**
+ * Renders `content` inside the shared layout as a full HTML document. The header's account links,
+ * the logout form's CSRF token and the flashed `status` message come from the request's session.
+ */
+export async function renderPage(c: Context, options: PageOptions, content: Child): Promise<Response> {
+  const session = c.get('session');
+  const user = c.get('user');
+  const flash = session?.get<string>('status');
+  const page = (
+    <Layout
+      title={options.title}
+      appName={c.get('appName') ?? 'Tollgate'}
+      user={user}
+      csrfToken={user ? session?.csrfToken : undefined}
+      flash={typeof flash === 'string' ? flash : undefined}
+    >
+      {content}
+    </Layout>
+  );
+  return c.html(`<!DOCTYPE html>${await page.toString()}`, (options.status ?? 200) as 200);
+}
