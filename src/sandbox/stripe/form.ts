@@ -100,6 +100,16 @@ export class Params {
     });
   }
 
+  /** A nested hash (`recurring[interval]=month`), wrapped as Params. */
+  object(key: string): Params | undefined {
+    const value = this.raw[key];
+    if (value === undefined || value === '') return undefined;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw StripeSandboxError.invalid(`Invalid hash: ${key}`, key);
+    }
+    return new Params(value as RawParams);
+  }
+
   metadata(): Record<string, string> | undefined {
     const value = this.raw.metadata;
     if (value === undefined) return undefined;

@@ -27,6 +27,7 @@ export class SandboxStore {
   readonly prices = new Map<string, Stripe.Price>();
   readonly coupons = new Map<string, Stripe.Coupon>();
   readonly taxRates = new Map<string, Stripe.TaxRate>();
+  readonly discounts = new Map<string, Stripe.Discount>();
   readonly charges = new Map<string, Stripe.Charge>();
   readonly subscriptions = new Map<string, Stripe.Subscription>();
   readonly invoices = new Map<string, Stripe.Invoice>();
@@ -34,11 +35,27 @@ export class SandboxStore {
   readonly events = new Map<string, Stripe.Event>();
   readonly retries = new Map<string, RetryState>();
 
+  /** While `runDue` processes something due at time t, objects are stamped with t, not the clock. */
+  #at: number | null = null;
+
   constructor(readonly clock: SandboxClock) {}
 
   /** Unix seconds, the unit of every Stripe timestamp. */
   now(): number {
+    return this.#at ?? Math.floor(this.clock.now().getTime() / 1000);
+  }
+
+  clockSeconds(): number {
     return Math.floor(this.clock.now().getTime() / 1000);
+  }
+
+  async at<T>(time: number, fn: () => Promise<T>): Promise<T> {
+    this.#at = time;
+    try {
+      return await fn();
+    } finally {
+      this.#at = null;
+    }
   }
 
   customer(id: string, param = 'customer'): Stripe.Customer {
@@ -93,6 +110,7 @@ export class SandboxStore {
       this.products,
       this.coupons,
       this.taxRates,
+      this.discounts,
       this.events,
     ] as Map<string, unknown>[]) {
       const found = map.get(id);

@@ -1,0 +1,207 @@
+import type { Hono } from 'hono';
+import type Stripe from 'stripe';
+import type { SandboxContext } from '../context.js';
+import { StripeSandboxError } from '../errors.js';
+import type { Params } from '../form.js';
+import { type Interval, makeCoupon, makePlanAndPrice, makeProduct, makeTaxRate } from '../objects/catalog.js';
+import { respond, respondList, type SandboxEnv } from '../respond.js';
+
+const INTERVALS = ['day', 'week', 'month', 'year'];
+
+/** A plan as seeded from options. */
+export interface SandboxPlan {
+  id: string;
+  /** In the currency's smallest unit. */
+  amount: number;
+  currency?: string;
+  interval: 'month' | 'year';
+  intervalCount?: number;
+  /** The product's name (shown on invoice lines). */
+  product?: string;
+  nickname?: string;
+  trial_period_days?: number;
+}
+
+/** A coupon as seeded from options. */
+export interface SandboxCoupon {
+  id: string;
+  name?: string;
+  percent_off?: number;
+  amount_off?: number;
+  currency?: string;
+  duration?: 'once' | 'repeating' | 'forever';
+  duration_in_months?: number;
+}
+
+export function seedPlan(ctx: SandboxContext, plan: SandboxPlan): Stripe.Plan {
+  const now = ctx.store.now();
+  const product = makeProduct(now, plan.product ?? plan.nickname ?? plan.id);
+  ctx.store.products.set(product.id, product);
+  return storeRecurring(ctx, {
+    id: plan.id,
+    amount: plan.amount,
+    currency: plan.currency ?? 'usd',
+    interval: plan.interval,
+    intervalCount: plan.intervalCount ?? 1,
+    product: product.id,
+    nickname: plan.nickname ?? null,
+    trialPeriodDays: plan.trial_period_days ?? null,
+    metadata: {},
+  });
+}
+
+export function seedCoupon(ctx: SandboxContext, coupon: SandboxCoupon): Stripe.Coupon {
+  const made = makeCoupon(ctx.store.now(), {
+    id: coupon.id,
+    name: coupon.name ?? null,
+    percentOff: coupon.percent_off ?? null,
+    amountOff: coupon.amount_off ?? null,
+    currency: coupon.currency ?? null,
+    duration: coupon.duration ?? 'once',
+    durationInMonths: coupon.duration_in_months ?? null,
+  });
+  ctx.store.coupons.set(made.id, made);
+  return made;
+}
+
+function storeRecurring(ctx: SandboxContext, input: Parameters<typeof makePlanAndPrice>[1]): Stripe.Plan {
+  if (input.id && ctx.store.plans.has(input.id)) {
+    throw StripeSandboxError.invalid('Plan already exists.', 'id', 'resource_already_exists');
+  }
+  const { plan, price } = makePlanAndPrice(ctx.store.now(), input);
+  ctx.store.plans.set(plan.id, plan);
+  ctx.store.prices.set(price.id, price);
+  return plan;
+}
+
+/** `product` (an id) or `product[name]` / `product_data[name]` (a new product). */
+function productFor(ctx: SandboxContext, p: Params, key: 'product' | 'product_data'): string {
+  const raw = p.raw[key] ?? (key === 'product' ? p.raw.product_data : undefined);
+  if (typeof raw === 'string') {
+    if (!ctx.store.products.has(raw)) throw StripeSandboxError.noSuch('product', raw, key);
+    return raw;
+  }
+  const name = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).name : undefined;
+  if (typeof name !== 'string' || name === '') throw StripeSandboxError.missingParam(`${key}[name]`);
+  const product = makeProduct(ctx.store.now(), name);
+  ctx.store.products.set(product.id, product);
+  return product.id;
+}
+
+function interval(p: Params, key: string): Interval {
+  const value = p.required(key);
+  if (!INTERVALS.includes(value)) throw StripeSandboxError.invalid(`Invalid ${key}: must be one of day, week, month, or year`, key);
+  return value as Interval;
+}
+
+/** Products, plans, prices, coupons, tax rates and events (read-mostly catalog objects). */
+export function registerCatalog(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
+  const { store } = ctx;
+
+  app.post('/v1/products', (c) => {
+    const p = c.get('params');
+    const product = makeProduct(store.now(), p.required('name'), p.str('id'));
+    store.products.set(product.id, product);
+    return c.json(product);
+  });
+  app.get('/v1/products/:id', (c) => {
+    const product = store.products.get(c.req.param('id'));
+    if (!product) throw StripeSandboxError.noSuch('product', c.req.param('id'));
+    return respond(c, store, product);
+  });
+
+  app.post('/v1/plans', (c) => {
+    const p = c.get('params');
+    const plan = storeRecurring(ctx, {
+      id: p.str('id'),
+      amount: p.int('amount') ?? 0,
+      currency: p.required('currency').toLowerCase(),
+      interval: interval(p, 'interval'),
+      intervalCount: p.int('interval_count') ?? 1,
+      product: productFor(ctx, p, 'product'),
+      nickname: p.str('nickname') ?? null,
+      trialPeriodDays: p.int('trial_period_days') ?? null,
+      metadata: p.metadata() ?? {},
+    });
+    return respond(c, store, plan);
+  });
+  app.get('/v1/plans', (c) => respondList(c, store, [...store.plans.values()], '/v1/plans'));
+  app.get('/v1/plans/:id', (c) => respond(c, store, store.recurring(c.req.param('id'), 'plan').plan));
+
+  app.post('/v1/prices', (c) => {
+    const p = c.get('params');
+    const rec = p.object('recurring');
+    if (!rec) {
+      throw StripeSandboxError.invalid('The sandbox only models recurring prices: pass recurring[interval].', 'recurring');
+    }
+    const plan = storeRecurring(ctx, {
+      id: undefined,
+      amount: p.int('unit_amount') ?? 0,
+      currency: p.required('currency').toLowerCase(),
+      interval: interval(rec, 'interval'),
+      intervalCount: rec.int('interval_count') ?? 1,
+      product: productFor(ctx, p, p.has('product') ? 'product' : 'product_data'),
+      nickname: p.str('nickname') ?? null,
+      trialPeriodDays: rec.int('trial_period_days') ?? null,
+      metadata: p.metadata() ?? {},
+    });
+    return respond(c, store, store.prices.get(plan.id));
+  });
+  app.get('/v1/prices', (c) => respondList(c, store, [...store.prices.values()], '/v1/prices'));
+  app.get('/v1/prices/:id', (c) => respond(c, store, store.recurring(c.req.param('id'), 'price').price));
+
+  app.post('/v1/coupons', (c) => {
+    const p = c.get('params');
+    const percentOff = p.num('percent_off');
+    const amountOff = p.int('amount_off');
+    if (percentOff === undefined && amountOff === undefined) {
+      throw StripeSandboxError.invalid('Must specify either percent_off or amount_off', 'percent_off');
+    }
+    if (amountOff !== undefined && !p.has('currency')) throw StripeSandboxError.missingParam('currency');
+    const id = p.str('id');
+    if (id && store.coupons.has(id)) throw StripeSandboxError.invalid('Coupon already exists.', 'id', 'resource_already_exists');
+    const duration = (p.str('duration') ?? 'once') as Stripe.Coupon.Duration;
+    const coupon = makeCoupon(store.now(), {
+      id,
+      name: p.str('name') ?? null,
+      percentOff: percentOff ?? null,
+      amountOff: amountOff ?? null,
+      currency: p.str('currency') ?? null,
+      duration,
+      durationInMonths: p.int('duration_in_months') ?? null,
+      metadata: p.metadata() ?? {},
+    });
+    store.coupons.set(coupon.id, coupon);
+    return c.json(coupon);
+  });
+  app.get('/v1/coupons/:id', (c) => respond(c, store, store.coupon(c.req.param('id'), 'id')));
+
+  app.post('/v1/tax_rates', (c) => {
+    const p = c.get('params');
+    const percentage = p.num('percentage');
+    if (percentage === undefined) throw StripeSandboxError.missingParam('percentage');
+    const rate = makeTaxRate(store.now(), {
+      displayName: p.required('display_name'),
+      percentage,
+      inclusive: p.bool('inclusive') ?? false,
+      description: p.str('description') ?? null,
+      jurisdiction: p.str('jurisdiction') ?? null,
+      country: p.str('country') ?? null,
+      metadata: p.metadata() ?? {},
+    });
+    store.taxRates.set(rate.id, rate);
+    return c.json(rate);
+  });
+  app.get('/v1/tax_rates/:id', (c) => respond(c, store, store.taxRate(c.req.param('id'), 'id')));
+
+  app.get('/v1/events', (c) => {
+    const type = c.get('params').str('type');
+    const all = [...store.events.values()];
+    return respondList(c, store, type ? all.filter((e) => e.type === type) : all, '/v1/events');
+  });
+  app.get('/v1/events/:id', (c) => {
+    const event = store.events.get(c.req.param('id'));
+    if (!event) throw StripeSandboxError.noSuch('event', c.req.param('id'));
+    return c.json(event);
+  });
+}

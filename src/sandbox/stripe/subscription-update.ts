@@ -1,0 +1,189 @@
+import type Stripe from 'stripe';
+import { currentPeriod, nextPeriod, setPeriod } from './billing-cycle.js';
+import type { SandboxContext } from './context.js';
+import { StripeSandboxError } from './errors.js';
+import { mergeMetadata, type Params } from './form.js';
+import { buildSubscriptionInvoice, productName } from './invoice-builder.js';
+import { attemptPayment, finalizeInvoice } from './invoice-lifecycle.js';
+import { makeInvoiceItem, makeSubscriptionItem } from './objects/billing.js';
+import { catalogFor, discountsFrom, quantityOf, taxRatesFrom } from './subscription-inputs.js';
+import { changeSubscription } from './subscription-state.js';
+
+interface Billed {
+  price: Stripe.Price;
+  quantity: number;
+}
+
+interface ItemChange {
+  before: Billed | null;
+  after: Billed | null;
+}
+
+const intervalOf = (price: Stripe.Price) => `${price.recurring?.interval}/${price.recurring?.interval_count}`;
+
+/**
+ * Update a subscription (https://docs.stripe.com/billing/subscriptions/change-price,
+ * /billing/subscriptions/prorations): swap prices or quantities through `items[n][id]`,
+ * end a trial with `trial_end=now`, schedule or undo cancellation, change taxes and discounts.
+ * A change of billing interval, or ending a trial, restarts the cycle and bills at once.
+ */
+export function updateSubscription(ctx: SandboxContext, sub: Stripe.Subscription, p: Params): void {
+  const { store } = ctx;
+  if (sub.status === 'canceled' || sub.status === 'incomplete_expired') {
+    const allowed = ['metadata', 'expand', 'cancellation_details'];
+    if (Object.keys(p.raw).some((k) => !allowed.includes(k))) {
+      throw StripeSandboxError.invalid('A canceled subscription can only update its cancellation_details and metadata.');
+    }
+  }
+  const now = store.now();
+  const proration = p.str('proration_behavior') ?? 'create_prorations';
+  let billNow = false;
+  let restartCycle = false;
+
+  changeSubscription(ctx, sub, (s) => {
+    const period = currentPeriod(s);
+    const wasTrialing = s.status === 'trialing';
+    const oldInterval = intervalOf(s.items.data[0]!.price);
+    const changes = applyItems(ctx, s, p, period);
+
+    if (p.has('trial_end')) {
+      const trialEnd = p.timestampOrNow('trial_end', now)!;
+      if (trialEnd <= now) {
+        if (wasTrialing) {
+          s.status = 'active';
+          s.trial_end = now;
+          restartCycle = true;
+          billNow = true;
+        }
+      } else {
+        if (!wasTrialing) s.trial_start = now;
+        s.status = 'trialing';
+        s.trial_end = trialEnd;
+        setPeriod(s, { start: wasTrialing ? period.start : now, end: trialEnd });
+      }
+    }
+    const active = s.status === 'active' || s.status === 'past_due';
+    if (active && !wasTrialing && intervalOf(s.items.data[0]!.price) !== oldInterval) {
+      restartCycle = true;
+      billNow = true;
+    }
+    if (active && !wasTrialing && proration !== 'none' && changes.length > 0) {
+      const made = prorate(ctx, s, changes, period, restartCycle);
+      if (made && proration === 'always_invoice') billNow = true;
+    }
+    if (restartCycle) {
+      setPeriod(s, nextPeriod(s, now));
+      s.billing_cycle_anchor = now;
+    }
+
+    const cancelAtPeriodEnd = p.bool('cancel_at_period_end');
+    if (cancelAtPeriodEnd !== undefined) {
+      s.cancel_at_period_end = cancelAtPeriodEnd;
+      s.cancel_at = cancelAtPeriodEnd ? currentPeriod(s).end : null;
+      s.canceled_at = cancelAtPeriodEnd ? now : null;
+      s.cancellation_details = {
+        comment: null,
+        feedback: null,
+        feedback_option: null,
+        reason: cancelAtPeriodEnd ? 'cancellation_requested' : null,
+      };
+    }
+    const taxRates = taxRatesFrom(ctx, p);
+    if (taxRates) s.default_tax_rates = taxRates;
+    const discounts = discountsFrom(ctx, p, { customer: String(s.customer), subscription: s.id });
+    if (discounts) s.discounts = discounts;
+    if (p.has('metadata')) s.metadata = mergeMetadata(s.metadata, p.raw.metadata);
+    if (p.has('description')) s.description = p.str('description') || null;
+  });
+
+  if (billNow) {
+    const invoice = buildSubscriptionInvoice(ctx, sub, {
+      reason: 'subscription_update',
+      period: currentPeriod(sub),
+      includeItems: restartCycle,
+      trial: false,
+    });
+    finalizeInvoice(ctx, invoice);
+    if (invoice.status === 'open') attemptPayment(ctx, invoice);
+  }
+}
+
+function applyItems(
+  ctx: SandboxContext,
+  sub: Stripe.Subscription,
+  p: Params,
+  period: { start: number; end: number },
+): ItemChange[] {
+  const changes: ItemChange[] = [];
+  p.objects('items').forEach((params, i) => {
+    const id = params.str('id');
+    if (!id) {
+      const entry = catalogFor(ctx, params, i);
+      const item = makeSubscriptionItem(ctx.store.now(), sub.id, entry, quantityOf(params, i), period);
+      sub.items.data.push(item);
+      changes.push({ before: null, after: { price: item.price, quantity: item.quantity ?? 1 } });
+      return;
+    }
+    const item = sub.items.data.find((candidate) => candidate.id === id);
+    if (!item) throw StripeSandboxError.noSuch('subscription item', id, `items[${i}][id]`);
+    const before = { price: item.price, quantity: item.quantity ?? 1 };
+    if (params.bool('deleted')) {
+      sub.items.data = sub.items.data.filter((candidate) => candidate.id !== id);
+      changes.push({ before, after: null });
+      return;
+    }
+    if (params.has('price') || params.has('plan')) {
+      const entry = catalogFor(ctx, params, i);
+      if (entry.price.currency !== sub.currency) {
+        throw StripeSandboxError.invalid('All prices on a subscription must have the same currency.', `items[${i}][price]`);
+      }
+      item.price = entry.price;
+      item.plan = entry.plan;
+    }
+    item.quantity = quantityOf(params, i, before.quantity);
+    if (item.price.id !== before.price.id || item.quantity !== before.quantity) {
+      changes.push({ before, after: { price: item.price, quantity: item.quantity } });
+    }
+  });
+  if (sub.items.data.length === 0) throw StripeSandboxError.invalid('A subscription must have at least one item.', 'items');
+  return changes;
+}
+
+/**
+ * Proration invoice items for the unused and remaining time of the current period, left
+ * pending for the next invoice. When the cycle restarts, only the credit is made: the new
+ * period is billed in full.
+ */
+function prorate(
+  ctx: SandboxContext,
+  sub: Stripe.Subscription,
+  changes: ItemChange[],
+  period: { start: number; end: number },
+  creditOnly: boolean,
+): boolean {
+  const now = ctx.store.now();
+  const length = period.end - period.start;
+  if (length <= 0 || now >= period.end) return false;
+  const fraction = (period.end - now) / length;
+  const date = new Date(now * 1000).toUTCString().slice(5, 16);
+  const add = (billed: Billed, sign: 1 | -1, label: string) => {
+    const amount = sign * Math.round((billed.price.unit_amount ?? 0) * billed.quantity * fraction);
+    const item = makeInvoiceItem(now, {
+      customer: String(sub.customer),
+      amount,
+      currency: sub.currency,
+      description: `${label} ${billed.quantity} × ${productName(ctx, billed.price)} after ${date}`,
+      period: { start: now, end: period.end },
+      metadata: {},
+      subscription: sub.id,
+      proration: true,
+      price: billed.price.id,
+    });
+    ctx.store.invoiceItems.set(item.id, item);
+  };
+  for (const change of changes) {
+    if (change.before) add(change.before, -1, 'Unused time on');
+    if (change.after && !creditOnly) add(change.after, 1, 'Remaining time on');
+  }
+  return true;
+}
