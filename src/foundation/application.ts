@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { type Connection, connect, type Engine } from '../database/connection.js';
@@ -100,6 +101,9 @@ export class Application {
   /** Boots every provider and compiles the routes. Idempotent. */
   async boot(): Promise<Hono> {
     if (this.#http) return this.#http;
+    this.router.baseUrl ||= this.config.app.url;
+    // `tollgate route:cache` output replaces the declared routes (providers may check `router.cachedFrom`).
+    this.router.loadCache(resolve(this.config.routes.cachePath));
     for (const provider of this.providers) await provider.boot?.(this);
     this.#http = this.router.commit(this.container, this.logger);
     return this.#http;

@@ -1,51 +1,103 @@
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { Constructor, Container, Token } from '../foundation/container.js';
 import { ConfigurationError } from '../foundation/errors.js';
-import type { Route } from './route.js';
+import { controllerMiddlewareFor, runMiddleware } from './controller-middleware.js';
+import { type ControllerClass, ControllerRegistry } from './controller-registry.js';
+import { MiddlewareRegistry } from './middleware-registry.js';
+import { toResponse } from './respond.js';
+import type { Route, RouteAction } from './route.js';
 
-/** The request context as an injectable dependency. */
+/** The request context as an injectable dependency: `static actionInject = { show: [RequestContext] }`. */
 export const RequestContext = Symbol.for('tollgate.RequestContext');
 
-/** A controller class may declare what each action needs: `static actionInject = { show: [Repo] }`. */
-interface ControllerClass extends Constructor {
-  inject?: readonly Token[];
-  actionInject?: Record<string, readonly Token[]>;
-  middleware?: unknown;
+export type RouteEndpoint = (c: Context) => Promise<Response>;
+
+interface Target {
+  controller: ControllerClass;
+  method: string;
+  middleware: MiddlewareHandler[];
 }
 
-/** Turns a route's action into a handler; class and string actions are resolved through the container. */
-export function compileAction(route: Route, container: Container): (c: Context) => Promise<unknown> {
-  const params = route.parameterNames;
-  const action = route.action;
-  if (typeof action === 'function' && !isClass(action)) {
-    return async (c) => (action as (c: Context) => unknown)(c);
-  }
-  const [cls, method] = resolveClassAction(action);
-  return async (c) => {
-    const scope = container.child().instance(RequestContext as unknown as Token<Context>, c);
-    const controller = scope.construct(cls) as Record<string, (...args: unknown[]) => unknown>;
-    const fn = controller[method];
-    if (typeof fn !== 'function') throw new ConfigurationError(`${cls.name} has no method "${method}".`);
-    const deps = scope.resolveAll(cls.actionInject?.[method] ?? [], `${cls.name}@${method}`);
-    const values = params.map((name) => c.req.param(name));
-    return fn.call(controller, ...deps, ...values, c);
-  };
+/** A string action: `'Admin/PhotoController@show'` → controller and method; no `@` → a single-action controller. */
+export function parseActionString(action: string): { controller: string; method: string | undefined } {
+  const at = action.lastIndexOf('@');
+  return at < 0
+    ? { controller: action, method: undefined }
+    : { controller: action.slice(0, at), method: action.slice(at + 1) };
 }
 
-function isClass(fn: unknown): boolean {
+export function isClass(fn: unknown): fn is Constructor {
   return typeof fn === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(fn));
 }
 
-function resolveClassAction(action: Route['action']): [ControllerClass, string] {
-  if (Array.isArray(action)) return [action[0] as ControllerClass, action[1] as string];
-  if (typeof action === 'function') {
-    const cls = action as ControllerClass;
-    const method = ['invoke', '__invoke'].find((m) => typeof cls.prototype[m] === 'function');
-    if (!method)
-      throw new ConfigurationError(
-        `${cls.name} is used as a single-action controller but has no invoke method.`,
-      );
-    return [cls, method];
+/** Laravel's `__invoke`, spelled either way. */
+export function invokeMethodOf(controller: Constructor): string {
+  const method = ['invoke', '__invoke'].find((m) => typeof controller.prototype[m] === 'function');
+  if (!method)
+    throw new ConfigurationError(
+      `${controller.name} is used as a single-action controller but has no invoke() method.`,
+    );
+  return method;
+}
+
+/**
+ * Turns a route's action into its endpoint: the controller middleware, then the action with its
+ * injected dependencies and the route parameters. Class actions are checked now; string actions
+ * that name no registered controller are imported on their first request.
+ */
+export function compileAction(
+  route: Route,
+  container: Container,
+  registries: { controllers?: ControllerRegistry; middleware?: MiddlewareRegistry } = {},
+): RouteEndpoint {
+  const controllers = registries.controllers ?? new ControllerRegistry();
+  const middleware = registries.middleware ?? new MiddlewareRegistry();
+  const action = route.action;
+  if (typeof action === 'function' && !isClass(action)) {
+    const closure = action as (c: Context) => unknown;
+    return async (c) => toResponse(c, await closure(c));
   }
-  throw new ConfigurationError(`String controller actions ("${String(action)}") need a controllers root.`);
+  const params = route.parameterNames;
+  const target = (controller: ControllerClass, method: string | undefined): Target => {
+    const name = method ?? invokeMethodOf(controller);
+    if (typeof controller.prototype[name] !== 'function')
+      throw new ConfigurationError(`${controller.name} has no method "${name}" (${route.describe()}).`);
+    const refs = controllerMiddlewareFor(controller, name);
+    return { controller, method: name, middleware: middleware.resolve(refs) };
+  };
+  const run = (t: Target, c: Context): Promise<Response> =>
+    t.middleware.length === 0
+      ? invoke(t, c, container, params)
+      : runMiddleware(c, t.middleware, () => invoke(t, c, container, params));
+
+  if (typeof action !== 'string') {
+    const [cls, method] = classAction(action);
+    const resolved = target(cls, method);
+    return (c) => run(resolved, c);
+  }
+  const { controller: name, method } = parseActionString(action);
+  const registered = controllers.get(name);
+  if (registered) {
+    const resolved = target(registered, method);
+    return (c) => run(resolved, c);
+  }
+  let resolved: Target | undefined;
+  return async (c) => {
+    resolved ??= target(await controllers.load(name), method);
+    return run(resolved, c);
+  };
+}
+
+function classAction(action: Exclude<RouteAction, string>): [ControllerClass, string | undefined] {
+  if (Array.isArray(action)) return [action[0] as ControllerClass, action[1] as string];
+  return [action as ControllerClass, undefined];
+}
+
+async function invoke(t: Target, c: Context, container: Container, params: string[]): Promise<Response> {
+  const scope = container.child().instance(RequestContext as unknown as Token<Context>, c);
+  const controller = scope.construct(t.controller) as Record<string, (...args: unknown[]) => unknown>;
+  const injected = t.controller.actionInject?.[t.method];
+  const deps = injected?.length ? scope.resolveAll(injected, `${t.controller.name}@${t.method}`) : [];
+  const values = params.map((name) => c.req.param(name));
+  return toResponse(c, await controller[t.method]!.call(controller, ...deps, ...values, c));
 }

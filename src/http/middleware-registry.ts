@@ -11,7 +11,11 @@ export type MiddlewareFactory = (...params: string[]) => MiddlewareHandler;
  */
 export class MiddlewareRegistry {
   readonly #aliases = new Map<string, MiddlewareFactory>();
-  readonly #groups = new Map<string, MiddlewareRef[]>();
+  // Predefined so routes can name them before the modules that fill them have registered.
+  readonly #groups = new Map<string, MiddlewareRef[]>([
+    ['web', []],
+    ['api', []],
+  ]);
 
   alias(name: string, factory: MiddlewareFactory): this {
     this.#aliases.set(name, factory);
@@ -36,6 +40,15 @@ export class MiddlewareRegistry {
 
   hasAlias(name: string): boolean {
     return this.#aliases.has(name);
+  }
+
+  hasGroup(name: string): boolean {
+    return this.#groups.has(name);
+  }
+
+  /** The members of a group, as declared. */
+  groupMembers(name: string): readonly MiddlewareRef[] {
+    return this.#groups.get(name) ?? [];
   }
 
   /** `scopes:a,b` → `{ name: 'scopes', params: ['a', 'b'] }`. */

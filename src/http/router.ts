@@ -1,11 +1,21 @@
 import { Hono, type MiddlewareHandler } from 'hono';
-import type { Container } from '../foundation/container.js';
+import type { Constructor, Container } from '../foundation/container.js';
 import { ConfigurationError } from '../foundation/errors.js';
 import type { Logger } from '../foundation/logger.js';
+import { ControllerRegistry } from './controller-registry.js';
 import { compileAction } from './dispatch.js';
 import { notFound, renderError } from './error-handler.js';
+import { withMethodSpoofing } from './method-spoofing.js';
 import { MiddlewareRegistry } from './middleware-registry.js';
-import { toResponse } from './respond.js';
+import {
+  type ApiResourceAction,
+  apiResourceActions,
+  expandResource,
+  type ResourceAction,
+  type ResourceDefaults,
+  type ResourceOptions,
+  ResourceRegistration,
+} from './resource.js';
 import {
   allMethods,
   type HttpMethod,
@@ -14,6 +24,21 @@ import {
   type RouteAction,
   toHonoPath,
 } from './route.js';
+import { type RouteCacheFile, readRouteCache, serializeRoutes } from './route-cache.js';
+import {
+  absoluteUrl,
+  buildPath,
+  UrlGenerationError,
+  type UrlOptions,
+  type UrlParams,
+} from './url-generator.js';
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The router that matched the request: `route(c, 'photos.show', { photo: 7 })`. */
+    router: Router;
+  }
+}
 
 export interface GroupAttributes {
   prefix?: string;
@@ -45,11 +70,22 @@ function joinPath(a: string, b: string): string {
 export class Router {
   readonly routes: Route[] = [];
   readonly middleware = new MiddlewareRegistry();
+  readonly controllers = new ControllerRegistry();
+  /** The application's URL, for `url(name, params, { absolute: true })`; boot sets it from `config.app.url`. */
+  baseUrl = '';
   readonly #stack: GroupFrame[] = [{ prefix: '', as: '', middleware: [], namespace: '', where: {} }];
+  readonly #resources: ResourceDefaults = { verbs: { create: 'create', edit: 'edit' }, parameters: {} };
+  #byName: Map<string, Route> | undefined;
+  #cachedFrom: string | undefined;
   #committed: Hono | undefined;
 
   get #frame(): GroupFrame {
     return this.#stack.at(-1)!;
+  }
+
+  /** Where the table came from when it was loaded from the route cache, else `undefined`. */
+  get cachedFrom(): string | undefined {
+    return this.#cachedFrom;
   }
 
   match(methods: readonly HttpMethod[] | HttpMethod, path: string, action: RouteAction): Route {
@@ -63,7 +99,9 @@ export class Router {
       middleware: frame.middleware,
       wheres: frame.where,
     });
-    this.routes.push(route);
+    // With a route cache loaded, declarations are not part of the table: rebuild the cache to add them.
+    if (!this.#cachedFrom) this.routes.push(route);
+    this.#byName = undefined;
     return route;
   }
 
@@ -107,13 +145,115 @@ export class Router {
     return this;
   }
 
+  /** A pattern for every later route with this parameter (Laravel's `Route::pattern`). */
+  pattern(param: string, regex: string): this {
+    this.#stack[0]!.where[param] = regex;
+    return this;
+  }
+
+  /**
+   * The spec's seven resource routes (rules 1–3): `resource('photos', PhotoController)`, nested
+   * `resource('photos.comments', CommentController)` → `/photos/{photo}/comments/{comment}`.
+   */
+  resource(
+    name: string,
+    controller: Constructor | string,
+    options: ResourceOptions = {},
+  ): ResourceRegistration {
+    return this.#registerResource(name, controller, options);
+  }
+
+  /** A resource without the HTML-form routes `create` and `edit`. */
+  apiResource(
+    name: string,
+    controller: Constructor | string,
+    options: ResourceOptions<ApiResourceAction> = {},
+  ): ResourceRegistration {
+    return this.#registerResource(name, controller, options, apiResourceActions);
+  }
+
+  resources(map: Record<string, Constructor | string>, options: ResourceOptions = {}): this {
+    for (const [name, controller] of Object.entries(map)) this.resource(name, controller, options);
+    return this;
+  }
+
+  apiResources(
+    map: Record<string, Constructor | string>,
+    options: ResourceOptions<ApiResourceAction> = {},
+  ): this {
+    for (const [name, controller] of Object.entries(map)) this.apiResource(name, controller, options);
+    return this;
+  }
+
+  /** Localises the `create`/`edit` path words of every later resource: `{ create: 'crear', edit: 'editar' }`. */
+  resourceVerbs(verbs: Partial<ResourceDefaults['verbs']>): this {
+    Object.assign(this.#resources.verbs, verbs);
+    return this;
+  }
+
+  /** Parameter names for every later resource: `{ people: 'member' }`. */
+  resourceParameters(parameters: Record<string, string>): this {
+    Object.assign(this.#resources.parameters, parameters);
+    return this;
+  }
+
+  #registerResource(
+    name: string,
+    controller: Constructor | string,
+    options: ResourceOptions<any>,
+    allowed?: readonly ResourceAction[],
+  ): ResourceRegistration {
+    const byAction = new Map<ResourceAction, Route>();
+    for (const r of expandResource(name, controller, options, this.#resources, allowed)) {
+      const route = this.match(r.methods, r.path, r.action).name(r.name);
+      if (options.middleware) route.middleware(options.middleware);
+      if (options.where) route.where(options.where);
+      byAction.set(r.resource, route);
+    }
+    return new ResourceRegistration(byAction);
+  }
+
   private namespaced(action: RouteAction): RouteAction {
     const ns = this.#frame.namespace;
-    return typeof action === 'string' && ns ? `${ns}/${action}` : action;
+    return typeof action === 'string' && ns ? `${ns}/${action.replace(/\\/g, '/')}` : action;
   }
 
   byName(name: string): Route | undefined {
-    return this.routes.find((r) => r.routeName === name);
+    this.#byName ??= new Map(this.routes.filter((r) => r.routeName).map((r) => [r.routeName!, r]));
+    return this.#byName.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.byName(name) !== undefined;
+  }
+
+  /** `url('photos.show', { photo: 7 })` → `/photos/7`; extra parameters become the query string. */
+  url(name: string, params?: UrlParams, options: UrlOptions = {}): string {
+    const route = this.byName(name);
+    if (!route) throw new UrlGenerationError(`Route "${name}" is not defined.`);
+    const path = buildPath(route, params);
+    return options.absolute || options.base ? absoluteUrl(options.base ?? this.baseUrl, path) : path;
+  }
+
+  /** Replaces the table with the route cache at `path`, if there is one; later declarations are ignored. */
+  loadCache(path: string): boolean {
+    const file = readRouteCache(path);
+    if (!file) return false;
+    this.useCache(file, path);
+    return true;
+  }
+
+  useCache(file: RouteCacheFile, source = 'route cache'): this {
+    if (this.#committed) throw new ConfigurationError('The route cache must be loaded before commit().');
+    this.routes.splice(0, this.routes.length, ...file.routes.map((d) => Route.fromDefinition(d)));
+    this.#byName = undefined;
+    this.#cachedFrom = source;
+    return this;
+  }
+
+  /** The table as route-cache data; throws naming each closure route or unregistered controller. */
+  toCache(now: Date = new Date()): RouteCacheFile {
+    return serializeRoutes(this.routes, this.controllers, now);
   }
 
   /** Validates the table (duplicate names, unknown middleware) and compiles it onto a Hono app. */
@@ -130,14 +270,34 @@ export class Router {
     app.onError((err, c) => renderError(err, c, logger));
     app.notFound(notFound);
     for (const mw of before) app.use(mw);
+    const registries = { controllers: this.controllers, middleware: this.middleware };
+    const exposeRouter: MiddlewareHandler = async (c, next) => {
+      c.set('router', this);
+      await next();
+    };
     for (const route of this.routes) {
-      const middleware = this.middleware.resolve(route.middlewareRefs);
-      const run = compileAction(route, container);
-      const handler = async (c: Parameters<MiddlewareHandler>[0]) => toResponse(c, await run(c));
-      const handlers = [...middleware, handler] as unknown as [MiddlewareHandler];
+      let middleware: MiddlewareHandler[];
+      let endpoint: ReturnType<typeof compileAction>;
+      try {
+        middleware = this.middleware.resolve(route.middlewareRefs);
+        endpoint = compileAction(route, container, registries);
+      } catch (err) {
+        if (!(err instanceof ConfigurationError)) throw err;
+        if (err.message.includes(route.describe())) throw err;
+        throw new ConfigurationError(`${err.message.replace(/\.$/, '')} (${route.describe()}).`);
+      }
+      const handler = (c: Parameters<MiddlewareHandler>[0]) => {
+        c.set('router', this);
+        return endpoint(c);
+      };
+      // Routes without middleware keep Hono's single-handler fast path.
+      const handlers = (middleware.length ? [exposeRouter, ...middleware, handler] : [handler]) as [
+        MiddlewareHandler,
+      ];
       app.on([...route.methods], [toHonoPath(route.path, route.wheres)], ...handlers);
     }
-    this.#committed = app;
+    this.#byName = undefined;
+    this.#committed = withMethodSpoofing(app);
     return app;
   }
 }

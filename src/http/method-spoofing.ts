@@ -1,0 +1,53 @@
+import type { Hono } from 'hono';
+
+/** Spec rule 4: the verbs an HTML form may carry in `_method`. */
+const spoofable = new Set(['PUT', 'PATCH', 'DELETE']);
+
+function withoutBodyHeaders(headers: Headers, dropType: boolean): Headers {
+  const out = new Headers(headers);
+  out.delete('content-length');
+  if (dropType) out.delete('content-type');
+  return out;
+}
+
+/**
+ * A form POST with `_method=PUT|PATCH|DELETE` becomes a request with that verb (the field is
+ * removed). Anything else is returned as is, its body unread.
+ */
+export async function spoofMethod(request: Request): Promise<Request> {
+  if (request.method !== 'POST') return request;
+  const type = request.headers.get('content-type') ?? '';
+  if (type.startsWith('application/x-www-form-urlencoded')) {
+    const form = new URLSearchParams(await request.clone().text());
+    const method = form.get('_method')?.toUpperCase();
+    if (!method || !spoofable.has(method)) return request;
+    form.delete('_method');
+    const headers = withoutBodyHeaders(request.headers, false);
+    return new Request(request.url, { method, headers, body: form.toString(), signal: request.signal });
+  }
+  if (type.startsWith('multipart/form-data')) {
+    const form = await request.clone().formData();
+    const field = form.get('_method');
+    const method = typeof field === 'string' ? field.toUpperCase() : undefined;
+    if (!method || !spoofable.has(method)) return request;
+    form.delete('_method');
+    // The body is re-encoded with a new boundary, so the old content-type must go.
+    const headers = withoutBodyHeaders(request.headers, true);
+    return new Request(request.url, { method, headers, body: form, signal: request.signal });
+  }
+  return request;
+}
+
+/**
+ * Method spoofing has to happen before routing (Hono picks the handlers from the verb), so it wraps
+ * the app's entry point instead of being a middleware: one string comparison for non-POST
+ * requests, and no second trip through global middleware as `hono/method-override` makes.
+ */
+export function withMethodSpoofing<T extends Hono<any, any, any>>(app: T): T {
+  const inner = app.fetch;
+  app.fetch = (request, env, executionCtx) =>
+    request.method === 'POST'
+      ? spoofMethod(request).then((r) => inner(r, env, executionCtx))
+      : inner(request, env, executionCtx);
+  return app;
+}
