@@ -19,7 +19,7 @@ describe('Braintree sandbox: customers and payment methods (via the official SDK
       paymentMethodNonce: 'fake-valid-visa-nonce',
     });
     expect(result.success).toBe(true);
-    const card = result.customer.creditCards[0] as braintree.CreditCard;
+    const card = result.customer.creditCards?.[0] as braintree.CreditCard;
     expect(card.cardType).toBe('Visa');
     expect(card.last4).toBe('1881');
     expect(card.maskedNumber).toBe('401288******1881');
@@ -34,7 +34,7 @@ describe('Braintree sandbox: customers and payment methods (via the official SDK
       paymentMethodNonce: 'fake-paypal-billing-agreement-nonce',
     });
     expect(result.success).toBe(true);
-    const account = result.customer.paypalAccounts[0] as braintree.PayPalAccount;
+    const account = result.customer.paypalAccounts?.[0] as braintree.PayPalAccount;
     expect(account.email).toBe('jane.doe@paypal.com');
     const found = await env.gateway.paymentMethod.find(account.token);
     expect((found as braintree.PayPalAccount).email).toBe('jane.doe@paypal.com');
