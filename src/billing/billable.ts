@@ -1,0 +1,146 @@
+import type { User } from '../auth/user.js';
+import type { BillableUser } from './billable-user.js';
+import { Customers } from './customers.js';
+import type { Invoice } from './invoice.js';
+import type { InvoicePdfOptions } from './invoice-pdf.js';
+import { Invoices } from './invoices.js';
+import type { ChargeResponse } from './provider.js';
+import * as status from './status.js';
+import type { Subscription } from './subscription.js';
+import { SubscriptionBuilder } from './subscription-builder.js';
+import { Subscriptions } from './subscriptions.js';
+
+type UserClass = new (...args: any[]) => User;
+
+const DEFAULT = 'default';
+
+/**
+ * The spec's billing operations on the application's user model, as a mixin. Each method is a
+ * thin face over the billing services, reached through the container the user holds.
+ *
+ * @example
+ * class AppUser extends Billable(User) {
+ *   override taxPercentage() { return 20; }
+ * }
+ * app.container.instance(UserModelToken, AppUser);
+ * await user.newSubscription('main', 'pro-monthly').create('tok_visa');
+ */
+export function Billable<TBase extends UserClass>(Base: TBase) {
+  class BillableModel extends Base implements BillableUser {
+    private get billing() {
+      const c = this.container;
+      return {
+        subscriptions: c.make(Subscriptions),
+        customers: c.make(Customers),
+        invoices: c.make(Invoices),
+      };
+    }
+
+    /** 0–100, at most two decimals, on subscription charges only. Override per model. */
+    taxPercentage(): number {
+      return 0;
+    }
+
+    /** Starts a builder: `.trialDays(n)`, `.skipTrial()`, `.quantity(n)`, `.withCoupon(code)`, then `.create(token)`. */
+    newSubscription(name: string, plan: string): SubscriptionBuilder {
+      return new SubscriptionBuilder(this, this.billing.subscriptions, name, plan);
+    }
+
+    /** The newest subscription with that name. */
+    subscription(name = DEFAULT): Promise<Subscription | undefined> {
+      return this.billing.subscriptions.find(this, name);
+    }
+
+    subscriptions(): Promise<Subscription[]> {
+      return this.billing.subscriptions.all(this);
+    }
+
+    /** Active, in trial, or in the grace period — and on `plan` when given. */
+    async subscribed(name = DEFAULT, plan?: string): Promise<boolean> {
+      const sub = await this.subscription(name);
+      if (!sub?.valid()) return false;
+      return plan === undefined || sub.onPlan(plan);
+    }
+
+    /** Without arguments, the generic trial counts too; with a name, that subscription's trial. */
+    async onTrial(name?: string, plan?: string): Promise<boolean> {
+      if (name === undefined && this.onGenericTrial()) return true;
+      const sub = await this.subscription(name ?? DEFAULT);
+      if (!sub?.onTrial()) return false;
+      return plan === undefined || sub.onPlan(plan);
+    }
+
+    /** A trial on the user record (`trial_ends_at`), with no subscription attached. */
+    onGenericTrial(): boolean {
+      return status.onGenericTrial(this, this.container.make(Subscriptions).clock.now());
+    }
+
+    /** Subscribed (validly) to `plans` — one id or any of several — under `name`. */
+    async subscribedToPlan(plans: string | string[], name = DEFAULT): Promise<boolean> {
+      const sub = await this.subscription(name);
+      if (!sub?.valid()) return false;
+      return [plans].flat().some((plan) => sub.onPlan(plan));
+    }
+
+    /** Whether any valid subscription is on `plan`. */
+    async onPlan(plan: string): Promise<boolean> {
+      return (await this.subscriptions()).some((sub) => sub.valid() && sub.onPlan(plan));
+    }
+
+    /** Whether the user is a customer at the provider. */
+    hasBillingId(): boolean {
+      return this.billing.customers.idOf(this) !== undefined;
+    }
+
+    hasCardOnFile(): boolean {
+      return Boolean(this.card_brand) || Boolean(this.paypal_email);
+    }
+
+    /** Makes the card (or nonce) the default payment method; creates the customer if needed. */
+    async updateCard(token: string): Promise<void> {
+      const { customers } = this.billing;
+      if (customers.idOf(this)) await customers.updateCard(this, token);
+      else await customers.createOrUpdate(this, token);
+    }
+
+    /** One-off charge (edition's amount unit); returns the provider's response; throws `BillingError` if declined. */
+    charge(amount: number, options: Record<string, unknown> = {}): Promise<ChargeResponse> {
+      return this.billing.invoices.charge(this, amount, options);
+    }
+
+    /** One-off charge with an invoice, billed at once. */
+    invoiceFor(description: string, amount: number, options: Record<string, unknown> = {}): Promise<Invoice> {
+      return this.billing.invoices.invoiceFor(this, description, amount, options);
+    }
+
+    /** Paid invoices, newest first. */
+    invoices(includePending = false): Promise<Invoice[]> {
+      return this.billing.invoices.list(this, includePending);
+    }
+
+    /** Also drafts and open (unpaid) invoices. */
+    invoicesIncludingPending(): Promise<Invoice[]> {
+      return this.invoices(true);
+    }
+
+    /** One of this user's invoices, or undefined (another customer's invoice is never returned). */
+    findInvoice(id: string): Promise<Invoice | undefined> {
+      return this.billing.invoices.find(this, id);
+    }
+
+    findInvoiceOrFail(id: string): Promise<Invoice> {
+      return this.billing.invoices.findOrFail(this, id);
+    }
+
+    /** The next invoice the provider would bill, if any. */
+    upcomingInvoice(): Promise<Invoice | undefined> {
+      return this.billing.invoices.upcoming(this);
+    }
+
+    /** The invoice as a PDF download response (`GET /user/invoice/{invoice}`). */
+    downloadInvoice(id: string, options: InvoicePdfOptions): Promise<Response> {
+      return this.billing.invoices.download(this, id, options);
+    }
+  }
+  return BillableModel;
+}

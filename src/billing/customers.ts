@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import type { User } from '../auth/user.js';
+import { Users } from '../auth/users.js';
+import { BillingError } from './errors.js';
+import { type BillingProvider, BillingProviderToken, type ProviderCustomer } from './provider.js';
+
+/** The user as a customer at the provider: its id column and its default payment method. */
+export class Customers {
+  static inject = [BillingProviderToken, Users] as const;
+
+  constructor(
+    private readonly provider: BillingProvider,
+    private readonly users: Users,
+  ) {}
+
+  /** The customer id, or undefined before the first subscription or card. */
+  idOf(user: User): string | undefined {
+    return user[this.provider.capabilities.columns.customerId] ?? undefined;
+  }
+
+  idOrFail(user: User): string {
+    const id = this.idOf(user);
+    if (!id) throw BillingError.customerMissing();
+    return id;
+  }
+
+  /**
+   * The customer id, creating the customer with `token` as its default payment method when there is
+   * none yet; an existing customer gets `token` as its new default (Cashier's `getStripeCustomer`).
+   */
+  async createOrUpdate(
+    user: User,
+    token: string | null,
+    details: Record<string, unknown> = {},
+  ): Promise<string> {
+    const existing = this.idOf(user);
+    if (existing) {
+      if (token) await this.updateCard(user, token);
+      return existing;
+    }
+    const customer = await this.provider.createCustomer({
+      token,
+      email: user.email,
+      name: user.name,
+      details,
+      idempotencyKey: randomUUID(),
+    });
+    await this.store(user, customer);
+    return customer.id;
+  }
+
+  /** Makes `token` the default payment method and stores its brand and last four digits. */
+  async updateCard(user: User, token: string): Promise<void> {
+    const customer = await this.provider.updatePaymentMethod(this.idOrFail(user), token, randomUUID());
+    await this.store(user, customer);
+  }
+
+  private async store(user: User, customer: ProviderCustomer): Promise<void> {
+    const { capabilities } = this.provider;
+    await this.users.update(user, {
+      [capabilities.columns.customerId]: customer.id,
+      card_brand: customer.cardBrand,
+      card_last_four: customer.cardLastFour,
+      ...(capabilities.supportsPaypal ? { paypal_email: customer.paypalEmail } : {}),
+    });
+  }
+}

@@ -1,0 +1,134 @@
+/** Every way a billing operation can fail, as a closed union (listed in docs/billing.md). */
+export type BillingErrorCode =
+  | 'card_declined'
+  | 'payment_failed'
+  | 'customer_missing'
+  | 'subscription_not_found'
+  | 'invoice_not_found'
+  | 'not_on_grace_period'
+  | 'subscription_cancelled'
+  | 'unsupported_by_edition'
+  | 'invalid_tax_percentage'
+  | 'invalid_amount'
+  | 'invalid_quantity'
+  | 'invalid_webhook_signature'
+  | 'provider_error';
+
+/** The HTTP status each code becomes if it ever reaches a response. */
+const statusOf: Record<BillingErrorCode, number> = {
+  card_declined: 402,
+  payment_failed: 402,
+  customer_missing: 422,
+  subscription_not_found: 404,
+  invoice_not_found: 404,
+  not_on_grace_period: 422,
+  subscription_cancelled: 422,
+  unsupported_by_edition: 422,
+  invalid_tax_percentage: 422,
+  invalid_amount: 422,
+  invalid_quantity: 422,
+  invalid_webhook_signature: 400,
+  provider_error: 502,
+};
+
+export interface BillingErrorDetails {
+  /** The provider's own error code (`card_declined`, `processor_declined`, `2000`…). */
+  providerCode?: string;
+  /** The provider's decline code, when it gives one. */
+  declineCode?: string;
+  /** The invoice left open by a failed `invoiceFor` (the provider retries it on its schedule). */
+  invoiceId?: string;
+  cause?: unknown;
+}
+
+/**
+ * The one error type of the billing layer. The message of a card error is the provider's own, so it
+ * can be shown to the customer.
+ */
+export class BillingError extends Error {
+  readonly code: BillingErrorCode;
+  readonly status: number;
+  readonly providerCode: string | undefined;
+  readonly declineCode: string | undefined;
+  readonly invoiceId: string | undefined;
+
+  constructor(code: BillingErrorCode, message: string, details: BillingErrorDetails = {}) {
+    super(message, { cause: details.cause });
+    this.name = 'BillingError';
+    this.code = code;
+    this.status = statusOf[code];
+    this.providerCode = details.providerCode;
+    this.declineCode = details.declineCode;
+    this.invoiceId = details.invoiceId;
+  }
+
+  static cardDeclined(message: string, details: BillingErrorDetails = {}): BillingError {
+    return new BillingError('card_declined', message, details);
+  }
+
+  static paymentFailed(message: string, details: BillingErrorDetails = {}): BillingError {
+    return new BillingError('payment_failed', message, details);
+  }
+
+  static customerMissing(): BillingError {
+    return new BillingError(
+      'customer_missing',
+      'This user is not a customer at the billing provider yet: create a subscription or update the card first.',
+    );
+  }
+
+  static subscriptionNotFound(name: string): BillingError {
+    return new BillingError('subscription_not_found', `The user has no subscription named "${name}".`);
+  }
+
+  static invoiceNotFound(id: string): BillingError {
+    return new BillingError('invoice_not_found', `No invoice "${id}" belongs to this user.`);
+  }
+
+  static notOnGracePeriod(): BillingError {
+    return new BillingError(
+      'not_on_grace_period',
+      'Unable to resume a subscription that is not within its grace period.',
+    );
+  }
+
+  static subscriptionCancelled(action: string): BillingError {
+    return new BillingError('subscription_cancelled', `Cannot ${action} a cancelled subscription.`);
+  }
+
+  static unsupportedByEdition(feature: string, edition: string): BillingError {
+    return new BillingError(
+      'unsupported_by_edition',
+      `${feature} is not supported by the ${edition} edition.`,
+    );
+  }
+
+  static invalidTaxPercentage(value: unknown): BillingError {
+    return new BillingError(
+      'invalid_tax_percentage',
+      `taxPercentage() must return a number from 0 to 100 with at most two decimals, got ${String(value)}.`,
+    );
+  }
+
+  static invalidAmount(amount: unknown, unit: string): BillingError {
+    return new BillingError('invalid_amount', `The amount ${String(amount)} is not a valid ${unit} amount.`);
+  }
+
+  static invalidQuantity(quantity: unknown): BillingError {
+    return new BillingError(
+      'invalid_quantity',
+      `The quantity must be a whole number of at least 1, got ${String(quantity)}.`,
+    );
+  }
+
+  static invalidWebhookSignature(reason: string): BillingError {
+    return new BillingError('invalid_webhook_signature', `Webhook signature verification failed: ${reason}`);
+  }
+
+  static provider(message: string, details: BillingErrorDetails = {}): BillingError {
+    return new BillingError('provider_error', message, details);
+  }
+}
+
+/** Every code, for docs and for the test that checks docs/billing.md lists them all. */
+export const billingErrorCodes = Object.keys(statusOf) as BillingErrorCode[];

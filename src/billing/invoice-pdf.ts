@@ -1,0 +1,115 @@
+import PDFDocument from 'pdfkit';
+import type { Invoice } from './invoice.js';
+
+export interface InvoicePdfOptions {
+  /** Who issues the invoice (the seller). */
+  vendor: string;
+  /** What is sold, shown under the vendor and used in the file name. */
+  product: string;
+  /** Optional extra lines: street, VAT number, phone… */
+  street?: string;
+  location?: string;
+  phone?: string;
+  url?: string;
+  vatId?: string;
+  /** Customer name and e-mail for the "Bill to" block. */
+  customer?: { name?: string; email?: string };
+  /** Uncompressed content streams: readable text in the raw PDF (tests, debugging). */
+  compress?: boolean;
+}
+
+/** Renders an invoice as a one-page PDF with pdfkit (vendor, product, date, lines, discount, tax, total). */
+export function renderInvoicePdf(invoice: Invoice, options: InvoicePdfOptions): Promise<Buffer> {
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 50,
+    compress: options.compress ?? true,
+    info: { Title: `Invoice ${invoice.number()}`, Author: options.vendor, Subject: options.product },
+  });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+
+  doc.font('Helvetica-Bold').fontSize(20).text(options.vendor);
+  doc.font('Helvetica').fontSize(11).fillColor('#555').text(options.product);
+  for (const line of [options.street, options.location, options.phone, options.url, options.vatId]) {
+    if (line) doc.text(line);
+  }
+  doc.moveDown().fillColor('#000').font('Helvetica-Bold').fontSize(14).text('Invoice');
+  doc.font('Helvetica').fontSize(11);
+  doc.text(`Invoice number: ${invoice.number()}`);
+  doc.text(`Date: ${invoice.date()}`);
+  if (options.customer?.name || options.customer?.email) {
+    doc.text(
+      `Bill to: ${[options.customer.name, options.customer.email].filter(Boolean).join(' <')}${options.customer.email && options.customer.name ? '>' : ''}`,
+    );
+  }
+  doc.moveDown();
+
+  const left = 50;
+  const right = doc.page.width - 50;
+  const amountX = right - 120;
+  const row = (label: string, amount: string, bold = false) => {
+    const y = doc.y;
+    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica');
+    doc.text(label, left, y, { width: amountX - left - 10 });
+    const after = doc.y;
+    doc.text(amount, amountX, y, { width: 120, align: 'right' });
+    doc.y = Math.max(after, doc.y);
+    doc.x = left;
+  };
+
+  row('Description', 'Amount', true);
+  doc.moveTo(left, doc.y).lineTo(right, doc.y).stroke();
+  doc.moveDown(0.3);
+  for (const line of invoice.lines()) {
+    const quantity = line.quantity && line.quantity > 1 ? ` × ${line.quantity}` : '';
+    const period = line.period ? ` (${invoice.formatPeriod(line.period)})` : '';
+    row(`${line.description}${quantity}${period}`, line.amount);
+  }
+  doc.moveDown(0.3);
+  doc.moveTo(left, doc.y).lineTo(right, doc.y).stroke();
+  doc.moveDown(0.3);
+  row('Subtotal', invoice.subtotal());
+  if (invoice.hasDiscount()) {
+    const what = invoice.discountDescription();
+    row(what ? `Discount: ${what}` : 'Discount', invoice.discount());
+  }
+  if (invoice.hasTax()) {
+    const pct = invoice.taxPercentage();
+    row(pct === null ? 'Tax' : `Tax (${pct}%)`, invoice.tax());
+  }
+  const balance = invoice.startingBalance();
+  if (balance) row('Customer balance applied', balance);
+  row('Total', invoice.total(), true);
+
+  doc.end();
+  return done;
+}
+
+/** `Acme Pro`, `2026-01-15` → `acme-pro_2026-01.pdf`. */
+export function invoiceFileName(invoice: Invoice, product: string): string {
+  const date = invoice.dateValue();
+  const slug =
+    product
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'invoice';
+  return `${slug}_${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, '0')}.pdf`;
+}
+
+/** The PDF as a download response. */
+export async function invoicePdfResponse(invoice: Invoice, options: InvoicePdfOptions): Promise<Response> {
+  const pdf = await renderInvoicePdf(invoice, options);
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      'content-type': 'application/pdf',
+      'content-disposition': `attachment; filename="${invoiceFileName(invoice, options.product)}"`,
+      'content-length': String(pdf.byteLength),
+      'cache-control': 'private, no-store',
+    },
+  });
+}

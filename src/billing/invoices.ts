@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import type { TollgateConfig } from '../foundation/config.js';
+import { ConfigToken } from '../foundation/tokens.js';
+import type { BillableUser } from './billable-user.js';
+import { Customers } from './customers.js';
+import { BillingError } from './errors.js';
+import { Invoice } from './invoice.js';
+import { type InvoicePdfOptions, invoicePdfResponse } from './invoice-pdf.js';
+import {
+  type BillingProvider,
+  BillingProviderToken,
+  type ChargeResponse,
+  type ProviderInvoice,
+} from './provider.js';
+
+/** One-off charges and invoices: `charge`, `invoiceFor`, `invoices`, `findInvoice`, `downloadInvoice`. */
+export class Invoices {
+  static inject = [BillingProviderToken, Customers, ConfigToken] as const;
+
+  constructor(
+    private readonly provider: BillingProvider,
+    private readonly customers: Customers,
+    private readonly config: TollgateConfig,
+  ) {}
+
+  private wrap = (data: ProviderInvoice): Invoice => new Invoice(data, this.config.billing.currencySymbol);
+
+  /** A one-off charge in the edition's amount unit; no tax (the spec applies tax to subscriptions only). */
+  async charge(
+    user: BillableUser,
+    amount: number,
+    options: Record<string, unknown> = {},
+  ): Promise<ChargeResponse> {
+    this.checkAmount(amount);
+    return this.provider.charge({
+      customerId: this.customers.idOf(user) ?? null,
+      amount,
+      options: { currency: this.config.billing.currency, ...options },
+      idempotencyKey: randomUUID(),
+    });
+  }
+
+  /** Invoice item + invoice + payment. A failed payment throws, with the open invoice's id on the error. */
+  async invoiceFor(
+    user: BillableUser,
+    description: string,
+    amount: number,
+    options: Record<string, unknown> = {},
+  ): Promise<Invoice> {
+    this.checkAmount(amount);
+    const invoice = await this.provider.invoiceFor({
+      customerId: this.customers.idOrFail(user),
+      description,
+      amount,
+      options: { currency: this.config.billing.currency, ...options },
+      idempotencyKey: randomUUID(),
+    });
+    return this.wrap(invoice);
+  }
+
+  async list(user: BillableUser, includePending: boolean): Promise<Invoice[]> {
+    const id = this.customers.idOf(user);
+    if (!id) return [];
+    return (await this.provider.invoices(id, { includePending })).map(this.wrap);
+  }
+
+  async find(user: BillableUser, id: string): Promise<Invoice | undefined> {
+    const customerId = this.customers.idOf(user);
+    if (!customerId) return undefined;
+    const invoice = await this.provider.findInvoice(customerId, id);
+    return invoice ? this.wrap(invoice) : undefined;
+  }
+
+  async findOrFail(user: BillableUser, id: string): Promise<Invoice> {
+    const invoice = await this.find(user, id);
+    if (!invoice) throw BillingError.invoiceNotFound(id);
+    return invoice;
+  }
+
+  async upcoming(user: BillableUser): Promise<Invoice | undefined> {
+    const customerId = this.customers.idOf(user);
+    if (!customerId) return undefined;
+    const invoice = await this.provider.upcomingInvoice(customerId);
+    return invoice ? this.wrap(invoice) : undefined;
+  }
+
+  async download(user: BillableUser, id: string, options: InvoicePdfOptions): Promise<Response> {
+    const invoice = await this.findOrFail(user, id);
+    return invoicePdfResponse(invoice, { customer: { name: user.name, email: user.email }, ...options });
+  }
+
+  private checkAmount(amount: number): void {
+    const unit = this.provider.capabilities.amountUnit;
+    const ok =
+      Number.isFinite(amount) &&
+      amount > 0 &&
+      (unit === 'minor'
+        ? Number.isInteger(amount)
+        : Math.abs(Math.round(amount * 100) - amount * 100) < 1e-9);
+    if (!ok)
+      throw BillingError.invalidAmount(
+        amount,
+        unit === 'minor' ? 'smallest-currency-unit' : 'full-currency-unit',
+      );
+  }
+}

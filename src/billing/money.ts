@@ -1,0 +1,50 @@
+/**
+ * Money for display. Amounts inside the billing layer are integers in the currency's minor unit
+ * (cents); providers whose API speaks the full unit convert at their edge.
+ */
+
+// ISO 4217 currencies without a minor unit, as Stripe lists them (https://docs.stripe.com/currencies#zero-decimal).
+const zeroDecimal = new Set([
+  'bif',
+  'clp',
+  'djf',
+  'gnf',
+  'jpy',
+  'kmf',
+  'krw',
+  'mga',
+  'pyg',
+  'rwf',
+  'ugx',
+  'vnd',
+  'vuv',
+  'xaf',
+  'xof',
+  'xpf',
+]);
+
+export function minorDigits(currency: string): number {
+  return zeroDecimal.has(currency.toLowerCase()) ? 0 : 2;
+}
+
+/** `1999` → `$19.99` for `usd`/`$`; negative amounts get a leading minus. */
+export function formatMoney(minor: number, currency: string, symbol: string): string {
+  const digits = minorDigits(currency);
+  const major = Math.abs(minor) / 10 ** digits;
+  const text = major.toLocaleString('en-US', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+  return `${minor < 0 ? '-' : ''}${symbol}${text}`;
+}
+
+/** A full-unit decimal (`"10.50"`, `10.5`) in minor units (`1050`). */
+export function toMinor(major: number | string, currency: string): number {
+  return Math.round(Number(major) * 10 ** minorDigits(currency));
+}
+
+/** Minor units (`1050`) as the full-unit decimal string a provider expects (`"10.50"`). */
+export function toMajor(minor: number, currency: string): string {
+  const digits = minorDigits(currency);
+  return (minor / 10 ** digits).toFixed(digits);
+}

@@ -1,0 +1,208 @@
+import type { BillingEdition } from '../foundation/config.js';
+import { InjectionToken } from '../foundation/container.js';
+
+/**
+ * The one seam between the billing layer and a payment provider. Everything edition-specific is
+ * either an implementation of this interface or data in `capabilities`; the Billable API, the
+ * Subscription model, invoices, PDFs and the webhook controller are shared.
+ *
+ * Conventions:
+ * - Amounts *passed in* (`charge`, `invoiceFor`) are in `capabilities.amountUnit` — the spec's unit
+ *   for the edition. Amounts *returned* (`ProviderInvoice`) are integers in minor units, always.
+ * - Failures throw `BillingError` (a declined card is `card_declined` with the provider's message
+ *   and code); nothing provider-typed escapes.
+ * - Every creating call receives an `idempotencyKey`; pass it to the provider if it supports one.
+ */
+export interface BillingProvider {
+  readonly capabilities: BillingCapabilities;
+
+  createCustomer(input: CreateCustomerInput): Promise<ProviderCustomer>;
+  /** Makes `token` the customer's default payment method (`updateCard`). */
+  updatePaymentMethod(customerId: string, token: string, idempotencyKey: string): Promise<ProviderCustomer>;
+
+  /** Starts a subscription; must not leave one behind when the first payment fails. */
+  createSubscription(input: CreateSubscriptionInput): Promise<ProviderSubscription>;
+  /** Plan swap, quantity change, tax change. The returned `id` may differ (a provider that swaps by re-creating). */
+  updateSubscription(id: string, changes: SubscriptionChanges): Promise<ProviderSubscription>;
+  /** `atPeriodEnd`: keep it running to the end of the paid period (grace); otherwise end it now. */
+  cancelSubscription(id: string, options: { atPeriodEnd: boolean }): Promise<ProviderSubscription>;
+  /** Undo a cancel-at-period-end while the period still runs: no charge, same billing cycle. */
+  resumeSubscription(id: string, context: ResumeContext): Promise<ProviderSubscription>;
+  findSubscription(id: string): Promise<ProviderSubscription | null>;
+
+  /** A one-off charge; returns the provider's full response. */
+  charge(input: ChargeInput): Promise<ChargeResponse>;
+  /** A one-off charge billed at once with an invoice. A failed payment throws with `invoiceId` set. */
+  invoiceFor(input: InvoiceForInput): Promise<ProviderInvoice>;
+  /** Closes an unpaid invoice so the provider stops retrying it (Stripe: void). */
+  voidInvoice(id: string): Promise<ProviderInvoice>;
+  /** Newest first. `includePending`: also drafts and open (unpaid) invoices. */
+  invoices(customerId: string, options: { includePending: boolean }): Promise<ProviderInvoice[]>;
+  /** The invoice, only if it belongs to `customerId`. */
+  findInvoice(customerId: string, id: string): Promise<ProviderInvoice | null>;
+  /** The next invoice the provider would bill, if any. */
+  upcomingInvoice(customerId: string): Promise<ProviderInvoice | null>;
+
+  /** Verifies authenticity (throws `invalid_webhook_signature`) and names the event. */
+  parseWebhook(request: WebhookRequest): Promise<WebhookEvent>;
+
+  /** Releases what the provider holds (an embedded sandbox, sockets). */
+  close?(): Promise<void>;
+}
+
+export interface BillingCapabilities {
+  readonly edition: BillingEdition;
+  /** Quantities on subscriptions (Stripe yes, Braintree no). */
+  readonly supportsQuantities: boolean;
+  /** PayPal as a payment method, reported as `paypal_email` (Braintree). */
+  readonly supportsPaypal: boolean;
+  /** The unit of amounts given to `charge`/`invoiceFor`: `minor` = cents (Stripe), `major` = dollars (Braintree). */
+  readonly amountUnit: 'minor' | 'major';
+  /** Column names of this edition on `users` (customer id) and `subscriptions` (id, plan). */
+  readonly columns: {
+    readonly customerId: 'stripe_id' | 'braintree_id';
+    readonly subscriptionId: 'stripe_id' | 'braintree_id';
+    readonly subscriptionPlan: 'stripe_plan' | 'braintree_plan';
+  };
+}
+
+export interface CreateCustomerInput {
+  /** A card token (Stripe `tok_…`) or payment-method nonce (Braintree). */
+  token: string | null;
+  email: string;
+  name: string;
+  /** Passed through to the provider's customer creation (the spec's `details` array). */
+  details: Record<string, unknown>;
+  idempotencyKey: string;
+}
+
+/** The default payment method as the user record stores it. */
+export interface ProviderCustomer {
+  id: string;
+  cardBrand: string | null;
+  cardLastFour: string | null;
+  paypalEmail: string | null;
+}
+
+export interface CreateSubscriptionInput {
+  customerId: string;
+  plan: string;
+  /** Always 1 when the edition has no quantities. */
+  quantity: number;
+  /** Trial end (card up front); null: no trial, bill now. */
+  trialEndsAt: Date | null;
+  coupon: string | null;
+  /** 0–100, two decimals at most, already validated; 0 means no tax. */
+  taxPercentage: number;
+  idempotencyKey: string;
+}
+
+export interface SubscriptionChanges {
+  plan?: string;
+  quantity?: number;
+  /** Keep (or set) a trial until this date; null ends any trial now. Omitted: unchanged. */
+  trialEndsAt?: Date | null;
+  taxPercentage?: number;
+  /** Prorate the change (default true, as Cashier does). */
+  prorate?: boolean;
+  idempotencyKey: string;
+}
+
+export interface ResumeContext {
+  plan: string;
+  quantity: number;
+  trialEndsAt: Date | null;
+  idempotencyKey: string;
+}
+
+/** A subscription as the provider reports it, in the billing layer's terms. */
+export interface ProviderSubscription {
+  id: string;
+  plan: string;
+  quantity: number;
+  /** The provider's own status word (`active`, `trialing`, `canceled`, `Active`, `Canceled`…). */
+  status: string;
+  trialEndsAt: Date | null;
+  /** End of the paid (or trial) period: where a grace period ends. */
+  currentPeriodEnd: Date | null;
+  cancelAtPeriodEnd: boolean;
+  endedAt: Date | null;
+}
+
+export interface ChargeInput {
+  /** Null when the user is not a customer yet: the options must then carry a payment source. */
+  customerId: string | null;
+  /** In `capabilities.amountUnit`. */
+  amount: number;
+  /** Passed through to the provider (`description`, `metadata`, `currency`, `receipt_email`, …). */
+  options: Record<string, unknown>;
+  idempotencyKey: string;
+}
+
+/** The provider's full response to a charge. */
+export type ChargeResponse = { id: string } & Record<string, unknown>;
+
+export interface InvoiceForInput {
+  customerId: string;
+  description: string;
+  /** In `capabilities.amountUnit`. */
+  amount: number;
+  options: Record<string, unknown>;
+  idempotencyKey: string;
+}
+
+export interface ProviderInvoiceLine {
+  description: string;
+  /** Minor units. */
+  amount: number;
+  quantity: number | null;
+  periodStart: Date | null;
+  periodEnd: Date | null;
+  /** `subscription` lines are plan charges; `item` lines are one-off invoice items. */
+  kind: 'subscription' | 'item';
+}
+
+/** An invoice in the billing layer's terms; all amounts are minor units. */
+export interface ProviderInvoice {
+  id: string;
+  number: string | null;
+  customerId: string;
+  date: Date;
+  status: 'draft' | 'open' | 'paid' | 'void' | 'uncollectible';
+  currency: string;
+  subtotal: number;
+  /** Total discount amount (positive). */
+  discount: number;
+  /** The coupon(s) behind the discount, for display (`LAUNCH20 (20% off)`). */
+  discountDescription: string | null;
+  tax: number;
+  taxPercentage: number | null;
+  total: number;
+  /** Balance applied from earlier credit (negative reduces the total). */
+  startingBalance: number;
+  lines: ProviderInvoiceLine[];
+  /** The provider's own object, for anything not mapped above. */
+  raw: unknown;
+}
+
+/** What a webhook receiver hands the provider to verify. */
+export interface WebhookRequest {
+  body: string;
+  headers: Headers;
+  /** The parsed form fields, for providers that post forms (Braintree `bt_signature`/`bt_payload`). */
+  form?: Record<string, string>;
+}
+
+export interface WebhookEvent {
+  /** Unique per event at the provider: the idempotency key of processing. */
+  id: string;
+  /** `invoice.payment_succeeded` (Stripe) or `subscription_charged_unsuccessfully` (Braintree). */
+  name: string;
+  /** What the handler receives: the event as an object (Stripe) or the parsed notification (Braintree). */
+  payload: unknown;
+  /** The provider subscription this event is about, if any (default handlers cancel it). */
+  subscriptionId: string | null;
+}
+
+/** Container key for the application's provider. */
+export const BillingProviderToken = new InjectionToken<BillingProvider>('BillingProvider');

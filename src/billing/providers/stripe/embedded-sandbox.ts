@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import type { Application } from '../../../foundation/application.js';
+import { StripeProvider } from './stripe-provider.js';
+
+/** The part of the sandbox (`src/sandbox/stripe`) the embedded mode uses. */
+interface SandboxHandle {
+  listen(port: number, host?: string): Promise<{ url: string; port: number; close(): Promise<void> }>;
+  runDue(): Promise<unknown>;
+}
+type CreateSandbox = (options: {
+  clock: { now(): Date };
+  plans: unknown;
+  coupons: unknown;
+  webhook?: { url: string; secret: string };
+}) => SandboxHandle;
+
+/** How often the embedded sandbox bills renewals and retries that fell due (wall-clock mode). */
+const TICK_MS = 10_000;
+
+/**
+ * No Stripe secret configured: run the Stripe sandbox in this process on a free loopback port,
+ * seeded with the configured plans and coupons, its webhooks signed with a fresh secret and sent
+ * to `APP_URL/stripe/webhook`, and point the real adapter (the official SDK) at it.
+ */
+export async function startEmbeddedSandbox(app: Application): Promise<StripeProvider> {
+  // Loaded only here, so an install with real credentials never loads the sandbox.
+  const { createStripeSandbox } = (await import('../../../sandbox/stripe/index.js')) as unknown as {
+    createStripeSandbox: CreateSandbox;
+  };
+  const secret = `whsec_${randomBytes(24).toString('hex')}`;
+  const webhookUrl = new URL('/stripe/webhook', app.config.app.url).toString();
+  const sandbox = createStripeSandbox({
+    clock: app.clock,
+    plans: app.config.billing.plans,
+    coupons: app.config.billing.coupons,
+    webhook: { url: webhookUrl, secret },
+  });
+  const server = await sandbox.listen(0, '127.0.0.1');
+  const timer = setInterval(() => void sandbox.runDue().catch(() => undefined), TICK_MS);
+  timer.unref();
+  app.logger.warn(
+    { sandbox: server.url, webhook: webhookUrl },
+    'No Stripe secret configured (STRIPE_SECRET): billing uses the embedded Stripe sandbox',
+  );
+  return new StripeProvider({
+    secret: 'sk_test_tollgate_sandbox',
+    apiBase: server.url,
+    webhookSecret: secret,
+    onClose: async () => {
+      clearInterval(timer);
+      await server.close();
+    },
+  });
+}

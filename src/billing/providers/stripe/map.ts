@@ -1,0 +1,101 @@
+import type Stripe from 'stripe';
+import type {
+  ProviderCustomer,
+  ProviderInvoice,
+  ProviderInvoiceLine,
+  ProviderSubscription,
+} from '../../provider.js';
+
+const fromEpoch = (seconds: number | null | undefined): Date | null =>
+  seconds === null || seconds === undefined ? null : new Date(seconds * 1000);
+
+const idOf = (value: string | { id: string } | null | undefined): string =>
+  typeof value === 'string' ? value : (value?.id ?? '');
+
+export function mapCustomer(customer: Stripe.Customer): ProviderCustomer {
+  const source = customer.default_source;
+  const card =
+    source && typeof source === 'object' && source.object === 'card' ? (source as Stripe.Card) : null;
+  return {
+    id: customer.id,
+    cardBrand: card?.brand ?? null,
+    cardLastFour: card?.last4 ?? null,
+    paypalEmail: null,
+  };
+}
+
+/** The current API puts plan, quantity and period end on the (single) subscription item. */
+export function mapSubscription(sub: Stripe.Subscription): ProviderSubscription {
+  const item = sub.items.data[0];
+  return {
+    id: sub.id,
+    plan: item?.price?.id ?? item?.plan?.id ?? '',
+    quantity: item?.quantity ?? 1,
+    status: sub.status,
+    trialEndsAt: fromEpoch(sub.trial_end),
+    currentPeriodEnd: fromEpoch(item?.current_period_end),
+    cancelAtPeriodEnd: sub.cancel_at_period_end,
+    endedAt: fromEpoch(sub.ended_at),
+  };
+}
+
+function couponText(coupon: Stripe.Coupon, currency: string): string {
+  const label = coupon.name ?? coupon.id;
+  if (coupon.percent_off) return `${label} (${coupon.percent_off}% off)`;
+  if (coupon.amount_off)
+    return `${label} (${(coupon.amount_off / 100).toFixed(2)} ${currency.toUpperCase()} off)`;
+  return label;
+}
+
+function discountText(invoice: Stripe.Invoice): string | null {
+  const texts = invoice.discounts
+    .map((d) => (typeof d === 'object' && 'source' in d && d.source?.coupon ? d.source.coupon : null))
+    .map((coupon) => (coupon && typeof coupon === 'object' ? couponText(coupon, invoice.currency) : null))
+    .filter((t): t is string => t !== null);
+  return texts.length ? texts.join(', ') : null;
+}
+
+function mapLine(line: Stripe.InvoiceLineItem): ProviderInvoiceLine {
+  return {
+    description: line.description ?? '',
+    amount: line.amount,
+    quantity: line.quantity ?? null,
+    periodStart: fromEpoch(line.period?.start),
+    periodEnd: fromEpoch(line.period?.end),
+    kind: line.parent?.type === 'subscription_item_details' ? 'subscription' : 'item',
+  };
+}
+
+export function mapInvoice(invoice: Stripe.Invoice): ProviderInvoice {
+  const discount = (invoice.total_discount_amounts ?? []).reduce((sum, d) => sum + d.amount, 0);
+  const taxes = invoice.total_taxes ?? [];
+  const tax = taxes.reduce((sum, t) => sum + t.amount, 0);
+  const taxable = taxes[0]?.taxable_amount;
+  return {
+    id: invoice.id ?? '',
+    number: invoice.number,
+    customerId: idOf(invoice.customer as string | { id: string } | null),
+    date: new Date(invoice.created * 1000),
+    status: (invoice.status ?? 'draft') as ProviderInvoice['status'],
+    currency: invoice.currency,
+    subtotal: invoice.subtotal,
+    discount,
+    discountDescription: discount > 0 ? discountText(invoice) : null,
+    tax,
+    taxPercentage: tax > 0 && taxable ? Math.round((tax / taxable) * 10_000) / 100 : null,
+    total: invoice.total,
+    startingBalance: invoice.starting_balance,
+    lines: invoice.lines.data.map(mapLine),
+    raw: invoice,
+  };
+}
+
+export function subscriptionOfEvent(event: Stripe.Event): string | null {
+  const object = event.data.object as { object?: string; id?: string; parent?: Stripe.Invoice['parent'] };
+  if (object.object === 'subscription') return object.id ?? null;
+  if (object.object === 'invoice') {
+    const sub = object.parent?.subscription_details?.subscription;
+    return sub ? idOf(sub as string | { id: string }) : null;
+  }
+  return null;
+}

@@ -1,0 +1,54 @@
+import type { Application, ServiceProvider } from '../foundation/application.js';
+import type { BillingEdition } from '../foundation/config.js';
+import { ConfigurationError } from '../foundation/errors.js';
+import { type BillingProvider, BillingProviderToken } from './provider.js';
+
+/** Each edition's folder exports this from its `index.ts`. */
+export type EditionFactory = (app: Application) => Promise<BillingProvider>;
+
+export interface BillingProviderOptions {
+  /** Use this provider (or factory) instead of the configured edition's. */
+  provider?: BillingProvider | EditionFactory;
+}
+
+/**
+ * Wires billing into an application: binds the configured edition's provider. The edition's
+ * adapter lives in `providers/<edition>/index.ts` and exports `createBillingProvider(app)`, so a
+ * new edition plugs in without changes here. The subscriptions and webhook-events tables are core
+ * migrations (`src/database/migrations/2026_11_21_2000xx_*`), present in every install.
+ *
+ * @example
+ * const app = await Application.create(config, { providers: [billingProvider()] });
+ * app.router.post('/stripe/webhook', [StripeWebhookController, 'handle']); // outside the `web` group
+ */
+export function billingProvider(options: BillingProviderOptions = {}): ServiceProvider {
+  return {
+    name: 'billing',
+    async register(app) {
+      const provider = await resolveProvider(app, options.provider);
+      app.container.instance(BillingProviderToken, provider);
+    },
+  };
+}
+
+async function resolveProvider(app: Application, given: BillingProviderOptions['provider']) {
+  if (given) return typeof given === 'function' ? given(app) : given;
+  const edition: BillingEdition = app.config.billing.edition;
+  if (edition !== 'stripe' && edition !== 'braintree') {
+    throw new ConfigurationError(
+      `billing.edition must be "stripe" or "braintree", got "${String(edition)}".`,
+    );
+  }
+  const mod = (await import(`./providers/${edition}/index.js`)) as { createBillingProvider?: EditionFactory };
+  if (typeof mod.createBillingProvider !== 'function') {
+    throw new ConfigurationError(
+      `src/billing/providers/${edition}/index.ts does not export createBillingProvider(app).`,
+    );
+  }
+  return mod.createBillingProvider(app);
+}
+
+/** Stops what the provider holds (the embedded sandbox); call it before `app.close()`. */
+export async function closeBilling(app: Application): Promise<void> {
+  if (app.container.has(BillingProviderToken)) await app.container.make(BillingProviderToken).close?.();
+}

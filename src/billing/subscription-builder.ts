@@ -1,0 +1,56 @@
+import type { BillableUser } from './billable-user.js';
+import type { Subscription } from './subscription.js';
+import type { NewSubscriptionOptions, Subscriptions } from './subscriptions.js';
+
+/**
+ * `user.newSubscription(name, plan)`: collect the options, then `create(token, details?)`.
+ *
+ * @example
+ * await user.newSubscription('main', 'pro-monthly').trialDays(14).withCoupon('LAUNCH20').create('tok_visa');
+ */
+export class SubscriptionBuilder {
+  readonly #options: NewSubscriptionOptions;
+
+  constructor(
+    private readonly owner: BillableUser,
+    private readonly subscriptions: Subscriptions,
+    name: string,
+    plan: string,
+  ) {
+    this.#options = { name, plan, quantity: 1, trialDays: null, skipTrial: false, coupon: null };
+  }
+
+  /** Seats (Stripe edition only; Braintree throws `unsupported_by_edition` at `create`). */
+  quantity(quantity: number): this {
+    this.#options.quantity = quantity;
+    return this;
+  }
+
+  /** A trial with the card taken up front: the provider bills when it ends. */
+  trialDays(days: number): this {
+    this.#options.trialDays = days;
+    this.#options.skipTrial = false;
+    return this;
+  }
+
+  /** No trial, even if the plan has one by default. */
+  skipTrial(): this {
+    this.#options.skipTrial = true;
+    return this;
+  }
+
+  withCoupon(coupon: string): this {
+    this.#options.coupon = coupon;
+    return this;
+  }
+
+  /** Starts the subscription. `details` go to the provider's customer creation. */
+  create(token: string | null = null, details: Record<string, unknown> = {}): Promise<Subscription> {
+    return this.subscriptions.create(this.owner, { ...this.#options }, token, details);
+  }
+
+  /** Same as `create(null)`: for a customer whose card is already on file. */
+  add(details: Record<string, unknown> = {}): Promise<Subscription> {
+    return this.create(null, details);
+  }
+}

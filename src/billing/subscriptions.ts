@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../foundation/clock.js';
+import type { TollgateConfig } from '../foundation/config.js';
+import { ClockToken, ConfigToken } from '../foundation/tokens.js';
+import type { BillableUser } from './billable-user.js';
+import { Customers } from './customers.js';
+import { BillingError } from './errors.js';
+import { type BillingProvider, BillingProviderToken, type ProviderSubscription } from './provider.js';
+import { Subscription, type SubscriptionActions } from './subscription.js';
+import { SubscriptionRepository } from './subscription-repository.js';
+import type { SubscriptionRow } from './tables.js';
+import { validateTaxPercentage } from './tax.js';
+
+export interface NewSubscriptionOptions {
+  name: string;
+  plan: string;
+  quantity: number;
+  trialDays: number | null;
+  skipTrial: boolean;
+  coupon: string | null;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Subscription operations; the `Subscription` model and the builder are thin faces over these. */
+export class Subscriptions implements SubscriptionActions {
+  static inject = [BillingProviderToken, SubscriptionRepository, Customers, ClockToken, ConfigToken] as const;
+
+  constructor(
+    private readonly provider: BillingProvider,
+    private readonly repository: SubscriptionRepository,
+    private readonly customers: Customers,
+    readonly clock: Clock,
+    private readonly config: TollgateConfig,
+  ) {}
+
+  private get caps() {
+    return this.provider.capabilities;
+  }
+
+  model(row: SubscriptionRow, owner: BillableUser): Subscription {
+    const sub = new Subscription(row, this);
+    owners.set(sub, owner);
+    return sub;
+  }
+
+  providerId(row: SubscriptionRow): string {
+    return row[this.caps.columns.subscriptionId] ?? '';
+  }
+
+  plan(row: SubscriptionRow): string {
+    return row[this.caps.columns.subscriptionPlan] ?? '';
+  }
+
+  async find(owner: BillableUser, name: string): Promise<Subscription | undefined> {
+    const row = await this.repository.findByName(owner.id, name);
+    return row ? this.model(row, owner) : undefined;
+  }
+
+  async all(owner: BillableUser): Promise<Subscription[]> {
+    return (await this.repository.forUser(owner.id)).map((row) => this.model(row, owner));
+  }
+
+  /** The builder's `create`: customer first, then the provider subscription, then the local row. */
+  async create(
+    owner: BillableUser,
+    options: NewSubscriptionOptions,
+    token: string | null,
+    details: Record<string, unknown>,
+  ): Promise<Subscription> {
+    this.checkQuantity(options.quantity);
+    const taxPercentage = validateTaxPercentage(owner.taxPercentage());
+    const customerId = await this.customers.createOrUpdate(owner, token, details);
+    const trialDays =
+      options.trialDays ?? this.config.billing.plans.find((p) => p.id === options.plan)?.trialDays;
+    const trialEndsAt =
+      !options.skipTrial && trialDays ? new Date(this.clock.now().getTime() + trialDays * DAY_MS) : null;
+    // Nothing is stored until the provider has accepted the first payment (or the trial).
+    const remote = await this.provider.createSubscription({
+      customerId,
+      plan: options.plan,
+      quantity: options.quantity,
+      trialEndsAt,
+      coupon: options.coupon,
+      taxPercentage,
+      idempotencyKey: randomUUID(),
+    });
+    const row = await this.repository.insert(this.caps.columns, {
+      userId: owner.id,
+      name: options.name,
+      providerId: remote.id,
+      plan: remote.plan,
+      quantity: this.caps.supportsQuantities ? remote.quantity : null,
+      trialEndsAt: iso(remote.trialEndsAt ?? trialEndsAt),
+    });
+    return this.model(row, owner);
+  }
+
+  async swap(sub: Subscription, plan: string): Promise<SubscriptionRow> {
+    if (sub.ended()) throw BillingError.subscriptionCancelled('swap');
+    // Cashier's swap also undoes a pending cancellation.
+    if (sub.onGracePeriod()) await this.provider.resumeSubscription(sub.providerId, this.resumeContext(sub));
+    const trialEndsAt = sub.onTrial() ? new Date(sub.trial_ends_at!) : null;
+    const remote = await this.provider.updateSubscription(sub.providerId, {
+      plan,
+      quantity: this.caps.supportsQuantities ? (sub.quantity ?? 1) : undefined,
+      trialEndsAt,
+      idempotencyKey: randomUUID(),
+    });
+    return this.repository.update(sub.id, {
+      [this.caps.columns.subscriptionId]: remote.id,
+      [this.caps.columns.subscriptionPlan]: remote.plan,
+      trial_ends_at: iso(trialEndsAt),
+      ends_at: null,
+    });
+  }
+
+  async updateQuantity(sub: Subscription, quantity: number): Promise<SubscriptionRow> {
+    if (!this.caps.supportsQuantities) {
+      throw BillingError.unsupportedByEdition('Subscription quantities', this.caps.edition);
+    }
+    this.checkQuantity(quantity);
+    if (sub.ended()) throw BillingError.subscriptionCancelled('change the quantity of');
+    const remote = await this.provider.updateSubscription(sub.providerId, {
+      quantity,
+      idempotencyKey: randomUUID(),
+    });
+    return this.repository.update(sub.id, { quantity: remote.quantity });
+  }
+
+  async cancel(sub: Subscription): Promise<SubscriptionRow> {
+    const remote = await this.provider.cancelSubscription(sub.providerId, { atPeriodEnd: true });
+    // In a trial the grace period ends with the trial; otherwise with the paid period.
+    const endsAt = sub.onTrial() ? sub.trial_ends_at : iso(remote.currentPeriodEnd ?? this.clock.now());
+    return this.repository.update(sub.id, { ends_at: endsAt });
+  }
+
+  async cancelNow(sub: Subscription): Promise<SubscriptionRow> {
+    await this.provider.cancelSubscription(sub.providerId, { atPeriodEnd: false });
+    return this.repository.update(sub.id, { ends_at: this.clock.now().toISOString() });
+  }
+
+  async resume(sub: Subscription): Promise<SubscriptionRow> {
+    // The spec leaves resume outside the grace period unspecified; Cashier throws, so do we.
+    if (!sub.onGracePeriod()) throw BillingError.notOnGracePeriod();
+    const remote = await this.provider.resumeSubscription(sub.providerId, this.resumeContext(sub));
+    return this.repository.update(sub.id, {
+      [this.caps.columns.subscriptionId]: remote.id,
+      ends_at: null,
+    });
+  }
+
+  async syncTaxPercentage(sub: Subscription): Promise<SubscriptionRow> {
+    const owner = owners.get(sub);
+    if (!owner) throw new Error('Subscription has no owner.');
+    const taxPercentage = validateTaxPercentage(owner.taxPercentage());
+    await this.provider.updateSubscription(sub.providerId, { taxPercentage, idempotencyKey: randomUUID() });
+    return this.repository.update(sub.id, {});
+  }
+
+  async asProviderSubscription(sub: Subscription): Promise<ProviderSubscription> {
+    const remote = await this.provider.findSubscription(sub.providerId);
+    if (!remote) throw BillingError.subscriptionNotFound(sub.name);
+    return remote;
+  }
+
+  /** The provider said the subscription is over (too many failed charges, deleted): end it now. */
+  async markCancelledByProvider(providerId: string): Promise<number> {
+    const rows = await this.repository.findByProviderId(this.caps.columns.subscriptionId, providerId);
+    const now = this.clock.now();
+    let changed = 0;
+    for (const row of rows) {
+      if (row.ends_at !== null && new Date(row.ends_at) <= now) continue;
+      await this.repository.update(row.id, { ends_at: now.toISOString() });
+      changed++;
+    }
+    return changed;
+  }
+
+  private resumeContext(sub: Subscription) {
+    return {
+      plan: sub.plan,
+      quantity: sub.quantity ?? 1,
+      trialEndsAt: sub.onTrial() ? new Date(sub.trial_ends_at!) : null,
+      idempotencyKey: randomUUID(),
+    };
+  }
+
+  private checkQuantity(quantity: number): void {
+    if (!Number.isInteger(quantity) || quantity < 1) throw BillingError.invalidQuantity(quantity);
+    if (quantity !== 1 && !this.caps.supportsQuantities) {
+      throw BillingError.unsupportedByEdition('Subscription quantities', this.caps.edition);
+    }
+  }
+}
+
+// Which user a Subscription belongs to, for tax sync, without widening the model's public shape.
+const owners = new WeakMap<Subscription, BillableUser>();
+
+function iso(date: Date | null | string): string | null {
+  if (date === null) return null;
+  return typeof date === 'string' ? date : date.toISOString();
+}

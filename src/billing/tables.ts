@@ -1,0 +1,40 @@
+import type { Generated, Selectable } from 'kysely';
+import type { NullableTimestamp, Timestamp } from '../database/types.js';
+
+/**
+ * The spec's "Subscription record". The provider columns carry the provider's name, as the spec
+ * says they do in each edition; both pairs exist so one schema serves both editions, and each
+ * edition fills only its own (`BillingCapabilities.columns` names them).
+ */
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  stripe_id: string | null;
+  stripe_plan: string | null;
+  braintree_id: string | null;
+  braintree_plan: string | null;
+  quantity: number | null;
+  trial_ends_at: NullableTimestamp;
+  ends_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Webhook events already handled, keyed by provider and event id, so a redelivery is a no-op. */
+export interface BillingWebhookEventsTable {
+  id: Generated<number>;
+  provider: string;
+  event_id: string;
+  type: string;
+  received_at: Timestamp;
+}
+
+declare module '../database/types.js' {
+  interface Database {
+    subscriptions: SubscriptionsTable;
+    billing_webhook_events: BillingWebhookEventsTable;
+  }
+}
+
+export type SubscriptionRow = Selectable<SubscriptionsTable>;

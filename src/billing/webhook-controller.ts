@@ -1,0 +1,78 @@
+import type { Context } from 'hono';
+import type { Logger } from '../foundation/logger.js';
+import { LoggerToken } from '../foundation/tokens.js';
+import { BillingError } from './errors.js';
+import { type BillingProvider, BillingProviderToken, type WebhookEvent } from './provider.js';
+import { Subscriptions } from './subscriptions.js';
+import { WebhookEvents } from './webhook-events.js';
+
+/** `invoice.payment_succeeded` → `handleInvoicePaymentSucceeded`; `dispute_opened` → `handleDisputeOpened`. */
+export function handlerName(eventName: string): string {
+  const studly = eventName
+    .split(/[._\s-]+/)
+    .filter(Boolean)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1).toLowerCase())
+    .join('');
+  return `handle${studly}`;
+}
+
+type Handler = (payload: unknown, event: WebhookEvent) => unknown;
+
+/**
+ * The billing webhook receiver (spec, "Webhook receiver" and "Events"). `handle`:
+ * 1. verifies the request with the provider — a bad or missing signature is 400 and nothing runs;
+ * 2. claims the event id — a duplicate delivery is 200 and nothing runs again;
+ * 3. calls `handle` + CamelCase(event name) with the payload, if the class has it — unknown events are 200;
+ * 4. a handler that throws is 500 (the provider retries) and the claim is released.
+ *
+ * Applications extend it and add `handleXxx(payload)` methods.
+ */
+export class WebhookController {
+  static inject = [BillingProviderToken, WebhookEvents, Subscriptions, LoggerToken] as const;
+
+  constructor(
+    protected readonly provider: BillingProvider,
+    protected readonly events: WebhookEvents,
+    protected readonly subscriptions: Subscriptions,
+    protected readonly logger: Logger,
+  ) {}
+
+  async handle(c: Context): Promise<Response> {
+    const body = await c.req.text();
+    const headers = c.req.raw.headers;
+    const form = (headers.get('content-type') ?? '').includes('application/x-www-form-urlencoded')
+      ? Object.fromEntries(new URLSearchParams(body))
+      : undefined;
+    let event: WebhookEvent;
+    try {
+      event = await this.provider.parseWebhook({ body, headers, form });
+    } catch (err) {
+      if (!(err instanceof BillingError)) throw err;
+      this.logger.warn({ reason: err.message }, 'billing webhook refused');
+      return c.json({ message: 'Invalid webhook signature.' }, 400);
+    }
+
+    const provider = this.provider.capabilities.edition;
+    const method = handlerName(event.name);
+    const handler = (this as unknown as Record<string, Handler | undefined>)[method];
+    if (typeof handler !== 'function') {
+      return c.json({ received: true, handled: false });
+    }
+    if (!(await this.events.claim(provider, event.id, event.name))) {
+      return c.json({ received: true, duplicate: true });
+    }
+    try {
+      await handler.call(this, event.payload, event);
+    } catch (err) {
+      await this.events.release(provider, event.id);
+      this.logger.error({ err, event: event.id, type: event.name }, 'billing webhook handler failed');
+      return c.json({ message: 'Webhook handler failed.' }, 500);
+    }
+    return c.json({ received: true, handled: true });
+  }
+
+  /** Ends the local subscription(s) with this provider id at once. Returns how many changed. */
+  protected cancelSubscription(providerSubscriptionId: string): Promise<number> {
+    return this.subscriptions.markCancelledByProvider(providerSubscriptionId);
+  }
+}

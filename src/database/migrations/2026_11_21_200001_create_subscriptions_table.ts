@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import { withIncrements, withTimestamps } from '../schema.js';
+
+export async function up(db: Kysely<any>): Promise<void> {
+  await withTimestamps(
+    withIncrements(db, db.schema.createTable('subscriptions'))
+      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('name', 'varchar(255)', (c) => c.notNull())
+      .addColumn('stripe_id', 'varchar(255)')
+      .addColumn('stripe_plan', 'varchar(255)')
+      .addColumn('braintree_id', 'varchar(255)')
+      .addColumn('braintree_plan', 'varchar(255)')
+      .addColumn('quantity', 'integer')
+      .addColumn('trial_ends_at', 'varchar(32)')
+      .addColumn('ends_at', 'varchar(32)'),
+  ).execute();
+  await db.schema
+    .createIndex('subscriptions_user_id_name_index')
+    .on('subscriptions')
+    .columns(['user_id', 'name'])
+    .execute();
+  await db.schema
+    .createIndex('subscriptions_stripe_id_index')
+    .on('subscriptions')
+    .column('stripe_id')
+    .execute();
+  await db.schema
+    .createIndex('subscriptions_braintree_id_index')
+    .on('subscriptions')
+    .column('braintree_id')
+    .execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('subscriptions').execute();
+}
