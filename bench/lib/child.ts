@@ -1,0 +1,114 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { READY, RESULT, type ReadyMessage, type ResultMessage } from './protocol.js';
+
+export interface ChildOptions {
+  /** Path under `bench/`, e.g. `servers/bare-hono.ts`. */
+  readonly script: string;
+  readonly env?: Record<string, string>;
+  /** Directory for a `--cpu-prof` profile; none when undefined. */
+  readonly cpuProfDir?: string;
+  readonly startTimeoutMs?: number;
+}
+
+export interface RunningChild {
+  readonly pid: number;
+  readonly ready: ReadyMessage;
+  /** Peak resident set size so far, in bytes (`VmHWM`), or undefined off Linux. */
+  peakRss(): number | undefined;
+  stop(): Promise<void>;
+}
+
+const benchDir = fileURLToPath(new URL('../', import.meta.url));
+
+function launch(options: ChildOptions): ChildProcess {
+  const args = ['--import', 'tsx'];
+  if (options.cpuProfDir) args.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`);
+  args.push(`${benchDir}${options.script}`);
+  return spawn(process.execPath, args, {
+    cwd: fileURLToPath(new URL('../../', import.meta.url)),
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Resolves with the first protocol line of the given kind; rejects if the child dies first. */
+function firstLine(child: ChildProcess, prefix: string, timeoutMs: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
+    const lines = createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no ${prefix.trim()} within ${timeoutMs} ms\n${stderr}`));
+    }, timeoutMs);
+    lines.on('line', (line) => {
+      if (!line.startsWith(prefix)) return;
+      clearTimeout(timer);
+      resolve(JSON.parse(line.slice(prefix.length)));
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`exited (${signal ?? code}) before ${prefix.trim()}\n${stderr.trim()}`));
+    });
+  });
+}
+
+export function peakRssOf(pid: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /^VmHWM:\s+(\d+) kB/m.exec(status);
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Starts a server child and waits for its `BENCH_READY` line. */
+export async function startServer(options: ChildOptions): Promise<RunningChild> {
+  const child = launch(options);
+  try {
+    const ready = (await firstLine(child, READY, options.startTimeoutMs ?? 60_000)) as ReadyMessage;
+    const pid = child.pid!;
+    return { pid, ready, peakRss: () => peakRssOf(pid), stop: () => stopChild(child) };
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+}
+
+/** Runs a measuring child to completion and returns its `BENCH_RESULT` with its peak RSS. */
+export async function runMeasurement(
+  options: ChildOptions,
+): Promise<{ result: ResultMessage; peakRss: number | undefined }> {
+  const child = launch(options);
+  let peak: number | undefined;
+  // The kernel drops /proc/<pid> at exit: sample while it runs.
+  const sampler = setInterval(() => {
+    peak = peakRssOf(child.pid!) ?? peak;
+  }, 100);
+  try {
+    const result = (await firstLine(child, RESULT, options.startTimeoutMs ?? 300_000)) as ResultMessage;
+    peak = peakRssOf(child.pid!) ?? peak;
+    return { result, peakRss: peak };
+  } finally {
+    clearInterval(sampler);
+    await stopChild(child);
+  }
+}

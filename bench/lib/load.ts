@@ -1,0 +1,87 @@
+import autocannon, { type AutocannonRequest, type Result } from 'autocannon';
+
+export interface LoadSpec {
+  readonly method?: string;
+  readonly path: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: string;
+  /** A sequence per connection (e.g. authorize then token); replaces method/path/body. */
+  readonly requests?: () => AutocannonRequest[];
+  /** How many HTTP requests make one operation (2 for authorize + token). */
+  readonly requestsPerOperation?: number;
+}
+
+export interface LoadResult {
+  readonly opsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  /** Responses with status ≥ 400, connection errors and timeouts. */
+  readonly failures: number;
+  readonly statuses: Record<string, number>;
+}
+
+/**
+ * autocannon's own histogram keeps whole milliseconds, too coarse for sub-millisecond routes:
+ * the per-response times it emits are kept here at full resolution instead.
+ */
+function once(
+  url: string,
+  spec: LoadSpec,
+  connections: number,
+  seconds: number,
+): Promise<{ result: Result; latencies: number[] }> {
+  // autocannon takes the path from `url` or from a `requests` entry, not from a top-level
+  // `path`; and it treats a key that is present but undefined as a value: pass only what is set.
+  const request: AutocannonRequest = { method: spec.method ?? 'GET', path: spec.path };
+  if (spec.headers) request.headers = spec.headers;
+  if (spec.body !== undefined) request.body = spec.body;
+  const latencies: number[] = [];
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url,
+        connections,
+        pipelining: 1,
+        duration: seconds,
+        timeout: 10,
+        requests: spec.requests ? spec.requests() : [request],
+      },
+      (error, result) => (error ? reject(error) : resolve({ result, latencies })),
+    );
+    instance.on('response', (_client, status, _bytes, ms) => {
+      if (status < 400) latencies.push(ms);
+    });
+  });
+}
+
+function percentile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
+/** Warm up (discarded), then measure for a fixed time over keep-alive connections. */
+export async function drive(
+  url: string,
+  spec: LoadSpec,
+  options: { connections: number; durationSeconds: number; warmupSeconds: number },
+): Promise<LoadResult> {
+  if (options.warmupSeconds > 0) await once(url, spec, options.connections, options.warmupSeconds);
+  const { result, latencies } = await once(url, spec, options.connections, options.durationSeconds);
+  latencies.sort((a, b) => a - b);
+  const statuses: Record<string, number> = {};
+  let ok = 0;
+  let failed = result.errors + result.timeouts;
+  for (const [code, { count }] of Object.entries(result.statusCodeStats)) {
+    statuses[code] = count;
+    if (Number(code) < 400) ok += count;
+    else failed += count;
+  }
+  const perOperation = spec.requestsPerOperation ?? 1;
+  return {
+    opsPerSecond: ok / perOperation / result.duration,
+    // With a sequence, a latency is one request's, not the whole operation's.
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    failures: failed,
+    statuses,
+  };
+}

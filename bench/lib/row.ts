@@ -1,0 +1,34 @@
+/** One line of the results table (and of `bench/results/latest.json`). */
+export interface Row {
+  readonly id: string;
+  readonly scenario: string;
+  readonly group: 'baseline' | 'peer' | 'tollgate' | 'routing';
+  readonly database?: 'sqlite' | 'postgres';
+  /** What one operation is: a request, an issued token, a full exchange, a verification. */
+  readonly unit: string;
+  readonly opsPerSecond?: number;
+  readonly p50Ms?: number;
+  readonly p99Ms?: number;
+  readonly peakRssBytes?: number;
+  /** The row this one is divided by in the table's ratio column. */
+  readonly baseline?: string;
+  ratio?: number;
+  /** Non-2xx/3xx responses, connection errors and timeouts during the measured window. */
+  readonly failures?: number;
+  /** Why the row has no figures (not built yet, failed to start). */
+  readonly pending?: string;
+  readonly note?: string;
+}
+
+/** A ratio issue 9 (or DESIGN.md's quality bars) asks for, checked in the same run. */
+export interface Target {
+  readonly row: string;
+  readonly baseline: string;
+  readonly atLeast: number;
+  readonly source: string;
+}
+
+export interface TargetCheck extends Target {
+  readonly ratio?: number;
+  readonly pass?: boolean;
+}

@@ -1,0 +1,256 @@
+import type { AutocannonRequest } from 'autocannon';
+import type { LoadSpec } from './load.js';
+import type { Row, Target } from './row.js';
+
+type Fixtures = Record<string, any>;
+
+/** A server child driven over HTTP by autocannon. */
+export interface HttpScenario {
+  readonly kind: 'http';
+  readonly id: string;
+  readonly scenario: string;
+  readonly group: Row['group'];
+  readonly database?: 'sqlite' | 'postgres';
+  readonly unit: string;
+  readonly baseline?: string;
+  readonly script: string;
+  readonly env?: Record<string, string>;
+  readonly load: (fixtures: Fixtures) => LoadSpec;
+}
+
+/** A child that measures in-process and reports several rates at once. */
+export interface LoopScenario {
+  readonly kind: 'loop';
+  readonly script: string;
+  readonly env?: Record<string, string>;
+  readonly rows: readonly (Omit<Row, 'opsPerSecond' | 'p50Ms' | 'p99Ms' | 'peakRssBytes'> & {
+    rate: string;
+  })[];
+}
+
+export type Scenario = HttpScenario | LoopScenario;
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** Cycles through many tokens so that no two consecutive requests of a connection share one. */
+function rotating(path: string, tokens: string[]): () => AutocannonRequest[] {
+  let next = 0;
+  return () => [
+    {
+      method: 'GET',
+      path,
+      setupRequest: (request) => {
+        const token = tokens[next++ % tokens.length];
+        return { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } };
+      },
+    },
+  ];
+}
+
+function clientCredentials(path: string, f: Fixtures): LoadSpec {
+  return {
+    method: 'POST',
+    path,
+    headers: { ...formHeaders, authorization: basic(f.clientId, f.clientSecret) },
+    body: form({ grant_type: 'client_credentials', scope: 'check-status' }),
+  };
+}
+
+export const baselines: Scenario[] = [
+  {
+    kind: 'http',
+    id: 'bare',
+    scenario: 'bare Hono route',
+    group: 'baseline',
+    unit: 'req/s',
+    script: 'servers/bare-hono.ts',
+    load: () => ({ path: '/bare' }),
+  },
+  {
+    kind: 'http',
+    id: 'jose-verify',
+    scenario: 'Hono route + jose RS256 verify, new token every request',
+    group: 'baseline',
+    unit: 'req/s',
+    baseline: 'bare',
+    script: 'servers/jose-verify.ts',
+    load: (f) => ({ path: '/verify', requests: rotating('/verify', f.tokens) }),
+  },
+  {
+    kind: 'loop',
+    script: 'cpu/sign-rate.ts',
+    rows: ['RS256', 'ES256', 'EdDSA'].map((alg) => ({
+      id: `jose-sign.${alg}`,
+      scenario: `raw jose ${alg} sign, one at a time`,
+      group: 'baseline' as const,
+      unit: 'tokens/s',
+      rate: alg,
+    })),
+  },
+  {
+    kind: 'loop',
+    script: 'cpu/argon2-verify.ts',
+    rows: [
+      {
+        id: 'argon2id',
+        scenario: 'argon2id verify (@node-rs/argon2 defaults), 10 in flight',
+        group: 'baseline',
+        unit: 'verifies/s',
+        rate: 'argon2id',
+      },
+    ],
+  },
+];
+
+export const peers: Scenario[] = [
+  ...(
+    [
+      ['RS256', 'jwt', 'jose-sign.RS256'],
+      ['ES256', 'jwt', 'jose-sign.ES256'],
+      ['RS256', 'opaque', undefined],
+    ] as const
+  ).map(
+    ([alg, format, baseline]): Scenario => ({
+      kind: 'http',
+      id: format === 'jwt' ? `oidc-provider.cc.${alg}` : 'oidc-provider.cc.opaque',
+      scenario: `oidc-provider client_credentials, ${format === 'jwt' ? `${alg} JWT` : 'opaque'}`,
+      group: 'peer',
+      unit: 'tokens/s',
+      baseline,
+      script: 'servers/oidc-provider.ts',
+      env: { BENCH_ALG: alg, BENCH_FORMAT: format },
+      load: (f) => clientCredentials('/token', f),
+    }),
+  ),
+  {
+    kind: 'http',
+    id: 'oauth2-server.cc',
+    scenario: '@node-oauth/oauth2-server client_credentials, opaque',
+    group: 'peer',
+    unit: 'tokens/s',
+    script: 'servers/node-oauth2-server.ts',
+    load: (f) => clientCredentials('/token', f),
+  },
+  {
+    kind: 'http',
+    id: 'oauth2-server.protected',
+    scenario: '@node-oauth/oauth2-server authenticate() + scope, reused token',
+    group: 'peer',
+    unit: 'req/s',
+    baseline: 'bare',
+    script: 'servers/node-oauth2-server.ts',
+    load: (f) => ({ path: '/protected', headers: { authorization: `Bearer ${f.token}` } }),
+  },
+];
+
+/** Tollgate's rows for one database; `databaseUrl` is created by the runner. */
+export function tollgate(database: 'sqlite' | 'postgres', databaseUrl: string): Scenario[] {
+  const row = (id: string, scenario: string, unit: string, baseline: string | undefined) => ({
+    kind: 'http' as const,
+    id: `tollgate.${id}.${database}`,
+    scenario: `Tollgate ${scenario} (${database === 'sqlite' ? 'SQLite' : 'PostgreSQL'})`,
+    group: 'tollgate' as const,
+    database,
+    unit,
+    baseline,
+    script: 'servers/tollgate.ts',
+  });
+  const env = (scenario: string, alg = 'RS256') => ({
+    DATABASE_URL: databaseUrl,
+    BENCH_SCENARIO: scenario,
+    OAUTH_SIGNING_ALG: alg,
+    LOG_LEVEL: 'silent',
+  });
+  return [
+    {
+      ...row('protected.reused', 'auth:api + scopes, reused token', 'req/s', 'bare'),
+      env: env('protected'),
+      load: (f) => ({ path: f.path, headers: { authorization: `Bearer ${f.tokens[0]}` } }),
+    },
+    {
+      ...row('protected.new', 'auth:api + scopes, new token every request', 'req/s', 'jose-verify'),
+      env: env('protected'),
+      load: (f) => ({ path: f.path, requests: rotating(f.path, f.tokens) }),
+    },
+    ...(['RS256', 'ES256', 'EdDSA'] as const).map(
+      (alg): Scenario => ({
+        ...row(`cc.${alg}`, `client_credentials ${alg} JWT`, 'tokens/s', `jose-sign.${alg}`),
+        env: env('client_credentials', alg),
+        load: (f) => clientCredentials('/oauth/token', f),
+      }),
+    ),
+    {
+      ...row('authcode', 'authorization code + PKCE, approved session', 'exchanges/s', 'jose-sign.RS256'),
+      env: env('authorization_code'),
+      load: (f) => ({ path: '/oauth/authorize', requests: authorizationCode(f), requestsPerOperation: 2 }),
+    },
+    {
+      ...row('password', 'password grant', 'tokens/s', 'argon2id'),
+      env: env('password'),
+      load: (f) => ({
+        method: 'POST',
+        path: '/oauth/token',
+        headers: { ...formHeaders, authorization: basic(f.clientId, f.clientSecret) },
+        body: form({
+          grant_type: 'password',
+          username: f.username,
+          password: f.password,
+          scope: 'check-status',
+        }),
+      }),
+    },
+  ];
+}
+
+/**
+ * One exchange is two requests on the same connection: the authorization request with the
+ * session cookie of a user who already approved the client (answered with a redirect carrying
+ * the code), then the token request redeeming it with the PKCE verifier (RFC 7636 §4.5).
+ */
+function authorizationCode(f: Fixtures): () => AutocannonRequest[] {
+  return () => [
+    {
+      method: 'GET',
+      path: f.authorizePath,
+      headers: { cookie: f.cookie },
+      onResponse: (_status, _body, context, headers) => {
+        const location = String(headers.location ?? headers.Location ?? '');
+        context.code = location ? new URL(location, 'http://x').searchParams.get('code') : undefined;
+      },
+    },
+    {
+      method: 'POST',
+      path: '/oauth/token',
+      setupRequest: (request, context) =>
+        context.code
+          ? {
+              ...request,
+              headers: { ...formHeaders, authorization: basic(f.clientId, f.clientSecret) },
+              body: form({
+                grant_type: 'authorization_code',
+                code: context.code,
+                redirect_uri: f.redirectUri,
+                code_verifier: f.codeVerifier,
+              }),
+            }
+          : undefined,
+    },
+  ];
+}
+
+/** The ratios issue 9 item 3 and issue 5 ask for, all on SQLite, all in the same run. */
+export const targets: Target[] = [
+  { row: 'tollgate.protected.reused.sqlite', baseline: 'bare', atLeast: 0.7, source: 'issue 9, DESIGN' },
+  {
+    row: 'tollgate.protected.reused.sqlite',
+    baseline: 'oauth2-server.protected',
+    atLeast: 5,
+    source: 'issue 9',
+  },
+  { row: 'tollgate.protected.new.sqlite', baseline: 'jose-verify', atLeast: 0.9, source: 'issue 5, DESIGN' },
+  { row: 'tollgate.cc.RS256.sqlite', baseline: 'jose-sign.RS256', atLeast: 0.8, source: 'issue 9' },
+  { row: 'tollgate.cc.RS256.sqlite', baseline: 'oidc-provider.cc.RS256', atLeast: 1.4, source: 'issue 9' },
+  { row: 'tollgate.cc.ES256.sqlite', baseline: 'oidc-provider.cc.ES256', atLeast: 1.5, source: 'issue 9' },
+];

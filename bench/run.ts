@@ -1,0 +1,154 @@
+// `npm run bench`: every server in its own process, driven from here by autocannon over
+// loopback, one table with ratios against baselines measured in the same run.
+// Knobs: see lib/options.ts (BENCH_QUICK=1 for a smoke run).
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type RunningChild, runMeasurement, startServer } from './lib/child.js';
+import { type BenchDatabase, postgresDatabase, sqliteDatabase } from './lib/databases.js';
+import { drive } from './lib/load.js';
+import { loadAverage, machineInfo } from './lib/machine.js';
+import { benchOptions } from './lib/options.js';
+import { applyRatios, checkTargets, formatRows, formatTargets } from './lib/report.js';
+import { runRouting } from './lib/routing.js';
+import type { Row } from './lib/row.js';
+import {
+  baselines,
+  type HttpScenario,
+  type LoopScenario,
+  peers,
+  type Scenario,
+  targets,
+  tollgate,
+} from './lib/scenarios.js';
+
+const options = benchOptions();
+const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
+const machine = machineInfo();
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+log(
+  `Tollgate bench · ${machine.date} · commit ${machine.commit} · node ${machine.node} · ${machine.cores}× ${machine.cpu}`,
+);
+log(
+  `load average ${machine.loadAverage} · ${options.durationSeconds}s measured after ${options.warmupSeconds}s warm-up · ${options.connections} connections`,
+);
+
+const selected = (id: string) => !options.only || options.only.test(id);
+const first = (error: unknown) => String((error as Error)?.message ?? error).split('\n')[0]!;
+const oauthBuilt = existsSync(fileURLToPath(new URL('../src/oauth/index.ts', import.meta.url)));
+
+function profileDir(id: string): string | undefined {
+  if (!options.cpuProf?.test(id)) return undefined;
+  const dir = `${resultsDir}profiles/${id}`;
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+async function runHttp(scenario: HttpScenario, extraEnv: Record<string, string> = {}): Promise<Row> {
+  const { kind: _kind, load, script, env, ...meta } = scenario;
+  let child: RunningChild | undefined;
+  try {
+    child = await startServer({ script, env: { ...env, ...extraEnv }, cpuProfDir: profileDir(scenario.id) });
+    const result = await drive(
+      `http://127.0.0.1:${child.ready.port}`,
+      load(child.ready.fixtures ?? {}),
+      options,
+    );
+    return {
+      ...meta,
+      opsPerSecond: result.opsPerSecond,
+      p50Ms: result.p50Ms,
+      p99Ms: result.p99Ms,
+      peakRssBytes: child.peakRss(),
+      failures: result.failures,
+      ...(result.failures ? { note: `statuses ${JSON.stringify(result.statuses)}` } : {}),
+    };
+  } catch (error) {
+    return { ...meta, pending: first(error) };
+  } finally {
+    await child?.stop();
+  }
+}
+
+async function runLoop(scenario: LoopScenario): Promise<Row[]> {
+  const env = {
+    BENCH_DURATION: String(options.durationSeconds),
+    BENCH_WARMUP: String(options.warmupSeconds),
+    BENCH_CONNECTIONS: String(options.connections),
+    ...scenario.env,
+  };
+  const rows = scenario.rows.filter((row) => selected(row.id));
+  if (rows.length === 0) return [];
+  try {
+    const { result, peakRss } = await runMeasurement({ script: scenario.script, env });
+    return rows.map(({ rate, ...row }) => ({ ...row, ...result.rates[rate], peakRssBytes: peakRss }));
+  } catch (error) {
+    return rows.map(({ rate: _rate, ...row }) => ({ ...row, pending: first(error) }));
+  }
+}
+
+async function runAll(scenarios: Scenario[], extraEnv?: Record<string, string>): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const scenario of scenarios) {
+    if (scenario.kind === 'http' && !selected(scenario.id)) continue;
+    const produced = scenario.kind === 'http' ? [await runHttp(scenario, extraEnv)] : await runLoop(scenario);
+    for (const row of produced) {
+      log(
+        row.pending
+          ? `  ${row.id}: pending (${row.pending})`
+          : `  ${row.id}: ${row.opsPerSecond?.toFixed(0)} ${row.unit}${row.failures ? ` (${row.failures} errors)` : ''}`,
+      );
+    }
+    rows.push(...produced);
+  }
+  return rows;
+}
+
+async function openDatabase(engine: 'sqlite' | 'postgres'): Promise<BenchDatabase | string> {
+  try {
+    return engine === 'sqlite' ? sqliteDatabase() : await postgresDatabase(options.pgUrl);
+  } catch (error) {
+    return `no ${engine} database: ${first(error)}`;
+  }
+}
+
+const rows: Row[] = [];
+rows.push(...(await runAll(baselines)), ...(await runAll(peers)));
+
+for (const engine of options.databases) {
+  const database = await openDatabase(engine);
+  const scenarios = tollgate(engine, typeof database === 'string' ? '' : database.url);
+  if (typeof database === 'string' || !oauthBuilt) {
+    const pending = typeof database === 'string' ? database : 'src/oauth not built yet (issues 4 and 5)';
+    for (const { kind: _k, load: _l, script: _s, env: _e, ...meta } of scenarios as HttpScenario[]) {
+      if (selected(meta.id)) rows.push({ ...meta, pending });
+    }
+    if (typeof database !== 'string') await database.drop();
+    continue;
+  }
+  try {
+    rows.push(...(await runAll(scenarios, { STORAGE_PATH: database.storagePath })));
+  } finally {
+    await database.drop();
+  }
+}
+
+rows.push(...(await runRouting(options, selected)));
+
+applyRatios(rows);
+const checks = checkTargets(rows, targets);
+const loadAfter = loadAverage();
+
+process.stdout.write(
+  `\n${formatRows(rows)}\n\nTargets (issue 9 item 3, issue 5, DESIGN.md quality bars), same run, SQLite:\n\n${formatTargets(checks)}\n\n`,
+);
+const pending = rows.filter((row) => row.pending).map((row) => row.id);
+if (pending.length) process.stdout.write(`Pending rows: ${pending.join(', ')}\n`);
+process.stdout.write(`Load average before ${machine.loadAverage}, after ${loadAfter}.\n`);
+
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(
+  `${resultsDir}latest.json`,
+  `${JSON.stringify({ machine: { ...machine, loadAverageAfter: loadAfter }, options: { ...options, only: options.only?.source, cpuProf: options.cpuProf?.source }, rows, targets: checks }, null, 2)}\n`,
+);
+log(`wrote ${resultsDir}latest.json`);
