@@ -1,7 +1,7 @@
 // `npm run bench`: every server in its own process, driven from here by autocannon over
 // loopback, one table with ratios against baselines measured in the same run.
 // Knobs: see lib/options.ts (BENCH_QUICK=1 for a smoke run).
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type RunningChild, runMeasurement, startServer } from './lib/child.js';
 import { type BenchDatabase, postgresDatabase, sqliteDatabase } from './lib/databases.js';
@@ -40,6 +40,7 @@ const oauthBuilt = existsSync(fileURLToPath(new URL('../src/oauth/index.ts', imp
 function profileDir(id: string): string | undefined {
   if (!options.cpuProf?.test(id)) return undefined;
   const dir = `${resultsDir}profiles/${id}`;
+  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   return dir;
 }

@@ -1,0 +1,75 @@
+// Summarises a V8 `.cpuprofile` (from `BENCH_CPU_PROF=<scenario> npm run bench`, or any
+// `node --cpu-prof` run): the top functions by self time, and self time by package or folder,
+// so docs/benchmarks.md can say where a path spends its time.
+//   npx tsx bench/profile.ts bench/results/profiles/<scenario>/<file>.cpuprofile [top]
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** `node_modules/<pkg>` (scoped too), `src/<folder>`, `node:` internals, or the V8 pseudo-frames. */
+export function origin(url: string, functionName: string): string {
+  if (!url) return `(${functionName || 'native'})`;
+  const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (modules) return modules[1]!;
+  const ours = /\/(src|app|bench)\/([^/]+)/.exec(url);
+  if (ours) return `${ours[1]}/${ours[2]}`;
+  if (url.startsWith('node:')) return url;
+  return url.replace(/^file:\/\//, '');
+}
+
+export function summarise(profile: Profile, top = 25) {
+  const self = new Map<number, number>();
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const byFunction = new Map<string, number>();
+  const byOrigin = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const time = self.get(node.id) ?? 0;
+    if (!time) continue;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const file = url.replace(/^.*\/(node_modules|src|app|bench)\//, '$1/');
+    const key = `${functionName || '(anonymous)'} ${file ? `${file}:${lineNumber + 1}` : ''}`.trim();
+    byFunction.set(key, (byFunction.get(key) ?? 0) + time);
+    const where = origin(url, functionName);
+    byOrigin.set(where, (byOrigin.get(where) ?? 0) + time);
+  }
+  const rank = (map: Map<string, number>) =>
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, time]) => ({ name, percent: (100 * time) / total, ms: time / 1000 }));
+  return { totalMs: total / 1000, functions: rank(byFunction), origins: rank(byOrigin) };
+}
+
+/** The newest main-thread profile in a folder (tsx's loader thread writes one too: `.1.`). */
+function newest(path: string): string {
+  if (!statSync(path).isDirectory()) return path;
+  const files = readdirSync(path)
+    .filter((name) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(name))
+    .map((name) => join(path, name))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (!files[0]) throw new Error(`no .cpuprofile in ${path}`);
+  return files[0];
+}
+
+if (process.argv[1]?.endsWith('profile.ts')) {
+  const file = newest(process.argv[2] ?? 'bench/results/profiles');
+  const top = Number(process.argv[3] ?? 25);
+  const summary = summarise(JSON.parse(readFileSync(file, 'utf8')) as Profile, top);
+  const line = (r: { name: string; percent: number }) => `${r.percent.toFixed(1).padStart(5)}%  ${r.name}`;
+  console.log(`${file}: ${summary.totalMs.toFixed(0)} ms sampled\n\nself time by package/folder:`);
+  for (const r of summary.origins) console.log(line(r));
+  console.log('\ntop functions by self time:');
+  for (const r of summary.functions) console.log(line(r));
+}
