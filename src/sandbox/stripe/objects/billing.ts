@@ -32,7 +32,8 @@ export function makeSubscriptionItem(
 }
 
 export function makeSubscription(created: number, fields: Partial<Stripe.Subscription> & { customer: string }): Stripe.Subscription {
-  const id = fields.id ?? newId('sub');
+  const { id: given, ...rest } = fields;
+  const id = given ?? newId('sub');
   return {
     id,
     object: 'subscription',
@@ -80,7 +81,7 @@ export function makeSubscription(created: number, fields: Partial<Stripe.Subscri
     trial_end: null,
     trial_settings: { end_behavior: { billing_cycle_anchor: null, missing_payment_method: 'create_invoice' } },
     trial_start: null,
-    ...fields,
+    ...rest,
   };
 }
 
@@ -129,7 +130,8 @@ export function makeInvoiceItem(
 }
 
 export function makeInvoice(created: number, fields: Partial<Stripe.Invoice> & { customer: string; currency: string }): Stripe.Invoice {
-  const id = fields.id ?? newId('in');
+  const { id: given, ...rest } = fields;
+  const id = given ?? newId('in');
   return {
     id,
     object: 'invoice',
@@ -203,7 +205,7 @@ export function makeInvoice(created: number, fields: Partial<Stripe.Invoice> & {
     total_pretax_credit_amounts: [],
     total_taxes: [],
     webhooks_delivered_at: null,
-    ...fields,
+    ...rest,
   };
 }
 
