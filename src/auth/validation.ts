@@ -13,24 +13,35 @@ export const loginSchema = z.object({
   password: z.string().min(1, 'The password field is required.'),
 });
 
-export const registerSchema = z
-  .object({
-    name: z
-      .string()
-      .trim()
-      .min(1, 'The name field is required.')
-      .max(255, 'The name may not be greater than 255 characters.'),
-    email,
-    password: z
-      .string()
-      .min(8, 'The password must be at least 8 characters.')
-      .max(1024, 'The password may not be greater than 1024 characters.'),
-    password_confirmation: z.string(),
-  })
-  .refine((input) => input.password === input.password_confirmation, {
-    path: ['password'],
-    message: 'The password confirmation does not match.',
-  });
+export const registerSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'The name field is required.')
+    .max(255, 'The name may not be greater than 255 characters.'),
+  email,
+  password: z
+    .string()
+    .min(8, 'The password must be at least 8 characters.')
+    .max(1024, 'The password may not be greater than 1024 characters.'),
+});
+
+export type Registration = z.infer<typeof registerSchema>;
+
+/**
+ * The registration form, every problem at once: zod skips an object's refinements while a field is
+ * invalid, so the confirmation is checked here rather than with `.refine()`.
+ */
+export function validateRegistration(
+  input: Record<string, string>,
+): { data: Registration; errors?: undefined } | { data?: undefined; errors: Record<string, string[]> } {
+  const parsed = registerSchema.safeParse(input);
+  const errors = parsed.success ? {} : fieldErrors(parsed.error);
+  if (input.password !== input.password_confirmation) {
+    errors.password = [...(errors.password ?? []), 'The password confirmation does not match.'];
+  }
+  return parsed.success && Object.keys(errors).length === 0 ? { data: parsed.data } : { errors };
+}
 
 /** A form body's text fields (files and repeated fields are not part of these forms). */
 export function formFields(body: Record<string, unknown>, names: readonly string[]): Record<string, string> {

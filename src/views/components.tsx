@@ -10,7 +10,7 @@ export interface FieldProps {
   label: string;
   type?: string;
   value?: string | undefined;
-  /** The first message is shown under the input, which is marked invalid. */
+  /** Shown under the input, which is marked invalid. */
   errors?: string[] | undefined;
   autocomplete?: string;
   required?: boolean;
@@ -21,7 +21,7 @@ export interface FieldProps {
 /** A labelled input with its validation message, as `.field`. */
 export const Field: FC<FieldProps> = (props) => {
   const id = `field-${props.name}`;
-  const error = props.errors?.[0];
+  const error = props.errors?.length ? props.errors.join(' ') : undefined;
   const described = [error ? `${id}-error` : '', props.hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
   return (
     <div class="field">

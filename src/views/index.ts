@@ -2,3 +2,4 @@ export { CsrfField, Field, type FieldProps } from './components.js';
 export { Layout, type LayoutProps } from './layout.js';
 export { type PageOptions, renderPage, shareAppName } from './render.js';
 export { stylesheet, stylesheetUrl, stylesheetVersion } from './stylesheet.js';
+export { StylesheetController } from './stylesheet-controller.js';

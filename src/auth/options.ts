@@ -1,0 +1,31 @@
+import { InjectionToken } from '../foundation/container.js';
+import type { RateLimiter } from './rate-limiter.js';
+
+export interface AuthOptions {
+  /** Where users land after login or registration, and where `guest` sends signed-in users. */
+  home?: string;
+  /** Serve `GET/POST /register` (default true). */
+  registration?: boolean;
+  /** Failed logins allowed per e-mail + IP per minute (default 5). */
+  maxLoginAttempts?: number;
+  /**
+   * Register a minimal `/dashboard` page when, at boot, no route is named `dashboard` or has that
+   * path (default true). Declare your own dashboard in a provider's `register()` to replace it.
+   */
+  dashboardPlaceholder?: boolean;
+}
+
+export type ResolvedAuthOptions = Required<AuthOptions>;
+
+export function resolveAuthOptions(options: AuthOptions): ResolvedAuthOptions {
+  return {
+    home: options.home ?? '/dashboard',
+    registration: options.registration ?? true,
+    maxLoginAttempts: options.maxLoginAttempts ?? 5,
+    dashboardPlaceholder: options.dashboardPlaceholder ?? true,
+  };
+}
+
+export const AuthOptionsToken = new InjectionToken<ResolvedAuthOptions>('AuthOptions');
+/** The failed-login counter, one per application (in memory). */
+export const LoginRateLimiterToken = new InjectionToken<RateLimiter>('LoginRateLimiter');

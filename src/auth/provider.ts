@@ -1,0 +1,88 @@
+import { secureHeaders } from 'hono/secure-headers';
+import type { Application, ServiceProvider } from '../foundation/application.js';
+import { shareAppName } from '../views/render.js';
+import { StylesheetController } from '../views/stylesheet-controller.js';
+import { authenticate, redirectIfAuthenticated } from './authenticate.js';
+import { DashboardPlaceholderController } from './controllers/dashboard-controller.js';
+import { LoginController } from './controllers/login-controller.js';
+import { RegisterController } from './controllers/register-controller.js';
+import { CsrfExceptions, verifyCsrf } from './csrf.js';
+import { Guards, sessionGuard } from './guards.js';
+import { type AuthOptions, AuthOptionsToken, LoginRateLimiterToken, resolveAuthOptions } from './options.js';
+import { RateLimiter } from './rate-limiter.js';
+import { SessionStore } from './session-store.js';
+import { sessionCookieOptions, startSession } from './start-session.js';
+import { Users } from './users.js';
+
+/**
+ * Sessions, CSRF protection, the `auth`/`guest` middleware and the login, logout and registration
+ * pages. Appends to the `web` middleware group: the app name for views, security headers,
+ * `startSession()` and `verifyCsrf()`, in that order.
+ */
+export function authProvider(input: AuthOptions = {}): ServiceProvider {
+  const options = resolveAuthOptions(input);
+
+  return {
+    name: 'auth',
+
+    register(app: Application) {
+      const { router, config, container } = app;
+      container
+        .instance(AuthOptionsToken, options)
+        .instance(LoginRateLimiterToken, new RateLimiter(app.clock, options.maxLoginAttempts, 60))
+        .singleton(SessionStore);
+      if (!container.has(Users)) container.singleton(Users);
+      const guards = Guards.of(app);
+      if (!guards.has('web')) guards.define('web', sessionGuard);
+      const exceptions = CsrfExceptions.of(app).add(...config.csrf.except);
+
+      const session = startSession({
+        store: container.make(SessionStore),
+        users: container.make(Users),
+        cookie: sessionCookieOptions(config),
+      });
+      const csrf = verifyCsrf(exceptions);
+      router.middleware
+        .appendToGroup('web', shareAppName(config.app.name), pageHeaders(), session, csrf)
+        .alias('session', () => session)
+        .alias('csrf', () => csrf)
+        .alias('auth', (...names) => authenticate(guards, names))
+        .alias('guest', (...names) => redirectIfAuthenticated(guards, names, options.home));
+
+      // Registered controllers keep these routes cacheable (`tollgate route:cache`).
+      router.controllers.registerMany({
+        'Auth/LoginController': LoginController,
+        'Auth/RegisterController': RegisterController,
+        'Auth/DashboardPlaceholderController': DashboardPlaceholderController,
+        'Assets/StylesheetController': StylesheetController,
+      });
+      router.get('/assets/app.css', [StylesheetController, 'show']).name('assets.css');
+      router.get('/login', [LoginController, 'show']).name('login').middleware('web', 'guest');
+      router.post('/login', [LoginController, 'store']).name('login.attempt').middleware('web', 'guest');
+      router.post('/logout', [LoginController, 'destroy']).name('logout').middleware('web', 'auth');
+      if (options.registration) {
+        router.get('/register', [RegisterController, 'show']).name('register').middleware('web', 'guest');
+        router
+          .post('/register', [RegisterController, 'store'])
+          .name('register.store')
+          .middleware('web', 'guest');
+      }
+    },
+
+    boot(app: Application) {
+      if (!options.dashboardPlaceholder) return;
+      const taken = app.router.routes.some((r) => r.routeName === 'dashboard' || r.path === '/dashboard');
+      if (!taken) {
+        app.router
+          .get('/dashboard', [DashboardPlaceholderController, 'show'])
+          .name('dashboard')
+          .middleware('web', 'auth');
+      }
+    },
+  };
+}
+
+/** `hono/secure-headers` with framing refused outright (clickjacking on the login and approval forms). */
+function pageHeaders() {
+  return secureHeaders({ xFrameOptions: 'DENY' });
+}

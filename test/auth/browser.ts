@@ -1,0 +1,70 @@
+import type { TestApp } from '../support/app.js';
+
+/**
+ * A minimal browser over `TestApp.request`: keeps the cookies the app sets (honouring Max-Age=0
+ * deletions), sends them back, and submits forms url-encoded with a same-origin `Origin`.
+ */
+export class Browser {
+  readonly cookies = new Map<string, string>();
+
+  constructor(private readonly t: TestApp) {}
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async request(path: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.cookies.size > 0 && !headers.has('cookie')) headers.set('cookie', this.cookieHeader());
+    const res = await this.t.request(path, { ...init, headers, redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a));
+      if (expired || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return res;
+  }
+
+  get(path: string, headers: Record<string, string> = {}): Promise<Response> {
+    return this.request(path, { headers });
+  }
+
+  /** Posts a form as a browser would (url-encoded, with a same-origin Origin header). */
+  post(
+    path: string,
+    fields: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
+    return this.request(path, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'http://localhost',
+        ...headers,
+      },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+
+  /** Loads a page and returns the `_token` of its form. */
+  async csrfToken(path = '/login'): Promise<string> {
+    const res = await this.get(path);
+    return tokenIn(await res.text());
+  }
+
+  /** GET the form, then POST it with its token. */
+  async submit(path: string, fields: Record<string, string>): Promise<Response> {
+    const token = await this.csrfToken(path);
+    return this.post(path, { _token: token, ...fields });
+  }
+}
+
+export function tokenIn(html: string): string {
+  const match = /name="_token" value="([^"]+)"/.exec(html);
+  if (!match) throw new Error(`No _token in the page:\n${html.slice(0, 500)}`);
+  return match[1]!;
+}
