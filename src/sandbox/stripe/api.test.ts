@@ -10,7 +10,12 @@ describe('Stripe sandbox: authentication, errors, idempotency', () => {
   afterEach(async () => h.close());
 
   it('answers 401 with StripeAuthenticationError for a key that is not sk_test_', async () => {
-    const live = new Stripe('sk_live_nope', { host: '127.0.0.1', port: h.port, protocol: 'http', maxNetworkRetries: 0 });
+    const live = new Stripe('sk_live_nope', {
+      host: '127.0.0.1',
+      port: h.port,
+      protocol: 'http',
+      maxNetworkRetries: 0,
+    });
     const error = await live.customers.create({}).catch((e) => e);
     expect(error).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
     expect(error.statusCode).toBe(401);
@@ -36,7 +41,9 @@ describe('Stripe sandbox: authentication, errors, idempotency', () => {
   });
 
   it('answers 400 parameter_missing for a missing required param', async () => {
-    const error = await h.stripe.subscriptions.create({ items: [{ price: 'monthly' }] } as never).catch((e) => e);
+    const error = await h.stripe.subscriptions
+      .create({ items: [{ price: 'monthly' }] } as never)
+      .catch((e) => e);
     expect(error.statusCode).toBe(400);
     expect(error.code).toBe('parameter_missing');
     expect(error.param).toBe('customer');
@@ -54,7 +61,9 @@ describe('Stripe sandbox: authentication, errors, idempotency', () => {
 
   it('rejects a reused Idempotency-Key with different parameters', async () => {
     await h.stripe.customers.create({ email: 'a@example.com' }, { idempotencyKey: 'key-3' });
-    const error = await h.stripe.customers.create({ email: 'b@example.com' }, { idempotencyKey: 'key-3' }).catch((e) => e);
+    const error = await h.stripe.customers
+      .create({ email: 'b@example.com' }, { idempotencyKey: 'key-3' })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
   });
 
@@ -73,7 +82,12 @@ describe('Stripe sandbox: authentication, errors, idempotency', () => {
     });
     expect(created.id).toMatch(/^price_/);
     expect((await h.stripe.plans.retrieve(created.id)).amount).toBe(700);
-    const coupon = await h.stripe.coupons.create({ id: 'TEN', percent_off: 10, duration: 'repeating', duration_in_months: 3 });
+    const coupon = await h.stripe.coupons.create({
+      id: 'TEN',
+      percent_off: 10,
+      duration: 'repeating',
+      duration_in_months: 3,
+    });
     expect((await h.stripe.coupons.retrieve('TEN')).duration_in_months).toBe(3);
     expect(coupon.percent_off).toBe(10);
   });

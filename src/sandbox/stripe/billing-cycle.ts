@@ -74,7 +74,11 @@ function dueWork(ctx: SandboxContext): Due[] {
     const end = currentPeriod(sub).end;
     if (sub.status === 'trialing' && sub.trial_end !== null) {
       if (sub.cancel_at_period_end) {
-        work.push({ at: sub.trial_end, rank: 0, run: () => cancelSubscription(ctx, sub, 'cancellation_requested') });
+        work.push({
+          at: sub.trial_end,
+          rank: 0,
+          run: () => cancelSubscription(ctx, sub, 'cancellation_requested'),
+        });
       } else work.push({ at: sub.trial_end, rank: 0, run: () => endTrial(ctx, sub) });
     } else if (sub.status === 'active' || sub.status === 'past_due') {
       if (sub.cancel_at_period_end || (sub.cancel_at !== null && sub.cancel_at <= end)) {
@@ -107,7 +111,8 @@ function dueWork(ctx: SandboxContext): Due[] {
 }
 
 function expire(ctx: SandboxContext, sub: Stripe.Subscription): void {
-  const latest = typeof sub.latest_invoice === 'string' ? ctx.store.invoices.get(sub.latest_invoice) : undefined;
+  const latest =
+    typeof sub.latest_invoice === 'string' ? ctx.store.invoices.get(sub.latest_invoice) : undefined;
   if (latest?.status === 'open') voidInvoice(ctx, latest);
   changeSubscription(ctx, sub, (s) => {
     s.status = 'incomplete_expired';

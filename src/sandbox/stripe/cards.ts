@@ -45,7 +45,12 @@ function token(id: string, param: string): TestToken {
 }
 
 /** Attach a token to a customer as a new card object; a declining token fails with 402. */
-export function attachToken(store: SandboxStore, customer: string, tokenId: string, param = 'source'): Stripe.Card {
+export function attachToken(
+  store: SandboxStore,
+  customer: string,
+  tokenId: string,
+  param = 'source',
+): Stripe.Card {
   const spec = token(tokenId, param);
   if (spec.declineOnAttach) throw StripeSandboxError.cardDeclined();
   return storeCard(store, customer, spec);

@@ -10,22 +10,35 @@ describe('Stripe sandbox: customers and cards', () => {
   afterEach(async () => h.close());
 
   it('creates a customer with tok_visa and exposes the card through expand[]=default_source', async () => {
-    const created = await h.stripe.customers.create({ email: 'ada@example.com', name: 'Ada', source: 'tok_visa' });
+    const created = await h.stripe.customers.create({
+      email: 'ada@example.com',
+      name: 'Ada',
+      source: 'tok_visa',
+    });
     expect(created.id).toMatch(/^cus_/);
     expect(created.default_source).toMatch(/^card_/);
-    const customer = (await h.stripe.customers.retrieve(created.id, { expand: ['default_source'] })) as Stripe.Customer;
+    const customer = (await h.stripe.customers.retrieve(created.id, {
+      expand: ['default_source'],
+    })) as Stripe.Customer;
     const card = customer.default_source as Stripe.Card;
     expect(card.object).toBe('card');
     expect(card.brand).toBe('Visa');
     expect(card.last4).toBe('4242');
     expect(card.exp_year).toBeGreaterThan(2026);
-    expect(h.sandbox.requests[0]).toMatchObject({ method: 'POST', path: '/v1/customers', params: { source: 'tok_visa' } });
+    expect(h.sandbox.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/v1/customers',
+      params: { source: 'tok_visa' },
+    });
   });
 
   it('replaces the default card on update with a new source', async () => {
     const created = await h.stripe.customers.create({ source: 'tok_visa' });
     const oldCard = created.default_source as string;
-    const updated = await h.stripe.customers.update(created.id, { source: 'tok_mastercard', expand: ['default_source'] });
+    const updated = await h.stripe.customers.update(created.id, {
+      source: 'tok_mastercard',
+      expand: ['default_source'],
+    });
     expect((updated.default_source as Stripe.Card).id).not.toBe(oldCard);
     expect((updated.default_source as Stripe.Card).brand).toBe('MasterCard');
     const sources = await h.stripe.customers.listSources(created.id);
@@ -36,7 +49,9 @@ describe('Stripe sandbox: customers and cards', () => {
   });
 
   it('refuses tok_chargeDeclined on attach with a StripeCardError and keeps no customer', async () => {
-    const error = await h.stripe.customers.create({ email: 'x@example.com', source: 'tok_chargeDeclined' }).catch((e) => e);
+    const error = await h.stripe.customers
+      .create({ email: 'x@example.com', source: 'tok_chargeDeclined' })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(h.stripe.errors.StripeCardError);
     expect(error.code).toBe('card_declined');
     expect(error.decline_code).toBe('generic_decline');
@@ -46,7 +61,9 @@ describe('Stripe sandbox: customers and cards', () => {
 
   it('attaches tok_chargeCustomerFail, then declines the charge', async () => {
     const customer = await h.stripe.customers.create({ source: 'tok_chargeCustomerFail' });
-    const error = await h.stripe.charges.create({ amount: 500, currency: 'usd', customer: customer.id }).catch((e) => e);
+    const error = await h.stripe.charges
+      .create({ amount: 500, currency: 'usd', customer: customer.id })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(h.stripe.errors.StripeCardError);
     expect(error.raw.charge).toMatch(/^ch_/);
     const charge = await h.stripe.charges.retrieve(error.raw.charge);

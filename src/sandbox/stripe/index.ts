@@ -1,5 +1,5 @@
 export { TEST_TOKENS } from './cards.js';
-export { StripeSandboxError, type StripeErrorBody, type StripeErrorType } from './errors.js';
+export { type StripeErrorBody, type StripeErrorType, StripeSandboxError } from './errors.js';
 export { RETRY_DAYS } from './invoice-lifecycle.js';
 export type { SandboxCoupon, SandboxPlan } from './resources/catalog.js';
 export {

@@ -1,8 +1,8 @@
 import type Stripe from 'stripe';
 import type { SandboxContext } from './context.js';
 import { newId } from './ids.js';
-import { type LineInput, makeInvoice, makeLine } from './objects/billing.js';
 import { computeTotals } from './invoice-totals.js';
+import { type LineInput, makeInvoice, makeLine } from './objects/billing.js';
 
 export interface SubscriptionBill {
   reason: Stripe.Invoice.BillingReason;
@@ -27,7 +27,11 @@ export function productName(ctx: SandboxContext, price: Stripe.Price): string {
 }
 
 /** Discounts still in force at `at` (a repeating coupon's discount ends; `once` is removed after use). */
-export function activeDiscounts(ctx: SandboxContext, refs: Array<string | Stripe.Discount>, at: number): string[] {
+export function activeDiscounts(
+  ctx: SandboxContext,
+  refs: Array<string | Stripe.Discount>,
+  at: number,
+): string[] {
   return refs
     .map((ref) => (typeof ref === 'string' ? ref : ref.id))
     .filter((id) => {
@@ -37,7 +41,11 @@ export function activeDiscounts(ctx: SandboxContext, refs: Array<string | Stripe
 }
 
 /** Pending invoice items of a customer, oldest first; optionally only those of one subscription. */
-export function pendingItems(ctx: SandboxContext, customer: string, subscription?: string): Stripe.InvoiceItem[] {
+export function pendingItems(
+  ctx: SandboxContext,
+  customer: string,
+  subscription?: string,
+): Stripe.InvoiceItem[] {
   return [...ctx.store.invoiceItems.values()].filter((item) => {
     if (item.customer !== customer || item.invoice !== null) return false;
     const itemSub = item.parent?.subscription_details?.subscription ?? null;
@@ -62,7 +70,12 @@ export function itemLine(item: Stripe.InvoiceItem): LineInput {
 }
 
 /** Attach lines to an invoice (pending items become part of it) and compute its totals. */
-export function addLines(ctx: SandboxContext, invoice: Stripe.Invoice, lines: LineInput[], preview = false): void {
+export function addLines(
+  ctx: SandboxContext,
+  invoice: Stripe.Invoice,
+  lines: LineInput[],
+  preview = false,
+): void {
   for (const input of lines) {
     invoice.lines.data.push(makeLine(invoice.id, input));
     const item = input.invoiceItem ? ctx.store.invoiceItems.get(input.invoiceItem) : undefined;
@@ -73,7 +86,11 @@ export function addLines(ctx: SandboxContext, invoice: Stripe.Invoice, lines: Li
 }
 
 /** A subscription's invoice for one period, with its pending items (prorations) first. */
-export function buildSubscriptionInvoice(ctx: SandboxContext, sub: Stripe.Subscription, bill: SubscriptionBill): Stripe.Invoice {
+export function buildSubscriptionInvoice(
+  ctx: SandboxContext,
+  sub: Stripe.Subscription,
+  bill: SubscriptionBill,
+): Stripe.Invoice {
   const { store } = ctx;
   const customer = String(sub.customer);
   const now = store.now();

@@ -15,7 +15,9 @@ export const RETRY_DAYS = [3, 5, 7] as const;
 /** draft → open: number the invoice, apply the customer's balance; a $0 invoice is paid at once. */
 export function finalizeInvoice(ctx: SandboxContext, invoice: Stripe.Invoice): void {
   if (invoice.status !== 'draft') {
-    throw StripeSandboxError.invalid(`This invoice is already finalized, you can't re-finalize a non-draft invoice.`);
+    throw StripeSandboxError.invalid(
+      `This invoice is already finalized, you can't re-finalize a non-draft invoice.`,
+    );
   }
   const { store } = ctx;
   const customer = store.customer(String(invoice.customer));
@@ -49,10 +51,15 @@ export interface PaymentOutcome {
  * One collection attempt on an open invoice from the customer's default card. `syncSubscription`
  * is false while a subscription is being created (its status is decided by the caller).
  */
-export function attemptPayment(ctx: SandboxContext, invoice: Stripe.Invoice, syncSubscription = true): PaymentOutcome {
+export function attemptPayment(
+  ctx: SandboxContext,
+  invoice: Stripe.Invoice,
+  syncSubscription = true,
+): PaymentOutcome {
   if (invoice.status === 'draft') finalizeInvoice(ctx, invoice);
   if (invoice.status === 'paid') return { paid: true, charge: null };
-  if (invoice.status !== 'open') throw StripeSandboxError.invalid(`Invoice is ${invoice.status}; it cannot be paid.`);
+  if (invoice.status !== 'open')
+    throw StripeSandboxError.invalid(`Invoice is ${invoice.status}; it cannot be paid.`);
   if (invoice.amount_remaining === 0) {
     markPaid(ctx, invoice, null, syncSubscription);
     return { paid: true, charge: null };
@@ -65,7 +72,10 @@ export function attemptPayment(ctx: SandboxContext, invoice: Stripe.Invoice, syn
         currency: invoice.currency,
         customer: customer.id,
         card,
-        description: invoice.billing_reason === 'subscription_create' ? 'Subscription creation' : `Invoice ${invoice.number}`,
+        description:
+          invoice.billing_reason === 'subscription_create'
+            ? 'Subscription creation'
+            : `Invoice ${invoice.number}`,
       })
     : null;
   if (charge?.status === 'succeeded') {
@@ -76,7 +86,12 @@ export function attemptPayment(ctx: SandboxContext, invoice: Stripe.Invoice, syn
   return { paid: false, charge };
 }
 
-function markPaid(ctx: SandboxContext, invoice: Stripe.Invoice, charge: Stripe.Charge | null, sync: boolean): void {
+function markPaid(
+  ctx: SandboxContext,
+  invoice: Stripe.Invoice,
+  charge: Stripe.Charge | null,
+  sync: boolean,
+): void {
   const now = ctx.store.now();
   if (charge) {
     invoice.attempt_count += 1;

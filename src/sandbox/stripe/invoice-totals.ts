@@ -26,7 +26,9 @@ export function computeTotals(store: SandboxStore, invoice: Stripe.Invoice): voi
     );
     base -= amount;
     totalDiscounts.push({ amount, discount: id });
-    allocate(discountable, amount, (line, share) => line.discount_amounts!.push({ amount: share, discount: id }));
+    allocate(discountable, amount, (line, share) =>
+      line.discount_amounts!.push({ amount: share, discount: id }),
+    );
   }
   const discountTotal = sum(totalDiscounts.map((d) => d.amount));
 

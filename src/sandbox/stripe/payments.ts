@@ -15,7 +15,8 @@ export interface ChargeRequest {
 
 /** The customer's default card, if it still exists. */
 export function defaultCard(ctx: SandboxContext, customer: Stripe.Customer): Stripe.Card | null {
-  const id = typeof customer.default_source === 'string' ? customer.default_source : customer.default_source?.id;
+  const id =
+    typeof customer.default_source === 'string' ? customer.default_source : customer.default_source?.id;
   return id ? (ctx.store.cards.get(id) ?? null) : null;
 }
 

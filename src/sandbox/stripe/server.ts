@@ -3,13 +3,13 @@ import type { SandboxContext } from './context.js';
 import { StripeSandboxError } from './errors.js';
 import { Params, type RawParams, readParams } from './form.js';
 import { newId } from './ids.js';
-import type { SandboxEnv } from './respond.js';
 import { registerCatalog } from './resources/catalog.js';
 import { registerCharges } from './resources/charges.js';
 import { registerCustomers } from './resources/customers.js';
 import { registerInvoiceItems } from './resources/invoice-items.js';
 import { registerInvoices } from './resources/invoices.js';
 import { registerSubscriptions } from './resources/subscriptions.js';
+import type { SandboxEnv } from './respond.js';
 
 /** One API request as the sandbox received it, for tests to assert what a client sent. */
 export interface RequestLogEntry {
@@ -38,20 +38,28 @@ function apiKey(header: string | undefined): string {
   if (!header) throw StripeSandboxError.unauthenticated();
   let key = '';
   if (header.startsWith('Bearer ')) key = header.slice(7).trim();
-  else if (header.startsWith('Basic ')) key = Buffer.from(header.slice(6), 'base64').toString().split(':')[0] ?? '';
+  else if (header.startsWith('Basic '))
+    key = Buffer.from(header.slice(6), 'base64').toString().split(':')[0] ?? '';
   if (key === '') throw StripeSandboxError.unauthenticated();
   if (!key.startsWith('sk_test_')) throw StripeSandboxError.invalidKey();
   return key;
 }
 
-export function createSandboxApp(ctx: SandboxContext, requests: RequestLogEntry[], hooks: ControlHooks): Hono<SandboxEnv> {
+export function createSandboxApp(
+  ctx: SandboxContext,
+  requests: RequestLogEntry[],
+  hooks: ControlHooks,
+): Hono<SandboxEnv> {
   const app = new Hono<SandboxEnv>();
   const idempotent = new Map<string, StoredResponse>();
 
   app.onError((error, c) => {
     c.header('request-id', newId('req'));
     if (error instanceof StripeSandboxError) return c.json(error.toJSON(), error.status);
-    const body = new StripeSandboxError(500, { type: 'api_error', message: `Stripe sandbox error: ${error.message}` });
+    const body = new StripeSandboxError(500, {
+      type: 'api_error',
+      message: `Stripe sandbox error: ${error.message}`,
+    });
     return c.json(body.toJSON(), 500);
   });
 
@@ -59,11 +67,14 @@ export function createSandboxApp(ctx: SandboxContext, requests: RequestLogEntry[
     const text = await c.req.text();
     const raw = text.trim().startsWith('{') ? (JSON.parse(text) as RawParams) : new URLSearchParams(text);
     const seconds = Number(raw instanceof URLSearchParams ? raw.get('seconds') : raw.seconds);
-    if (!Number.isFinite(seconds) || seconds < 0) throw StripeSandboxError.invalid('seconds must be a non-negative number', 'seconds');
+    if (!Number.isFinite(seconds) || seconds < 0)
+      throw StripeSandboxError.invalid('seconds must be a non-negative number', 'seconds');
     const steps = await hooks.advance(seconds);
     return c.json({ now: ctx.store.clockSeconds(), steps });
   });
-  app.post('/_sandbox/run-due', async (c) => c.json({ now: ctx.store.clockSeconds(), steps: await hooks.runDue() }));
+  app.post('/_sandbox/run-due', async (c) =>
+    c.json({ now: ctx.store.clockSeconds(), steps: await hooks.runDue() }),
+  );
   app.get('/_sandbox/state', (c) => c.json(hooks.state() as object));
 
   app.use('/v1/*', async function stripeRequest(c, next) {
@@ -91,7 +102,11 @@ export function createSandboxApp(ctx: SandboxContext, requests: RequestLogEntry[
       entry.status = stored.status;
       return new Response(stored.body, {
         status: stored.status,
-        headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true', 'idempotency-key': key! },
+        headers: {
+          'content-type': 'application/json',
+          'idempotent-replayed': 'true',
+          'idempotency-key': key!,
+        },
       });
     }
     await ctx.events.withRequest(key, async () => {

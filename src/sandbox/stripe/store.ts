@@ -80,7 +80,8 @@ export class SandboxStore {
   recurring(id: string, param: string): { plan: Stripe.Plan; price: Stripe.Price } {
     const plan = this.plans.get(id);
     const price = this.prices.get(id);
-    if (!plan || !price) throw StripeSandboxError.noSuch(param.includes('plan') ? 'plan' : 'price', id, param);
+    if (!plan || !price)
+      throw StripeSandboxError.noSuch(param.includes('plan') ? 'plan' : 'price', id, param);
     return { plan, price };
   }
 

@@ -5,7 +5,11 @@ import type { Params } from './form.js';
 import { makeDiscount } from './objects/catalog.js';
 
 /** `items[n][price]` or the legacy `items[n][plan]`: both name the same catalog entry here. */
-export function catalogFor(ctx: SandboxContext, item: Params, index: number): { plan: Stripe.Plan; price: Stripe.Price } {
+export function catalogFor(
+  ctx: SandboxContext,
+  item: Params,
+  index: number,
+): { plan: Stripe.Plan; price: Stripe.Price } {
   const price = item.str('price');
   const plan = item.str('plan');
   const id = price ?? plan;
@@ -16,7 +20,11 @@ export function catalogFor(ctx: SandboxContext, item: Params, index: number): { 
 export function quantityOf(item: Params, index: number, fallback = 1): number {
   const quantity = item.int('quantity') ?? fallback;
   if (quantity < 0) {
-    throw StripeSandboxError.invalid('Invalid positive integer', `items[${index}][quantity]`, 'parameter_invalid_integer');
+    throw StripeSandboxError.invalid(
+      'Invalid positive integer',
+      `items[${index}][quantity]`,
+      'parameter_invalid_integer',
+    );
   }
   return quantity;
 }
@@ -40,7 +48,11 @@ export function discountsFrom(
   if (p.has('discounts')) {
     p.objects('discounts').forEach((d, i) => {
       const coupon = d.str('coupon');
-      if (!coupon) throw StripeSandboxError.invalid('The sandbox supports discounts[n][coupon] only.', `discounts[${i}]`);
+      if (!coupon)
+        throw StripeSandboxError.invalid(
+          'The sandbox supports discounts[n][coupon] only.',
+          `discounts[${i}]`,
+        );
       coupons.push(coupon);
     });
   } else if (p.str('coupon')) {
@@ -62,7 +74,11 @@ export function requestedTrialEnd(ctx: SandboxContext, p: Params, plan: Stripe.P
   const end = p.timestampOrNow('trial_end', now);
   if (end !== undefined) {
     if (end === now) return null;
-    if (end < now) throw StripeSandboxError.invalid('Invalid timestamp: must be an integer Unix timestamp in the future.', 'trial_end');
+    if (end < now)
+      throw StripeSandboxError.invalid(
+        'Invalid timestamp: must be an integer Unix timestamp in the future.',
+        'trial_end',
+      );
     return end;
   }
   const days = p.int('trial_period_days');

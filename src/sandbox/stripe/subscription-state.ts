@@ -32,7 +32,10 @@ export function cancelSubscription(
   sub.canceled_at ??= now;
   sub.ended_at = now;
   sub.cancel_at ??= null;
-  sub.cancellation_details = { ...(sub.cancellation_details ?? { comment: null, feedback: null, feedback_option: null }), reason };
+  sub.cancellation_details = {
+    ...(sub.cancellation_details ?? { comment: null, feedback: null, feedback_option: null }),
+    reason,
+  };
   for (const invoice of ctx.store.invoices.values()) {
     if (subscriptionOf(invoice) === sub.id && invoice.status === 'open') {
       invoice.next_payment_attempt = null;

@@ -32,7 +32,9 @@ export function updateSubscription(ctx: SandboxContext, sub: Stripe.Subscription
   if (sub.status === 'canceled' || sub.status === 'incomplete_expired') {
     const allowed = ['metadata', 'expand', 'cancellation_details'];
     if (Object.keys(p.raw).some((k) => !allowed.includes(k))) {
-      throw StripeSandboxError.invalid('A canceled subscription can only update its cancellation_details and metadata.');
+      throw StripeSandboxError.invalid(
+        'A canceled subscription can only update its cancellation_details and metadata.',
+      );
     }
   }
   const now = store.now();
@@ -135,7 +137,10 @@ function applyItems(
     if (params.has('price') || params.has('plan')) {
       const entry = catalogFor(ctx, params, i);
       if (entry.price.currency !== sub.currency) {
-        throw StripeSandboxError.invalid('All prices on a subscription must have the same currency.', `items[${i}][price]`);
+        throw StripeSandboxError.invalid(
+          'All prices on a subscription must have the same currency.',
+          `items[${i}][price]`,
+        );
       }
       item.price = entry.price;
       item.plan = entry.plan;
@@ -145,7 +150,8 @@ function applyItems(
       changes.push({ before, after: { price: item.price, quantity: item.quantity } });
     }
   });
-  if (sub.items.data.length === 0) throw StripeSandboxError.invalid('A subscription must have at least one item.', 'items');
+  if (sub.items.data.length === 0)
+    throw StripeSandboxError.invalid('A subscription must have at least one item.', 'items');
   return changes;
 }
 

@@ -10,11 +10,15 @@ describe('Stripe sandbox: subscriptions', () => {
   afterEach(async () => h.close());
 
   const customer = (source = 'tok_visa') => h.stripe.customers.create({ email: 'sub@example.com', source });
-  const invoiceOf = async (sub: Stripe.Subscription) => h.stripe.invoices.retrieve(sub.latest_invoice as string);
+  const invoiceOf = async (sub: Stripe.Subscription) =>
+    h.stripe.invoices.retrieve(sub.latest_invoice as string);
 
   it('bills the first period at once and is active, with items carrying price, plan and period', async () => {
     const cus = await customer();
-    const sub = await h.stripe.subscriptions.create({ customer: cus.id, items: [{ price: 'monthly', quantity: 2 }] });
+    const sub = await h.stripe.subscriptions.create({
+      customer: cus.id,
+      items: [{ price: 'monthly', quantity: 2 }],
+    });
     expect(sub.status).toBe('active');
     const item = sub.items.data[0]!;
     expect(item.price.id).toBe('monthly');
@@ -23,9 +27,18 @@ describe('Stripe sandbox: subscriptions', () => {
     expect(item.current_period_start).toBe(START / 1000);
     expect(item.current_period_end).toBe(Date.UTC(2026, 1, 15, 12) / 1000);
     const invoice = await invoiceOf(sub);
-    expect(invoice).toMatchObject({ status: 'paid', total: 2000, amount_paid: 2000, billing_reason: 'subscription_create' });
+    expect(invoice).toMatchObject({
+      status: 'paid',
+      total: 2000,
+      amount_paid: 2000,
+      billing_reason: 'subscription_create',
+    });
     expect(invoice.parent?.subscription_details?.subscription).toBe(sub.id);
-    expect(invoice.lines.data[0]).toMatchObject({ amount: 2000, quantity: 2, description: '2 × Pro (at $10.00 / month)' });
+    expect(invoice.lines.data[0]).toMatchObject({
+      amount: 2000,
+      quantity: 2,
+      description: '2 × Pro (at $10.00 / month)',
+    });
     expect(invoice.number).toMatch(/^[0-9A-F]{8}-0001$/);
   });
 
@@ -112,7 +125,11 @@ describe('Stripe sandbox: subscriptions', () => {
 
   it('ends a trial now with trial_end=now and bills immediately', async () => {
     const cus = await customer();
-    const sub = await h.stripe.subscriptions.create({ customer: cus.id, items: [{ price: 'monthly' }], trial_period_days: 30 });
+    const sub = await h.stripe.subscriptions.create({
+      customer: cus.id,
+      items: [{ price: 'monthly' }],
+      trial_period_days: 30,
+    });
     h.clock.advance(2 * DAY * 1000);
     const ended = await h.stripe.subscriptions.update(sub.id, { trial_end: 'now' });
     expect(ended.status).toBe('active');
@@ -135,7 +152,11 @@ describe('Stripe sandbox: subscriptions', () => {
     const invoice = await invoiceOf(sub);
     expect(invoice.subtotal).toBe(5000);
     expect(invoice.total_discount_amounts?.[0]?.amount).toBe(2500);
-    expect(invoice.total_taxes?.[0]).toMatchObject({ amount: 500, taxable_amount: 2500, tax_rate_details: { tax_rate: tax.id } });
+    expect(invoice.total_taxes?.[0]).toMatchObject({
+      amount: 500,
+      taxable_amount: 2500,
+      tax_rate_details: { tax_rate: tax.id },
+    });
     expect(invoice.total).toBe(3000);
     expect(invoice.amount_paid).toBe(3000);
     const charge = (await h.stripe.charges.list({ customer: cus.id })).data[0]!;
@@ -164,7 +185,9 @@ describe('Stripe sandbox: subscriptions', () => {
     expect(canceled.status).toBe('canceled');
     expect(canceled.ended_at).toBe(START / 1000);
     expect((await h.stripe.subscriptions.list({ customer: cus.id })).data.map((s) => s.id)).toEqual([b.id]);
-    expect((await h.stripe.subscriptions.list({ customer: cus.id, status: 'canceled' })).data.map((s) => s.id)).toEqual([a.id]);
+    expect(
+      (await h.stripe.subscriptions.list({ customer: cus.id, status: 'canceled' })).data.map((s) => s.id),
+    ).toEqual([a.id]);
     expect((await h.stripe.subscriptions.list({ customer: cus.id, status: 'all' })).data).toHaveLength(2);
   });
 });

@@ -34,7 +34,11 @@ interface RequestContext {
  * (https://docs.stripe.com/webhooks#verify-manually). Signed with the wall clock, not the
  * sandbox clock, because the SDK checks the timestamp against the system time.
  */
-export function signPayload(payload: string, secret: string, timestamp = Math.floor(Date.now() / 1000)): string {
+export function signPayload(
+  payload: string,
+  secret: string,
+  timestamp = Math.floor(Date.now() / 1000),
+): string {
   const v1 = createHmac('sha256', secret).update(`${timestamp}.${payload}`, 'utf8').digest('hex');
   return `t=${timestamp},v1=${v1}`;
 }
@@ -74,7 +78,9 @@ export class EventBus {
       data,
       livemode: false,
       pending_webhooks: this.#target ? 1 : 0,
-      request: request ? { id: request.id, idempotency_key: request.idempotencyKey } : { id: null, idempotency_key: null },
+      request: request
+        ? { id: request.id, idempotency_key: request.idempotencyKey }
+        : { id: null, idempotency_key: null },
       type,
     } as Stripe.Event;
     this.store.events.set(event.id, event);

@@ -31,7 +31,10 @@ export function makeSubscriptionItem(
   };
 }
 
-export function makeSubscription(created: number, fields: Partial<Stripe.Subscription> & { customer: string }): Stripe.Subscription {
+export function makeSubscription(
+  created: number,
+  fields: Partial<Stripe.Subscription> & { customer: string },
+): Stripe.Subscription {
   const { id: given, ...rest } = fields;
   const id = given ?? newId('sub');
   return {
@@ -60,7 +63,13 @@ export function makeSubscription(created: number, fields: Partial<Stripe.Subscri
     description: null,
     discounts: [],
     ended_at: null,
-    invoice_settings: { account_tax_ids: null, custom_fields: null, description: null, footer: null, issuer: { type: 'self' } },
+    invoice_settings: {
+      account_tax_ids: null,
+      custom_fields: null,
+      description: null,
+      footer: null,
+      issuer: { type: 'self' },
+    },
     items: { object: 'list', data: [], has_more: false, url: `/v1/subscription_items?subscription=${id}` },
     latest_invoice: null,
     livemode: false,
@@ -69,7 +78,11 @@ export function makeSubscription(created: number, fields: Partial<Stripe.Subscri
     next_pending_invoice_item_invoice: null,
     on_behalf_of: null,
     pause_collection: null,
-    payment_settings: { payment_method_options: null, payment_method_types: null, save_default_payment_method: 'off' },
+    payment_settings: {
+      payment_method_options: null,
+      payment_method_types: null,
+      save_default_payment_method: 'off',
+    },
     pending_invoice_item_interval: null,
     pending_setup_intent: null,
     pending_update: null,
@@ -79,7 +92,9 @@ export function makeSubscription(created: number, fields: Partial<Stripe.Subscri
     test_clock: null,
     transfer_data: null,
     trial_end: null,
-    trial_settings: { end_behavior: { billing_cycle_anchor: null, missing_payment_method: 'create_invoice' } },
+    trial_settings: {
+      end_behavior: { billing_cycle_anchor: null, missing_payment_method: 'create_invoice' },
+    },
     trial_start: null,
     ...rest,
   };
@@ -119,7 +134,11 @@ export function makeInvoiceItem(
       : null,
     period: fields.period,
     pricing: fields.price
-      ? { price_details: { price: fields.price, product: '' }, type: 'price_details', unit_amount_decimal: decimal(fields.amount) }
+      ? {
+          price_details: { price: fields.price, product: '' },
+          type: 'price_details',
+          unit_amount_decimal: decimal(fields.amount),
+        }
       : null,
     proration: fields.proration,
     quantity: 1,
@@ -129,7 +148,10 @@ export function makeInvoiceItem(
   };
 }
 
-export function makeInvoice(created: number, fields: Partial<Stripe.Invoice> & { customer: string; currency: string }): Stripe.Invoice {
+export function makeInvoice(
+  created: number,
+  fields: Partial<Stripe.Invoice> & { customer: string; currency: string },
+): Stripe.Invoice {
   const { id: given, ...rest } = fields;
   const id = given ?? newId('in');
   return {

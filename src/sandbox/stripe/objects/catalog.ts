@@ -47,7 +47,10 @@ export function makeProduct(created: number, name: string, id = newId('prod')): 
  * A recurring price and the legacy plan with the same id: Stripe accepts either id wherever a
  * price or plan is expected, and a subscription item carries both objects.
  */
-export function makePlanAndPrice(created: number, input: RecurringInput): { plan: Stripe.Plan; price: Stripe.Price } {
+export function makePlanAndPrice(
+  created: number,
+  input: RecurringInput,
+): { plan: Stripe.Plan; price: Stripe.Price } {
   const id = input.id ?? newId('price');
   const plan: Stripe.Plan = {
     id,

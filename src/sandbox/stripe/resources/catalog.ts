@@ -90,7 +90,8 @@ function productFor(ctx: SandboxContext, p: Params, key: 'product' | 'product_da
 
 function interval(p: Params, key: string): Interval {
   const value = p.required(key);
-  if (!INTERVALS.includes(value)) throw StripeSandboxError.invalid(`Invalid ${key}: must be one of day, week, month, or year`, key);
+  if (!INTERVALS.includes(value))
+    throw StripeSandboxError.invalid(`Invalid ${key}: must be one of day, week, month, or year`, key);
   return value as Interval;
 }
 
@@ -132,7 +133,10 @@ export function registerCatalog(app: Hono<SandboxEnv>, ctx: SandboxContext): voi
     const p = c.get('params');
     const rec = p.object('recurring');
     if (!rec) {
-      throw StripeSandboxError.invalid('The sandbox only models recurring prices: pass recurring[interval].', 'recurring');
+      throw StripeSandboxError.invalid(
+        'The sandbox only models recurring prices: pass recurring[interval].',
+        'recurring',
+      );
     }
     const plan = storeRecurring(ctx, {
       id: undefined,
@@ -159,7 +163,8 @@ export function registerCatalog(app: Hono<SandboxEnv>, ctx: SandboxContext): voi
     }
     if (amountOff !== undefined && !p.has('currency')) throw StripeSandboxError.missingParam('currency');
     const id = p.str('id');
-    if (id && store.coupons.has(id)) throw StripeSandboxError.invalid('Coupon already exists.', 'id', 'resource_already_exists');
+    if (id && store.coupons.has(id))
+      throw StripeSandboxError.invalid('Coupon already exists.', 'id', 'resource_already_exists');
     const duration = (p.str('duration') ?? 'once') as Stripe.Coupon.Duration;
     const coupon = makeCoupon(store.now(), {
       id,

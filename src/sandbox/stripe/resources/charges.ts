@@ -28,13 +28,19 @@ export function registerCharges(app: Hono<SandboxEnv>, ctx: SandboxContext): voi
     if (source?.startsWith('tok_')) card = cardForToken(store, source);
     else if (source) {
       card = store.cards.get(source) ?? null;
-      if (!card || (customer && card.customer !== customer.id)) throw StripeSandboxError.noSuch('source', source, 'source');
+      if (!card || (customer && card.customer !== customer.id))
+        throw StripeSandboxError.noSuch('source', source, 'source');
     } else if (customer) {
       card = defaultCard(ctx, customer);
       if (!card) {
-        throw StripeSandboxError.invalid('Cannot charge a customer that has no active card', 'card', 'missing');
+        throw StripeSandboxError.invalid(
+          'Cannot charge a customer that has no active card',
+          'card',
+          'missing',
+        );
       }
-    } else throw StripeSandboxError.invalid('Must provide source or customer.', 'source', 'parameter_missing');
+    } else
+      throw StripeSandboxError.invalid('Must provide source or customer.', 'source', 'parameter_missing');
 
     const charge = runCharge(ctx, {
       amount,
@@ -53,7 +59,12 @@ export function registerCharges(app: Hono<SandboxEnv>, ctx: SandboxContext): voi
   app.get('/v1/charges', (c) => {
     const customer = c.get('params').str('customer');
     const all = [...store.charges.values()];
-    return respondList(c, store, customer ? all.filter((ch) => ch.customer === customer) : all, '/v1/charges');
+    return respondList(
+      c,
+      store,
+      customer ? all.filter((ch) => ch.customer === customer) : all,
+      '/v1/charges',
+    );
   });
 
   app.get('/v1/charges/:id', (c) => {

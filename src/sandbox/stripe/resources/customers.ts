@@ -13,13 +13,15 @@ import { snapshot } from '../store.js';
 export function registerCustomers(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   const { store, events } = ctx;
 
-  const cardsOf = (customer: string) => [...store.cards.values()].filter((card) => card.customer === customer);
+  const cardsOf = (customer: string) =>
+    [...store.cards.values()].filter((card) => card.customer === customer);
 
   /** The customer as returned: `sources` only when expanded, as in the current API. */
   const render = (customer: Stripe.Customer, params: Params): unknown => {
     const paths = params.expand();
     const out: Stripe.Customer = snapshot(customer);
-    if (paths.includes('sources')) out.sources = list(cardsOf(customer.id), `/v1/customers/${customer.id}/sources`);
+    if (paths.includes('sources'))
+      out.sources = list(cardsOf(customer.id), `/v1/customers/${customer.id}/sources`);
     return expand(
       store,
       out,
@@ -129,14 +131,16 @@ export function registerCustomers(app: Hono<SandboxEnv>, ctx: SandboxContext): v
   app.get('/v1/customers/:id/sources/:card', (c) => {
     const customer = liveCustomer(c.req.param('id'));
     const card = store.cards.get(c.req.param('card'));
-    if (!card || card.customer !== customer.id) throw StripeSandboxError.noSuch('source', c.req.param('card'));
+    if (!card || card.customer !== customer.id)
+      throw StripeSandboxError.noSuch('source', c.req.param('card'));
     return c.json(card);
   });
 
   app.delete('/v1/customers/:id/sources/:card', (c) => {
     const customer = liveCustomer(c.req.param('id'));
     const card = store.cards.get(c.req.param('card'));
-    if (!card || card.customer !== customer.id) throw StripeSandboxError.noSuch('source', c.req.param('card'));
+    if (!card || card.customer !== customer.id)
+      throw StripeSandboxError.noSuch('source', c.req.param('card'));
     store.cards.delete(card.id);
     if (customer.default_source === card.id) {
       customer.default_source = cardsOf(customer.id)[0]?.id ?? null;

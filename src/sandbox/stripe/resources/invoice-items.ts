@@ -19,7 +19,11 @@ export function registerInvoiceItems(app: Hono<SandboxEnv>, ctx: SandboxContext)
     const invoiceId = p.str('invoice');
     const invoice = invoiceId ? store.invoice(invoiceId) : null;
     if (invoice && invoice.status !== 'draft') {
-      throw StripeSandboxError.invalid('You can only add invoice items to draft invoices.', 'invoice', 'invoice_not_editable');
+      throw StripeSandboxError.invalid(
+        'You can only add invoice items to draft invoices.',
+        'invoice',
+        'invoice_not_editable',
+      );
     }
     const now = store.now();
     const period = p.object('period');
@@ -45,7 +49,8 @@ export function registerInvoiceItems(app: Hono<SandboxEnv>, ctx: SandboxContext)
     const customer = p.str('customer');
     const pending = p.bool('pending');
     const items = [...store.invoiceItems.values()].filter(
-      (i) => (!customer || i.customer === customer) && (pending === undefined || (i.invoice === null) === pending),
+      (i) =>
+        (!customer || i.customer === customer) && (pending === undefined || (i.invoice === null) === pending),
     );
     return respondList(c, store, items, '/v1/invoiceitems');
   });
@@ -59,7 +64,8 @@ export function registerInvoiceItems(app: Hono<SandboxEnv>, ctx: SandboxContext)
   app.delete('/v1/invoiceitems/:id', (c) => {
     const item = store.invoiceItems.get(c.req.param('id'));
     if (!item) throw StripeSandboxError.noSuch('invoiceitem', c.req.param('id'));
-    if (item.invoice !== null) throw StripeSandboxError.invalid('This invoice item is already on an invoice.');
+    if (item.invoice !== null)
+      throw StripeSandboxError.invalid('This invoice item is already on an invoice.');
     store.invoiceItems.delete(item.id);
     events.emit('invoiceitem.deleted', item);
     return c.json({ id: item.id, object: 'invoiceitem', deleted: true });

@@ -25,7 +25,8 @@ export function previewInvoice(ctx: SandboxContext, p: Params): Stripe.Invoice {
   if (subId) {
     const sub = store.subscription(subId);
     const customer = p.str('customer');
-    if (customer && sub.customer !== customer) throw StripeSandboxError.noSuch('subscription', subId, 'subscription');
+    if (customer && sub.customer !== customer)
+      throw StripeSandboxError.noSuch('subscription', subId, 'subscription');
     const live = sub.status === 'active' || sub.status === 'trialing' || sub.status === 'past_due';
     if (!live || sub.cancel_at_period_end) throw noUpcoming();
     const start = sub.status === 'trialing' && sub.trial_end ? sub.trial_end : currentPeriod(sub).end;

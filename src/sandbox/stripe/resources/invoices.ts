@@ -26,7 +26,9 @@ export function registerInvoices(app: Hono<SandboxEnv>, ctx: SandboxContext): vo
     if (subscription) store.subscription(subscription);
     const now = store.now();
     const autoAdvance = p.bool('auto_advance') ?? false;
-    const collection = (p.str('collection_method') ?? 'charge_automatically') as 'charge_automatically' | 'send_invoice';
+    const collection = (p.str('collection_method') ?? 'charge_automatically') as
+      | 'charge_automatically'
+      | 'send_invoice';
     const invoice = makeInvoice(now, {
       customer: customer.id,
       currency: p.str('currency') ?? customer.currency ?? 'usd',
@@ -39,7 +41,11 @@ export function registerInvoices(app: Hono<SandboxEnv>, ctx: SandboxContext): vo
       metadata: p.metadata() ?? {},
       default_tax_rates: p.strings('default_tax_rates').map((id) => store.taxRate(id)),
       parent: subscription
-        ? { type: 'subscription_details', quote_details: null, subscription_details: { metadata: null, subscription } }
+        ? {
+            type: 'subscription_details',
+            quote_details: null,
+            subscription_details: { metadata: null, subscription },
+          }
         : null,
     });
     const include = (p.str('pending_invoice_items_behavior') ?? 'exclude') === 'include';
@@ -76,7 +82,8 @@ export function registerInvoices(app: Hono<SandboxEnv>, ctx: SandboxContext): vo
     const autoAdvance = p.bool('auto_advance');
     if (autoAdvance !== undefined && (invoice.status === 'draft' || invoice.status === 'open')) {
       invoice.auto_advance = autoAdvance;
-      if (invoice.status === 'draft') invoice.automatically_finalizes_at = autoAdvance ? store.now() + AUTO_FINALIZE_SECONDS : null;
+      if (invoice.status === 'draft')
+        invoice.automatically_finalizes_at = autoAdvance ? store.now() + AUTO_FINALIZE_SECONDS : null;
       if (!autoAdvance) invoice.next_payment_attempt = null;
     }
     if (p.has('description')) invoice.description = p.str('description') || null;
@@ -106,7 +113,8 @@ export function registerInvoices(app: Hono<SandboxEnv>, ctx: SandboxContext): vo
   app.post('/v1/invoices/:id/pay', (c) => {
     const p = c.get('params');
     const invoice = store.invoice(c.req.param('id'), 'id');
-    if (invoice.status === 'paid') throw StripeSandboxError.invalid('Invoice is already paid', undefined, 'invoice_already_paid');
+    if (invoice.status === 'paid')
+      throw StripeSandboxError.invalid('Invoice is already paid', undefined, 'invoice_already_paid');
     if (p.bool('paid_out_of_band')) {
       if (invoice.status === 'draft') finalizeInvoice(ctx, invoice);
       invoice.status = 'paid';

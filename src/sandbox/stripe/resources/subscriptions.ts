@@ -7,7 +7,13 @@ import { attemptPayment, finalizeInvoice } from '../invoice-lifecycle.js';
 import { makeSubscription, makeSubscriptionItem } from '../objects/billing.js';
 import { defaultCard, runCharge } from '../payments.js';
 import { respond, respondList, type SandboxEnv } from '../respond.js';
-import { catalogFor, discountsFrom, quantityOf, requestedTrialEnd, taxRatesFrom } from '../subscription-inputs.js';
+import {
+  catalogFor,
+  discountsFrom,
+  quantityOf,
+  requestedTrialEnd,
+  taxRatesFrom,
+} from '../subscription-inputs.js';
 import { cancelSubscription } from '../subscription-state.js';
 import { updateSubscription } from '../subscription-update.js';
 
@@ -20,7 +26,10 @@ export function registerSubscriptions(app: Hono<SandboxEnv>, ctx: SandboxContext
     const customer = store.customer(p.required('customer'));
     const itemParams = p.objects('items');
     if (itemParams.length === 0) throw StripeSandboxError.missingParam('items');
-    const catalog = itemParams.map((item, i) => ({ entry: catalogFor(ctx, item, i), quantity: quantityOf(item, i) }));
+    const catalog = itemParams.map((item, i) => ({
+      entry: catalogFor(ctx, item, i),
+      quantity: quantityOf(item, i),
+    }));
     const currency = catalog[0]!.entry.price.currency;
     if (catalog.some((e) => e.entry.price.currency !== currency)) {
       throw StripeSandboxError.invalid('All prices on a subscription must have the same currency.', 'items');
@@ -43,7 +52,9 @@ export function registerSubscriptions(app: Hono<SandboxEnv>, ctx: SandboxContext
       cancel_at_period_end: p.bool('cancel_at_period_end') ?? false,
     });
     const period = trialEnd ? { start: now, end: trialEnd } : pricePeriod(catalog[0]!.entry.price, now);
-    sub.items.data = catalog.map(({ entry, quantity }) => makeSubscriptionItem(now, sub.id, entry, quantity, period));
+    sub.items.data = catalog.map(({ entry, quantity }) =>
+      makeSubscriptionItem(now, sub.id, entry, quantity, period),
+    );
     if (sub.cancel_at_period_end) sub.cancel_at = period.end;
 
     if (!trialEnd && behaviour === 'error_if_incomplete') {
@@ -51,7 +62,13 @@ export function registerSubscriptions(app: Hono<SandboxEnv>, ctx: SandboxContext
       if (!card) throw StripeSandboxError.noPaymentSource();
       if (store.cardBehaviour.get(card.id) === 'decline') {
         const amount = catalog.reduce((sum, e) => sum + (e.entry.price.unit_amount ?? 0) * e.quantity, 0);
-        const charge = runCharge(ctx, { amount, currency, customer: customer.id, card, description: 'Subscription creation' });
+        const charge = runCharge(ctx, {
+          amount,
+          currency,
+          customer: customer.id,
+          card,
+          description: 'Subscription creation',
+        });
         throw StripeSandboxError.cardDeclined(charge.id);
       }
     }
@@ -85,7 +102,8 @@ export function registerSubscriptions(app: Hono<SandboxEnv>, ctx: SandboxContext
     const subs = [...store.subscriptions.values()].filter(
       (s) =>
         (!customer || s.customer === customer) &&
-        (status === 'all' || (status ? s.status === status : s.status !== 'canceled' && s.status !== 'incomplete_expired')) &&
+        (status === 'all' ||
+          (status ? s.status === status : s.status !== 'canceled' && s.status !== 'incomplete_expired')) &&
         (!price || s.items.data.some((i) => i.price.id === price)),
     );
     return respondList(c, store, subs, '/v1/subscriptions');
@@ -102,7 +120,11 @@ export function registerSubscriptions(app: Hono<SandboxEnv>, ctx: SandboxContext
   app.delete('/v1/subscriptions/:id', (c) => {
     const sub = store.subscription(c.req.param('id'), 'id');
     if (sub.status === 'canceled') {
-      throw StripeSandboxError.invalid(`No such subscription: '${sub.id}' is already canceled.`, 'id', 'resource_missing');
+      throw StripeSandboxError.invalid(
+        `No such subscription: '${sub.id}' is already canceled.`,
+        'id',
+        'resource_missing',
+      );
     }
     if (c.get('params').bool('invoice_now')) {
       const invoice = buildSubscriptionInvoice(ctx, sub, {
