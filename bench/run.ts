@@ -33,6 +33,12 @@ log(
   `load average ${machine.loadAverage} · ${options.durationSeconds}s measured after ${options.warmupSeconds}s warm-up · ${options.connections} connections`,
 );
 
+log(
+  Object.entries(machine.versions)
+    .map(([name, version]) => `${name} ${version}`)
+    .join(' · '),
+);
+
 const selected = (id: string) => !options.only || options.only.test(id);
 const first = (error: unknown) => String((error as Error)?.message ?? error).split('\n')[0]!;
 const oauthBuilt = existsSync(fileURLToPath(new URL('../src/oauth/index.ts', import.meta.url)));
@@ -114,11 +120,13 @@ async function openDatabase(engine: 'sqlite' | 'postgres'): Promise<BenchDatabas
 }
 
 const rows: Row[] = [];
+const databaseVersions: string[] = [];
 rows.push(...(await runAll(baselines)), ...(await runAll(peers)));
 
 for (const engine of options.databases) {
   const database = await openDatabase(engine);
   const scenarios = tollgate(engine, typeof database === 'string' ? '' : database.url);
+  if (typeof database !== 'string') databaseVersions.push(database.version);
   if (typeof database === 'string' || !oauthBuilt) {
     const pending = typeof database === 'string' ? database : 'src/oauth not built yet (issues 4 and 5)';
     for (const { kind: _k, load: _l, script: _s, env: _e, ...meta } of scenarios as HttpScenario[]) {
@@ -145,11 +153,12 @@ process.stdout.write(
 );
 const pending = rows.filter((row) => row.pending).map((row) => row.id);
 if (pending.length) process.stdout.write(`Pending rows: ${pending.join(', ')}\n`);
+process.stdout.write(`Databases: ${databaseVersions.join(', ') || 'none'}.\n`);
 process.stdout.write(`Load average before ${machine.loadAverage}, after ${loadAfter}.\n`);
 
 mkdirSync(resultsDir, { recursive: true });
 writeFileSync(
   `${resultsDir}latest.json`,
-  `${JSON.stringify({ machine: { ...machine, loadAverageAfter: loadAfter }, options: { ...options, only: options.only?.source, cpuProf: options.cpuProf?.source }, rows, targets: checks }, null, 2)}\n`,
+  `${JSON.stringify({ machine: { ...machine, loadAverageAfter: loadAfter, databases: databaseVersions }, options: { ...options, only: options.only?.source, cpuProf: options.cpuProf?.source }, rows, targets: checks }, null, 2)}\n`,
 );
 log(`wrote ${resultsDir}latest.json`);

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import pg from 'pg';
 
 export interface BenchDatabase {
@@ -8,6 +9,8 @@ export interface BenchDatabase {
   readonly url: string;
   /** Temporary storage (keys, SQLite file) shared by this engine's Tollgate servers. */
   readonly storagePath: string;
+  /** The server's version string, for the record. */
+  readonly version: string;
   drop(): Promise<void>;
 }
 
@@ -18,6 +21,7 @@ export function sqliteDatabase(): BenchDatabase {
     engine: 'sqlite',
     url: join(dir, 'bench.sqlite'),
     storagePath: dir,
+    version: `SQLite ${(new SQLite(':memory:').prepare('select sqlite_version() as v').get() as { v: string }).v}`,
     drop: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -27,8 +31,10 @@ export async function postgresDatabase(adminUrl: string): Promise<BenchDatabase>
   const name = `tollgate_bench_${process.pid}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
+  let version: string;
   try {
     await admin.query(`CREATE DATABASE ${name}`);
+    version = (await admin.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
   } finally {
     await admin.end();
   }
@@ -39,6 +45,7 @@ export async function postgresDatabase(adminUrl: string): Promise<BenchDatabase>
     engine: 'postgres',
     url: url.toString(),
     storagePath: dir,
+    version: `PostgreSQL ${version}`,
     drop: async () => {
       rmSync(dir, { recursive: true, force: true });
       const client = new pg.Client({ connectionString: adminUrl });

@@ -9,6 +9,43 @@ export interface MachineInfo {
   readonly cpu: string;
   readonly cores: number;
   readonly loadAverage: string;
+  readonly versions: Record<string, string>;
+}
+
+const measuredPackages = [
+  'hono',
+  '@hono/node-server',
+  'jose',
+  'oidc-provider',
+  '@node-oauth/oauth2-server',
+  '@node-rs/argon2',
+  'better-sqlite3',
+  'pg',
+  'kysely',
+  'autocannon',
+];
+
+/** Installed versions of the packages on the measured paths (from their own package.json). */
+export function packageVersions(): Record<string, string> {
+  const versions: Record<string, string> = {};
+  for (const name of measuredPackages) {
+    try {
+      const file = new URL(`../../node_modules/${name}/package.json`, import.meta.url);
+      versions[name] = (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+    } catch {
+      versions[name] = 'missing';
+    }
+  }
+  return versions;
+}
+
+/** The CPU model as /proc/cpuinfo names it (os.cpus() can shorten it). */
+function cpuModel(): string {
+  try {
+    const match = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'));
+    if (match) return match[1]!.trim();
+  } catch {}
+  return cpus()[0]?.model ?? 'unknown';
 }
 
 function git(args: string[]): string {
@@ -34,8 +71,9 @@ export function machineInfo(): MachineInfo {
     date: new Date().toISOString(),
     commit: `${git(['rev-parse', '--short', 'HEAD'])}${dirty}`,
     node: process.version,
-    cpu: cpus()[0]?.model ?? 'unknown',
+    cpu: cpuModel(),
     cores: cpus().length,
     loadAverage: loadAverage(),
+    versions: packageVersions(),
   };
 }
