@@ -120,23 +120,33 @@ async function measure(fetch: Fetch, reqs: Request[], ms: number): Promise<numbe
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** About 15 s: three sizes, three apps each, five interleaved rounds of 300 ms. */
+/**
+ * About 12 s. The machine is shared and noisy, so each size runs many short rounds that measure the
+ * apps back to back (order rotating), and the ratio reported is the median of the per-round ratios.
+ */
 export async function runRoutingBench(options: { rounds?: number; roundMs?: number } = {}): Promise<Row[]> {
-  const rounds = options.rounds ?? 5;
-  const roundMs = options.roundMs ?? 300;
+  const rounds = options.rounds ?? 20;
+  const roundMs = options.roundMs ?? 60;
   const rows: Row[] = [];
   for (const n of [10, 100, 1000]) {
     const reqs = requests(n);
-    const apps: Record<string, Fetch> = {
-      hono: honoApp(n),
-      controller: tollgateApp(n, false),
-      closure: tollgateApp(n, true),
-    };
+    const apps: [string, Fetch][] = [
+      ['hono', honoApp(n)],
+      ['controller', tollgateApp(n, false)],
+      ['closure', tollgateApp(n, true)],
+    ];
+    for (const [, fetch] of apps) await measure(fetch, reqs, 150); // warm up the JIT
     const samples: Record<string, number[]> = { hono: [], controller: [], closure: [] };
-    for (const fetch of Object.values(apps)) await measure(fetch, reqs, 100); // warm up the JIT
-    for (let round = 0; round < rounds; round++)
-      for (const [name, fetch] of Object.entries(apps))
-        samples[name]!.push(await measure(fetch, reqs, roundMs));
+    const ratios: Record<string, number[]> = { controller: [], closure: [] };
+    for (let round = 0; round < rounds; round++) {
+      const rate: Record<string, number> = {};
+      for (let k = 0; k < apps.length; k++) {
+        const [name, fetch] = apps[(round + k) % apps.length]!;
+        rate[name] = await measure(fetch, reqs, roundMs);
+        samples[name]!.push(rate[name]!);
+      }
+      for (const variant of ['controller', 'closure']) ratios[variant]!.push(rate[variant]! / rate.hono!);
+    }
     const hono = median(samples.hono!);
     for (const variant of ['controller', 'closure']) {
       const tollgate = median(samples[variant]!);
@@ -147,7 +157,7 @@ export async function runRoutingBench(options: { rounds?: number; roundMs?: numb
         unit: 'lookups/s',
         tollgate,
         hono,
-        ratio: tollgate / hono,
+        ratio: median(ratios[variant]!),
       });
     }
   }
@@ -155,7 +165,7 @@ export async function runRoutingBench(options: { rounds?: number; roundMs?: numb
 }
 
 export function formatRoutingRows(rows: readonly Row[]): string {
-  const lines = ['routes  variant     tollgate/s     hono/s  ratio'];
+  const lines = ['routes  variant     tollgate/s     hono/s  ratio (median of paired rounds)'];
   for (const r of rows)
     lines.push(
       `${String(r.routes).padStart(6)}  ${r.variant.padEnd(10)}  ${Math.round(r.tollgate).toLocaleString('en-US').padStart(10)} ${Math.round(r.hono).toLocaleString('en-US').padStart(10)}  ${r.ratio.toFixed(2)}`,
