@@ -35,11 +35,13 @@ export function charge(ctx: SandboxContext, input: ChargeInput): TransactionReco
   const t: TransactionRecord = {
     id: store.newId(store.transactions),
     type: 'sale',
-    status: outcome.approved
-      ? input.submitForSettlement
-        ? 'submitted_for_settlement'
-        : 'authorized'
-      : 'processor_declined',
+    status: !outcome.approved
+      ? 'processor_declined'
+      : !input.submitForSettlement
+        ? 'authorized'
+        : ctx.settlement === 'immediate'
+          ? 'settled'
+          : 'submitted_for_settlement',
     amount: input.amount,
     currencyIsoCode: input.currencyIsoCode ?? 'USD',
     customerId: input.customerId,
@@ -54,9 +56,22 @@ export function charge(ctx: SandboxContext, input: ChargeInput): TransactionReco
     processorResponseCode: outcome.code,
     processorResponseText: outcome.text,
     processorResponseType: outcome.approved ? 'approved' : 'soft_declined',
+    settledAt: null,
     createdAt: at,
     updatedAt: at,
   };
+  if (t.status === 'settled') t.settledAt = at;
   store.transactions.set(t.id, t);
   return t;
+}
+
+/** The sandbox's daily settlement batch: what was submitted on an earlier day is settled now. */
+export function settleBatch(ctx: SandboxContext, today: string): void {
+  for (const t of ctx.store.transactions.values()) {
+    if (t.status === 'submitted_for_settlement' && t.createdAt.slice(0, 10) < today) {
+      t.status = 'settled';
+      t.settledAt = ctx.store.now();
+      t.updatedAt = t.settledAt;
+    }
+  }
 }

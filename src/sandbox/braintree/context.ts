@@ -12,6 +12,8 @@ export interface SandboxContext {
   store: SandboxStore;
   credentials: Credentials;
   retry: { attempts: number; intervalDays: number };
+  /** `next-day`: settled by the first `runDue` on a later date; `immediate`: settled when charged. */
+  settlement: 'next-day' | 'immediate';
   /** Sends a subscription notification (awaited, so tests see it when the call returns). */
   notifySubscription(kind: string, subscription: SubscriptionRecord): Promise<void>;
 }

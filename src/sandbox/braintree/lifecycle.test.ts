@@ -69,7 +69,7 @@ describe('Braintree sandbox: billing cycle, retries and webhooks', () => {
       'processor_declined',
       'processor_declined',
       'processor_declined',
-      'submitted_for_settlement',
+      'settled',
     ]);
     expect(await parsedKinds()).toEqual([
       'subscription_charged_successfully',

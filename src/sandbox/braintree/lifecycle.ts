@@ -1,5 +1,6 @@
-import { billPeriod, recordFailure, setStatus } from './billing.js';
+import { type BillOutcome, billPeriod, recordFailure, setStatus } from './billing.js';
 import { isoDate } from './calendar.js';
+import { settleBatch } from './charges.js';
 import type { SandboxContext } from './context.js';
 import type { SubscriptionRecord } from './types.js';
 
@@ -10,16 +11,26 @@ function dueDate(s: SubscriptionRecord): string | null {
   return null;
 }
 
-async function retry(ctx: SandboxContext, s: SubscriptionRecord): Promise<void> {
+/**
+ * Charges a past-due subscription's balance (or `amount`). A scheduled retry counts failures toward
+ * cancellation; a manual one (`subscription.retryCharge`) does not.
+ */
+export async function retryPastDue(
+  ctx: SandboxContext,
+  s: SubscriptionRecord,
+  scheduled: boolean,
+  amount = s.balance,
+): Promise<BillOutcome> {
   const start = s.pastDueSince ?? s.nextBillingDate;
-  const outcome = billPeriod(ctx, s, start, s.balance);
+  const outcome = billPeriod(ctx, s, start, amount);
   if (outcome.ok) {
     setStatus(ctx, s, 'Active');
     await ctx.notifySubscription('subscription_charged_successfully', s);
     await ctx.notifySubscription('subscription_went_active', s);
-  } else {
+  } else if (scheduled) {
     await recordFailure(ctx, s, start, outcome.transaction.amount);
   }
+  return outcome;
 }
 
 async function bill(ctx: SandboxContext, s: SubscriptionRecord, date: string): Promise<void> {
@@ -58,8 +69,9 @@ export async function runDue(ctx: SandboxContext): Promise<number> {
       if (date !== null && date <= today && (next === null || date < next.date)) next = { s, date };
     }
     if (next === null) break;
-    if (next.s.status === 'Past Due') await retry(ctx, next.s);
+    if (next.s.status === 'Past Due') await retryPastDue(ctx, next.s, true);
     else await bill(ctx, next.s, next.date);
   }
+  settleBatch(ctx, today);
   return processed;
 }

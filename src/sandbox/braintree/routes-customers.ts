@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import type { SandboxContext } from './context.js';
-import { notFound, validationResult } from './errors.js';
+import { fieldError, notFound, validationResult } from './errors.js';
 import { operation } from './operation.js';
 import { bool, obj, type Params, str } from './params.js';
 import { serializeCustomer } from './serialize-payment.js';
@@ -48,6 +48,11 @@ export function customerRoutes(app: Hono, ctx: SandboxContext): void {
         updatedAt: now,
       };
       for (const field of FIELDS) customer[field] = str(p[field]);
+      if (store.customers.has(customer.id)) {
+        return validationResult([
+          fieldError(['customer'], 'id', '91609', 'Customer ID has already been taken.'),
+        ]);
+      }
       const failure = vaultFromParams(ctx, customer, p);
       if (failure) {
         for (const pm of store.paymentMethodsOf(customer.id)) store.paymentMethods.delete(pm.token);

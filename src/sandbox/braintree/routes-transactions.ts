@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { charge } from './charges.js';
 import type { SandboxContext } from './context.js';
 import { errorResult, type FieldError, fieldError, notFound, validationResult } from './errors.js';
+import { retryPastDue } from './lifecycle.js';
 import { parseAmount } from './money.js';
 import { operation } from './operation.js';
 import { bool, obj, type Params, str } from './params.js';
@@ -62,10 +63,34 @@ export function transactionRoutes(app: Hono, ctx: SandboxContext): void {
     return { instrument: pm, token: pm.token, customerId: pm.customerId };
   }
 
+  /** `subscription.retryCharge` arrives as a sale with `subscriptionId`: charge the past-due balance now. */
+  async function retryCharge(p: Params, subscriptionId: string): Promise<Response> {
+    const s = store.subscriptions.get(subscriptionId);
+    if (!s)
+      return validationResult([fieldError(PATH, 'subscription_id', '91528', 'Subscription ID is invalid.')]);
+    if (s.status !== 'Past Due') {
+      return validationResult([
+        fieldError(PATH, 'base', '91531', 'Subscription status must be Past Due in order to retry.'),
+      ]);
+    }
+    const amount = p.amount === undefined || p.amount === null ? s.balance : parseAmount(p.amount);
+    if (amount === null)
+      return validationResult([fieldError(PATH, 'amount', '81503', 'Amount is an invalid format.')]);
+    const outcome = await retryPastDue(ctx, s, false, amount);
+    const t = outcome.transaction;
+    if (!outcome.ok)
+      return errorResult(outcome.transaction.processorResponseText, [], {
+        transaction: serializeTransaction(store, outcome.transaction),
+      });
+    return t ? show(t, 201) : validationResult([fieldError(PATH, 'amount', '81502', 'Amount is required.')]);
+  }
+
   app.post(
     '/transactions',
     operation(ctx, 'transaction.sale', (params) => {
       const p = obj(params.transaction);
+      const subscriptionId = str(p.subscriptionId);
+      if (subscriptionId !== null) return retryCharge(p, subscriptionId);
       const errors: FieldError[] = [];
       const amount = parseAmount(p.amount);
       if (p.amount === undefined || p.amount === null || p.amount === '')

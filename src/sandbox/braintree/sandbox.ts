@@ -24,6 +24,11 @@ export interface BraintreeSandboxOptions {
   webhook?: { url: string };
   /** Failed-charge policy: `attempts` failures in a row cancel; retries every `intervalDays`. Default 3 / 5. */
   retry?: { attempts?: number; intervalDays?: number };
+  /**
+   * When `submitForSettlement` sales become `settled`: at the first `runDue`/`advance` on a later date
+   * (default, like the real sandbox's daily batch), or at once.
+   */
+  settlement?: 'next-day' | 'immediate';
 }
 
 export interface ListeningSandbox {
@@ -85,6 +90,7 @@ export function createBraintreeSandbox(options: BraintreeSandboxOptions = {}): B
     store,
     credentials,
     retry: { ...DEFAULT_RETRY, ...options.retry },
+    settlement: options.settlement ?? 'next-day',
     notifySubscription: async (kind, s) => {
       await deliver(store, target(), kind, s.id);
     },

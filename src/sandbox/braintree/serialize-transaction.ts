@@ -39,15 +39,20 @@ export function serializeTransaction(store: SandboxStore, t: TransactionRecord):
     'add-ons': array('add-on', []),
     discounts: array('discount', []),
     disputes: array('dispute', []),
-    'status-history': array('status-event', [
-      {
-        status: t.status,
-        timestamp: datetime(t.createdAt),
-        amount: formatAmount(t.amount),
-        'transaction-source': t.recurring ? 'recurring' : 'api',
-      },
-    ]),
+    'settlement-batch-id': text(t.settledAt ? `${t.settledAt.slice(0, 10)}_sandbox` : null),
+    'status-history': array('status-event', history(t)),
   };
   if (isPayPal) node.paypal = paypalDetails(t.instrument, t.paymentMethodToken);
   return node;
+}
+
+function history(t: TransactionRecord): XmlNode[] {
+  const event = (status: string, at: string) => ({
+    status,
+    timestamp: datetime(at),
+    amount: formatAmount(t.amount),
+    'transaction-source': t.recurring ? 'recurring' : 'api',
+  });
+  if (t.status !== 'settled' || !t.settledAt) return [event(t.status, t.createdAt)];
+  return [event('submitted_for_settlement', t.createdAt), event('settled', t.settledAt)];
 }

@@ -4,7 +4,7 @@ import type { SandboxContext } from './context.js';
 import { errorResult, type FieldError, fieldError, validationResult } from './errors.js';
 import { applyModifications } from './modifications.js';
 import { parseAmount } from './money.js';
-import { bool, int, type Params, str } from './params.js';
+import { bool, int, obj, type Params, str } from './params.js';
 import { serializeTransaction } from './serialize-transaction.js';
 import type { SubscriptionRecord } from './types.js';
 
@@ -26,7 +26,7 @@ function schedule(
       ? addMonths(today, trial.duration, dayOfMonth(today))
       : addDays(today, trial.duration);
   }
-  const first = str(p.firstBillingDate);
+  const first = bool(obj(p.options).startImmediately) === true ? null : str(p.firstBillingDate);
   if (first === null) return today;
   const day = first.slice(0, 10);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day))
@@ -57,7 +57,9 @@ export async function createSubscription(
   const price = 'price' in p ? parseAmount(p.price) : parseAmount(plan?.price);
   if (price === null && plan) errors.push(fieldError(PATH, 'price', '81904', 'Price is an invalid format.'));
   const today = isoDate(store.clock.now());
-  const trialOn = bool(p.trialPeriod) ?? plan?.trialPeriod ?? false;
+  // `options.startImmediately` skips a trial the plan would otherwise give (an explicit trialPeriod wins).
+  const startNow = bool(obj(p.options).startImmediately) === true;
+  const trialOn = bool(p.trialPeriod) ?? (startNow ? false : (plan?.trialPeriod ?? false));
   const trial = {
     on: trialOn,
     duration: int(p.trialDuration) ?? (trialOn ? (plan?.trialDuration ?? null) : null),

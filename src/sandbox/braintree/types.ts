@@ -128,6 +128,8 @@ export interface TransactionRecord {
   processorResponseCode: string;
   processorResponseText: string;
   processorResponseType: 'approved' | 'soft_declined';
+  /** Set when the (sandbox) settlement batch settles it. */
+  settledAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
