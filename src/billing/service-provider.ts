@@ -39,7 +39,10 @@ async function resolveProvider(app: Application, given: BillingProviderOptions['
       `billing.edition must be "stripe" or "braintree", got "${String(edition)}".`,
     );
   }
-  const mod = (await import(`./providers/${edition}/index.js`)) as { createBillingProvider?: EditionFactory };
+  // Resolved at run time so an edition added later needs no change here (and bundlers leave it be).
+  const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+  const entry = new URL(`./providers/${edition}/index.${ext}`, import.meta.url).href;
+  const mod = (await import(/* @vite-ignore */ entry)) as { createBillingProvider?: EditionFactory };
   if (typeof mod.createBillingProvider !== 'function') {
     throw new ConfigurationError(
       `src/billing/providers/${edition}/index.ts does not export createBillingProvider(app).`,

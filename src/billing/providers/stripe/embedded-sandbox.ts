@@ -1,18 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Application } from '../../../foundation/application.js';
+import { sandboxCoupons, sandboxPlans } from './catalog.js';
 import { StripeProvider } from './stripe-provider.js';
-
-/** The part of the sandbox (`src/sandbox/stripe`) the embedded mode uses. */
-interface SandboxHandle {
-  listen(port: number, host?: string): Promise<{ url: string; port: number; close(): Promise<void> }>;
-  runDue(): Promise<unknown>;
-}
-type CreateSandbox = (options: {
-  clock: { now(): Date };
-  plans: unknown;
-  coupons: unknown;
-  webhook?: { url: string; secret: string };
-}) => SandboxHandle;
 
 /** How often the embedded sandbox bills renewals and retries that fell due (wall-clock mode). */
 const TICK_MS = 10_000;
@@ -24,15 +13,14 @@ const TICK_MS = 10_000;
  */
 export async function startEmbeddedSandbox(app: Application): Promise<StripeProvider> {
   // Loaded only here, so an install with real credentials never loads the sandbox.
-  const { createStripeSandbox } = (await import('../../../sandbox/stripe/index.js')) as unknown as {
-    createStripeSandbox: CreateSandbox;
-  };
+  const { createStripeSandbox } = await import('../../../sandbox/stripe/index.js');
+  const { currency, plans, coupons } = app.config.billing;
   const secret = `whsec_${randomBytes(24).toString('hex')}`;
   const webhookUrl = new URL('/stripe/webhook', app.config.app.url).toString();
   const sandbox = createStripeSandbox({
     clock: app.clock,
-    plans: app.config.billing.plans,
-    coupons: app.config.billing.coupons,
+    plans: sandboxPlans(plans, currency),
+    coupons: sandboxCoupons(coupons, currency),
     webhook: { url: webhookUrl, secret },
   });
   const server = await sandbox.listen(0, '127.0.0.1');

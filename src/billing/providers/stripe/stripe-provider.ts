@@ -105,7 +105,8 @@ export class StripeProvider implements BillingProvider {
     const current = await stripeCall(() => this.stripe.subscriptions.retrieve(id));
     const item = current.items.data[0];
     const params: Stripe.SubscriptionUpdateParams = {
-      proration_behavior: changes.prorate === false ? 'none' : 'create_prorations',
+      // Cashier invoices a swap's proration at once rather than on the next renewal.
+      proration_behavior: changes.prorate === false ? 'none' : 'always_invoice',
     };
     if (changes.plan !== undefined || changes.quantity !== undefined) {
       params.items = [

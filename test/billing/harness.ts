@@ -1,0 +1,86 @@
+import type { WebhookController } from '../../src/billing/index.js';
+import type { TestClock } from '../../src/foundation/clock.js';
+import type {
+  BillingEdition,
+  CouponConfig,
+  DeepPartial,
+  PlanConfig,
+  TollgateConfig,
+} from '../../src/foundation/config.js';
+
+/**
+ * What the shared billing suite (`billing.case.ts`) needs of an edition. Everything that differs
+ * between Stripe and Braintree lives here; the suite itself never asks which edition it runs.
+ */
+export interface EditionHarness {
+  edition: BillingEdition;
+  /** Must equal the provider's `capabilities` (the suite checks). */
+  capabilities: { supportsQuantities: boolean; supportsPaypal: boolean; amountUnit: 'minor' | 'major' };
+  /** The catalog seeded into the sandbox and the app config. Amounts in config are in the edition's unit. */
+  plans: {
+    /** A monthly plan without a default trial. */
+    monthly: PlanConfig;
+    /** Another monthly plan, for swaps. */
+    other: PlanConfig;
+    /** A yearly plan. */
+    yearly: PlanConfig;
+  };
+  /** A percent-off coupon, applied to every charge of the subscription. */
+  coupon: CouponConfig & { percentOff: number };
+  /** The monthly plan's price in minor units (to check totals and payments). */
+  monthlyMinor: number;
+  otherMinor: number;
+  tokens: {
+    /** Attaches and pays. */
+    card: string;
+    /** Attaches and pays; a different brand/last four than `card`. */
+    otherCard: string;
+    /** Refused when attached or first charged. */
+    declined: string;
+    /** Attaches; every later charge fails. */
+    failsLater: string;
+    /** A PayPal account (editions with `supportsPaypal`). */
+    paypal?: string;
+  };
+  /** What the user record stores for `tokens.card` / `tokens.otherCard`. */
+  cardOf: { card: { brand: string; lastFour: string }; otherCard: { brand: string; lastFour: string } };
+  /** `amount` minor units in the edition's `charge()` unit (Stripe: as is; Braintree: /100). */
+  toEditionAmount(minor: number): number;
+  /** The route and controller the app declares for webhooks. */
+  webhook: {
+    path: string;
+    controller: typeof WebhookController;
+    /** An event the sandbox sends after a successful renewal charge, to count handler runs. */
+    paidEvent: string;
+    /** The event that says the provider gave up on a subscription after failed retries. */
+    failedTerminalEvent: string;
+  };
+  /** Days after a failed renewal by which the provider has exhausted its retries. */
+  retryWindowDays: number;
+  startSandbox(options: {
+    clock: TestClock;
+    plans: PlanConfig[];
+    coupons: CouponConfig[];
+    currency: string;
+  }): Promise<EditionSandbox>;
+}
+
+/** One running sandbox of the edition, sharing the test's clock. */
+export interface EditionSandbox {
+  /** The `billing` config that points the app's provider at this sandbox (edition, credentials, apiBase). */
+  config: DeepPartial<TollgateConfig['billing']>;
+  /** Deliver webhooks here from now on. */
+  setWebhook(url: string): void;
+  /** Move the shared clock and run everything due (trial ends, renewals, retries), delivering webhooks. */
+  advanceDays(days: number): Promise<void>;
+  /** Money the provider collected or tried to collect from a customer, oldest first, in minor units. */
+  payments(customerId: string): Promise<Array<{ amount: number; succeeded: boolean }>>;
+  /** The subscription at the provider: plan, quantity, and whether it is trialing/cancelled. */
+  subscription(id: string): Promise<{ plan: string; quantity: number | null; status: string } | null>;
+  /** Webhook deliveries so far, oldest first. */
+  deliveries(): Array<{ eventId: string; type: string; status: number | null }>;
+  redeliver(eventId: string): Promise<{ status: number | null }>;
+  /** A webhook request for `eventId` signed with a wrong secret (`null`: without any signature). */
+  forged(eventId: string, signature: 'wrong' | 'missing'): { body: string; headers: Record<string, string> };
+  close(): Promise<void>;
+}

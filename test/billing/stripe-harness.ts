@@ -1,0 +1,82 @@
+import Stripe from 'stripe';
+import { StripeWebhookController } from '../../src/billing/index.js';
+import { sandboxCoupons, sandboxPlans } from '../../src/billing/providers/stripe/catalog.js';
+import { createStripeSandbox, RETRY_DAYS, signPayload } from '../../src/sandbox/stripe/index.js';
+import type { EditionHarness, EditionSandbox } from './harness.js';
+
+export const stripeHarness: EditionHarness = {
+  edition: 'stripe',
+  capabilities: { supportsQuantities: true, supportsPaypal: false, amountUnit: 'minor' },
+  plans: {
+    monthly: { id: 'basic-monthly', name: 'Basic', amount: 1000, interval: 'month' },
+    other: { id: 'pro-monthly', name: 'Pro', amount: 2500, interval: 'month' },
+    yearly: { id: 'pro-yearly', name: 'Pro (yearly)', amount: 25000, interval: 'year' },
+  },
+  coupon: { id: 'LAUNCH20', percentOff: 20 },
+  monthlyMinor: 1000,
+  otherMinor: 2500,
+  tokens: {
+    card: 'tok_visa',
+    otherCard: 'tok_mastercard',
+    declined: 'tok_chargeDeclined',
+    failsLater: 'tok_chargeCustomerFail',
+  },
+  cardOf: { card: { brand: 'Visa', lastFour: '4242' }, otherCard: { brand: 'MasterCard', lastFour: '4444' } },
+  toEditionAmount: (minor) => minor,
+  webhook: {
+    path: '/stripe/webhook',
+    controller: StripeWebhookController,
+    paidEvent: 'invoice.payment_succeeded',
+    failedTerminalEvent: 'customer.subscription.deleted',
+  },
+  retryWindowDays: RETRY_DAYS.at(-1)! + 1,
+
+  async startSandbox({ clock, plans, coupons, currency }): Promise<EditionSandbox> {
+    const secret = 'whsec_test_tollgate';
+    const sandbox = createStripeSandbox({
+      clock,
+      plans: sandboxPlans(plans, currency),
+      coupons: sandboxCoupons(coupons, currency),
+    });
+    const server = await sandbox.listen(0, '127.0.0.1');
+    const stripe = new Stripe('sk_test_inspect', {
+      host: '127.0.0.1',
+      port: server.port,
+      protocol: 'http',
+      maxNetworkRetries: 0,
+    });
+    return {
+      config: {
+        edition: 'stripe',
+        stripe: { key: 'pk_test_x', secret: 'sk_test_tollgate', webhookSecret: secret, apiBase: server.url },
+      },
+      setWebhook: (url) => sandbox.setWebhook(url, secret),
+      advanceDays: async (days) => {
+        await sandbox.advance(days * 86_400);
+      },
+      payments: async (customer) => {
+        const list = await stripe.charges.list({ customer, limit: 100 });
+        return list.data
+          .sort((a, b) => a.created - b.created)
+          .map((charge) => ({ amount: charge.amount, succeeded: charge.status === 'succeeded' }));
+      },
+      subscription: async (id) => {
+        const sub = await stripe.subscriptions.retrieve(id).catch(() => null);
+        if (!sub) return null;
+        const item = sub.items.data[0];
+        return { plan: item?.price.id ?? '', quantity: item?.quantity ?? null, status: sub.status };
+      },
+      deliveries: () =>
+        sandbox.deliveries.map((d) => ({ eventId: d.eventId, type: d.type, status: d.status })),
+      redeliver: async (eventId) => ({ status: (await sandbox.redeliver(eventId)).status }),
+      forged: (eventId, signature) => {
+        const event = sandbox.store.events.get(eventId);
+        const body = JSON.stringify(event);
+        const headers: Record<string, string> = { 'content-type': 'application/json' };
+        if (signature === 'wrong') headers['stripe-signature'] = signPayload(body, 'whsec_not_the_secret');
+        return { body, headers };
+      },
+      close: () => server.close(),
+    };
+  },
+};

@@ -1,0 +1,4 @@
+import { billingContract } from './billing.case.js';
+import { stripeHarness } from './stripe-harness.js';
+
+billingContract(stripeHarness);
