@@ -1,13 +1,15 @@
 import type { Hono } from 'hono';
+import { daysBetween } from './calendar.js';
 import type { SandboxContext } from './context.js';
 import { notFound } from './errors.js';
 import { operation } from './operation.js';
 import { obj } from './params.js';
+import { matchesAll, PAGE_SIZE } from './search.js';
 import { serializeSubscription } from './serialize-subscription.js';
 import { createSubscription } from './subscription-create.js';
 import { cancelSubscription, updateSubscription } from './subscription-update.js';
 import type { SubscriptionRecord } from './types.js';
-import { xmlResponse } from './xml.js';
+import { array, collection, integer, xmlResponse } from './xml.js';
 
 export function subscriptionRoutes(app: Hono, ctx: SandboxContext): void {
   const { store } = ctx;
@@ -19,6 +21,51 @@ export function subscriptionRoutes(app: Hono, ctx: SandboxContext): void {
     operation(ctx, 'subscription.create', async (params) => {
       const result = await createSubscription(ctx, obj(params.subscription));
       return result instanceof Response ? result : show(result, 201);
+    }),
+  );
+
+  const fields = (s: SubscriptionRecord) => ({
+    id: s.id,
+    ids: s.id,
+    planId: s.planId,
+    status: s.status,
+    merchantAccountId: 'sandbox',
+    inTrialPeriod: String(s.trialPeriod && s.currentBillingCycle === 0),
+    price: s.price / 100,
+    daysPastDue: s.pastDueSince ? daysBetween(s.pastDueSince, store.now().slice(0, 10)) : 0,
+    billingCyclesRemaining:
+      s.numberOfBillingCycles === null ? null : s.numberOfBillingCycles - s.currentBillingCycle,
+    nextBillingDate: s.nextBillingDate,
+    createdAt: s.createdAt,
+  });
+
+  /** Advanced search (braintree/lib/braintree/subscription_search.js): ids first, then pages by id. */
+  app.post(
+    '/subscriptions/advanced_search_ids',
+    operation(ctx, 'subscription.search', (params) => {
+      const search = obj(params.search);
+      const ids = [...store.subscriptions.values()]
+        .filter((s) => matchesAll(search, fields(s)))
+        .map((s) => s.id);
+      return xmlResponse('search-results', { 'page-size': integer(PAGE_SIZE), ids: array('item', ids) });
+    }),
+  );
+
+  app.post(
+    '/subscriptions/advanced_search',
+    operation(ctx, 'subscription.searchPage', (params) => {
+      const ids = obj(params.search).ids;
+      const page = (Array.isArray(ids) ? ids.map(String) : [])
+        .map((id) => store.subscriptions.get(id))
+        .filter((s) => s !== undefined);
+      return xmlResponse(
+        'subscriptions',
+        collection(
+          'subscription',
+          page.map((s) => serializeSubscription(store, s)),
+          PAGE_SIZE,
+        ),
+      );
     }),
   );
 

@@ -24,7 +24,7 @@ export function matches(criterion: unknown, value: string | number | null): bool
   if (
     value !== null &&
     typeof value === 'string' &&
-    /^\d{4}-\d{2}-\d{2}T/.test(value) &&
+    /^\d{4}-\d{2}-\d{2}/.test(value) &&
     ('min' in c || 'max' in c)
   ) {
     const at = Date.parse(value);

@@ -1,5 +1,6 @@
+import type braintree from 'braintree';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox } from './test-support.js';
+import { collect, startSandbox } from './test-support.js';
 
 const DAY = 86_400;
 
@@ -175,5 +176,26 @@ describe('Braintree sandbox: subscriptions (via the official SDK)', () => {
     expect((declined as unknown as { transaction: { status: string } }).transaction.status).toBe(
       'processor_declined',
     );
+  });
+});
+
+describe('Braintree sandbox: subscription search', () => {
+  it('finds subscriptions by plan and status with the advanced-search protocol', async () => {
+    const env = await startSandbox();
+    try {
+      const { customer } = await env.gateway.customer.create({ paymentMethodNonce: 'fake-valid-nonce' });
+      const token = customer.paymentMethods?.[0]?.token ?? '';
+      const monthly = await env.gateway.subscription.create({ paymentMethodToken: token, planId: 'monthly' });
+      const yearly = await env.gateway.subscription.create({ paymentMethodToken: token, planId: 'yearly' });
+      await env.gateway.subscription.cancel(yearly.subscription.id);
+      const active = await collect<braintree.Subscription>(
+        env.gateway.subscription.search((search: { status: () => { in: (v: string[]) => void } }) =>
+          search.status().in(['Active']),
+        ),
+      );
+      expect(active.map((s) => s.id)).toEqual([monthly.subscription.id]);
+    } finally {
+      await env.server.close();
+    }
   });
 });
