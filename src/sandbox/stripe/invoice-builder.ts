@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import type { SandboxContext } from './context.js';
 import { newId } from './ids.js';
 import { computeTotals } from './invoice-totals.js';
-import { type LineInput, makeInvoice, makeLine } from './objects/billing.js';
+import { type LineInput, makeInvoice, makeLine } from './objects/invoices.js';
 
 export interface SubscriptionBill {
   reason: Stripe.Invoice.BillingReason;

@@ -65,7 +65,8 @@ export function attemptPayment(
     return { paid: true, charge: null };
   }
   const customer = ctx.store.customer(String(invoice.customer));
-  const card = defaultCard(ctx, customer);
+  const subId = subscriptionOf(invoice);
+  const card = defaultCard(ctx, customer, subId ? ctx.store.subscriptions.get(subId) : undefined);
   const charge = card
     ? runCharge(ctx, {
         amount: invoice.amount_remaining,

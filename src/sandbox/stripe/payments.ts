@@ -13,10 +13,19 @@ export interface ChargeRequest {
   statementDescriptor?: string | null;
 }
 
-/** The customer's default card, if it still exists. */
-export function defaultCard(ctx: SandboxContext, customer: Stripe.Customer): Stripe.Card | null {
-  const id =
-    typeof customer.default_source === 'string' ? customer.default_source : customer.default_source?.id;
+/**
+ * The card to charge: the subscription's own `default_source` when it has one that still
+ * exists, else the customer's default card.
+ */
+export function defaultCard(
+  ctx: SandboxContext,
+  customer: Stripe.Customer,
+  subscription?: Stripe.Subscription,
+): Stripe.Card | null {
+  const idOf = (source: string | Stripe.CustomerSource | null | undefined) =>
+    typeof source === 'string' ? source : source?.id;
+  const own = idOf(subscription?.default_source);
+  const id = (own && ctx.store.cards.has(own) ? own : undefined) ?? idOf(customer.default_source);
   return id ? (ctx.store.cards.get(id) ?? null) : null;
 }
 

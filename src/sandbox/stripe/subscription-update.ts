@@ -5,7 +5,8 @@ import { StripeSandboxError } from './errors.js';
 import { mergeMetadata, type Params } from './form.js';
 import { buildSubscriptionInvoice, productName } from './invoice-builder.js';
 import { attemptPayment, finalizeInvoice } from './invoice-lifecycle.js';
-import { makeInvoiceItem, makeSubscriptionItem } from './objects/billing.js';
+import { makeInvoiceItem } from './objects/invoices.js';
+import { makeSubscriptionItem } from './objects/subscriptions.js';
 import { catalogFor, discountsFrom, quantityOf, taxRatesFrom } from './subscription-inputs.js';
 import { changeSubscription } from './subscription-state.js';
 

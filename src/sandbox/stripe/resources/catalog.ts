@@ -197,6 +197,17 @@ export function registerCatalog(app: Hono<SandboxEnv>, ctx: SandboxContext): voi
     store.taxRates.set(rate.id, rate);
     return c.json(rate);
   });
+  app.get('/v1/tax_rates', (c) => {
+    const p = c.get('params');
+    const active = p.bool('active');
+    const inclusive = p.bool('inclusive');
+    const rates = [...store.taxRates.values()].filter(
+      (r) =>
+        (active === undefined || r.active === active) &&
+        (inclusive === undefined || r.inclusive === inclusive),
+    );
+    return respondList(c, store, rates, '/v1/tax_rates');
+  });
   app.get('/v1/tax_rates/:id', (c) => respond(c, store, store.taxRate(c.req.param('id'), 'id')));
 
   app.get('/v1/events', (c) => {

@@ -4,8 +4,8 @@ import { attachToken } from '../cards.js';
 import type { SandboxContext } from '../context.js';
 import { StripeSandboxError } from '../errors.js';
 import { mergeMetadata, type Params } from '../form.js';
-import { list } from '../objects/billing.js';
 import { makeCustomer } from '../objects/payments.js';
+import { list } from '../objects/subscriptions.js';
 import { expand, respondList, type SandboxEnv } from '../respond.js';
 import { snapshot } from '../store.js';
 

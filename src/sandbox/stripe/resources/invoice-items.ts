@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import type { SandboxContext } from '../context.js';
 import { StripeSandboxError } from '../errors.js';
 import { addLines, itemLine } from '../invoice-builder.js';
-import { makeInvoiceItem } from '../objects/billing.js';
+import { makeInvoiceItem } from '../objects/invoices.js';
 import { respond, respondList, type SandboxEnv } from '../respond.js';
 
 /** Invoice items: one-off amounts waiting for the customer's next invoice (https://docs.stripe.com/api/invoiceitems). */

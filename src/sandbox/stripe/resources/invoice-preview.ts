@@ -4,7 +4,7 @@ import type { SandboxContext } from '../context.js';
 import { StripeSandboxError } from '../errors.js';
 import type { Params } from '../form.js';
 import { addLines, buildSubscriptionInvoice, itemLine, pendingItems } from '../invoice-builder.js';
-import { makeInvoice } from '../objects/billing.js';
+import { makeInvoice } from '../objects/invoices.js';
 
 function noUpcoming(): StripeSandboxError {
   return new StripeSandboxError(404, {

@@ -4,7 +4,7 @@ import { StripeSandboxError } from '../errors.js';
 import { mergeMetadata } from '../form.js';
 import { addLines, itemLine, pendingItems } from '../invoice-builder.js';
 import { attemptPayment, finalizeInvoice, voidInvoice } from '../invoice-lifecycle.js';
-import { makeInvoice } from '../objects/billing.js';
+import { makeInvoice } from '../objects/invoices.js';
 import { respond, respondList, type SandboxEnv } from '../respond.js';
 import { subscriptionOf } from '../subscription-state.js';
 import { previewInvoice } from './invoice-preview.js';

@@ -4,7 +4,7 @@ import type { SandboxContext } from '../context.js';
 import { StripeSandboxError } from '../errors.js';
 import { buildSubscriptionInvoice } from '../invoice-builder.js';
 import { attemptPayment, finalizeInvoice } from '../invoice-lifecycle.js';
-import { makeSubscription, makeSubscriptionItem } from '../objects/billing.js';
+import { makeSubscription, makeSubscriptionItem } from '../objects/subscriptions.js';
 import { defaultCard, runCharge } from '../payments.js';
 import { respond, respondList, type SandboxEnv } from '../respond.js';
 import {
@@ -37,7 +37,11 @@ export function registerSubscriptions(app: Hono<SandboxEnv>, ctx: SandboxContext
     const behaviour = p.str('payment_behavior') ?? 'allow_incomplete';
     const now = store.now();
     const trialEnd = requestedTrialEnd(ctx, p, catalog[0]!.entry.plan);
-    const card = defaultCard(ctx, customer);
+    const source = p.str('default_source');
+    if (source && store.cards.get(source)?.customer !== customer.id) {
+      throw StripeSandboxError.noSuch('source', source, 'default_source');
+    }
+    const card = source ? store.cards.get(source)! : defaultCard(ctx, customer);
 
     const sub = makeSubscription(now, {
       customer: customer.id,
@@ -48,7 +52,7 @@ export function registerSubscriptions(app: Hono<SandboxEnv>, ctx: SandboxContext
       metadata: p.metadata() ?? {},
       description: p.str('description') ?? null,
       default_tax_rates: taxRatesFrom(ctx, p) ?? [],
-      default_source: card?.id ?? null,
+      default_source: source ?? null,
       cancel_at_period_end: p.bool('cancel_at_period_end') ?? false,
     });
     const period = trialEnd ? { start: now, end: trialEnd } : pricePeriod(catalog[0]!.entry.price, now);
