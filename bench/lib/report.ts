@@ -29,8 +29,9 @@ export function applyRatios(rows: Row[]): void {
 export function checkTargets(rows: Row[], targets: Target[]): TargetCheck[] {
   const byId = new Map(rows.map((row) => [row.id, row]));
   return targets.map((target) => {
-    const measured = byId.get(target.row)?.opsPerSecond;
-    const base = byId.get(target.baseline)?.opsPerSecond;
+    const value = (row: Row | undefined) => (target.metric === 'ratio' ? row?.ratio : row?.opsPerSecond);
+    const measured = value(byId.get(target.row));
+    const base = value(byId.get(target.baseline));
     if (measured === undefined || !base) return { ...target };
     const ratio = measured / base;
     return { ...target, ratio, pass: ratio >= target.atLeast };

@@ -5,10 +5,26 @@ import type { Row } from './row.js';
 
 const entry = new URL('../routing/run.ts', import.meta.url);
 
+/** The shape `bench/routing/run.ts` returns (owned separately; kept loose on purpose). */
+interface RoutingRow {
+  variant: string;
+  routes: number;
+  unit?: string;
+  tollgate: number;
+  hono: number;
+  ratio: number;
+}
+
+const label: Record<string, string> = {
+  controller: 'Tollgate router, controller actions',
+  closure: 'Tollgate router, closure actions',
+};
+
 /**
- * Routing with 10 vs 1,000 routes is measured by `bench/routing/run.ts` (`runRoutingBench()`,
- * owned separately). Its rows are taken as they come when they already have this table's shape;
- * anything else it returns is summarised into a row so the run never fails on it.
+ * Routing with 10, 100 and 1,000 routes, from `runRoutingBench()` in `bench/routing/run.ts`:
+ * in-process `fetch()` lookups against bare Hono with the same table, so no child process and
+ * no peak RSS. Each size becomes a Hono row and one row per Tollgate variant, whose ratio is the
+ * routing bench's own median of paired rounds (steadier than dividing two medians).
  */
 export async function runRouting(options: BenchOptions, selected: (id: string) => boolean): Promise<Row[]> {
   if (!selected('routing')) return [];
@@ -17,7 +33,7 @@ export async function runRouting(options: BenchOptions, selected: (id: string) =
       id: 'routing',
       scenario: 'routing, 1,000 routes vs 10',
       group: 'routing',
-      unit: 'req/s',
+      unit: 'lookups/s',
       pending: reason,
     },
   ];
@@ -26,23 +42,31 @@ export async function runRouting(options: BenchOptions, selected: (id: string) =
     const module = await import(entry.href);
     if (typeof module.runRoutingBench !== 'function')
       return pending('bench/routing/run.ts has no runRoutingBench()');
-    const result = await module.runRoutingBench(options);
-    const list: unknown[] = Array.isArray(result) ? result : Array.isArray(result?.rows) ? result.rows : [];
-    return list.map(
-      (item: any, i): Row => ({
-        id: String(item.id ?? `routing.${i}`),
-        scenario: String(item.scenario ?? item.name ?? item.id ?? `routing ${i}`),
+    const result = (await module.runRoutingBench(options.quick ? { rounds: 4 } : {})) as RoutingRow[];
+    const rows: Row[] = [];
+    for (const size of [...new Set(result.map((r) => r.routes))]) {
+      const ofSize = result.filter((r) => r.routes === size);
+      const unit = ofSize[0]?.unit ?? 'lookups/s';
+      rows.push({
+        id: `routing.hono.${size}`,
+        scenario: `bare Hono router, ${size} routes, in-process fetch()`,
         group: 'routing',
-        unit: String(item.unit ?? 'req/s'),
-        opsPerSecond: item.opsPerSecond ?? item.requestsPerSecond ?? item.rps,
-        p50Ms: item.p50Ms ?? item.p50,
-        p99Ms: item.p99Ms ?? item.p99,
-        peakRssBytes: item.peakRssBytes,
-        baseline: item.baseline,
-        failures: item.failures,
-        note: item.note,
-      }),
-    );
+        unit,
+        opsPerSecond: ofSize[0]?.hono,
+      });
+      for (const r of ofSize) {
+        rows.push({
+          id: `routing.${r.variant}.${size}`,
+          scenario: `${label[r.variant] ?? `Tollgate router, ${r.variant}`}, ${size} routes`,
+          group: 'routing',
+          unit,
+          opsPerSecond: r.tollgate,
+          baseline: `routing.hono.${size}`,
+          ratio: r.ratio,
+        });
+      }
+    }
+    return rows;
   } catch (error) {
     return pending(`runRoutingBench() failed: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
   }

@@ -26,6 +26,8 @@ export interface Target {
   readonly baseline: string;
   readonly atLeast: number;
   readonly source: string;
+  /** Compare the rows' own ratios to their baselines instead of their rates. */
+  readonly metric?: 'rate' | 'ratio';
 }
 
 export interface TargetCheck extends Target {
