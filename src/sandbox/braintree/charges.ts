@@ -10,6 +10,7 @@ export interface ChargeInput {
   submitForSettlement: boolean;
   recurring?: boolean;
   orderId?: string | null;
+  customFields?: Record<string, string>;
   subscription?: { id: string; planId: string; start: string | null; end: string | null };
   at?: string;
 }
@@ -53,6 +54,7 @@ export function charge(ctx: SandboxContext, input: ChargeInput): TransactionReco
     billingPeriodEndDate: input.subscription?.end ?? null,
     recurring: input.recurring ?? false,
     orderId: input.orderId ?? null,
+    customFields: input.customFields ?? {},
     processorResponseCode: outcome.code,
     processorResponseText: outcome.text,
     processorResponseType: outcome.approved ? 'approved' : 'soft_declined',

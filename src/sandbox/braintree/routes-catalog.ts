@@ -10,7 +10,6 @@ import { array, boolean, datetime, integer, text, type XmlNode, xmlResponse } fr
 function planNode(plan: SandboxPlan, at: string): XmlNode {
   return {
     id: plan.id,
-    'merchant-id': 'sandbox',
     name: plan.name,
     description: text(plan.description ?? null),
     price: plan.price,

@@ -116,6 +116,9 @@ export function transactionRoutes(app: Hono, ctx: SandboxContext): void {
         customerId: from.customerId,
         submitForSettlement: bool(options.submitForSettlement) === true,
         orderId: str(p.orderId),
+        customFields: Object.fromEntries(
+          Object.entries(obj(p.customFields)).map(([k, v]) => [k, str(v) ?? '']),
+        ),
       });
       if (t.status === 'processor_declined')
         return errorResult(t.processorResponseText, [], { transaction: serializeTransaction(store, t) });

@@ -72,7 +72,6 @@ export function serializeCustomer(store: SandboxStore, customer: CustomerRecord)
   const methods = store.paymentMethodsOf(customer.id).map((pm) => serializePaymentMethod(store, pm));
   return {
     id: customer.id,
-    'merchant-id': 'sandbox',
     'first-name': text(customer.firstName),
     'last-name': text(customer.lastName),
     email: text(customer.email),

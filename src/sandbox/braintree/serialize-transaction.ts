@@ -15,6 +15,9 @@ export function serializeTransaction(store: SandboxStore, t: TransactionRecord):
     amount: formatAmount(t.amount),
     'merchant-account-id': 'sandbox',
     'order-id': text(t.orderId),
+    'custom-fields': Object.fromEntries(
+      Object.entries(t.customFields).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), v]),
+    ),
     'created-at': datetime(t.createdAt),
     'updated-at': datetime(t.updatedAt),
     customer: {

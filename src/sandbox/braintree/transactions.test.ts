@@ -17,8 +17,10 @@ describe('Braintree sandbox: transactions (via the official SDK)', () => {
       amount: '12.50',
       customerId: customer.id,
       options: { submitForSettlement: true },
+      customFields: { description: 'Extra seat' },
     });
     expect(result.success).toBe(true);
+    expect(result.transaction.customFields).toEqual({ description: 'Extra seat' });
     expect(result.transaction.amount).toBe('12.50');
     expect(result.transaction.status).toBe('submitted_for_settlement');
     expect(result.transaction.creditCard?.last4).toBe('1111');

@@ -125,6 +125,8 @@ export interface TransactionRecord {
   billingPeriodEndDate: string | null;
   recurring: boolean;
   orderId: string | null;
+  /** Merchant-defined fields (e.g. Cashier's invoice `description`), returned as sent. */
+  customFields: Record<string, string>;
   processorResponseCode: string;
   processorResponseText: string;
   processorResponseType: 'approved' | 'soft_declined';
