@@ -1,0 +1,99 @@
+import type { TollgateConfig } from '../../foundation/config.js';
+import { OAuthError } from '../errors.js';
+import { type ClientRecord, clientHandlesGrant, isPublicClient } from '../records.js';
+import { type CodeChallengeMethod, checkCodeChallenge } from '../rules/check-pkce.js';
+import { redirectUriMatches } from '../rules/check-redirect-uri.js';
+import { Scopes } from '../scopes.js';
+import type { ClientStore } from '../stores/contracts.js';
+
+export type ResponseType = 'code' | 'token';
+
+/** A validated authorization request, waiting for the user's decision. Plain data (it lives in the session). */
+export interface AuthorizationRequest {
+  clientId: string;
+  redirectUri: string;
+  responseType: ResponseType;
+  scopes: string[];
+  state: string | null;
+  codeChallenge: string | null;
+  codeChallengeMethod: CodeChallengeMethod | null;
+}
+
+/**
+ * An error the user must see instead of a redirect: the client or its redirect URI cannot be
+ * trusted (RFC 6749 §4.1.2.1, RFC 9700 §4.11.2 — never an open redirector).
+ */
+export interface AuthorizationFailure {
+  error: OAuthError;
+  /** Set when the error may go back to the client. */
+  redirect?: { uri: string; responseType: ResponseType; state: string | null };
+}
+
+/**
+ * RFC 6749 §4.1.1/§4.2.1 validation, in order: client, redirect URI (both shown, never
+ * redirected), then response type, PKCE and scopes (sent back to the client).
+ */
+export async function validateAuthorizationRequest(
+  query: Readonly<Record<string, string | undefined>>,
+  deps: { clients: ClientStore; scopes: Scopes; config: TollgateConfig['oauth'] },
+): Promise<{ request: AuthorizationRequest; client: ClientRecord }> {
+  const clientId = query.client_id;
+  if (!clientId) throw OAuthError.invalidRequest('The request is missing the "client_id" parameter.');
+  const client = await deps.clients.find(clientId);
+  if (!client || client.revoked) throw OAuthError.invalidClient(`unknown client ${clientId}`);
+  const redirectUri = query.redirect_uri;
+  if (!redirectUri) throw OAuthError.invalidRequest('The request is missing the "redirect_uri" parameter.');
+  if (!redirectUriMatches(client, redirectUri)) {
+    throw OAuthError.invalidRequest('The redirect_uri does not match the one registered for this client.', {
+      detail: `client ${client.id}: ${redirectUri}`,
+    });
+  }
+  const state = query.state ?? null;
+  const responseType = query.response_type;
+  const back = { redirectable: true } as const;
+  if (!responseType)
+    throw OAuthError.invalidRequest('The request is missing the "response_type" parameter.', back);
+  if (responseType !== 'code' && !(responseType === 'token' && deps.config.implicitGrant)) {
+    throw new OAuthError('unsupported_response_type', 'The response type is not supported.', back);
+  }
+  const grant = responseType === 'code' ? 'authorization_code' : 'implicit';
+  if (!clientHandlesGrant(client, grant)) {
+    throw OAuthError.unauthorizedClient('This client may not use this response type.', back);
+  }
+  const pkce =
+    responseType === 'code'
+      ? checkCodeChallenge(
+          { codeChallenge: query.code_challenge, codeChallengeMethod: query.code_challenge_method },
+          { publicClient: isPublicClient(client), allowPlain: deps.config.allowPlainPkce },
+        )
+      : undefined;
+  const scopes = deps.scopes.validate(Scopes.parse(query.scope), { allowAll: false, redirectable: true });
+  return {
+    client,
+    request: {
+      clientId: client.id,
+      redirectUri,
+      responseType,
+      scopes,
+      state,
+      codeChallenge: pkce?.codeChallenge ?? null,
+      codeChallengeMethod: pkce?.codeChallengeMethod ?? null,
+    },
+  };
+}
+
+/**
+ * Where a redirectable error goes: `null` when the error must be shown instead. Call it only
+ * after the client and redirect URI checked out, i.e. with the query's own values.
+ */
+export function errorRedirectTarget(
+  error: OAuthError,
+  query: Readonly<Record<string, string | undefined>>,
+): { uri: string; responseType: ResponseType; state: string | null } | null {
+  if (!error.redirectable || !query.redirect_uri) return null;
+  return {
+    uri: query.redirect_uri,
+    responseType: query.response_type === 'token' ? 'token' : 'code',
+    state: query.state ?? null,
+  };
+}

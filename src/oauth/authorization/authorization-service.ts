@@ -1,0 +1,123 @@
+import type { Clock } from '../../foundation/clock.js';
+import type { TollgateConfig } from '../../foundation/config.js';
+import { ClockToken, ConfigToken } from '../../foundation/tokens.js';
+import { OAuthError } from '../errors.js';
+import { issuerOf } from '../jwt/access-token-signer.js';
+import { clientHandlesGrant } from '../records.js';
+import { Scopes } from '../scopes.js';
+import { hashSecret, randomSecret } from '../secrets.js';
+import { type OAuthStore, OAuthStoreToken } from '../stores/contracts.js';
+import { TokenIssuer } from '../tokens/token-issuer.js';
+import {
+  type AuthorizationRequest,
+  type ResponseType,
+  validateAuthorizationRequest,
+} from './authorization-request.js';
+
+/**
+ * The authorization endpoint's decisions (RFC 6749 §4.1.2, §4.2.2): validate a request, then
+ * turn the user's approval into a code or (implicit grant) a token, or the denial into an error,
+ * always as a URL to redirect to.
+ */
+export class AuthorizationService {
+  static inject = [OAuthStoreToken, Scopes, TokenIssuer, ClockToken, ConfigToken] as const;
+  readonly #issuer: string;
+
+  constructor(
+    private readonly store: OAuthStore,
+    private readonly scopes: Scopes,
+    private readonly issuer: TokenIssuer,
+    private readonly clock: Clock,
+    private readonly config: TollgateConfig,
+  ) {
+    this.#issuer = issuerOf(config);
+  }
+
+  validate(query: Readonly<Record<string, string | undefined>>) {
+    return validateAuthorizationRequest(query, {
+      clients: this.store.clients,
+      scopes: this.scopes,
+      config: this.config.oauth,
+    });
+  }
+
+  /** The user approved: a redirect carrying `code` (or, implicit, the token in the fragment). */
+  async approve(request: AuthorizationRequest, userId: number): Promise<string> {
+    const client = await this.store.clients.find(request.clientId);
+    const grant = request.responseType === 'code' ? 'authorization_code' : 'implicit';
+    if (!client || client.revoked || !clientHandlesGrant(client, grant)) {
+      throw OAuthError.invalidClient(`client ${request.clientId} went away during approval`);
+    }
+    if (request.responseType === 'token') {
+      if (!this.config.oauth.implicitGrant)
+        throw new OAuthError('unsupported_response_type', 'The implicit grant is disabled.');
+      const issued = await this.issuer.issue({
+        client,
+        userId,
+        scopes: request.scopes,
+        ttlSeconds: this.config.oauth.accessTokenTtlSeconds,
+      });
+      await this.issuer.announce(issued);
+      return this.redirect(request.redirectUri, 'token', {
+        access_token: issued.accessToken,
+        token_type: 'Bearer',
+        expires_in: String(issued.expiresIn),
+        scope: request.scopes.join(' '),
+        state: request.state,
+      });
+    }
+    const code = randomSecret();
+    const now = this.clock.now();
+    await this.store.authCodes.insert({
+      id: hashSecret(code),
+      userId,
+      clientId: client.id,
+      scopes: request.scopes,
+      redirectUri: request.redirectUri,
+      codeChallenge: request.codeChallenge,
+      codeChallengeMethod: request.codeChallengeMethod,
+      revoked: false,
+      accessTokenId: null,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + this.config.oauth.authCodeTtlSeconds * 1000).toISOString(),
+    });
+    return this.redirect(request.redirectUri, 'code', { code, state: request.state });
+  }
+
+  /** The user denied: `error=access_denied` back to the client. */
+  deny(request: AuthorizationRequest): string {
+    return this.errorRedirect(OAuthError.accessDenied(), {
+      uri: request.redirectUri,
+      responseType: request.responseType,
+      state: request.state,
+    });
+  }
+
+  errorRedirect(
+    error: OAuthError,
+    target: { uri: string; responseType: ResponseType; state: string | null },
+  ): string {
+    return this.redirect(target.uri, target.responseType, {
+      error: error.code,
+      error_description: error.description,
+      state: target.state,
+    });
+  }
+
+  /**
+   * Code responses go in the query, implicit ones in the fragment (RFC 6749 §4.2.2); both carry
+   * `iss` (RFC 9207) so a client can tell which server answered.
+   */
+  redirect(uri: string, responseType: ResponseType, params: Record<string, string | null>): string {
+    const url = new URL(uri);
+    const values = new URLSearchParams();
+    for (const [key, value] of Object.entries(params)) if (value !== null) values.set(key, value);
+    values.set('iss', this.#issuer);
+    if (responseType === 'token') {
+      url.hash = values.toString();
+    } else {
+      for (const [key, value] of values) url.searchParams.set(key, value);
+    }
+    return url.toString();
+  }
+}

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../foundation/clock.js';
+import { ClockToken } from '../../foundation/tokens.js';
+import type { ClientRecord } from '../records.js';
+import { hashSecret, randomSecret } from '../secrets.js';
+import { type OAuthStore, OAuthStoreToken } from '../stores/contracts.js';
+import { TokenRevoker } from '../tokens/token-revoker.js';
+
+export interface NewClientInput {
+  name: string;
+  redirect: string;
+  userId?: number | null;
+  personalAccess?: boolean;
+  password?: boolean;
+  /** False makes a public client: no secret, PKCE required. Default true. */
+  confidential?: boolean;
+}
+
+export interface CreatedClient {
+  client: ClientRecord;
+  /** The plain secret, shown once; null for a public client. Only its hash is stored. */
+  plainSecret: string | null;
+}
+
+/** Creates, finds, updates and revokes OAuth clients (Passport's ClientRepository). */
+export class Clients {
+  static inject = [OAuthStoreToken, ClockToken, TokenRevoker] as const;
+
+  constructor(
+    private readonly store: OAuthStore,
+    private readonly clock: Clock,
+    private readonly revoker: TokenRevoker,
+  ) {}
+
+  async create(input: NewClientInput): Promise<CreatedClient> {
+    const plainSecret = input.confidential === false ? null : randomSecret();
+    const client = await this.store.clients.create(
+      {
+        id: randomUUID(),
+        userId: input.userId ?? null,
+        name: input.name,
+        secretHash: plainSecret === null ? null : hashSecret(plainSecret),
+        redirect: input.redirect,
+        personalAccessClient: input.personalAccess ?? false,
+        passwordClient: input.password ?? false,
+      },
+      this.clock.now().toISOString(),
+    );
+    return { client, plainSecret };
+  }
+
+  /** A live (not revoked) client. */
+  async find(id: string): Promise<ClientRecord | undefined> {
+    const client = await this.store.clients.find(id);
+    return client && !client.revoked ? client : undefined;
+  }
+
+  /** A live client owned by `userId`: anyone else's is "not found". */
+  async findForUser(id: string, userId: number): Promise<ClientRecord | undefined> {
+    const client = await this.find(id);
+    return client?.userId === userId ? client : undefined;
+  }
+
+  forUser(userId: number): Promise<ClientRecord[]> {
+    return this.store.clients.forUser(userId);
+  }
+
+  async update(client: ClientRecord, values: { name: string; redirect: string }): Promise<ClientRecord> {
+    const now = this.clock.now().toISOString();
+    await this.store.clients.update(client.id, values, now);
+    return { ...client, ...values, updatedAt: now };
+  }
+
+  /** Revokes the client and all its tokens (the JSON API's DELETE). */
+  delete(client: ClientRecord): Promise<void> {
+    return this.revoker.revokeClient(client.id);
+  }
+
+  personalAccessClient(): Promise<ClientRecord | undefined> {
+    return this.store.clients.personalAccessClient();
+  }
+}
+
+/** What a client looks like in JSON (Passport's shape; the secret only right after creation). */
+export function serializeClient(client: ClientRecord, plainSecret?: string | null): Record<string, unknown> {
+  return {
+    id: client.id,
+    user_id: client.userId,
+    name: client.name,
+    redirect: client.redirect,
+    personal_access_client: client.personalAccessClient,
+    password_client: client.passwordClient,
+    confidential: client.secretHash !== null,
+    revoked: client.revoked,
+    created_at: client.createdAt,
+    updated_at: client.updatedAt,
+    ...(plainSecret === undefined ? {} : { secret: plainSecret }),
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * Raised after an access token is stored (any grant, personal access tokens included). Listeners
+ * may prune or revoke the user's other tokens: they run before the response is sent.
+ */
+export class AccessTokenCreated {
+  constructor(
+    readonly tokenId: string,
+    readonly userId: number | null,
+    readonly clientId: string,
+  ) {}
+}
+
+/** Raised after a refresh token is stored, next to the access token it refreshes. */
+export class RefreshTokenCreated {
+  constructor(
+    readonly refreshTokenId: string,
+    readonly accessTokenId: string,
+  ) {}
+}
+
+/** Raised once per access token that becomes revoked: caches of verified tokens drop it. */
+export class AccessTokenRevoked {
+  constructor(readonly tokenId: string) {}
+}
+
+/** Raised when a client is revoked (deleted): every token it holds stops working. */
+export class ClientRevoked {
+  constructor(readonly clientId: string) {}
+}

@@ -1,0 +1,78 @@
+import type { Context } from 'hono';
+import type { User } from '../../auth/user.js';
+import { InjectionToken } from '../../foundation/container.js';
+import { CsrfField } from '../../views/components.js';
+import { renderPage } from '../../views/render.js';
+import type { Scope } from '../scopes.js';
+
+/** What the approval page needs. The forms must post `_token`, `auth_token` and `state` back. */
+export interface ApprovalViewProps {
+  client: { id: string; name: string };
+  scopes: Scope[];
+  user: User;
+  csrfToken: string;
+  /** Binds the decision to this pending request. */
+  authToken: string;
+  state: string | null;
+  /** Where both forms post: approve with POST, deny with `_method=DELETE`. */
+  action: string;
+}
+
+/**
+ * Renders the approval page. Replace it with `oauthProvider({ approvalView })`; the response gets
+ * `X-Frame-Options: DENY` and `frame-ancestors 'none'` whatever the view returns.
+ */
+export type ApprovalView = (
+  c: Context,
+  props: ApprovalViewProps,
+) => Response | string | Promise<Response | string>;
+
+export const ApprovalViewToken = new InjectionToken<ApprovalView>('OAuthApprovalView');
+
+const DecisionFields = (props: ApprovalViewProps) => (
+  <>
+    <CsrfField token={props.csrfToken} />
+    <input type="hidden" name="auth_token" value={props.authToken} />
+    <input type="hidden" name="state" value={props.state ?? ''} />
+    <input type="hidden" name="client_id" value={props.client.id} />
+  </>
+);
+
+/** The default page: the client's name, each scope's description, Approve and Deny. */
+export const defaultApprovalView: ApprovalView = (c, props) =>
+  renderPage(
+    c,
+    { title: 'Authorization request' },
+    <section class="card approval">
+      <h1>Authorization request</h1>
+      <p>
+        <strong class="client-name">{props.client.name}</strong> is requesting permission to access your
+        account.
+      </p>
+      {props.scopes.length > 0 ? (
+        <>
+          <p>This application will be able to:</p>
+          <ul class="scopes">
+            {props.scopes.map((scope) => (
+              <li data-scope={scope.id}>{scope.description}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      <div class="actions">
+        <form method="post" action={props.action} class="inline">
+          <DecisionFields {...props} />
+          <button type="submit" class="btn btn-primary" name="decision" value="approve">
+            Authorize
+          </button>
+        </form>
+        <form method="post" action={props.action} class="inline">
+          <input type="hidden" name="_method" value="DELETE" />
+          <DecisionFields {...props} />
+          <button type="submit" class="btn btn-danger" name="decision" value="deny">
+            Cancel
+          </button>
+        </form>
+      </div>
+    </section>,
+  );

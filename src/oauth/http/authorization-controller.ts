@@ -1,0 +1,128 @@
+import type { Context } from 'hono';
+import { requireSession } from '../../auth/context.js';
+import { errorPage } from '../../http/error-handler.js';
+import { type AuthorizationRequest, errorRedirectTarget } from '../authorization/authorization-request.js';
+import { AuthorizationService } from '../authorization/authorization-service.js';
+import { OAuthError } from '../errors.js';
+import { Scopes } from '../scopes.js';
+import { randomSecret, safeEqual } from '../secrets.js';
+import { type ApprovalView, ApprovalViewToken } from './approval-view.js';
+import { readQuery } from './respond.js';
+
+/** The session key of the request waiting for the user's decision. */
+export const PENDING_AUTHORIZATION = 'oauth.authorization';
+
+interface PendingAuthorization {
+  request: AuthorizationRequest;
+  authToken: string;
+  userId: number;
+}
+
+// RFC 9700 §4.16: the approval page must not be framable (clickjacking).
+const pageHeaders = {
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': "frame-ancestors 'none'",
+  'Cache-Control': 'no-store',
+} as const;
+
+/**
+ * `GET /oauth/authorize` shows the approval page; `POST` approves and `DELETE` denies the pending
+ * request, which the session binds to the user and to the `auth_token` of the page's forms.
+ */
+export class ApprovalController {
+  static inject = [AuthorizationService, Scopes, ApprovalViewToken] as const;
+
+  constructor(
+    private readonly service: AuthorizationService,
+    private readonly scopes: Scopes,
+    private readonly view: ApprovalView,
+  ) {}
+
+  async authorize(c: Context): Promise<Response> {
+    let query: Record<string, string> = {};
+    try {
+      query = readQuery(c);
+      const { request, client } = await this.service.validate(query);
+      const user = c.get('user')!;
+      const session = requireSession(c);
+      const pending: PendingAuthorization = { request, authToken: randomSecret(), userId: user.id };
+      session.put(PENDING_AUTHORIZATION, pending);
+      const rendered = await this.view(c, {
+        client: { id: client.id, name: client.name },
+        scopes: this.scopes.describe(request.scopes),
+        user,
+        csrfToken: session.csrfToken,
+        authToken: pending.authToken,
+        state: request.state,
+        action: '/oauth/authorize',
+      });
+      const response = typeof rendered === 'string' ? c.html(rendered) : rendered;
+      for (const [name, value] of Object.entries(pageHeaders)) response.headers.set(name, value);
+      return response;
+    } catch (err) {
+      if (!(err instanceof OAuthError)) throw err;
+      const target = errorRedirectTarget(err, query);
+      if (target) return this.redirect(c, this.service.errorRedirect(err, target));
+      return this.errorPage(c, err);
+    }
+  }
+
+  async approve(c: Context): Promise<Response> {
+    const form = await c.req.parseBody();
+    // Without method spoofing in front, the deny form still arrives here.
+    if (String(form._method ?? '').toUpperCase() === 'DELETE') return this.deny(c);
+    const pending = this.takePending(c, form);
+    if (!pending) return this.expired(c);
+    try {
+      return this.redirect(c, await this.service.approve(pending.request, pending.userId));
+    } catch (err) {
+      if (err instanceof OAuthError) return this.errorPage(c, err);
+      throw err;
+    }
+  }
+
+  async deny(c: Context): Promise<Response> {
+    const pending = this.takePending(c, await c.req.parseBody());
+    if (!pending) return this.expired(c);
+    return this.redirect(c, this.service.deny(pending.request));
+  }
+
+  /** The pending request, once: only for the user it was shown to and the page's `auth_token`. */
+  private takePending(c: Context, form: Record<string, unknown>): PendingAuthorization | undefined {
+    const session = requireSession(c);
+    const pending = session.get<PendingAuthorization>(PENDING_AUTHORIZATION);
+    const given = typeof form.auth_token === 'string' ? form.auth_token : '';
+    if (!pending || !given || !safeEqual(pending.authToken, given)) return undefined;
+    if (pending.userId !== c.get('user')?.id) return undefined;
+    session.forget(PENDING_AUTHORIZATION);
+    return pending;
+  }
+
+  private redirect(c: Context, url: string): Response {
+    return c.body(null, 302, { Location: url, 'Cache-Control': 'no-store' });
+  }
+
+  private expired(c: Context): Response {
+    return c.html(
+      errorPage(
+        400,
+        'This authorization request has expired or was already answered. Start again from the application.',
+      ),
+      400,
+      pageHeaders,
+    );
+  }
+
+  /** A client or redirect URI that cannot be trusted: shown to the user, never redirected to. */
+  private errorPage(c: Context, err: OAuthError): Response {
+    const message =
+      err.code === 'invalid_client'
+        ? 'The application asking for access is not registered.'
+        : err.description;
+    return c.html(
+      errorPage(err.status === 401 ? 400 : err.status, message),
+      (err.status === 401 ? 400 : err.status) as 400,
+      pageHeaders,
+    );
+  }
+}

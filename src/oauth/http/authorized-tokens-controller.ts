@@ -1,0 +1,34 @@
+import type { Context } from 'hono';
+import type { Clock } from '../../foundation/clock.js';
+import { ClockToken } from '../../foundation/tokens.js';
+import { serializeToken } from '../personal/personal-access-tokens.js';
+import { type OAuthStore, OAuthStoreToken } from '../stores/contracts.js';
+import { TokenRevoker } from '../tokens/token-revoker.js';
+import { notFound } from './clients-controller.js';
+
+/** `/oauth/tokens`: the applications the user authorized (Passport's AuthorizedAccessTokenController). */
+export class AuthorizedTokensController {
+  static inject = [OAuthStoreToken, TokenRevoker, ClockToken] as const;
+
+  constructor(
+    private readonly store: OAuthStore,
+    private readonly revoker: TokenRevoker,
+    private readonly clock: Clock,
+  ) {}
+
+  async index(c: Context): Promise<Response> {
+    const now = this.clock.now().toISOString();
+    const tokens = await this.store.accessTokens.forUser(c.get('user')!.id, { personal: false, now });
+    return c.json(tokens.map(serializeToken));
+  }
+
+  /** Revokes the token and its refresh token; another user's token is "not found". */
+  async destroy(tokenId: string, c: Context): Promise<Response> {
+    const token = await this.store.accessTokens.findWithClient(tokenId);
+    if (!token || token.userId !== c.get('user')!.id || token.revoked || token.client.personalAccessClient) {
+      throw notFound();
+    }
+    await this.revoker.revoke(token.id);
+    return c.body(null, 204);
+  }
+}

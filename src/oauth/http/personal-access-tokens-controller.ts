@@ -1,0 +1,36 @@
+import type { Context } from 'hono';
+import { PersonalAccessTokens, serializeToken } from '../personal/personal-access-tokens.js';
+import { Scopes } from '../scopes.js';
+import { notFound } from './clients-controller.js';
+import { personalAccessTokenSchema } from './schemas.js';
+import { validateJson } from './validate.js';
+
+/** `/oauth/personal-access-tokens` (Passport's PersonalAccessTokenController). */
+export class PersonalAccessTokensController {
+  static inject = [PersonalAccessTokens, Scopes] as const;
+
+  constructor(
+    private readonly tokens: PersonalAccessTokens,
+    private readonly scopes: Scopes,
+  ) {}
+
+  async index(c: Context): Promise<Response> {
+    const list = await this.tokens.forUser(c.get('user')!.id);
+    return c.json(list.map(serializeToken));
+  }
+
+  async store(c: Context): Promise<Response> {
+    const input = await validateJson(c, personalAccessTokenSchema(this.scopes));
+    const result = await this.tokens.create(c.get('user')!.id, input.name, input.scopes);
+    return c.json({ accessToken: result.accessToken, token: serializeToken(result.token) }, 200, {
+      'Cache-Control': 'no-store',
+    });
+  }
+
+  async destroy(tokenId: string, c: Context): Promise<Response> {
+    const token = await this.tokens.findForUser(tokenId, c.get('user')!.id);
+    if (!token) throw notFound();
+    await this.tokens.revoke(token.id);
+    return c.body(null, 204);
+  }
+}

@@ -1,0 +1,45 @@
+import type { Context } from 'hono';
+import type { Logger } from '../../foundation/logger.js';
+import { OAuthError } from '../errors.js';
+
+/** RFC 6749 §5.1: token responses and errors must not be cached. */
+export const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
+
+/**
+ * The OAuth endpoints' one error serializer: RFC 6749 §5.2 JSON with the error's headers; any
+ * other error is logged and becomes a bare `server_error`.
+ */
+export function oauthErrorResponse(c: Context, err: unknown, logger: Logger): Response {
+  const error =
+    err instanceof OAuthError ? err : OAuthError.serverError('unexpected error at an OAuth endpoint', err);
+  if (error.status >= 500) logger.error({ err, path: c.req.path }, 'OAuth endpoint failed');
+  else if (error.detail) logger.debug({ code: error.code, detail: error.detail }, 'OAuth request refused');
+  return c.json(error.toJSON(), error.status as 400, { ...noStore, ...error.headers });
+}
+
+/**
+ * Reads an `application/x-www-form-urlencoded` body (RFC 6749 §3.2, §4.1.3). A parameter sent
+ * twice is refused (§3.1, §3.2).
+ */
+export async function readForm(c: Context): Promise<Record<string, string>> {
+  const type = c.req.header('content-type') ?? '';
+  if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+    throw OAuthError.invalidRequest('The request body must be application/x-www-form-urlencoded.');
+  }
+  const params: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(await c.req.text())) {
+    if (key in params) throw OAuthError.invalidRequest(`The "${key}" parameter was sent more than once.`);
+    params[key] = value;
+  }
+  return params;
+}
+
+/** The query as a record of single values; a repeated parameter is refused (RFC 6749 §3.1). */
+export function readQuery(c: Context): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [key, value] of new URL(c.req.url).searchParams) {
+    if (key in params) throw OAuthError.invalidRequest(`The "${key}" parameter was sent more than once.`);
+    params[key] = value;
+  }
+  return params;
+}

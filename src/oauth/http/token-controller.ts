@@ -1,0 +1,25 @@
+import type { Context } from 'hono';
+import type { Logger } from '../../foundation/logger.js';
+import { LoggerToken } from '../../foundation/tokens.js';
+import { TokenEndpoint } from '../grants/token-endpoint.js';
+import { noStore, oauthErrorResponse, readForm } from './respond.js';
+
+/** `POST /oauth/token` (RFC 6749 §3.2). */
+export class TokenController {
+  static inject = [TokenEndpoint, LoggerToken] as const;
+
+  constructor(
+    private readonly endpoint: TokenEndpoint,
+    private readonly logger: Logger,
+  ) {}
+
+  async issue(c: Context): Promise<Response> {
+    try {
+      const params = await readForm(c);
+      const body = await this.endpoint.handle({ params, authorization: c.req.header('authorization') });
+      return c.json(body, 200, noStore);
+    } catch (err) {
+      return oauthErrorResponse(c, err, this.logger);
+    }
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * The claims of a Tollgate access token: RFC 9068 §2.2 plus Passport's `scopes` array.
+ * `sub` is the user id as a string, or the client id for a client_credentials token.
+ */
+export interface AccessTokenClaims {
+  iss: string;
+  sub: string;
+  /** The client id (RFC 9068 §3: the audience is the resource; Passport uses the client). */
+  aud: string;
+  client_id: string;
+  /** The stored token's id: revocation looks it up. */
+  jti: string;
+  iat: number;
+  exp: number;
+  /** Space-delimited, as RFC 9068 §2.2.3 asks. */
+  scope: string;
+  scopes: string[];
+}
+
+/** RFC 9068 §2.1: the JWT `typ` header of an access token. */
+export const ACCESS_TOKEN_TYP = 'at+jwt';

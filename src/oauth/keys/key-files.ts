@@ -1,0 +1,88 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SigningAlgorithm } from '../../foundation/config.js';
+
+export interface PemKeyPair {
+  privateKey: string;
+  publicKey: string;
+}
+
+export function keyPaths(storagePath: string): { privateKey: string; publicKey: string } {
+  return {
+    privateKey: join(storagePath, 'oauth-private.key'),
+    publicKey: join(storagePath, 'oauth-public.key'),
+  };
+}
+
+/** A new key pair for the configured JWS algorithm: RSA 2048 (RS256), P-256 (ES256) or Ed25519. */
+export function generateKeyPair(algorithm: SigningAlgorithm): PemKeyPair {
+  const pkcs8 = { type: 'pkcs8', format: 'pem' } as const;
+  const spki = { type: 'spki', format: 'pem' } as const;
+  switch (algorithm) {
+    case 'RS256':
+      return generateKeyPairSync('rsa', {
+        modulusLength: 2048,
+        privateKeyEncoding: pkcs8,
+        publicKeyEncoding: spki,
+      });
+    case 'ES256':
+      return generateKeyPairSync('ec', {
+        namedCurve: 'P-256',
+        privateKeyEncoding: pkcs8,
+        publicKeyEncoding: spki,
+      });
+    case 'EdDSA':
+      return generateKeyPairSync('ed25519', { privateKeyEncoding: pkcs8, publicKeyEncoding: spki });
+  }
+}
+
+export function keysExist(storagePath: string): boolean {
+  const paths = keyPaths(storagePath);
+  return existsSync(paths.privateKey) && existsSync(paths.publicKey);
+}
+
+/** Writes the pair under `storagePath`, the private key readable by its owner only (0600). */
+export function writeKeys(storagePath: string, pair: PemKeyPair): { privateKey: string; publicKey: string } {
+  const paths = keyPaths(storagePath);
+  mkdirSync(storagePath, { recursive: true });
+  writeFileSync(paths.privateKey, pair.privateKey, { mode: 0o600 });
+  chmodSync(paths.privateKey, 0o600);
+  writeFileSync(paths.publicKey, pair.publicKey, { mode: 0o644 });
+  return paths;
+}
+
+/**
+ * Creates the key files unless both exist (or `force`). Returns whether new keys were written.
+ */
+export function installKeys(
+  storagePath: string,
+  algorithm: SigningAlgorithm,
+  options: { force?: boolean } = {},
+): boolean {
+  if (!options.force && keysExist(storagePath)) return false;
+  writeKeys(storagePath, generateKeyPair(algorithm));
+  return true;
+}
+
+/** PEM from an environment variable may carry `\n` escapes instead of newlines. */
+export function normalizePem(pem: string): string {
+  return pem.includes('\\n') ? pem.replace(/\\n/g, '\n') : pem;
+}
+
+/** The PEM pair from configuration (environment) when set, else from the key files. */
+export function readKeys(options: {
+  privateKey: string;
+  publicKey: string;
+  storagePath: string;
+}): PemKeyPair | undefined {
+  if (options.privateKey && options.publicKey) {
+    return { privateKey: normalizePem(options.privateKey), publicKey: normalizePem(options.publicKey) };
+  }
+  if (!keysExist(options.storagePath)) return undefined;
+  const paths = keyPaths(options.storagePath);
+  return {
+    privateKey: readFileSync(paths.privateKey, 'utf8'),
+    publicKey: readFileSync(paths.publicKey, 'utf8'),
+  };
+}

@@ -1,0 +1,29 @@
+import type { TollgateConfig } from '../foundation/config.js';
+import { issuerOf } from './jwt/access-token-signer.js';
+
+/** RFC 8414 §2 authorization server metadata, from configuration. */
+export function authorizationServerMetadata(
+  config: TollgateConfig,
+  grantTypes: readonly string[],
+  scopes: readonly string[],
+): Record<string, unknown> {
+  const issuer = issuerOf(config);
+  const implicit = config.oauth.implicitGrant;
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth/authorize`,
+    token_endpoint: `${issuer}/oauth/token`,
+    jwks_uri: `${issuer}/oauth/jwks`,
+    revocation_endpoint: `${issuer}/oauth/revoke`,
+    introspection_endpoint: `${issuer}/oauth/introspect`,
+    scopes_supported: [...scopes],
+    response_types_supported: implicit ? ['code', 'token'] : ['code'],
+    response_modes_supported: implicit ? ['query', 'fragment'] : ['query'],
+    grant_types_supported: implicit ? [...grantTypes, 'implicit'] : [...grantTypes],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    code_challenge_methods_supported: config.oauth.allowPlainPkce ? ['S256', 'plain'] : ['S256'],
+    authorization_response_iss_parameter_supported: true,
+  };
+}

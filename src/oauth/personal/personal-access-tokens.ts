@@ -1,0 +1,97 @@
+import type { Clock } from '../../foundation/clock.js';
+import type { TollgateConfig } from '../../foundation/config.js';
+import { ConfigurationError } from '../../foundation/errors.js';
+import { ClockToken, ConfigToken } from '../../foundation/tokens.js';
+import type { AccessTokenRecord, AccessTokenWithClient } from '../records.js';
+import { Scopes } from '../scopes.js';
+import { type OAuthStore, OAuthStoreToken } from '../stores/contracts.js';
+import { TokenIssuer } from '../tokens/token-issuer.js';
+import { TokenRevoker } from '../tokens/token-revoker.js';
+
+/** What `user.createToken()` and the JSON API return: the JWT (shown once) and its record. */
+export interface PersonalAccessTokenResult {
+  accessToken: string;
+  token: AccessTokenRecord;
+}
+
+/** Thrown when no personal access client exists: `tollgate install` has not run. */
+export class PersonalAccessClientMissing extends ConfigurationError {
+  constructor() {
+    super(
+      'Personal access client not found. Run `tollgate install` (or `tollgate client --personal`) first.',
+    );
+    this.name = 'PersonalAccessClientMissing';
+  }
+}
+
+/**
+ * Personal access tokens: issued by the personal access client, always long-lived
+ * (`oauth.personalAccessTokenTtlSeconds`, not the configured access token lifetime).
+ */
+export class PersonalAccessTokens {
+  static inject = [OAuthStoreToken, TokenIssuer, TokenRevoker, Scopes, ConfigToken, ClockToken] as const;
+
+  constructor(
+    private readonly store: OAuthStore,
+    private readonly issuer: TokenIssuer,
+    private readonly revoker: TokenRevoker,
+    private readonly scopes: Scopes,
+    private readonly config: TollgateConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Throws `invalid_scope` (OAuthError) for an unknown scope or `*`. */
+  async create(
+    userId: number,
+    name: string,
+    scopes: readonly string[] = [],
+  ): Promise<PersonalAccessTokenResult> {
+    const granted = this.scopes.validate([...new Set(scopes)], { allowAll: false });
+    const client = await this.store.clients.personalAccessClient();
+    if (!client) throw new PersonalAccessClientMissing();
+    const issued = await this.issuer.issue({
+      client,
+      userId,
+      name,
+      scopes: granted,
+      ttlSeconds: this.config.oauth.personalAccessTokenTtlSeconds,
+    });
+    await this.issuer.announce(issued);
+    return { accessToken: issued.accessToken, token: issued.record };
+  }
+
+  forUser(userId: number): Promise<AccessTokenWithClient[]> {
+    return this.store.accessTokens.forUser(userId, { personal: true, now: this.clock.now().toISOString() });
+  }
+
+  /** The user's own live personal access token, or undefined (someone else's is "not found"). */
+  async findForUser(tokenId: string, userId: number): Promise<AccessTokenRecord | undefined> {
+    const token = await this.store.accessTokens.findWithClient(tokenId);
+    if (!token || token.userId !== userId || token.revoked || !token.client.personalAccessClient)
+      return undefined;
+    return token;
+  }
+
+  revoke(tokenId: string): Promise<boolean> {
+    return this.revoker.revoke(tokenId);
+  }
+}
+
+/** A token as the JSON APIs show it (Passport's `Token` model shape). */
+export function serializeToken(token: AccessTokenRecord | AccessTokenWithClient): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: token.id,
+    user_id: token.userId,
+    client_id: token.clientId,
+    name: token.name,
+    scopes: token.scopes,
+    revoked: token.revoked,
+    created_at: token.createdAt,
+    updated_at: token.updatedAt,
+    expires_at: token.expiresAt,
+  };
+  if ('client' in token) {
+    out.client = { id: token.client.id, name: token.client.name, user_id: token.client.userId };
+  }
+  return out;
+}

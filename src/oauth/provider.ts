@@ -1,0 +1,57 @@
+import type { Application, ServiceProvider } from '../foundation/application.js';
+import { AuthorizationService } from './authorization/authorization-service.js';
+import { Clients } from './clients/clients.js';
+import type { Grant } from './grants/grant.js';
+import { GrantRegistry } from './grants/registry.js';
+import { TokenEndpoint } from './grants/token-endpoint.js';
+import { type ApprovalView, ApprovalViewToken, defaultApprovalView } from './http/approval-view.js';
+import { AccessTokenSigner } from './jwt/access-token-signer.js';
+import { AccessTokenVerifier } from './jwt/access-token-verifier.js';
+import { SigningKeys } from './keys/signing-keys.js';
+import { PersonalAccessTokens } from './personal/personal-access-tokens.js';
+import { registerOAuthRoutes } from './routes.js';
+import { Scopes } from './scopes.js';
+import { OAuthStoreToken } from './stores/contracts.js';
+import { KyselyOAuthStore } from './stores/kysely-store.js';
+import { TokenInspector } from './tokens/token-inspector.js';
+import { TokenIssuer } from './tokens/token-issuer.js';
+import { TokenRevoker } from './tokens/token-revoker.js';
+
+export interface OAuthOptions {
+  /** Replaces the approval page. */
+  approvalView?: ApprovalView;
+  /** Extra grants for the token endpoint (`{ grantType, handle }`). */
+  grants?: Grant[];
+  /** Set false to declare the routes yourself (see `registerOAuthRoutes`). Default true. */
+  routes?: boolean;
+}
+
+/**
+ * The OAuth 2.0 server: binds its services as singletons (the signing key is imported once) and
+ * declares its routes. Needs `authProvider()` registered first (the `web` group and `auth`).
+ * Its tables come with the core migrations (`2026_11_21_1xxxxx_*`).
+ */
+export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
+  return {
+    name: 'oauth',
+    register(app: Application) {
+      const { container } = app;
+      container
+        .singleton(OAuthStoreToken, (c) => c.construct(KyselyOAuthStore))
+        .singleton(SigningKeys)
+        .singleton(AccessTokenSigner)
+        .singleton(AccessTokenVerifier)
+        .singleton(Scopes)
+        .singleton(GrantRegistry, () => new GrantRegistry().registerAll(options.grants ?? []))
+        .singleton(TokenIssuer)
+        .singleton(TokenRevoker)
+        .singleton(TokenEndpoint)
+        .singleton(TokenInspector)
+        .singleton(AuthorizationService)
+        .singleton(Clients)
+        .singleton(PersonalAccessTokens)
+        .instance(ApprovalViewToken, options.approvalView ?? defaultApprovalView);
+      if (options.routes !== false) registerOAuthRoutes(app.router);
+    },
+  };
+}

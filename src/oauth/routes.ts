@@ -1,0 +1,63 @@
+import type { Router } from '../http/router.js';
+import { ApprovalController } from './http/authorization-controller.js';
+import { AuthorizedTokensController } from './http/authorized-tokens-controller.js';
+import { ClientsController } from './http/clients-controller.js';
+import { MetadataController } from './http/metadata-controller.js';
+import { PersonalAccessTokensController } from './http/personal-access-tokens-controller.js';
+import { RevocationController } from './http/revocation-controller.js';
+import { ScopesController } from './http/scopes-controller.js';
+import { TokenController } from './http/token-controller.js';
+
+/**
+ * Passport's routes (names included) plus revocation, introspection, metadata and JWKS. Pages and
+ * the JSON management APIs sit in the `web` group behind `auth` (session + CSRF); the token,
+ * revocation and introspection endpoints authenticate the client instead and take no session.
+ */
+export function registerOAuthRoutes(router: Router): void {
+  router.controllers.registerMany({
+    'OAuth/ApprovalController': ApprovalController,
+    'OAuth/TokenController': TokenController,
+    'OAuth/ClientsController': ClientsController,
+    'OAuth/ScopesController': ScopesController,
+    'OAuth/PersonalAccessTokensController': PersonalAccessTokensController,
+    'OAuth/AuthorizedTokensController': AuthorizedTokensController,
+    'OAuth/RevocationController': RevocationController,
+    'OAuth/MetadataController': MetadataController,
+  });
+
+  router.post('/oauth/token', [TokenController, 'issue']).name('passport.token');
+  router.post('/oauth/revoke', [RevocationController, 'revoke']).name('oauth.revoke');
+  router.post('/oauth/introspect', [RevocationController, 'introspect']).name('oauth.introspect');
+  router
+    .get('/.well-known/oauth-authorization-server', [MetadataController, 'metadata'])
+    .name('oauth.metadata');
+  router.get('/oauth/jwks', [MetadataController, 'jwks']).name('oauth.jwks');
+
+  router.group({ middleware: ['web', 'auth'] }, (r) => {
+    r.get('/oauth/authorize', [ApprovalController, 'authorize']).name('passport.authorizations.authorize');
+    r.post('/oauth/authorize', [ApprovalController, 'approve']).name('passport.authorizations.approve');
+    r.delete('/oauth/authorize', [ApprovalController, 'deny']).name('passport.authorizations.deny');
+
+    r.get('/oauth/tokens', [AuthorizedTokensController, 'index']).name('passport.tokens.index');
+    r.delete('/oauth/tokens/{token_id}', [AuthorizedTokensController, 'destroy']).name(
+      'passport.tokens.destroy',
+    );
+
+    r.get('/oauth/clients', [ClientsController, 'index']).name('passport.clients.index');
+    r.post('/oauth/clients', [ClientsController, 'store']).name('passport.clients.store');
+    r.put('/oauth/clients/{client_id}', [ClientsController, 'update']).name('passport.clients.update');
+    r.delete('/oauth/clients/{client_id}', [ClientsController, 'destroy']).name('passport.clients.destroy');
+
+    r.get('/oauth/scopes', [ScopesController, 'index']).name('passport.scopes.index');
+
+    r.get('/oauth/personal-access-tokens', [PersonalAccessTokensController, 'index']).name(
+      'passport.personal.tokens.index',
+    );
+    r.post('/oauth/personal-access-tokens', [PersonalAccessTokensController, 'store']).name(
+      'passport.personal.tokens.store',
+    );
+    r.delete('/oauth/personal-access-tokens/{token_id}', [PersonalAccessTokensController, 'destroy']).name(
+      'passport.personal.tokens.destroy',
+    );
+  });
+}

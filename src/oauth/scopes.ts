@@ -1,0 +1,73 @@
+import type { TollgateConfig } from '../foundation/config.js';
+import { ConfigToken } from '../foundation/tokens.js';
+import { OAuthError } from './errors.js';
+
+/** A scope as the JSON API and the approval page show it (Passport's shape). */
+export interface Scope {
+  id: string;
+  description: string;
+}
+
+/** The special scope that passes every check; only the password grant may grant it. */
+export const ALL_SCOPES = '*';
+
+/** RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ). */
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+/** The application's scopes (name → description, from `config.oauth.scopes`). */
+export class Scopes {
+  static inject = [ConfigToken] as const;
+  readonly #descriptions: ReadonlyMap<string, string>;
+
+  constructor(config: TollgateConfig) {
+    this.#descriptions = new Map(Object.entries(config.oauth.scopes));
+  }
+
+  all(): Scope[] {
+    return [...this.#descriptions].map(([id, description]) => ({ id, description }));
+  }
+
+  has(name: string): boolean {
+    return this.#descriptions.has(name);
+  }
+
+  /** The scopes as shown to a user; `*` reads as "all". */
+  describe(names: readonly string[]): Scope[] {
+    return names.map((id) => ({
+      id,
+      description: id === ALL_SCOPES ? 'Full access to your account' : (this.#descriptions.get(id) ?? id),
+    }));
+  }
+
+  /** A space-delimited `scope` parameter as a list without repeats; empty or absent → []. */
+  static parse(scope: string | undefined | null): string[] {
+    if (!scope) return [];
+    return [...new Set(scope.split(' ').filter(Boolean))];
+  }
+
+  /**
+   * Checks requested scopes: every name must be defined, and `*` only comes with the password
+   * grant (spec "Scope"). Throws `invalid_scope`.
+   */
+  validate(names: readonly string[], options: { allowAll: boolean; redirectable?: boolean }): string[] {
+    for (const name of names) {
+      if (name === ALL_SCOPES) {
+        if (options.allowAll) continue;
+        throw OAuthError.invalidScope('The scope "*" may only be requested with the password grant.', {
+          redirectable: options.redirectable,
+        });
+      }
+      if (!SCOPE_TOKEN.test(name) || !this.#descriptions.has(name)) {
+        throw OAuthError.invalidScope(`The requested scope "${name}" is invalid or unknown.`, {
+          redirectable: options.redirectable,
+        });
+      }
+    }
+    return [...names];
+  }
+}
+
+/** Whether a token's scopes include `scope` (`*` includes every scope). */
+export function scopesAllow(granted: readonly string[], scope: string): boolean {
+  return granted.includes(ALL_SCOPES) || granted.includes(scope);
+}

@@ -1,0 +1,81 @@
+import { InjectionToken } from '../../foundation/container.js';
+import type {
+  AccessTokenRecord,
+  AccessTokenWithClient,
+  AuthCodeRecord,
+  ClientRecord,
+  RefreshTokenRecord,
+} from '../records.js';
+
+export type NewClient = Omit<ClientRecord, 'revoked' | 'createdAt' | 'updatedAt'>;
+
+export interface ClientStore {
+  find(id: string): Promise<ClientRecord | undefined>;
+  create(client: NewClient, now: string): Promise<ClientRecord>;
+  update(id: string, values: { name: string; redirect: string }, now: string): Promise<void>;
+  /** Clients the user owns, not revoked, newest first. */
+  forUser(userId: number): Promise<ClientRecord[]>;
+  /** The newest personal access client that is not revoked. */
+  personalAccessClient(): Promise<ClientRecord | undefined>;
+  revoke(id: string, now: string): Promise<void>;
+}
+
+export interface AccessTokenStore {
+  insert(token: AccessTokenRecord): Promise<void>;
+  find(id: string): Promise<AccessTokenRecord | undefined>;
+  /** One primary-key lookup joined with the client: what a guard checks on every request. */
+  findWithClient(id: string): Promise<AccessTokenWithClient | undefined>;
+  /** The user's live tokens (not revoked, not expired at `now`), newest first; `personal` filters by client kind. */
+  forUser(userId: number, filter: { personal?: boolean; now: string }): Promise<AccessTokenWithClient[]>;
+  /** Marks tokens revoked; returns the ids that were not revoked before. */
+  revoke(ids: readonly string[], now: string): Promise<string[]>;
+  /** Revokes every token of a client; returns the ids newly revoked. */
+  revokeForClient(clientId: string, now: string): Promise<string[]>;
+}
+
+export interface RefreshTokenStore {
+  insert(token: RefreshTokenRecord): Promise<void>;
+  find(id: string): Promise<RefreshTokenRecord | undefined>;
+  findByAccessToken(accessTokenId: string): Promise<RefreshTokenRecord | undefined>;
+  /** Atomically marks a live refresh token used; false when another request got there first. */
+  consume(id: string): Promise<boolean>;
+  /** Revokes every refresh token of a family; returns their access token ids. */
+  revokeFamily(familyId: string): Promise<string[]>;
+  revokeForAccessTokens(accessTokenIds: readonly string[]): Promise<void>;
+}
+
+export interface AuthCodeStore {
+  insert(code: AuthCodeRecord): Promise<void>;
+  find(id: string): Promise<AuthCodeRecord | undefined>;
+  /** Atomically marks a live code used; false when it was used before. */
+  consume(id: string): Promise<boolean>;
+  attachAccessToken(id: string, accessTokenId: string): Promise<void>;
+}
+
+export interface PurgeOptions {
+  revoked: boolean;
+  expired: boolean;
+  /** Only rows that expired (or were created, for revoked rows) before this instant. */
+  before: string;
+}
+
+export interface PurgeCounts {
+  accessTokens: number;
+  refreshTokens: number;
+  authCodes: number;
+}
+
+/**
+ * Everything the OAuth core stores, behind small interfaces. `transaction` runs a unit of work on
+ * one connection; the Kysely implementation is in `kysely-store.ts`.
+ */
+export interface OAuthStore {
+  readonly clients: ClientStore;
+  readonly accessTokens: AccessTokenStore;
+  readonly refreshTokens: RefreshTokenStore;
+  readonly authCodes: AuthCodeStore;
+  transaction<T>(work: (store: OAuthStore) => Promise<T>): Promise<T>;
+  purge(options: PurgeOptions): Promise<PurgeCounts>;
+}
+
+export const OAuthStoreToken = new InjectionToken<OAuthStore>('OAuthStore');

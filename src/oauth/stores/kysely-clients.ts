@@ -1,0 +1,85 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../database/types.js';
+import type { ClientRecord } from '../records.js';
+import type { OAuthClientRow } from '../tables.js';
+import type { ClientStore, NewClient } from './contracts.js';
+
+export function toClient(row: OAuthClientRow): ClientRecord {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    name: row.name,
+    secretHash: row.secret,
+    redirect: row.redirect,
+    personalAccessClient: row.personal_access_client === 1,
+    passwordClient: row.password_client === 1,
+    revoked: row.revoked === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export class KyselyClientStore implements ClientStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async find(id: string): Promise<ClientRecord | undefined> {
+    const row = await this.db.selectFrom('oauth_clients').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toClient(row) : undefined;
+  }
+
+  async create(client: NewClient, now: string): Promise<ClientRecord> {
+    const row = {
+      id: client.id,
+      user_id: client.userId,
+      name: client.name,
+      secret: client.secretHash,
+      redirect: client.redirect,
+      personal_access_client: client.personalAccessClient ? 1 : 0,
+      password_client: client.passwordClient ? 1 : 0,
+      revoked: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.db.insertInto('oauth_clients').values(row).execute();
+    return toClient(row);
+  }
+
+  async update(id: string, values: { name: string; redirect: string }, now: string): Promise<void> {
+    await this.db
+      .updateTable('oauth_clients')
+      .set({ name: values.name, redirect: values.redirect, updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async forUser(userId: number): Promise<ClientRecord[]> {
+    const rows = await this.db
+      .selectFrom('oauth_clients')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('revoked', '=', 0)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .execute();
+    return rows.map(toClient);
+  }
+
+  async personalAccessClient(): Promise<ClientRecord | undefined> {
+    const row = await this.db
+      .selectFrom('oauth_clients')
+      .selectAll()
+      .where('personal_access_client', '=', 1)
+      .where('revoked', '=', 0)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    return row ? toClient(row) : undefined;
+  }
+
+  async revoke(id: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('oauth_clients')
+      .set({ revoked: 1, updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+}

@@ -1,0 +1,64 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../database/types.js';
+import { DbToken } from '../../foundation/tokens.js';
+import type {
+  AccessTokenStore,
+  AuthCodeStore,
+  ClientStore,
+  OAuthStore,
+  PurgeCounts,
+  PurgeOptions,
+  RefreshTokenStore,
+} from './contracts.js';
+import { KyselyClientStore } from './kysely-clients.js';
+import { KyselyAuthCodeStore } from './kysely-codes.js';
+import { KyselyAccessTokenStore, KyselyRefreshTokenStore } from './kysely-tokens.js';
+
+/** The OAuth stores on Kysely (SQLite or PostgreSQL). */
+export class KyselyOAuthStore implements OAuthStore {
+  static inject = [DbToken] as const;
+  readonly clients: ClientStore;
+  readonly accessTokens: AccessTokenStore;
+  readonly refreshTokens: RefreshTokenStore;
+  readonly authCodes: AuthCodeStore;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly inTransaction = false,
+  ) {
+    this.clients = new KyselyClientStore(db);
+    this.accessTokens = new KyselyAccessTokenStore(db);
+    this.refreshTokens = new KyselyRefreshTokenStore(db);
+    this.authCodes = new KyselyAuthCodeStore(db);
+  }
+
+  transaction<T>(work: (store: OAuthStore) => Promise<T>): Promise<T> {
+    if (this.inTransaction) return work(this);
+    return this.db.transaction().execute((trx) => work(new KyselyOAuthStore(trx, true)));
+  }
+
+  async purge(options: PurgeOptions): Promise<PurgeCounts> {
+    const counts: PurgeCounts = { accessTokens: 0, refreshTokens: 0, authCodes: 0 };
+    if (!options.revoked && !options.expired) return counts;
+    await this.transaction(async (store) => {
+      const db = (store as KyselyOAuthStore).db;
+      for (const [table, key] of [
+        ['oauth_refresh_tokens', 'refreshTokens'],
+        ['oauth_auth_codes', 'authCodes'],
+        ['oauth_access_tokens', 'accessTokens'],
+      ] as const) {
+        const result = await db
+          .deleteFrom(table)
+          .where((eb) => {
+            const conditions = [];
+            if (options.revoked) conditions.push(eb('revoked', '=', 1));
+            if (options.expired) conditions.push(eb('expires_at', '<', options.before));
+            return eb.or(conditions);
+          })
+          .executeTakeFirst();
+        counts[key] += Number(result.numDeletedRows);
+      }
+    });
+    return counts;
+  }
+}

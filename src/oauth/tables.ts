@@ -1,0 +1,75 @@
+import type { Selectable } from 'kysely';
+import type { Timestamp } from '../database/types.js';
+
+/**
+ * The OAuth tables. Flags are 0/1 integers on both engines so rows read the same everywhere.
+ * Secrets, codes and refresh tokens are stored only as SHA-256 hex digests; an access token (a
+ * signed JWT) is not stored at all, only its id (`jti`).
+ */
+export interface OAuthClientsTable {
+  id: string;
+  user_id: number | null;
+  name: string;
+  /** SHA-256 of the secret; null for a public client (PKCE required). */
+  secret: string | null;
+  redirect: string;
+  personal_access_client: number;
+  password_client: number;
+  revoked: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OAuthAccessTokensTable {
+  id: string;
+  user_id: number | null;
+  client_id: string;
+  name: string | null;
+  /** JSON array of scope names. */
+  scopes: string;
+  revoked: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface OAuthRefreshTokensTable {
+  /** SHA-256 of the refresh token. */
+  id: string;
+  access_token_id: string;
+  /** The first refresh token of a rotation chain: reuse of any member revokes them all. */
+  family_id: string;
+  revoked: number;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface OAuthAuthCodesTable {
+  /** SHA-256 of the code. */
+  id: string;
+  user_id: number;
+  client_id: string;
+  scopes: string;
+  redirect_uri: string;
+  code_challenge: string | null;
+  code_challenge_method: string | null;
+  revoked: number;
+  /** What the code was exchanged for: revoked if the code is presented again. */
+  access_token_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+declare module '../database/types.js' {
+  interface Database {
+    oauth_clients: OAuthClientsTable;
+    oauth_access_tokens: OAuthAccessTokensTable;
+    oauth_refresh_tokens: OAuthRefreshTokensTable;
+    oauth_auth_codes: OAuthAuthCodesTable;
+  }
+}
+
+export type OAuthClientRow = Selectable<OAuthClientsTable>;
+export type OAuthAccessTokenRow = Selectable<OAuthAccessTokensTable>;
+export type OAuthRefreshTokenRow = Selectable<OAuthRefreshTokensTable>;
+export type OAuthAuthCodeRow = Selectable<OAuthAuthCodesTable>;
