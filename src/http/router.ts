@@ -101,7 +101,6 @@ export class Router {
     });
     // With a route cache loaded, declarations are not part of the table: rebuild the cache to add them.
     if (!this.#cachedFrom) this.routes.push(route);
-    this.#byName = undefined;
     return route;
   }
 
@@ -219,6 +218,8 @@ export class Router {
   }
 
   byName(name: string): Route | undefined {
+    // Names can still change while routes are declared; the index is built once the table is frozen.
+    if (!this.#committed) return this.routes.find((r) => r.routeName === name);
     this.#byName ??= new Map(this.routes.filter((r) => r.routeName).map((r) => [r.routeName!, r]));
     return this.#byName.get(name);
   }
@@ -246,7 +247,6 @@ export class Router {
   useCache(file: RouteCacheFile, source = 'route cache'): this {
     if (this.#committed) throw new ConfigurationError('The route cache must be loaded before commit().');
     this.routes.splice(0, this.routes.length, ...file.routes.map((d) => Route.fromDefinition(d)));
-    this.#byName = undefined;
     this.#cachedFrom = source;
     return this;
   }

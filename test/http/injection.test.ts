@@ -54,7 +54,7 @@ class BrokenAction {
 }
 
 // Issue item 3; spec rule 9: dependencies through the constructor and the action, then route parameters.
-describe('dependency injection', () => {
+describe('dependency injection (rule 9)', () => {
   let s: ServedApp;
   beforeAll(async () => {
     s = await serve((app) => {

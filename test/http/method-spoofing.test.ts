@@ -8,7 +8,7 @@ const form = (fields: Record<string, string>) => ({
 });
 
 // Issue item 6; spec rule 4: HTML forms carry PUT, PATCH and DELETE in a hidden `_method` field.
-describe('method spoofing', () => {
+describe('method spoofing (rule 4)', () => {
   let s: ServedApp;
   beforeAll(async () => {
     s = await serve((app) => {

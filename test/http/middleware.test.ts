@@ -34,7 +34,7 @@ class AccountController {
 }
 
 // Issue item 4; spec rule 8: per route, aliases with parameters, groups, controller only/except, closures.
-describe('middleware', () => {
+describe('middleware (rule 8)', () => {
   let s: ServedApp;
   beforeAll(async () => {
     s = await serve((app) => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PhotoController, type ServedApp, serve } from './support.js';
 
 // Issue item 7; spec rule 5: extra routes must be registered before the resource, else the resource wins.
-describe('route precedence', () => {
+describe('route precedence (rule 5)', () => {
   let s: ServedApp;
   beforeAll(async () => {
     s = await serve((app) => {

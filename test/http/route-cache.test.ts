@@ -43,7 +43,7 @@ async function served() {
 }
 
 // Issue item 8; spec rule 10: closures cannot be cached; the cache is generated and cleared by commands.
-describe('route cache', () => {
+describe('route cache (rule 10)', () => {
   beforeAll(() => {
     vi.stubEnv('TOLLGATE_APP', join(import.meta.dirname, 'fixtures', 'route-app.ts'));
     vi.stubEnv('ROUTE_APP_DIR', dir);

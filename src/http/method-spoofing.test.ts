@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { spoofMethod } from './method-spoofing.js';
+
+const post = (body: BodyInit, type?: string) =>
+  new Request('http://x/a', { method: 'POST', body, headers: type ? { 'content-type': type } : {} });
+
+describe('spoofMethod', () => {
+  it('turns a URL-encoded form POST with _method into that verb, without the field', async () => {
+    const r = await spoofMethod(post('_method=delete&a=1', 'application/x-www-form-urlencoded'));
+    expect(r.method).toBe('DELETE');
+    expect(await r.text()).toBe('a=1');
+  });
+
+  it('returns the same request, body unread, when there is nothing to spoof', async () => {
+    const plain = post('a=1', 'application/x-www-form-urlencoded');
+    expect(await spoofMethod(plain)).toBe(plain);
+    expect(await plain.text()).toBe('a=1');
+    const other = post('_method=GET', 'application/x-www-form-urlencoded');
+    expect(await spoofMethod(other)).toBe(other);
+    const json = post('{"_method":"PUT"}', 'application/json');
+    expect(await spoofMethod(json)).toBe(json);
+  });
+
+  it('re-encodes a multipart form with a fresh boundary', async () => {
+    const form = new FormData();
+    form.set('_method', 'PATCH');
+    form.set('a', '1');
+    const r = await spoofMethod(new Request('http://x/a', { method: 'POST', body: form }));
+    expect(r.method).toBe('PATCH');
+    const parsed = await r.formData();
+    expect([...parsed.keys()]).toEqual(['a']);
+  });
+});
