@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../database/types.js';
+import type { Database, UserRow } from '../database/types.js';
 import type { Clock } from '../foundation/clock.js';
 import type { TollgateConfig } from '../foundation/config.js';
 import { ClockToken, ConfigToken, DbToken } from '../foundation/tokens.js';
@@ -23,24 +23,47 @@ export class SessionStore {
     this.lifetimeMs = config.session.lifetimeMinutes * 60_000;
   }
 
-  /** The live session with this id, or undefined when it is unknown or past its lifetime. */
-  async load(id: string): Promise<Session | undefined> {
+  /**
+   * The live session with this id and the row of its user, in one query (the session and user
+   * lookups are on every signed-in page view); undefined when unknown or past its lifetime.
+   */
+  async load(id: string): Promise<{ session: Session; user: UserRow | undefined } | undefined> {
     const hash = hashSessionId(id);
-    const row = await this.db.selectFrom('sessions').selectAll().where('id', '=', hash).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('sessions')
+      .leftJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('users')
+      .select([
+        'sessions.user_id as session_user_id',
+        'sessions.csrf_token as session_csrf_token',
+        'sessions.payload as session_payload',
+        'sessions.last_activity as session_last_activity',
+        'sessions.expires_at as session_expires_at',
+      ])
+      .where('sessions.id', '=', hash)
+      .executeTakeFirst();
     if (!row) return undefined;
-    if (Date.parse(row.expires_at) <= this.clock.now().getTime()) {
+    if (Date.parse(row.session_expires_at) <= this.clock.now().getTime()) {
       await this.db.deleteFrom('sessions').where('id', '=', hash).execute();
       return undefined;
     }
+    const {
+      session_user_id,
+      session_csrf_token,
+      session_payload,
+      session_last_activity,
+      session_expires_at: _,
+      ...user
+    } = row;
     const session = new Session({
       id,
-      csrfToken: row.csrf_token,
-      userId: row.user_id,
-      payload: parsePayload(row.payload),
+      csrfToken: session_csrf_token,
+      userId: session_user_id,
+      payload: parsePayload(session_payload),
     });
     session.storedHash = hash;
-    session.lastActivity = Date.parse(row.last_activity);
-    return session;
+    session.lastActivity = Date.parse(session_last_activity);
+    return { session, user: user.id === null ? undefined : (user as UserRow) };
   }
 
   /** Whether a stored session should be rewritten only to slide its expiry. */

@@ -46,13 +46,12 @@ export function startSession(deps: {
     // Already started (a route listed both `web` and `session`).
     if (c.get('session')) return next();
     const presented = getCookie(c, cookie.name);
-    let session = presented && ID_SHAPE.test(presented) ? await store.load(presented) : undefined;
-    if (session) {
+    const loaded = presented && ID_SHAPE.test(presented) ? await store.load(presented) : undefined;
+    const session = loaded?.session ?? new Session();
+    if (loaded) {
       session.ageFlashData();
       if (store.needsTouch(session)) session.dirty = true;
-      if (session.userId !== null) session.user = await users.find(session.userId);
-    } else {
-      session = new Session();
+      if (loaded.user) session.user = users.hydrate(loaded.user);
     }
     c.set('session', session);
     c.set('user', session.user);
