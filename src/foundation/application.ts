@@ -102,6 +102,8 @@ export class Application {
   async boot(): Promise<Hono> {
     if (this.#http) return this.#http;
     this.router.baseUrl ||= this.config.app.url;
+    const controllers = (this.config.routes as { controllersPath?: string }).controllersPath;
+    if (controllers) this.router.controllers.useDefaultRoot(controllers);
     // `tollgate route:cache` output replaces the declared routes (providers may check `router.cachedFrom`).
     this.router.loadCache(resolve(this.config.routes.cachePath));
     for (const provider of this.providers) await provider.boot?.(this);

@@ -33,11 +33,26 @@ function kebab(segment: string): string {
  * route cache; any other string is a file under `root`, imported the first time a request needs it.
  */
 export class ControllerRegistry {
-  /** The controllers root: `'Admin/PhotoController'` is `<root>/Admin/PhotoController.ts` (or `admin/photo-controller.ts`). */
-  root: string = resolve('app/controllers');
+  #root: string | undefined;
+  #defaultRoot = resolve('app/controllers');
   readonly #byName = new Map<string, ControllerClass>();
   readonly #names = new Map<ControllerClass, string>();
   readonly #loading = new Map<string, Promise<ControllerClass>>();
+
+  /** The controllers root: `'Admin/PhotoController'` is `<root>/Admin/PhotoController.ts` (or `admin/photo-controller.ts`). */
+  get root(): string {
+    return this.#root ?? this.#defaultRoot;
+  }
+
+  set root(path: string) {
+    this.#root = resolve(path);
+  }
+
+  /** The root from configuration; a root set explicitly (`root = …`) wins over it. */
+  useDefaultRoot(path: string): this {
+    this.#defaultRoot = resolve(path);
+    return this;
+  }
 
   /** Registers a controller under a name (its class name by default), so routes to it can be cached. */
   register(controller: Constructor, name: string = controller.name): this {

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeepPartial, TollgateConfig } from '../../src/foundation/config.js';
 import { Container } from '../../src/foundation/container.js';
 import { createLogger } from '../../src/foundation/logger.js';
 import { Router } from '../../src/http/index.js';
-import { type ServedApp, serve } from './support.js';
+import { createTestApp } from '../support/app.js';
+import { controllersRoot, type ServedApp, serve, tempCachePath } from './support.js';
 
 class InvokableController {
   invoke(id: string) {
@@ -96,6 +98,24 @@ describe('controllers', () => {
     await expect(s.app.router.controllers.load('NoSuchController')).rejects.toThrow(
       /Controller "NoSuchController" is neither registered nor found/,
     );
+  });
+
+  it('takes the controllers root from config.routes.controllersPath', async () => {
+    const config = { routes: { controllersPath: controllersRoot, cachePath: tempCachePath() } };
+    const test = await createTestApp({
+      config: config as DeepPartial<TollgateConfig>,
+      setup: (app) => void app.router.get('/p/{photo}', 'Admin/PhotoController@show'),
+    });
+    try {
+      expect(test.app.router.controllers.root).toBe(controllersRoot);
+      expect(await (await test.request('/p/1')).json()).toEqual({
+        controller: 'Admin/PhotoController',
+        action: 'show',
+        photo: '1',
+      });
+    } finally {
+      await test.close();
+    }
   });
 
   it('registered controllers are found by name without a file', async () => {
