@@ -1,0 +1,184 @@
+import * as oauth from 'oauth4webapi';
+import { authProvider } from '../../src/auth/index.js';
+import type { User } from '../../src/auth/user.js';
+import { Users } from '../../src/auth/users.js';
+import type { DeepPartial, TollgateConfig } from '../../src/foundation/config.js';
+import { listen, type RunningServer } from '../../src/http/server.js';
+import {
+  Clients,
+  type CreatedClient,
+  installKeys,
+  type OAuthOptions,
+  oauthProvider,
+} from '../../src/oauth/index.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+
+export const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
+export const BOB = { name: 'Bob Babbage', email: 'bob@example.com', password: 'difference engine 2' };
+export const REDIRECT = 'http://127.0.0.1:9999/callback';
+
+export const SCOPES = {
+  'place-orders': 'Place orders on your behalf',
+  'check-status': 'Check the status of your orders',
+};
+
+export interface OAuthTestApp extends TestApp {
+  server: RunningServer;
+  url: string;
+  ada: User;
+  bob: User;
+  /** oauth4webapi's view of this server; its issuer is the configured app URL. */
+  as: oauth.AuthorizationServer;
+  createClient(input?: Partial<Parameters<Clients['create']>[0]>): Promise<CreatedClient>;
+  stop(): Promise<void>;
+}
+
+/** The auth and OAuth providers on a fresh database, keys installed, Ada and Bob registered, served on a free port. */
+export async function oauthApp(
+  options: { config?: DeepPartial<TollgateConfig>; oauth?: OAuthOptions } = {},
+): Promise<OAuthTestApp> {
+  const t = await createTestApp({
+    providers: [authProvider(), oauthProvider(options.oauth)],
+    config: { oauth: { scopes: SCOPES }, ...options.config },
+    setup: (app) => {
+      installKeys(app.config.storagePath, app.config.oauth.signingAlgorithm);
+    },
+  });
+  const users = t.app.container.make(Users);
+  const ada = await users.create(ADA);
+  const bob = await users.create(BOB);
+  const server = await listen(t.app, '127.0.0.1', 0);
+  const issuer = t.app.config.app.url.replace(/\/+$/, '');
+  const as: oauth.AuthorizationServer = {
+    issuer,
+    authorization_endpoint: `${server.url}/oauth/authorize`,
+    token_endpoint: `${server.url}/oauth/token`,
+    revocation_endpoint: `${server.url}/oauth/revoke`,
+    introspection_endpoint: `${server.url}/oauth/introspect`,
+    authorization_response_iss_parameter_supported: true,
+  };
+  const clients = t.app.container.make(Clients);
+  return {
+    ...t,
+    server,
+    url: server.url,
+    ada,
+    bob,
+    as,
+    createClient: (input = {}) => clients.create({ name: 'Test App', redirect: REDIRECT, ...input }),
+    stop: async () => {
+      await server.close();
+      await t.close();
+    },
+  };
+}
+
+/** oauth4webapi refuses plain http unless told: the tests run on loopback. */
+export const insecure = { [oauth.allowInsecureRequests]: true } as const;
+
+/** A browser over a real socket: a cookie jar, manual redirects, forms with a same-origin Origin. */
+export class Browser {
+  readonly cookies = new Map<string, string>();
+
+  constructor(readonly base: string) {}
+
+  async request(path: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.cookies.size > 0)
+      headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    const url = path.startsWith('http') ? path : `${this.base}${path}`;
+    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      if (value === '' || attributes.some((a) => /^\s*max-age=0\s*$/i.test(a))) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return res;
+  }
+
+  get(path: string, headers: Record<string, string> = {}): Promise<Response> {
+    return this.request(path, { headers });
+  }
+
+  post(
+    path: string,
+    fields: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
+    return this.request(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: this.base, ...headers },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+
+  /** A JSON call as a same-origin frontend makes it, with the session's CSRF token. */
+  async json(method: string, path: string, body?: unknown, csrf?: string): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json', origin: this.base };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (csrf) headers['x-csrf-token'] = csrf;
+    return this.request(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  }
+
+  async login(user: { email: string; password: string }): Promise<void> {
+    const page = await this.get('/login');
+    const res = await this.post('/login', { _token: tokenIn(await page.text()), ...user });
+    if (res.status !== 302) throw new Error(`login failed: ${res.status}`);
+  }
+
+  /** The CSRF token of the logged-in session, read from a page's form. */
+  async csrfToken(): Promise<string> {
+    const res = await this.get('/dashboard');
+    return tokenIn(await res.text());
+  }
+}
+
+export function tokenIn(html: string): string {
+  const match = /name="_token" value="([^"]+)"/.exec(html);
+  if (!match) throw new Error(`No _token in the page:\n${html.slice(0, 500)}`);
+  return match[1]!;
+}
+
+/** The hidden fields of the approval page's approve form (the first form posting to /oauth/authorize). */
+export function approvalFields(html: string): Record<string, string> {
+  const form = /<form[^>]*action="\/oauth\/authorize"[^>]*>([\s\S]*?)<\/form>/.exec(html);
+  if (!form) throw new Error(`No approval form in the page:\n${html.slice(0, 800)}`);
+  const fields: Record<string, string> = {};
+  for (const m of form[1]!.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) {
+    fields[m[1]!] = decodeEntities(m[2]!);
+  }
+  return fields;
+}
+
+function decodeEntities(s: string): string {
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+/** Posts a token request form. */
+export function tokenRequest(
+  t: { url: string },
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(`${t.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields),
+  });
+}
+
+export function basic(id: string, secret: string): string {
+  return `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+}
