@@ -74,15 +74,15 @@ export function transactionRoutes(app: Hono, ctx: SandboxContext): void {
       ]);
     }
     const amount = p.amount === undefined || p.amount === null ? s.balance : parseAmount(p.amount);
-    if (amount === null)
+    if (amount === null || amount <= 0) {
       return validationResult([fieldError(PATH, 'amount', '81503', 'Amount is an invalid format.')]);
+    }
     const outcome = await retryPastDue(ctx, s, false, amount);
     const t = outcome.transaction;
+    if (!t) throw new Error('a positive retry amount always creates a transaction');
     if (!outcome.ok)
-      return errorResult(outcome.transaction.processorResponseText, [], {
-        transaction: serializeTransaction(store, outcome.transaction),
-      });
-    return t ? show(t, 201) : validationResult([fieldError(PATH, 'amount', '81502', 'Amount is required.')]);
+      return errorResult(t.processorResponseText, [], { transaction: serializeTransaction(store, t) });
+    return show(t, 201);
   }
 
   app.post(
