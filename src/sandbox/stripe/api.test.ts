@@ -27,6 +27,7 @@ describe('Stripe sandbox: authentication, errors, idempotency', () => {
     const body = (await response.json()) as { error: { type: string; message: string } };
     expect(body.error.type).toBe('invalid_request_error');
     expect(body.error.message).toMatch(/API key/);
+    expect(h.sandbox.requests.at(-1)).toMatchObject({ method: 'POST', path: '/v1/customers', status: 401 });
   });
 
   it('answers 404 resource_missing for an unknown id', async () => {

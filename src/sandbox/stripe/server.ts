@@ -91,7 +91,13 @@ export function createSandboxApp(
     };
     requests.push(entry);
     c.header('request-id', newId('req'));
-    const account = apiKey(c.req.header('authorization'));
+    let account: string;
+    try {
+      account = apiKey(c.req.header('authorization'));
+    } catch (error) {
+      entry.status = 401;
+      throw error;
+    }
 
     // https://docs.stripe.com/api/idempotent_requests: same key → the first response, replayed.
     const scope = key && c.req.method === 'POST' ? `${account}\n${key}` : null;
