@@ -7,7 +7,10 @@ export interface LayoutProps {
   appName: string;
   /** The signed-in user, if any: the header shows the dashboard link and a logout button. */
   user?: { name: string } | undefined;
-  /** Needed for the logout form when a user is signed in. */
+  /**
+   * The session's CSRF token: for the logout form, and as `<meta name="csrf-token">` for scripts that
+   * call JSON routes with `X-CSRF-TOKEN`. `renderPage()` passes it when a user is signed in.
+   */
   csrfToken?: string | undefined;
   /** A one-off status message (flashed as `status` in the session). */
   flash?: string | undefined;
@@ -21,6 +24,7 @@ export const Layout: FC<LayoutProps> = ({ title, appName, user, csrfToken, flash
       <meta charset="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <title>{`${title} · ${appName}`}</title>
+      {csrfToken ? <meta name="csrf-token" content={csrfToken} /> : null}
       <link rel="stylesheet" href={stylesheetUrl} />
     </head>
     <body>

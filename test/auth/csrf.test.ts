@@ -19,6 +19,12 @@ describe('CSRF protection of the web group', () => {
         };
         app.router.post('/webhooks/stripe', hook).middleware('web');
         app.router.post('/hooks/config/braintree', hook).middleware('web');
+        app.router
+          .delete('/notes', (c) => {
+            c.get('session')!.forget('note');
+            return c.json({ deleted: true });
+          })
+          .middleware('web');
       },
     });
     browser = new Browser(t);
@@ -105,6 +111,17 @@ describe('CSRF protection of the web group', () => {
     const res = await browser.post('/notes', { note: 'x' });
     expect(res.status).toBe(419);
     expect(await countRows(t, 'sessions')).toBe(0);
+  });
+
+  it('a form spoofing DELETE with _method is checked like any other', async () => {
+    const token = await browser.csrfToken('/login');
+    await browser.post('/notes', { _token: token, note: 'keep me' });
+    const refused = await browser.post('/notes', { _method: 'DELETE' });
+    expect(refused.status).toBe(419);
+    const row = await t.app.db.selectFrom('sessions').select('payload').executeTakeFirstOrThrow();
+    expect(JSON.parse(row.payload).data).toEqual({ note: 'keep me' });
+    const accepted = await browser.post('/notes', { _method: 'DELETE', _token: token });
+    expect(await accepted.json()).toEqual({ deleted: true });
   });
 
   it('paths excepted in code (csrfExcept) and in config.csrf.except pass without a token', async () => {

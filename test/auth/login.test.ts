@@ -46,6 +46,7 @@ describe('login, logout and registration pages', () => {
     const html = await dashboard.text();
     expect(html).toContain(ADA.name);
     expect(html).toContain('action="/logout"');
+    expect(html).toMatch(/<meta name="csrf-token" content="[A-Za-z0-9_-]{43}"\/>/);
   });
 
   it('accepts the e-mail in another case and with spaces', async () => {
