@@ -48,6 +48,7 @@ export class Application {
   readonly #connection: Connection;
   #http: Hono | undefined;
   #closing: Promise<void> | undefined;
+  readonly #closers: (() => Promise<void> | void)[] = [];
 
   constructor(
     readonly config: TollgateConfig,
@@ -119,8 +120,17 @@ export class Application {
   /** Web-standard entry point: tests call it directly, the server passes every request to it. */
   fetch = (request: Request): Response | Promise<Response> => this.http.fetch(request);
 
+  /** Runs `fn` when the application closes, before the database does (last registered, first run). */
+  onClose(fn: () => Promise<void> | void): this {
+    this.#closers.push(fn);
+    return this;
+  }
+
   async close(): Promise<void> {
-    this.#closing ??= this.#connection.close();
+    this.#closing ??= (async () => {
+      for (const fn of [...this.#closers].reverse()) await fn();
+      await this.#connection.close();
+    })();
     await this.#closing;
   }
 }
