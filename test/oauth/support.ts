@@ -39,7 +39,7 @@ export async function oauthApp(
 ): Promise<OAuthTestApp> {
   const t = await createTestApp({
     providers: [authProvider(), oauthProvider(options.oauth)],
-    config: { oauth: { scopes: SCOPES }, ...options.config },
+    config: { ...options.config, oauth: { scopes: SCOPES, ...options.config?.oauth } },
     setup: (app) => {
       installKeys(app.config.storagePath, app.config.oauth.signingAlgorithm);
     },

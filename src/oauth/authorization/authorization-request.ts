@@ -93,7 +93,9 @@ export function errorRedirectTarget(
   if (!error.redirectable || !query.redirect_uri) return null;
   return {
     uri: query.redirect_uri,
-    responseType: query.response_type === 'token' ? 'token' : 'code',
+    // An unsupported response type gets the default query encoding (RFC 6749 §4.1.2.1).
+    responseType:
+      query.response_type === 'token' && error.code !== 'unsupported_response_type' ? 'token' : 'code',
     state: query.state ?? null,
   };
 }
