@@ -132,9 +132,14 @@ export function Billable<TBase extends UserClass>(Base: TBase) {
       return this.billing.invoices.findOrFail(this, id);
     }
 
-    /** The next invoice the provider would bill, if any. */
-    upcomingInvoice(): Promise<Invoice | undefined> {
-      return this.billing.invoices.upcoming(this);
+    /** The next invoice the provider would bill: for subscription `name`, else for the newest valid one. */
+    async upcomingInvoice(name?: string): Promise<Invoice | undefined> {
+      const sub =
+        name === undefined
+          ? (await this.subscriptions()).find((s) => s.valid())
+          : await this.subscription(name);
+      if (name !== undefined && !sub) return undefined;
+      return this.billing.invoices.upcoming(this, sub?.providerId);
     }
 
     /** The invoice as a PDF download response (`GET /user/invoice/{invoice}`). */

@@ -1,6 +1,7 @@
 export { Billable } from './billable.js';
 export type { BillableUser } from './billable-user.js';
 export { Customers } from './customers.js';
+export { deferredProvider } from './deferred-provider.js';
 export {
   BillingError,
   type BillingErrorCode,

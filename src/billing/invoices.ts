@@ -77,10 +77,10 @@ export class Invoices {
     return invoice;
   }
 
-  async upcoming(user: BillableUser): Promise<Invoice | undefined> {
+  async upcoming(user: BillableUser, subscriptionId?: string): Promise<Invoice | undefined> {
     const customerId = this.customers.idOf(user);
     if (!customerId) return undefined;
-    const invoice = await this.provider.upcomingInvoice(customerId);
+    const invoice = await this.provider.upcomingInvoice(customerId, subscriptionId);
     return invoice ? this.wrap(invoice) : undefined;
   }
 

@@ -40,8 +40,8 @@ export interface BillingProvider {
   invoices(customerId: string, options: { includePending: boolean }): Promise<ProviderInvoice[]>;
   /** The invoice, only if it belongs to `customerId`. */
   findInvoice(customerId: string, id: string): Promise<ProviderInvoice | null>;
-  /** The next invoice the provider would bill, if any. */
-  upcomingInvoice(customerId: string): Promise<ProviderInvoice | null>;
+  /** The next invoice the provider would bill (for that subscription, when given), if any. */
+  upcomingInvoice(customerId: string, subscriptionId?: string): Promise<ProviderInvoice | null>;
 
   /** Verifies authenticity (throws `invalid_webhook_signature`) and names the event. */
   parseWebhook(request: WebhookRequest): Promise<WebhookEvent>;

@@ -99,7 +99,8 @@ export function billingContract(harness: EditionHarness): void {
       return user;
     };
     const reload = async (user: TestUser) => (await t.app.container.make(Users).find<TestUser>(user.id))!;
-    const customerId = (user: TestUser) => user[harness.edition === 'stripe' ? 'stripe_id' : 'braintree_id']!;
+    const customerId = (user: TestUser) =>
+      user[t.app.container.make(BillingProviderToken).capabilities.columns.customerId]!;
     const localRows = (user: TestUser) =>
       t.app.db.selectFrom('subscriptions').selectAll().where('user_id', '=', user.id).execute();
     const expectBillingError = async (promise: Promise<unknown>, code: BillingError['code']) => {

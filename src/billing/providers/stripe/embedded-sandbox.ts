@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Application } from '../../../foundation/application.js';
+import { deferredProvider } from '../../deferred-provider.js';
+import type { BillingProvider } from '../../provider.js';
 import { sandboxCoupons, sandboxPlans } from './catalog.js';
-import { StripeProvider } from './stripe-provider.js';
+import { StripeProvider, stripeCapabilities } from './stripe-provider.js';
 
 /** How often the embedded sandbox bills renewals and retries that fell due (wall-clock mode). */
 const TICK_MS = 10_000;
@@ -9,8 +11,16 @@ const TICK_MS = 10_000;
 /**
  * No Stripe secret configured: run the Stripe sandbox in this process on a free loopback port,
  * seeded with the configured plans and coupons, its webhooks signed with a fresh secret and sent
- * to `APP_URL/stripe/webhook`, and point the real adapter (the official SDK) at it.
+ * to `APP_URL/stripe/webhook`, and point the real adapter (the official SDK) at it. The server
+ * starts on the first billing call.
  */
+export function embeddedSandboxProvider(app: Application): BillingProvider {
+  app.logger.warn(
+    'No Stripe secret configured (STRIPE_SECRET): billing will use the embedded Stripe sandbox',
+  );
+  return deferredProvider(stripeCapabilities, () => startEmbeddedSandbox(app));
+}
+
 export async function startEmbeddedSandbox(app: Application): Promise<StripeProvider> {
   // Loaded only here, so an install with real credentials never loads the sandbox.
   const { createStripeSandbox } = await import('../../../sandbox/stripe/index.js');
@@ -26,10 +36,7 @@ export async function startEmbeddedSandbox(app: Application): Promise<StripeProv
   const server = await sandbox.listen(0, '127.0.0.1');
   const timer = setInterval(() => void sandbox.runDue().catch(() => undefined), TICK_MS);
   timer.unref();
-  app.logger.warn(
-    { sandbox: server.url, webhook: webhookUrl },
-    'No Stripe secret configured (STRIPE_SECRET): billing uses the embedded Stripe sandbox',
-  );
+  app.logger.warn({ sandbox: server.url, webhook: webhookUrl }, 'Embedded Stripe sandbox started');
   return new StripeProvider({
     secret: 'sk_test_tollgate_sandbox',
     apiBase: server.url,

@@ -1,15 +1,17 @@
 import type { Application } from '../../../foundation/application.js';
 import type { BillingProvider } from '../../provider.js';
-import { startEmbeddedSandbox } from './embedded-sandbox.js';
+import { embeddedSandboxProvider } from './embedded-sandbox.js';
 import { StripeProvider } from './stripe-provider.js';
 
+export { sandboxCoupons, sandboxPlans } from './catalog.js';
 export { createStripeClient, type StripeClientOptions } from './client.js';
-export { StripeProvider, type StripeProviderOptions } from './stripe-provider.js';
+export { embeddedSandboxProvider } from './embedded-sandbox.js';
+export { StripeProvider, type StripeProviderOptions, stripeCapabilities } from './stripe-provider.js';
 
 /** The edition's entry point, loaded by `billingProvider()` when `billing.edition` is `stripe`. */
 export async function createBillingProvider(app: Application): Promise<BillingProvider> {
   const { stripe } = app.config.billing;
-  if (!stripe.secret) return startEmbeddedSandbox(app);
+  if (!stripe.secret) return embeddedSandboxProvider(app);
   return new StripeProvider({
     secret: stripe.secret,
     apiBase: stripe.apiBase,

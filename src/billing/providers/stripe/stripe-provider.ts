@@ -26,7 +26,7 @@ export interface StripeProviderOptions extends StripeClientOptions {
   onClose?: () => Promise<void>;
 }
 
-const capabilities: BillingCapabilities = Object.freeze({
+export const stripeCapabilities: BillingCapabilities = Object.freeze({
   edition: 'stripe',
   supportsQuantities: true,
   supportsPaypal: false,
@@ -46,7 +46,7 @@ const epoch = (date: Date): number => Math.floor(date.getTime() / 1000);
  * invoice is `invoices.createPreview`.
  */
 export class StripeProvider implements BillingProvider {
-  readonly capabilities = capabilities;
+  readonly capabilities = stripeCapabilities;
   readonly stripe: Stripe;
   readonly #options: StripeProviderOptions;
   readonly #taxRates = new Map<number, Promise<string>>();
@@ -220,11 +220,11 @@ export class StripeProvider implements BillingProvider {
     }
   }
 
-  async upcomingInvoice(customerId: string): Promise<ProviderInvoice | null> {
+  async upcomingInvoice(customerId: string, subscriptionId?: string): Promise<ProviderInvoice | null> {
     try {
-      const preview = await stripeCall(() =>
-        this.stripe.invoices.createPreview({ customer: customerId, expand: ['discounts'] }),
-      );
+      const params: Stripe.InvoiceCreatePreviewParams = { customer: customerId, expand: ['discounts'] };
+      if (subscriptionId) params.subscription = subscriptionId;
+      const preview = await stripeCall(() => this.stripe.invoices.createPreview(params));
       return mapInvoice(preview);
     } catch (err) {
       // `invoice_upcoming_none`: nothing to bill (https://docs.stripe.com/error-codes/invoice-upcoming-none).

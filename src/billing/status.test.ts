@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import * as status from './status.js';
+
+const now = new Date('2026-06-01T12:00:00Z');
+const past = '2026-05-01T00:00:00.000Z';
+const future = '2026-07-01T00:00:00.000Z';
+const at = (trial_ends_at: string | null, ends_at: string | null) => ({ trial_ends_at, ends_at });
+
+// Spec, "Subscription and trial status": one row per case of the table.
+describe('subscription status rules', () => {
+  it.each([
+    [
+      'active, no trial',
+      at(null, null),
+      { active: true, onTrial: false, cancelled: false, onGracePeriod: false, valid: true, ended: false },
+    ],
+    [
+      'active, in trial',
+      at(future, null),
+      { active: true, onTrial: true, cancelled: false, onGracePeriod: false, valid: true, ended: false },
+    ],
+    [
+      'trial passed',
+      at(past, null),
+      { active: true, onTrial: false, cancelled: false, onGracePeriod: false, valid: true, ended: false },
+    ],
+    [
+      'cancelled, in grace',
+      at(null, future),
+      { active: true, onTrial: false, cancelled: true, onGracePeriod: true, valid: true, ended: false },
+    ],
+    [
+      'cancelled, grace over',
+      at(null, past),
+      { active: false, onTrial: false, cancelled: true, onGracePeriod: false, valid: false, ended: true },
+    ],
+    [
+      'cancelled in trial, grace over',
+      at(past, past),
+      { active: false, onTrial: false, cancelled: true, onGracePeriod: false, valid: false, ended: true },
+    ],
+    [
+      'cancelled during trial, still in trial',
+      at(future, future),
+      { active: true, onTrial: true, cancelled: true, onGracePeriod: true, valid: true, ended: false },
+    ],
+  ])('%s', (_name, record, expected) => {
+    expect({
+      active: status.active(record, now),
+      onTrial: status.onTrial(record, now),
+      cancelled: status.cancelled(record),
+      onGracePeriod: status.onGracePeriod(record, now),
+      valid: status.valid(record, now),
+      ended: status.ended(record, now),
+    }).toEqual(expected);
+  });
+
+  it('the trial and the grace period end exactly at their instant', () => {
+    const edge = now.toISOString();
+    expect(status.onTrial(at(edge, null), now)).toBe(false);
+    expect(status.onGracePeriod(at(null, edge), now)).toBe(false);
+    expect(status.onTrial(at(edge, null), new Date(now.getTime() - 1))).toBe(true);
+  });
+
+  it('generic trial: trial_ends_at on the user record, until it passes', () => {
+    expect(status.onGenericTrial({ trial_ends_at: future }, now)).toBe(true);
+    expect(status.onGenericTrial({ trial_ends_at: past }, now)).toBe(false);
+    expect(status.onGenericTrial({ trial_ends_at: null }, now)).toBe(false);
+  });
+});

@@ -1,0 +1,197 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { User } from '../../src/auth/user.js';
+import { UserModelToken, Users } from '../../src/auth/users.js';
+import {
+  Billable,
+  BillingError,
+  BillingProviderToken,
+  billingProvider,
+  closeBilling,
+} from '../../src/billing/index.js';
+import { sandboxCoupons, sandboxPlans } from '../../src/billing/providers/stripe/catalog.js';
+import { Application } from '../../src/foundation/application.js';
+import { TestClock } from '../../src/foundation/clock.js';
+import { defineConfig } from '../../src/foundation/config.js';
+import { createLogger } from '../../src/foundation/logger.js';
+import { createStripeSandbox, RETRY_DAYS, type StripeSandbox } from '../../src/sandbox/stripe/index.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { createTestDatabase } from '../support/database.js';
+
+class Customer extends Billable(User) {}
+
+const plans = [{ id: 'basic-monthly', name: 'Basic', amount: 1000, interval: 'month' as const }];
+const coupons = [{ id: 'HALF', percentOff: 50 }];
+let seq = 0;
+const newUser = (app: Application) =>
+  app.container.make(Users).create<Customer>({
+    name: `Stripe ${++seq}`,
+    email: `stripe${seq}@example.com`,
+    password: 'correct horse battery',
+  });
+
+describe('Stripe edition specifics', () => {
+  const clock = new TestClock(new Date('2026-03-10T09:00:00Z'));
+  let sandbox: StripeSandbox;
+  let close: () => Promise<void>;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    sandbox = createStripeSandbox({
+      clock,
+      plans: sandboxPlans(plans, 'usd'),
+      coupons: sandboxCoupons(coupons, 'usd'),
+    });
+    const running = await sandbox.listen(0);
+    close = running.close;
+    t = await createTestApp({
+      clock,
+      config: {
+        billing: {
+          plans,
+          coupons,
+          stripe: { secret: 'sk_test_edition', webhookSecret: 'whsec_x', apiBase: running.url },
+        },
+      },
+      providers: [billingProvider()],
+      setup: (app) => {
+        app.container.instance(UserModelToken, Customer);
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await close?.();
+  });
+
+  it('sends an idempotency key with every creating call, a fresh one per operation', async () => {
+    const user = await newUser(t.app);
+    const before = sandbox.requests.length;
+    await user.newSubscription('main', 'basic-monthly').create('tok_visa');
+    await user.charge(700);
+    await user.invoiceFor('Extra', 300);
+    const creating = sandbox.requests
+      .slice(before)
+      .filter(
+        (r) =>
+          r.method === 'POST' &&
+          /^\/v1\/(customers|subscriptions|charges|invoiceitems|invoices)$/.test(r.path),
+      );
+    expect(creating.map((r) => r.path).sort()).toEqual(
+      ['/v1/charges', '/v1/customers', '/v1/invoiceitems', '/v1/invoices', '/v1/subscriptions'].sort(),
+    );
+    for (const request of creating) expect(request.idempotencyKey).toMatch(/.{16,}/);
+    expect(new Set(creating.map((r) => r.idempotencyKey)).size).toBe(creating.length);
+  });
+
+  it('maps the subscription onto the current API: items, discounts, default_tax_rates, error_if_incomplete', async () => {
+    const user = await newUser(t.app);
+    class Taxed extends Customer {
+      override taxPercentage() {
+        return 19.5;
+      }
+    }
+    const taxed = t.app.container.make(Users).hydrate<Taxed>({ ...user, id: user.id } as never);
+    Object.setPrototypeOf(taxed, Taxed.prototype);
+    const before = sandbox.requests.length;
+    await taxed.newSubscription('main', 'basic-monthly').quantity(2).withCoupon('HALF').create('tok_visa');
+    const create = sandbox.requests
+      .slice(before)
+      .find((r) => r.method === 'POST' && r.path === '/v1/subscriptions')!;
+    const params = create.params as Record<string, unknown>;
+    expect(params.payment_behavior).toBe('error_if_incomplete');
+    expect(params.items).toEqual([{ price: 'basic-monthly', quantity: '2' }]);
+    expect(params.discounts).toEqual([{ coupon: 'HALF' }]);
+    const [rate] = params.default_tax_rates as string[];
+    expect(sandbox.store.taxRates.get(rate!)?.percentage).toBe(19.5);
+    // 2 × $10.00, half off, plus 19.5% tax.
+    const [invoice] = await taxed.invoices();
+    expect(invoice?.total()).toBe('$11.95');
+    expect(invoice?.taxPercentage()).toBe(19.5);
+  });
+
+  it('upcomingInvoice() previews the next renewal', async () => {
+    const user = await newUser(t.app);
+    await user.newSubscription('main', 'basic-monthly').create('tok_visa');
+    const upcoming = await user.upcomingInvoice();
+    expect(upcoming?.total()).toBe('$10.00');
+    expect(upcoming?.dateValue().getTime()).toBeGreaterThanOrEqual(clock.now().getTime());
+  });
+
+  it('a failed invoiceFor is retried by Stripe unless voided after the first failure', async () => {
+    const provider = t.app.container.make(BillingProviderToken);
+    const retried = await newUser(t.app);
+    const voided = await newUser(t.app);
+    const failures: Record<string, BillingError> = {};
+    for (const user of [retried, voided]) {
+      await user.updateCard('tok_chargeCustomerFail');
+      failures[user.id] = await user.invoiceFor('Consulting', 5000).then(
+        () => {
+          throw new Error('expected a decline');
+        },
+        (err: BillingError) => err,
+      );
+      expect(failures[user.id]).toBeInstanceOf(BillingError);
+    }
+    await provider.voidInvoice(failures[voided.id]!.invoiceId!);
+    const attempts = (invoiceId: string) => sandbox.store.invoices.get(invoiceId)!.attempt_count;
+    expect(attempts(failures[retried.id]!.invoiceId!)).toBe(1);
+    for (let day = 0; day <= RETRY_DAYS.at(-1)!; day++) await sandbox.advance(86_400);
+    expect(attempts(failures[retried.id]!.invoiceId!)).toBeGreaterThanOrEqual(3);
+    expect(attempts(failures[voided.id]!.invoiceId!)).toBe(1);
+    expect(
+      (await voided.invoicesIncludingPending())
+        .find((i) => i.id === failures[voided.id]!.invoiceId)
+        ?.status(),
+    ).toBe('void');
+  });
+
+  it('the SDK the adapter uses is the official one, pointed at the sandbox', () => {
+    const provider = t.app.container.make(BillingProviderToken) as unknown as { stripe: Stripe };
+    expect(provider.stripe).toBeInstanceOf(Stripe);
+  });
+});
+
+describe('billingProvider() with no Stripe secret', () => {
+  it('runs the embedded sandbox in process, seeded from config, and logs that it does', async () => {
+    const database = await createTestDatabase();
+    const storagePath = mkdtempSync(join(tmpdir(), 'tollgate-embedded-'));
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = await Application.create(
+      defineConfig({ database: { url: database.url }, storagePath, billing: { plans, coupons } }),
+      {
+        clock: new TestClock(new Date('2026-05-01T00:00:00Z')),
+        logger: createLogger('info', sink),
+        providers: [billingProvider()],
+      },
+    );
+    try {
+      app.container.instance(UserModelToken, Customer);
+      await app.migrate();
+      await app.boot();
+      expect(lines.join('')).toMatch(/embedded Stripe sandbox/);
+      const user = await newUser(app);
+      const sub = await user.newSubscription('main', 'basic-monthly').withCoupon('HALF').create('tok_visa');
+      expect(sub.providerId).toMatch(/^sub_/);
+      expect((await user.invoices())[0]?.total()).toBe('$5.00');
+      expect(lines.join('')).toMatch(/Embedded Stripe sandbox started/);
+      expect(lines.join('')).toMatch(/"sandbox":"http:\/\/127\.0\.0\.1:\d+"/);
+    } finally {
+      await closeBilling(app);
+      await app.close();
+      await database.drop();
+      rmSync(storagePath, { recursive: true, force: true });
+    }
+  });
+});
