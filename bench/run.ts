@@ -40,7 +40,12 @@ log(
 );
 
 const selected = (id: string) => !options.only || options.only.test(id);
-const first = (error: unknown) => String((error as Error)?.message ?? error).split('\n')[0]!;
+/** The headline of a failure, with the child's own error line when its stderr has one. */
+const first = (error: unknown) => {
+  const lines = String((error as Error)?.message ?? error).split('\n');
+  const cause = lines.find((line) => /^\w*Error\b/.test(line.trim()));
+  return cause ? `${lines[0]}: ${cause.trim()}` : lines[0]!;
+};
 const oauthBuilt = existsSync(fileURLToPath(new URL('../src/oauth/index.ts', import.meta.url)));
 
 function profileDir(id: string): string | undefined {

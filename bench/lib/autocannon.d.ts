@@ -24,6 +24,12 @@ declare module 'autocannon' {
     duration?: number;
     timeout?: number;
     requests?: AutocannonRequest[];
+    setupClient?: (client: Client) => void;
+  }
+
+  /** One connection. `requestIterator` is internal to autocannon 9 (see bench/lib/load.ts). */
+  export interface Client {
+    requestIterator: { initialContext: Record<string, any>; resetContext(): void };
   }
 
   export interface Histogram {

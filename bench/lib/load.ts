@@ -5,10 +5,18 @@ export interface LoadSpec {
   readonly path: string;
   readonly headers?: Record<string, string>;
   readonly body?: string;
-  /** A sequence per connection (e.g. authorize then token); replaces method/path/body. */
-  readonly requests?: () => AutocannonRequest[];
-  /** How many HTTP requests make one operation (2 for authorize + token). */
-  readonly requestsPerOperation?: number;
+  /**
+   * A sequence per connection (e.g. authorize, approve, token); replaces method/path/body. When
+   * `tallied`, an operation is what the sequence reports through `tally()`, not a response.
+   */
+  readonly requests?: (tally: () => void) => AutocannonRequest[];
+  readonly tallied?: boolean;
+  /**
+   * Per-connection starting context (e.g. its own session). autocannon resets a connection's
+   * context to `initialContext` after each pass over `requests`, and only takes one for all
+   * connections, so this sets it on each connection's request iterator (autocannon 9 internals).
+   */
+  readonly connectionContext?: (index: number) => Record<string, unknown>;
 }
 
 export interface LoadResult {
@@ -29,13 +37,16 @@ function once(
   spec: LoadSpec,
   connections: number,
   seconds: number,
-): Promise<{ result: Result; latencies: number[] }> {
+): Promise<{ result: Result; latencies: number[]; tallies: number }> {
   // autocannon takes the path from `url` or from a `requests` entry, not from a top-level
   // `path`; and it treats a key that is present but undefined as a value: pass only what is set.
   const request: AutocannonRequest = { method: spec.method ?? 'GET', path: spec.path };
   if (spec.headers) request.headers = spec.headers;
   if (spec.body !== undefined) request.body = spec.body;
   const latencies: number[] = [];
+  let tallies = 0;
+  let connection = 0;
+  const { connectionContext } = spec;
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -44,9 +55,17 @@ function once(
         pipelining: 1,
         duration: seconds,
         timeout: 10,
-        requests: spec.requests ? spec.requests() : [request],
+        requests: spec.requests ? spec.requests(() => tallies++) : [request],
+        ...(connectionContext
+          ? {
+              setupClient: (client) => {
+                client.requestIterator.initialContext = connectionContext(connection++);
+                client.requestIterator.resetContext();
+              },
+            }
+          : {}),
       },
-      (error, result) => (error ? reject(error) : resolve({ result, latencies })),
+      (error, result) => (error ? reject(error) : resolve({ result, latencies, tallies })),
     );
     instance.on('response', (_client, status, _bytes, ms) => {
       if (status < 400) latencies.push(ms);
@@ -65,7 +84,7 @@ export async function drive(
   options: { connections: number; durationSeconds: number; warmupSeconds: number },
 ): Promise<LoadResult> {
   if (options.warmupSeconds > 0) await once(url, spec, options.connections, options.warmupSeconds);
-  const { result, latencies } = await once(url, spec, options.connections, options.durationSeconds);
+  const { result, latencies, tallies } = await once(url, spec, options.connections, options.durationSeconds);
   latencies.sort((a, b) => a - b);
   const statuses: Record<string, number> = {};
   let ok = 0;
@@ -75,9 +94,8 @@ export async function drive(
     if (Number(code) < 400) ok += count;
     else failed += count;
   }
-  const perOperation = spec.requestsPerOperation ?? 1;
   return {
-    opsPerSecond: ok / perOperation / result.duration,
+    opsPerSecond: (spec.tallied ? tallies : ok) / result.duration,
     // With a sequence, a latency is one request's, not the whole operation's.
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),

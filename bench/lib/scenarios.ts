@@ -184,7 +184,12 @@ export function tollgate(database: 'sqlite' | 'postgres', databaseUrl: string): 
     {
       ...row('authcode', 'authorization code + PKCE, approved session', 'exchanges/s', 'jose-sign.RS256'),
       env: env('authorization_code'),
-      load: (f) => ({ path: '/oauth/authorize', requests: authorizationCode(f), requestsPerOperation: 2 }),
+      load: (f) => ({
+        path: '/oauth/authorize',
+        requests: authorizationCode(f),
+        tallied: true,
+        connectionContext: (i) => ({ ...f.sessions[i % f.sessions.length] }),
+      }),
     },
     {
       ...row('password', 'password grant', 'tokens/s', 'argon2id'),
@@ -205,37 +210,73 @@ export function tollgate(database: 'sqlite' | 'postgres', databaseUrl: string): 
 }
 
 /**
- * One exchange is two requests on the same connection: the authorization request with the
- * session cookie of a user who already approved the client (answered with a redirect carrying
- * the code), then the token request redeeming it with the PKCE verifier (RFC 7636 §4.5).
+ * One exchange, on one connection with its own logged-in session: the authorization request
+ * (RFC 6749 §4.1.1, with a PKCE challenge), the user's approval posted from the page it returned
+ * (skipped when the server redirects at once because the client was approved before), then the
+ * token request redeeming the code with the verifier (RFC 7636 §4.5). An exchange counts when
+ * the token endpoint answers 200.
  */
-function authorizationCode(f: Fixtures): () => AutocannonRequest[] {
-  return () => [
+function authorizationCode(f: Fixtures): (tally: () => void) => AutocannonRequest[] {
+  const codeOf = (headers: Record<string, string | string[]>) => {
+    const location = String(headers.location ?? headers.Location ?? '');
+    return location ? (new URL(location, 'http://x').searchParams.get('code') ?? undefined) : undefined;
+  };
+  const tokenRequest = (request: AutocannonRequest, code: string): AutocannonRequest => ({
+    ...request,
+    method: 'POST',
+    path: '/oauth/token',
+    headers: { ...formHeaders, authorization: basic(f.clientId, f.clientSecret) },
+    body: form({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: f.redirectUri,
+      code_verifier: f.codeVerifier,
+    }),
+  });
+  return (tally) => [
     {
       method: 'GET',
       path: f.authorizePath,
-      headers: { cookie: f.cookie },
-      onResponse: (_status, _body, context, headers) => {
-        const location = String(headers.location ?? headers.Location ?? '');
-        context.code = location ? new URL(location, 'http://x').searchParams.get('code') : undefined;
+      setupRequest: (request, context) => ({ ...request, headers: { cookie: context.cookie } }),
+      onResponse: (status, body, context, headers) => {
+        if (status === 302) context.code = codeOf(headers);
+        else if (status === 200) context.authToken = /name="auth_token" value="([^"]+)"/.exec(body)?.[1];
+      },
+    },
+    {
+      method: 'POST',
+      path: '/oauth/authorize',
+      setupRequest: (request, context) => {
+        if (context.code) {
+          context.redeemed = true;
+          return tokenRequest(request, context.code);
+        }
+        if (!context.authToken) return undefined;
+        return {
+          ...request,
+          headers: { ...formHeaders, cookie: context.cookie, origin: f.origin },
+          body: form({
+            _token: context.csrfToken,
+            auth_token: context.authToken,
+            state: f.state,
+            client_id: f.clientId,
+          }),
+        };
+      },
+      onResponse: (status, _body, context, headers) => {
+        if (context.redeemed) {
+          if (status === 200) tally();
+        } else if (status === 302) context.code = codeOf(headers);
       },
     },
     {
       method: 'POST',
       path: '/oauth/token',
       setupRequest: (request, context) =>
-        context.code
-          ? {
-              ...request,
-              headers: { ...formHeaders, authorization: basic(f.clientId, f.clientSecret) },
-              body: form({
-                grant_type: 'authorization_code',
-                code: context.code,
-                redirect_uri: f.redirectUri,
-                code_verifier: f.codeVerifier,
-              }),
-            }
-          : undefined,
+        context.redeemed || !context.code ? undefined : tokenRequest(request, context.code),
+      onResponse: (status) => {
+        if (status === 200) tally();
+      },
     },
   ];
 }

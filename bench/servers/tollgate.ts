@@ -1,0 +1,114 @@
+// Tollgate's reference service (app/bootstrap.ts), booted on the database in DATABASE_URL and
+// seeded for one scenario (BENCH_SCENARIO):
+//   protected          GET /bench/protected behind `auth:api` + `scopes:check-status`, with
+//                      BENCH_TOKENS personal access tokens of one user
+//   client_credentials a confidential client for POST /oauth/token
+//   password           a password-grant client and a user
+//   authorization_code a client, a user, and one logged-in session per connection
+// The signing algorithm comes from OAUTH_SIGNING_ALG; keys are generated per process.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { createApp } from '../../app/bootstrap.js';
+import { authProvider } from '../../src/auth/index.js';
+import { Users } from '../../src/auth/users.js';
+import type { Application } from '../../src/foundation/application.js';
+import { listen } from '../../src/http/server.js';
+import { Clients, installKeys, oauthProvider, PersonalAccessTokens } from '../../src/oauth/index.js';
+import { announce, exitOnSigterm } from './announce.js';
+import { logIn } from './tollgate-session.js';
+
+const scenario = process.env.BENCH_SCENARIO ?? 'protected';
+const sessions = Number(process.env.BENCH_SESSIONS ?? Number(process.env.BENCH_CONNECTIONS ?? 10) * 2);
+// A separate key folder per process: the scenarios use different algorithms on one database.
+process.env.STORAGE_PATH = mkdtempSync(join(process.env.STORAGE_PATH ?? '/tmp', 'keys-'));
+
+const app = await createApp();
+// Until the reference service wires them itself, add the modules the scenarios need.
+const has = (name: string) => app.providers.some((provider) => provider.name === name);
+if (!has('auth')) await app.register(authProvider());
+if (!has('oauth')) await app.register(oauthProvider());
+if (scenario === 'protected') {
+  await app.register({
+    name: 'bench.routes',
+    register: ({ router }) => {
+      router
+        .get('/bench/protected', (c) => c.json({ ok: true }))
+        .middleware('auth:api', 'scopes:check-status');
+    },
+  });
+}
+installKeys(app.config.storagePath, app.config.oauth.signingAlgorithm);
+await app.migrate();
+await app.boot();
+const server = await listen(app, '127.0.0.1', 0);
+exitOnSigterm(() => server.close());
+
+const password = 'correct horse battery staple';
+const user = await app.container
+  .make(Users)
+  .create({ name: 'Bench', email: `bench-${process.pid}-${Date.now()}@example.test`, password });
+const clients = app.container.make(Clients);
+
+announce({ port: server.port, fixtures: await fixtures(app) });
+
+async function fixtures(app: Application): Promise<Record<string, unknown>> {
+  switch (scenario) {
+    case 'protected': {
+      await clients.create({
+        name: 'Personal Access Client',
+        redirect: 'http://localhost',
+        personalAccess: true,
+      });
+      const tokens = app.container.make(PersonalAccessTokens);
+      const issued: string[] = [];
+      for (let i = 0; i < Number(process.env.BENCH_TOKENS ?? 1000); i++) {
+        issued.push((await tokens.create(user.id, `bench ${i}`, ['check-status'])).accessToken);
+      }
+      return { path: '/bench/protected', tokens: issued };
+    }
+    case 'client_credentials': {
+      const { client, plainSecret } = await clients.create({ name: 'Bench service', redirect: '' });
+      return { clientId: client.id, clientSecret: plainSecret };
+    }
+    case 'password': {
+      const { client, plainSecret } = await clients.create({
+        name: 'Bench app',
+        redirect: '',
+        password: true,
+      });
+      return { clientId: client.id, clientSecret: plainSecret, username: user.email, password };
+    }
+    case 'authorization_code': {
+      const redirectUri = 'http://127.0.0.1:9/callback';
+      const { client, plainSecret } = await clients.create({ name: 'Bench web app', redirect: redirectUri });
+      const codeVerifier = randomBytes(32).toString('base64url');
+      const state = 'bench-state';
+      const query = new URLSearchParams({
+        client_id: client.id,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope: 'check-status',
+        state,
+        code_challenge: createHash('sha256').update(codeVerifier).digest('base64url'),
+        code_challenge_method: 'S256',
+      });
+      const authorizePath = `/oauth/authorize?${query}`;
+      const logged = [];
+      for (let i = 0; i < sessions; i++)
+        logged.push(await logIn(server.url, user.email, password, authorizePath));
+      return {
+        clientId: client.id,
+        clientSecret: plainSecret,
+        redirectUri,
+        codeVerifier,
+        state,
+        authorizePath,
+        origin: server.url,
+        sessions: logged,
+      };
+    }
+    default:
+      throw new Error(`unknown BENCH_SCENARIO ${scenario}`);
+  }
+}
