@@ -46,6 +46,10 @@ describe('Stripe sandbox: customers and cards', () => {
     expect((sources.data[0] as Stripe.Card).brand).toBe('MasterCard');
     expect((sources.data[0] as Stripe.Card).last4).toBe('4444');
     expect(h.sandbox.events('customer.updated')).toHaveLength(1);
+    const expanded = (await h.stripe.customers.retrieve(created.id, {
+      expand: ['sources'],
+    })) as Stripe.Customer;
+    expect(expanded.sources?.data.map((s) => s.id)).toEqual([(updated.default_source as Stripe.Card).id]);
   });
 
   it('refuses tok_chargeDeclined on attach with a StripeCardError and keeps no customer', async () => {

@@ -10,6 +10,7 @@ import { registerInvoiceItems } from './resources/invoice-items.js';
 import { registerInvoices } from './resources/invoices.js';
 import { registerSubscriptions } from './resources/subscriptions.js';
 import type { SandboxEnv } from './respond.js';
+import { API_VERSION } from './webhooks.js';
 
 /** One API request as the sandbox received it, for tests to assert what a client sent. */
 export interface RequestLogEntry {
@@ -91,6 +92,7 @@ export function createSandboxApp(
     };
     requests.push(entry);
     c.header('request-id', newId('req'));
+    c.header('stripe-version', API_VERSION);
     let account: string;
     try {
       account = apiKey(c.req.header('authorization'));

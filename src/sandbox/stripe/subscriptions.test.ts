@@ -190,4 +190,33 @@ describe('Stripe sandbox: subscriptions', () => {
     ).toEqual([a.id]);
     expect((await h.stripe.subscriptions.list({ customer: cus.id, status: 'all' })).data).toHaveLength(2);
   });
+
+  it('credits a downgrade billed at once to the customer balance, used by the next invoice', async () => {
+    const cus = await customer();
+    const sub = await h.stripe.subscriptions.create({ customer: cus.id, items: [{ price: 'team' }] });
+    h.clock.advance(Math.round(31 * DAY * 1000) / 2);
+    const down = await h.stripe.subscriptions.update(sub.id, {
+      items: [{ id: sub.items.data[0]!.id, price: 'monthly' }],
+      proration_behavior: 'always_invoice',
+    });
+    const credit = await invoiceOf(down);
+    expect(credit.billing_reason).toBe('subscription_update');
+    expect(credit.total).toBe(-1250 + 500);
+    expect(credit).toMatchObject({ status: 'paid', amount_due: 0, ending_balance: -750 });
+    expect(((await h.stripe.customers.retrieve(cus.id)) as Stripe.Customer).balance).toBe(-750);
+    await h.sandbox.advance(16 * DAY);
+    const next = await invoiceOf(await h.stripe.subscriptions.retrieve(sub.id));
+    expect(next).toMatchObject({ total: 1000, starting_balance: -750, amount_due: 250, amount_paid: 250 });
+  });
+
+  it('pages through subscriptions with the SDK’s auto-pagination', async () => {
+    const cus = await customer();
+    for (let i = 0; i < 5; i++)
+      await h.stripe.subscriptions.create({ customer: cus.id, items: [{ price: 'monthly' }] });
+    const all = await h.stripe.subscriptions
+      .list({ customer: cus.id, limit: 2 })
+      .autoPagingToArray({ limit: 100 });
+    expect(all).toHaveLength(5);
+    expect(new Set(all.map((s) => s.id)).size).toBe(5);
+  });
 });
