@@ -170,7 +170,7 @@ describe(`implicit grant and a replaced approval page (${engine})`, () => {
     t = await oauthApp({
       config: { oauth: { implicitGrant: true } },
       oauth: {
-        approvalView: (c, props) =>
+        approvalView: (_c, props) =>
           `<p>Custom page for ${props.client.name}</p><form method="post" action="/oauth/authorize"><input type="hidden" name="_token" value="${props.csrfToken}"><input type="hidden" name="auth_token" value="${props.authToken}"></form>`,
       },
     });

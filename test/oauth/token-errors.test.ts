@@ -4,7 +4,7 @@ import { type AuthorizationRequest, AuthorizationService, OAuthStoreToken } from
 import { ADA, basic, type OAuthTestApp, oauthApp, REDIRECT, tokenRequest } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-const VERIFIER = 'v'.repeat(43) + 'erifier-of-fifty-characters';
+const VERIFIER = `${'v'.repeat(43)}erifier-of-fifty-characters`;
 const CHALLENGE = createHash('sha256').update(VERIFIER).digest('base64url');
 
 /** Raw-HTTP error cases of the token endpoint (RFC 6749 §5.2). */

@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccessTokenVerifier, OAuthStoreToken } from '../../src/oauth/index.js';
+import { ADA, BOB, Browser, type OAuthTestApp, oauthApp, SCOPES, tokenRequest } from './support.js';
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+
+/** The session-authenticated JSON APIs: the user's own records only, 422 on bad bodies. */
+describe(`OAuth JSON APIs (${engine})`, () => {
+  let t: OAuthTestApp;
+  let ada: Browser;
+  let bob: Browser;
+  let adaCsrf: string;
+  let bobCsrf: string;
+
+  beforeAll(async () => {
+    t = await oauthApp();
+    await t.createClient({ personalAccess: true, name: 'Personal Access Client' });
+    ada = new Browser(t.url);
+    await ada.login(ADA);
+    adaCsrf = await ada.csrfToken();
+    bob = new Browser(t.url);
+    await bob.login(BOB);
+    bobCsrf = await bob.csrfToken();
+  });
+  afterAll(async () => t.stop());
+
+  it('needs a session: 401 JSON without one, 419 without the CSRF header on writes', async () => {
+    const anonymous = await new Browser(t.url).json('GET', '/oauth/clients');
+    expect(anonymous.status).toBe(401);
+    const noCsrf = await ada.json('POST', '/oauth/clients', { name: 'x', redirect: 'https://x.example/cb' });
+    expect(noCsrf.status).toBe(419);
+  });
+
+  it('GET /oauth/scopes lists the application scopes', async () => {
+    const res = await ada.json('GET', '/oauth/scopes');
+    expect(await res.json()).toEqual(
+      Object.entries(SCOPES).map(([id, description]) => ({ id, description })),
+    );
+  });
+
+  describe('clients', () => {
+    it('POST creates a client and shows its secret once; GET lists without secrets', async () => {
+      const res = await ada.json(
+        'POST',
+        '/oauth/clients',
+        { name: 'Shop', redirect: 'https://shop.example/cb' },
+        adaCsrf,
+      );
+      expect(res.status).toBe(201);
+      const client = (await res.json()) as Record<string, unknown>;
+      expect(client).toMatchObject({ name: 'Shop', redirect: 'https://shop.example/cb', user_id: t.ada.id });
+      expect(client.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const list = (await (await ada.json('GET', '/oauth/clients')).json()) as Record<string, unknown>[];
+      expect(list.map((c) => c.id)).toContain(client.id);
+      expect(list.every((c) => !('secret' in c))).toBe(true);
+      // The secret works at the token endpoint.
+      const token = await tokenRequest(t, {
+        grant_type: 'client_credentials',
+        client_id: String(client.id),
+        client_secret: String(client.secret),
+      });
+      expect(token.status).toBe(200);
+    });
+
+    it('POST validates: 422 with per-field errors; redirect must be an absolute http(s) URL', async () => {
+      for (const body of [
+        {},
+        { name: '', redirect: 'https://ok.example' },
+        { name: 'x', redirect: '/relative' },
+        { name: 'x', redirect: 'javascript:alert(1)' },
+        { name: 'x', redirect: 'ftp://files.example/' },
+      ]) {
+        const res = await ada.json('POST', '/oauth/clients', body, adaCsrf);
+        expect(res.status).toBe(422);
+        const error = (await res.json()) as { message: string; errors: Record<string, string[]> };
+        expect(error.message).toBeTypeOf('string');
+        expect(Object.keys(error.errors).length).toBeGreaterThan(0);
+      }
+      const both = (await (await ada.json('POST', '/oauth/clients', {}, adaCsrf)).json()) as {
+        errors: Record<string, string[]>;
+      };
+      expect(Object.keys(both.errors).sort()).toEqual(['name', 'redirect']);
+    });
+
+    it('PUT updates the own client; another user gets 404', async () => {
+      const created = (await (
+        await ada.json('POST', '/oauth/clients', { name: 'Old', redirect: 'https://a.example/cb' }, adaCsrf)
+      ).json()) as { id: string };
+      const res = await ada.json(
+        'PUT',
+        `/oauth/clients/${created.id}`,
+        { name: 'New', redirect: 'https://b.example/cb' },
+        adaCsrf,
+      );
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({
+        id: created.id,
+        name: 'New',
+        redirect: 'https://b.example/cb',
+      });
+      const invalid = await ada.json('PUT', `/oauth/clients/${created.id}`, { name: 'New' }, adaCsrf);
+      expect(invalid.status).toBe(422);
+      const other = await bob.json(
+        'PUT',
+        `/oauth/clients/${created.id}`,
+        { name: 'Hijack', redirect: 'https://evil.example' },
+        bobCsrf,
+      );
+      expect(other.status).toBe(404);
+      expect((await bob.json('GET', '/oauth/clients').then((r) => r.json())) as unknown[]).toEqual([]);
+    });
+
+    it('DELETE revokes the client and its tokens; another user gets 404', async () => {
+      const created = (await (
+        await ada.json(
+          'POST',
+          '/oauth/clients',
+          { name: 'Doomed', redirect: 'https://d.example/cb' },
+          adaCsrf,
+        )
+      ).json()) as { id: string; secret: string };
+      const token = (await (
+        await tokenRequest(t, {
+          grant_type: 'client_credentials',
+          client_id: created.id,
+          client_secret: created.secret,
+        })
+      ).json()) as { access_token: string };
+      expect((await bob.json('DELETE', `/oauth/clients/${created.id}`, undefined, bobCsrf)).status).toBe(404);
+      expect((await ada.json('DELETE', `/oauth/clients/${created.id}`, undefined, adaCsrf)).status).toBe(204);
+      const claims = await t.app.container.make(AccessTokenVerifier).verify(token.access_token);
+      const stored = await t.app.container.make(OAuthStoreToken).accessTokens.findWithClient(claims.jti);
+      expect(stored?.revoked).toBe(true);
+      expect(stored?.client.revoked).toBe(true);
+      const again = await tokenRequest(t, {
+        grant_type: 'client_credentials',
+        client_id: created.id,
+        client_secret: created.secret,
+      });
+      expect(again.status).toBe(401);
+      expect((await ada.json('DELETE', `/oauth/clients/${created.id}`, undefined, adaCsrf)).status).toBe(404);
+    });
+  });
+
+  describe('personal access tokens', () => {
+    it('POST creates one (accessToken), GET lists it, DELETE removes it; 404 for another user', async () => {
+      const res = await ada.json(
+        'POST',
+        '/oauth/personal-access-tokens',
+        { name: 'CLI', scopes: ['check-status'] },
+        adaCsrf,
+      );
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as {
+        accessToken: string;
+        token: { id: string; name: string; scopes: string[] };
+      };
+      expect(body.token).toMatchObject({ name: 'CLI', scopes: ['check-status'] });
+      const claims = await t.app.container.make(AccessTokenVerifier).verify(body.accessToken);
+      expect(claims).toMatchObject({ jti: body.token.id, sub: String(t.ada.id), scopes: ['check-status'] });
+      // Always long-lived.
+      expect(claims.exp - claims.iat).toBe(365 * 24 * 3600);
+
+      const list = (await (await ada.json('GET', '/oauth/personal-access-tokens')).json()) as {
+        id: string;
+      }[];
+      expect(list.map((x) => x.id)).toEqual([body.token.id]);
+      expect((await (await bob.json('GET', '/oauth/personal-access-tokens')).json()) as unknown[]).toEqual(
+        [],
+      );
+
+      expect(
+        (await bob.json('DELETE', `/oauth/personal-access-tokens/${body.token.id}`, undefined, bobCsrf))
+          .status,
+      ).toBe(404);
+      expect(
+        (await ada.json('DELETE', `/oauth/personal-access-tokens/${body.token.id}`, undefined, adaCsrf))
+          .status,
+      ).toBe(204);
+      expect((await (await ada.json('GET', '/oauth/personal-access-tokens')).json()) as unknown[]).toEqual(
+        [],
+      );
+    });
+
+    it('POST validates name and scopes (empty scopes allowed; unknown and `*` refused)', async () => {
+      const empty = await ada.json(
+        'POST',
+        '/oauth/personal-access-tokens',
+        { name: 'No scopes', scopes: [] },
+        adaCsrf,
+      );
+      expect(empty.status).toBe(200);
+      for (const [body, field] of [
+        [{ scopes: [] }, 'name'],
+        [{ name: 'x' }, 'scopes'],
+        [{ name: 'x', scopes: ['launch-missiles'] }, 'scopes'],
+        [{ name: 'x', scopes: ['*'] }, 'scopes'],
+        [{ name: 'x', scopes: 'check-status' }, 'scopes'],
+      ] as const) {
+        const res = await ada.json('POST', '/oauth/personal-access-tokens', body, adaCsrf);
+        expect(res.status).toBe(422);
+        expect(((await res.json()) as { errors: Record<string, string[]> }).errors[field]).toBeDefined();
+      }
+    });
+  });
+
+  describe('authorized applications (Passport revoke routes)', () => {
+    it('GET /oauth/tokens lists tokens of other clients; DELETE revokes; 404 for another user', async () => {
+      const { client, plainSecret } = await t.createClient({ password: true, name: 'Mobile app' });
+      const res = await tokenRequest(t, {
+        grant_type: 'password',
+        client_id: client.id,
+        client_secret: plainSecret!,
+        username: ADA.email,
+        password: ADA.password,
+      });
+      const { access_token, refresh_token } = (await res.json()) as {
+        access_token: string;
+        refresh_token: string;
+      };
+      const { jti } = await t.app.container.make(AccessTokenVerifier).verify(access_token);
+      const list = (await (await ada.json('GET', '/oauth/tokens')).json()) as {
+        id: string;
+        client: { name: string };
+      }[];
+      expect(list.find((x) => x.id === jti)?.client.name).toBe('Mobile app');
+      expect((await bob.json('DELETE', `/oauth/tokens/${jti}`, undefined, bobCsrf)).status).toBe(404);
+      expect((await ada.json('DELETE', `/oauth/tokens/${jti}`, undefined, adaCsrf)).status).toBe(204);
+      const after = (await (await ada.json('GET', '/oauth/tokens')).json()) as { id: string }[];
+      expect(after.map((x) => x.id)).not.toContain(jti);
+      // Its refresh token went with it.
+      const refresh = await tokenRequest(t, {
+        grant_type: 'refresh_token',
+        client_id: client.id,
+        client_secret: plainSecret!,
+        refresh_token,
+      });
+      expect(refresh.status).toBe(400);
+    });
+  });
+});
