@@ -50,7 +50,7 @@ export function controllerMiddlewareFor(
 export async function runMiddleware(
   c: Context,
   handlers: readonly MiddlewareHandler[],
-  last: () => Promise<Response>,
+  last: () => Response | Promise<Response>,
 ): Promise<Response> {
   const step = async (i: number): Promise<void> => {
     if (i === handlers.length) {

@@ -10,7 +10,14 @@ import type { Route, RouteAction } from './route.js';
 /** The request context as an injectable dependency: `static actionInject = { show: [RequestContext] }`. */
 export const RequestContext = Symbol.for('tollgate.RequestContext');
 
-export type RouteEndpoint = (c: Context) => Promise<Response>;
+export type RouteEndpoint = (c: Context) => Response | Promise<Response>;
+
+/** Synchronous results stay synchronous: Hono answers those without an extra promise. */
+function respond(c: Context, value: unknown): Response | Promise<Response> {
+  return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function'
+    ? Promise.resolve(value).then((v) => toResponse(c, v))
+    : toResponse(c, value);
+}
 
 interface Target {
   controller: ControllerClass;
@@ -55,7 +62,7 @@ export function compileAction(
   const action = route.action;
   if (typeof action === 'function' && !isClass(action)) {
     const closure = action as (c: Context) => unknown;
-    return async (c) => toResponse(c, await closure(c));
+    return (c) => respond(c, closure(c));
   }
   const params = route.parameterNames;
   const target = (controller: ControllerClass, method: string | undefined): Target => {
@@ -65,7 +72,7 @@ export function compileAction(
     const refs = controllerMiddlewareFor(controller, name);
     return { controller, method: name, middleware: middleware.resolve(refs) };
   };
-  const run = (t: Target, c: Context): Promise<Response> =>
+  const run = (t: Target, c: Context): Response | Promise<Response> =>
     t.middleware.length === 0
       ? invoke(t, c, container, params)
       : runMiddleware(c, t.middleware, () => invoke(t, c, container, params));
@@ -93,11 +100,11 @@ function classAction(action: Exclude<RouteAction, string>): [ControllerClass, st
   return [action as ControllerClass, undefined];
 }
 
-async function invoke(t: Target, c: Context, container: Container, params: string[]): Promise<Response> {
+function invoke(t: Target, c: Context, container: Container, params: string[]): Response | Promise<Response> {
   const scope = container.child().instance(RequestContext as unknown as Token<Context>, c);
   const controller = scope.construct(t.controller) as Record<string, (...args: unknown[]) => unknown>;
   const injected = t.controller.actionInject?.[t.method];
   const deps = injected?.length ? scope.resolveAll(injected, `${t.controller.name}@${t.method}`) : [];
   const values = params.map((name) => c.req.param(name));
-  return toResponse(c, await controller[t.method]!.call(controller, ...deps, ...values, c));
+  return respond(c, controller[t.method]!.call(controller, ...deps, ...values, c));
 }
