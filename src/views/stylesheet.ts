@@ -43,7 +43,7 @@ p { margin: 0 0 1rem; }
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; }
 pre { overflow-x: auto; padding: 0.75rem; background: #f0f2f5; border-radius: var(--radius); }
 .container { width: 100%; max-width: 960px; margin: 0 auto; padding: 0 1rem; }
-.narrow { max-width: 440px; }
+.narrow { max-width: 440px; margin-left: auto; margin-right: auto; }
 .muted { color: var(--muted); }
 .inline { display: inline; }
 .stack > * + * { margin-top: 1rem; }
