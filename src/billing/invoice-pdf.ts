@@ -66,7 +66,11 @@ export function renderInvoicePdf(invoice: Invoice, options: InvoicePdfOptions): 
   doc.moveTo(left, doc.y).lineTo(right, doc.y).stroke();
   doc.moveDown(0.3);
   for (const line of invoice.lines()) {
-    const quantity = line.quantity && line.quantity > 1 ? ` × ${line.quantity}` : '';
+    // Stripe's subscription lines already read "3 × Pro (at $29.00 / month)".
+    const quantity =
+      line.quantity && line.quantity > 1 && !line.description.includes(`${line.quantity} ×`)
+        ? ` × ${line.quantity}`
+        : '';
     const period = line.period ? ` (${invoice.formatPeriod(line.period)})` : '';
     row(`${line.description}${quantity}${period}`, line.amount);
   }

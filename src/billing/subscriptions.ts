@@ -129,6 +129,7 @@ export class Subscriptions implements SubscriptionActions {
   }
 
   async cancel(sub: Subscription): Promise<SubscriptionRow> {
+    if (sub.ended()) return this.repository.update(sub.id, {});
     const remote = await this.provider.cancelSubscription(sub.providerId, { atPeriodEnd: true });
     // In a trial the grace period ends with the trial; otherwise with the paid period.
     const endsAt = sub.onTrial() ? sub.trial_ends_at : iso(remote.currentPeriodEnd ?? this.clock.now());
@@ -136,6 +137,8 @@ export class Subscriptions implements SubscriptionActions {
   }
 
   async cancelNow(sub: Subscription): Promise<SubscriptionRow> {
+    // Already over (the provider ended it, or the grace period ran out): nothing left to cancel there.
+    if (sub.ended()) return this.repository.update(sub.id, {});
     await this.provider.cancelSubscription(sub.providerId, { atPeriodEnd: false });
     return this.repository.update(sub.id, { ends_at: this.clock.now().toISOString() });
   }
