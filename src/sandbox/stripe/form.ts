@@ -20,7 +20,14 @@ export async function readParams(request: Request): Promise<RawParams> {
   const text = await request.text();
   if (text === '') return query;
   const type = request.headers.get('content-type') ?? '';
-  const body = type.includes('application/json') ? (JSON.parse(text) as RawParams) : parseForm(text);
+  let body: RawParams;
+  try {
+    body = type.includes('application/json') ? (JSON.parse(text) as RawParams) : parseForm(text);
+  } catch {
+    throw StripeSandboxError.invalid(
+      'Invalid request body: send application/x-www-form-urlencoded parameters.',
+    );
+  }
   return { ...query, ...body };
 }
 
@@ -40,6 +47,8 @@ export class Params {
   str(key: string): string | undefined {
     const value = this.raw[key];
     if (value === undefined) return undefined;
+    // JSON bodies (accepted besides forms) carry numbers and booleans as such.
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
     if (typeof value !== 'string') throw StripeSandboxError.invalid(`Invalid string: ${key}`, key);
     return value;
   }

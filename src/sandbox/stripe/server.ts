@@ -65,11 +65,11 @@ export function createSandboxApp(
   });
 
   app.post('/_sandbox/advance', async (c) => {
-    const text = await c.req.text();
-    const raw = text.trim().startsWith('{') ? (JSON.parse(text) as RawParams) : new URLSearchParams(text);
-    const seconds = Number(raw instanceof URLSearchParams ? raw.get('seconds') : raw.seconds);
-    if (!Number.isFinite(seconds) || seconds < 0)
+    const params = new Params(await readParams(c.req.raw));
+    const seconds = params.num('seconds') ?? Number.NaN;
+    if (!Number.isFinite(seconds) || seconds < 0) {
       throw StripeSandboxError.invalid('seconds must be a non-negative number', 'seconds');
+    }
     const steps = await hooks.advance(seconds);
     return c.json({ now: ctx.store.clockSeconds(), steps });
   });

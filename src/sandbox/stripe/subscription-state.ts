@@ -31,7 +31,6 @@ export function cancelSubscription(
   sub.status = 'canceled';
   sub.canceled_at ??= now;
   sub.ended_at = now;
-  sub.cancel_at ??= null;
   sub.cancellation_details = {
     ...(sub.cancellation_details ?? { comment: null, feedback: null, feedback_option: null }),
     reason,

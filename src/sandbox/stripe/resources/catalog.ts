@@ -16,8 +16,9 @@ export interface SandboxPlan {
   currency?: string;
   interval: 'month' | 'year';
   intervalCount?: number;
-  /** The product's name (shown on invoice lines). */
+  /** The product's name (shown on invoice lines); `name` is accepted as an alias. */
   product?: string;
+  name?: string;
   nickname?: string;
   trial_period_days?: number;
 }
@@ -35,7 +36,7 @@ export interface SandboxCoupon {
 
 export function seedPlan(ctx: SandboxContext, plan: SandboxPlan): Stripe.Plan {
   const now = ctx.store.now();
-  const product = makeProduct(now, plan.product ?? plan.nickname ?? plan.id);
+  const product = makeProduct(now, plan.product ?? plan.name ?? plan.nickname ?? plan.id);
   ctx.store.products.set(product.id, product);
   return storeRecurring(ctx, {
     id: plan.id,
