@@ -101,10 +101,15 @@ function classAction(action: Exclude<RouteAction, string>): [ControllerClass, st
 }
 
 function invoke(t: Target, c: Context, container: Container, params: string[]): Response | Promise<Response> {
+  const values = params.map((name) => c.req.param(name));
+  const injected = t.controller.actionInject?.[t.method];
+  if (!t.controller.inject?.length && !injected?.length) {
+    // Nothing to inject: skip the per-request container.
+    const controller = new t.controller() as Record<string, (...args: unknown[]) => unknown>;
+    return respond(c, controller[t.method]!.call(controller, ...values, c));
+  }
   const scope = container.child().instance(RequestContext as unknown as Token<Context>, c);
   const controller = scope.construct(t.controller) as Record<string, (...args: unknown[]) => unknown>;
-  const injected = t.controller.actionInject?.[t.method];
   const deps = injected?.length ? scope.resolveAll(injected, `${t.controller.name}@${t.method}`) : [];
-  const values = params.map((name) => c.req.param(name));
   return respond(c, controller[t.method]!.call(controller, ...deps, ...values, c));
 }
