@@ -22,7 +22,10 @@ export async function readParams(request: Request): Promise<RawParams> {
   const type = request.headers.get('content-type') ?? '';
   let body: RawParams;
   try {
-    body = type.includes('application/json') ? (JSON.parse(text) as RawParams) : parseForm(text);
+    body =
+      type.includes('application/json') || text.trimStart().startsWith('{')
+        ? (JSON.parse(text) as RawParams)
+        : parseForm(text);
   } catch {
     throw StripeSandboxError.invalid(
       'Invalid request body: send application/x-www-form-urlencoded parameters.',
