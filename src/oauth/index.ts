@@ -58,7 +58,7 @@ export {
   PersonalAccessTokens,
   serializeToken,
 } from './personal/personal-access-tokens.js';
-export { type OAuthOptions, oauthProvider } from './provider.js';
+export { bindOAuthServices, type OAuthOptions, oauthProvider } from './provider.js';
 export {
   type AccessTokenRecord,
   type AccessTokenWithClient,
@@ -70,6 +70,7 @@ export {
   type RefreshTokenRecord,
 } from './records.js';
 export { registerOAuthRoutes } from './routes.js';
+export { isValidRedirect, redirectUriMatches, registeredRedirects } from './rules/check-redirect-uri.js';
 export { ALL_SCOPES, type Scope, Scopes, scopesAllow } from './scopes.js';
 export { hashSecret, randomId, randomSecret, safeEqual, secretMatches } from './secrets.js';
 export type {

@@ -1,4 +1,5 @@
 import type { Application, ServiceProvider } from '../foundation/application.js';
+import type { Container } from '../foundation/container.js';
 import { AuthorizationService } from './authorization/authorization-service.js';
 import { Clients } from './clients/clients.js';
 import type { Grant } from './grants/grant.js';
@@ -35,23 +36,27 @@ export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
   return {
     name: 'oauth',
     register(app: Application) {
-      const { container } = app;
-      container
-        .singleton(OAuthStoreToken, (c) => c.construct(KyselyOAuthStore))
-        .singleton(SigningKeys)
-        .singleton(AccessTokenSigner)
-        .singleton(AccessTokenVerifier)
-        .singleton(Scopes)
-        .singleton(GrantRegistry, () => new GrantRegistry().registerAll(options.grants ?? []))
-        .singleton(TokenIssuer)
-        .singleton(TokenRevoker)
-        .singleton(TokenEndpoint)
-        .singleton(TokenInspector)
-        .singleton(AuthorizationService)
-        .singleton(Clients)
-        .singleton(PersonalAccessTokens)
-        .instance(ApprovalViewToken, options.approvalView ?? defaultApprovalView);
+      bindOAuthServices(app.container, options);
       if (options.routes !== false) registerOAuthRoutes(app.router);
     },
   };
+}
+
+/** The OAuth services as singletons, without routes (the CLI uses this on any application). */
+export function bindOAuthServices(container: Container, options: Omit<OAuthOptions, 'routes'> = {}): void {
+  container
+    .singleton(OAuthStoreToken, (c) => c.construct(KyselyOAuthStore))
+    .singleton(SigningKeys)
+    .singleton(AccessTokenSigner)
+    .singleton(AccessTokenVerifier)
+    .singleton(Scopes)
+    .singleton(GrantRegistry, () => new GrantRegistry().registerAll(options.grants ?? []))
+    .singleton(TokenIssuer)
+    .singleton(TokenRevoker)
+    .singleton(TokenEndpoint)
+    .singleton(TokenInspector)
+    .singleton(AuthorizationService)
+    .singleton(Clients)
+    .singleton(PersonalAccessTokens)
+    .instance(ApprovalViewToken, options.approvalView ?? defaultApprovalView);
 }

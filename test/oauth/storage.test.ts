@@ -38,7 +38,11 @@ describe(`OAuth storage, events and the HasApiTokens mixin (${engine})`, () => {
 
   it('security: secrets, codes and refresh tokens are stored only as SHA-256 hashes', async () => {
     const { client, plainSecret } = await t.createClient({ password: true });
-    const clientRow = await t.app.db.selectFrom('oauth_clients').selectAll().where('id', '=', client.id).executeTakeFirstOrThrow();
+    const clientRow = await t.app.db
+      .selectFrom('oauth_clients')
+      .selectAll()
+      .where('id', '=', client.id)
+      .executeTakeFirstOrThrow();
     expect(clientRow.secret).toBe(sha256(plainSecret!));
     expect(JSON.stringify(clientRow)).not.toContain(plainSecret!);
 
@@ -158,7 +162,11 @@ describe(`OAuth storage, events and the HasApiTokens mixin (${engine})`, () => {
       expect(claims.exp - claims.iat).toBe(365 * 24 * 3600);
       const { client, plainSecret } = await short.createClient();
       const cc = (await (
-        await tokenRequest(short, { grant_type: 'client_credentials', client_id: client.id, client_secret: plainSecret! })
+        await tokenRequest(short, {
+          grant_type: 'client_credentials',
+          client_id: client.id,
+          client_secret: plainSecret!,
+        })
       ).json()) as { expires_in: number };
       expect(cc.expires_in).toBe(60);
     } finally {
@@ -171,7 +179,11 @@ describe(`OAuth storage, events and the HasApiTokens mixin (${engine})`, () => {
     const issue = async () =>
       (
         (await (
-          await tokenRequest(t, { grant_type: 'client_credentials', client_id: client.id, client_secret: plainSecret! })
+          await tokenRequest(t, {
+            grant_type: 'client_credentials',
+            client_id: client.id,
+            client_secret: plainSecret!,
+          })
         ).json()) as { access_token: string }
       ).access_token;
     const verifier = t.app.container.make(AccessTokenVerifier);
@@ -193,11 +205,17 @@ describe(`OAuth storage, events and the HasApiTokens mixin (${engine})`, () => {
       expect(await revoker.revoke(one)).toBe(false);
       expect(revokedEvents).toEqual([one]);
       const store = t.app.container.make(OAuthStoreToken);
-      expect(await store.accessTokens.findWithClient(one)).toMatchObject({ revoked: true, client: { revoked: false } });
+      expect(await store.accessTokens.findWithClient(one)).toMatchObject({
+        revoked: true,
+        client: { revoked: false },
+      });
       await revoker.revokeClient(client.id);
       expect(clientEvents).toEqual([client.id]);
       expect(revokedEvents).toEqual([one, two]);
-      expect(await store.accessTokens.findWithClient(two)).toMatchObject({ revoked: true, client: { revoked: true } });
+      expect(await store.accessTokens.findWithClient(two)).toMatchObject({
+        revoked: true,
+        client: { revoked: true },
+      });
     } finally {
       for (const off of offs) off();
     }
@@ -206,12 +224,19 @@ describe(`OAuth storage, events and the HasApiTokens mixin (${engine})`, () => {
   it('the verifier refuses expired tokens (injected clock), foreign signatures and garbage', async () => {
     const { client, plainSecret } = await t.createClient();
     const { access_token } = (await (
-      await tokenRequest(t, { grant_type: 'client_credentials', client_id: client.id, client_secret: plainSecret! })
+      await tokenRequest(t, {
+        grant_type: 'client_credentials',
+        client_id: client.id,
+        client_secret: plainSecret!,
+      })
     ).json()) as { access_token: string };
     const verifier = t.app.container.make(AccessTokenVerifier);
     t.clock.advanceDays(366);
     try {
-      await expect(verifier.verify(access_token)).rejects.toMatchObject({ code: 'invalid_token', status: 401 });
+      await expect(verifier.verify(access_token)).rejects.toMatchObject({
+        code: 'invalid_token',
+        status: 401,
+      });
     } finally {
       t.clock.advanceDays(-366);
     }

@@ -1,0 +1,248 @@
+import { createInterface } from 'node:readline';
+import type { Command } from 'commander';
+import { Users } from '../../auth/users.js';
+import type { Application } from '../../foundation/application.js';
+import {
+  bindOAuthServices,
+  Clients,
+  type CreatedClient,
+  installKeys,
+  isValidRedirect,
+  keyPaths,
+  OAuthStoreToken,
+  serializeClient,
+} from '../../oauth/index.js';
+import { CliError, withApplication } from '../context.js';
+
+/** The OAuth services on the CLI's application, whether or not it registered `oauthProvider()`. */
+async function prepared(app: Application): Promise<Application> {
+  if (!app.container.has(OAuthStoreToken)) bindOAuthServices(app.container);
+  await app.migrate();
+  return app;
+}
+
+/**
+ * Answers from a TTY prompt or, when stdin is piped, one line each (STACK.md: prompt libraries
+ * lose piped stdin). An empty answer or the end of input takes the default.
+ */
+class Prompter {
+  #lines: AsyncIterator<string> | undefined;
+  #rl: ReturnType<typeof createInterface> | undefined;
+
+  async ask(question: string, fallback: string): Promise<string> {
+    this.#rl ??= createInterface({
+      input: process.stdin,
+      output: process.stdin.isTTY ? process.stdout : undefined,
+    });
+    if (process.stdin.isTTY) {
+      const answer = await new Promise<string>((done) =>
+        this.#rl!.question(`${question} [${fallback}]: `, done),
+      );
+      return answer.trim() || fallback;
+    }
+    this.#lines ??= this.#rl[Symbol.asyncIterator]();
+    const next = await this.#lines.next();
+    return (next.done ? '' : next.value.trim()) || fallback;
+  }
+
+  close(): void {
+    this.#rl?.close();
+  }
+}
+
+function printClient(label: string, created: CreatedClient): void {
+  console.log(`${label} created successfully.`);
+  console.log(`Client ID: ${created.client.id}`);
+  console.log(`Client secret: ${created.plainSecret ?? '(none: public client, use PKCE)'}`);
+}
+
+export function register(program: Command): void {
+  program
+    .command('install')
+    .description('Create the OAuth signing keys, a personal access client and a password grant client.')
+    .option('--force', 'overwrite existing keys and create new clients')
+    .option('--json', 'machine-readable output')
+    .action((options: { force?: boolean; json?: boolean }) =>
+      withApplication(async (application) => {
+        const app = await prepared(application);
+        const { config } = app;
+        const fromEnv = Boolean(config.oauth.privateKey && config.oauth.publicKey);
+        const wrote = fromEnv
+          ? false
+          : installKeys(config.storagePath, config.oauth.signingAlgorithm, options);
+        const clients = app.container.make(Clients);
+        const store = app.container.make(OAuthStoreToken);
+        const existing = options.force ? undefined : await store.clients.personalAccessClient();
+        const personal = existing
+          ? undefined
+          : await clients.create({
+              name: `${config.app.name} Personal Access Client`,
+              redirect: config.app.url,
+              personalAccess: true,
+            });
+        const password = await ensurePasswordClient(app, clients, Boolean(options.force));
+        if (options.json) {
+          console.log(
+            JSON.stringify({
+              keys: { written: wrote, source: fromEnv ? 'environment' : keyPaths(config.storagePath) },
+              personalAccessClient: personal ? serializeClient(personal.client, personal.plainSecret) : null,
+              passwordClient: password ? serializeClient(password.client, password.plainSecret) : null,
+            }),
+          );
+          return;
+        }
+        if (fromEnv) console.log('Using the signing keys from OAUTH_PRIVATE_KEY / OAUTH_PUBLIC_KEY.');
+        else if (wrote)
+          console.log(
+            `Encryption keys generated in ${config.storagePath} (${config.oauth.signingAlgorithm}).`,
+          );
+        else console.log('Encryption keys already exist; kept them (use --force to overwrite).');
+        if (personal) printClient('Personal access client', personal);
+        else console.log(`Personal access client already exists (${existing!.id}); kept it.`);
+        if (password) printClient('Password grant client', password);
+        else console.log('A password grant client already exists; kept it.');
+      }),
+    );
+
+  program
+    .command('keys')
+    .description('Regenerate the OAuth signing keys only. Tokens signed with the old key stop verifying.')
+    .option('--json', 'machine-readable output')
+    .action((options: { json?: boolean }) =>
+      withApplication(async (app) => {
+        const { config } = app;
+        installKeys(config.storagePath, config.oauth.signingAlgorithm, { force: true });
+        const paths = keyPaths(config.storagePath);
+        if (options.json) {
+          console.log(JSON.stringify({ algorithm: config.oauth.signingAlgorithm, ...paths }));
+          return;
+        }
+        console.log(
+          `Encryption keys generated (${config.oauth.signingAlgorithm}): ${paths.privateKey}, ${paths.publicKey}`,
+        );
+        if (config.oauth.privateKey)
+          console.log('Note: OAUTH_PRIVATE_KEY is set and takes precedence over these files.');
+      }),
+    );
+
+  program
+    .command('client')
+    .description('Create an OAuth client (asks for what it needs; prints its ID and secret).')
+    .option('--password', 'a password grant client')
+    .option('--personal', 'a personal access client')
+    .option('--public', 'a public client: no secret, PKCE required')
+    .option('--name <name>', 'the client name')
+    .option('--redirect <url>', 'the redirect URL (authorization code clients)')
+    .option('--user <id>', 'the id of the user who owns the client')
+    .option('--json', 'machine-readable output')
+    .action(
+      (options: {
+        password?: boolean;
+        personal?: boolean;
+        public?: boolean;
+        name?: string;
+        redirect?: string;
+        user?: string;
+        json?: boolean;
+      }) =>
+        withApplication(async (application) => {
+          if (options.password && options.personal)
+            throw new CliError('Choose one of --password and --personal.');
+          if (options.personal && options.public)
+            throw new CliError('A personal access client cannot be public.');
+          const app = await prepared(application);
+          const { config } = app;
+          const prompter = new Prompter();
+          try {
+            const kind = options.personal ? 'Personal Access' : options.password ? 'Password Grant' : '';
+            const name =
+              options.name ??
+              (await prompter.ask(
+                'What should we name the client?',
+                `${config.app.name}${kind ? ` ${kind}` : ''} Client`,
+              ));
+            const redirect =
+              options.redirect ??
+              (options.personal || options.password
+                ? config.app.url
+                : await prompter.ask(
+                    'Where should we redirect the request after authorization?',
+                    `${config.app.url.replace(/\/+$/, '')}/auth/callback`,
+                  ));
+            for (const uri of redirect.split(',')) {
+              if (!isValidRedirect(uri.trim()))
+                throw new CliError(`The redirect "${uri}" is not an absolute http(s) URL.`);
+            }
+            const userId = options.user ?? '';
+            let owner: number | null = null;
+            if (userId) {
+              owner = Number(userId);
+              if (!Number.isInteger(owner) || !(await app.container.make(Users).find(owner))) {
+                throw new CliError(`No user with id ${userId}.`);
+              }
+            }
+            const created = await app.container.make(Clients).create({
+              name,
+              redirect,
+              userId: owner,
+              personalAccess: Boolean(options.personal),
+              password: Boolean(options.password),
+              confidential: !options.public,
+            });
+            if (options.json)
+              console.log(JSON.stringify(serializeClient(created.client, created.plainSecret)));
+            else printClient(kind ? `${kind} client` : 'New client', created);
+          } finally {
+            prompter.close();
+          }
+        }),
+    );
+
+  program
+    .command('purge')
+    .description('Delete revoked and expired tokens, refresh tokens and authorization codes.')
+    .option('--revoked', 'only revoked ones')
+    .option('--expired', 'only expired ones')
+    .option('--hours <n>', 'keep what expired within the last N hours', '168')
+    .action((options: { revoked?: boolean; expired?: boolean; hours: string }) =>
+      withApplication(async (application) => {
+        const hours = Number(options.hours);
+        if (!Number.isFinite(hours) || hours < 0)
+          throw new CliError('--hours must be a number of at least 0.');
+        const app = await prepared(application);
+        const both = !options.revoked && !options.expired;
+        const before = new Date(app.clock.now().getTime() - hours * 3_600_000).toISOString();
+        const counts = await app.container.make(OAuthStoreToken).purge({
+          revoked: both || Boolean(options.revoked),
+          expired: both || Boolean(options.expired),
+          before,
+        });
+        const what = both ? 'Revoked and expired' : options.revoked ? 'Revoked' : 'Expired';
+        console.log(
+          `${what} tokens purged: ${counts.accessTokens} access tokens, ${counts.refreshTokens} refresh tokens, ${counts.authCodes} authorization codes.`,
+        );
+      }),
+    );
+}
+
+/** A password grant client unless one exists (or `force`). */
+async function ensurePasswordClient(
+  app: Application,
+  clients: Clients,
+  force: boolean,
+): Promise<CreatedClient | undefined> {
+  if (!force) {
+    const row = await app.db
+      .selectFrom('oauth_clients')
+      .select('id')
+      .where('password_client', '=', 1)
+      .where('revoked', '=', 0)
+      .executeTakeFirst();
+    if (row) return undefined;
+  }
+  return clients.create({
+    name: `${app.config.app.name} Password Grant Client`,
+    redirect: app.config.app.url,
+    password: true,
+  });
+}

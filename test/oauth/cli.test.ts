@@ -1,0 +1,179 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { run } from '../../src/cli/main.js';
+import { connect } from '../../src/database/connection.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+
+/** `tollgate install | keys | client | purge` against the reference app on a fresh database. */
+describe(`tollgate OAuth commands (${engine})`, () => {
+  let database: TestDatabase;
+  let storage: string;
+  let output: string[];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    storage = mkdtempSync(join(tmpdir(), 'tollgate-cli-'));
+    process.env.DATABASE_URL = database.url;
+    process.env.STORAGE_PATH = storage;
+    process.env.LOG_LEVEL = 'silent';
+  });
+  afterAll(async () => {
+    await database.drop();
+    rmSync(storage, { recursive: true, force: true });
+  });
+
+  const tollgate = async (...argv: string[]) => {
+    output = [];
+    const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+      output.push(args.join(' '));
+    });
+    try {
+      return await run(argv);
+    } finally {
+      spy.mockRestore();
+    }
+  };
+  afterEach(() => vi.restoreAllMocks());
+
+  const rows = async () => {
+    const { db, close } = connect(database.url);
+    try {
+      return await db.selectFrom('oauth_clients').selectAll().orderBy('created_at').execute();
+    } finally {
+      await close();
+    }
+  };
+
+  it('install creates the keys (private 0600) and two clients, printing their secrets', async () => {
+    expect(await tollgate('install')).toBe(0);
+    const privateKey = join(storage, 'oauth-private.key');
+    expect(statSync(privateKey).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(storage, 'oauth-public.key'), 'utf8')).toContain('BEGIN PUBLIC KEY');
+    const text = output.join('\n');
+    expect(text).toContain('Personal access client created successfully.');
+    expect(text).toContain('Password grant client created successfully.');
+    const secrets = [...text.matchAll(/Client secret: (\S+)/g)].map((m) => m[1]!);
+    expect(secrets).toHaveLength(2);
+    const clients = await rows();
+    expect(clients.map((c) => `${c.personal_access_client}${c.password_client}`).sort()).toEqual([
+      '01',
+      '10',
+    ]);
+    // Shown once, stored hashed.
+    expect(clients.map((c) => c.secret).sort()).toEqual(
+      secrets.map((s) => createHash('sha256').update(s).digest('hex')).sort(),
+    );
+  });
+
+  it('install again keeps the keys and the clients; --force replaces the keys', async () => {
+    const before = readFileSync(join(storage, 'oauth-private.key'), 'utf8');
+    expect(await tollgate('install')).toBe(0);
+    expect(readFileSync(join(storage, 'oauth-private.key'), 'utf8')).toBe(before);
+    expect(await rows()).toHaveLength(2);
+    expect(await tollgate('install', '--force', '--json')).toBe(0);
+    const json = JSON.parse(output.join('')) as {
+      keys: { written: boolean };
+      passwordClient: { secret: string };
+    };
+    expect(json.keys.written).toBe(true);
+    expect(json.passwordClient.secret).toBeTypeOf('string');
+    expect(readFileSync(join(storage, 'oauth-private.key'), 'utf8')).not.toBe(before);
+  });
+
+  it('keys regenerates the keys only', async () => {
+    const before = readFileSync(join(storage, 'oauth-private.key'), 'utf8');
+    const count = (await rows()).length;
+    expect(await tollgate('keys')).toBe(0);
+    expect(readFileSync(join(storage, 'oauth-private.key'), 'utf8')).not.toBe(before);
+    expect(await rows()).toHaveLength(count);
+  });
+
+  it('client with flags: standard, --public, --password, --personal, --json', async () => {
+    expect(
+      await tollgate('client', '--name', 'Shop', '--redirect', 'https://shop.example/cb', '--json'),
+    ).toBe(0);
+    const shop = JSON.parse(output.join('')) as {
+      id: string;
+      secret: string;
+      redirect: string;
+      confidential: boolean;
+    };
+    expect(shop).toMatchObject({ redirect: 'https://shop.example/cb', confidential: true });
+    expect(shop.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    expect(
+      await tollgate('client', '--public', '--name', 'SPA', '--redirect', 'https://spa.example/cb', '--json'),
+    ).toBe(0);
+    expect(JSON.parse(output.join(''))).toMatchObject({ secret: null, confidential: false });
+
+    expect(await tollgate('client', '--password', '--name', 'Mobile')).toBe(0);
+    expect(output.join('\n')).toMatch(/Client ID: \S+\nClient secret: \S+/);
+
+    expect(await tollgate('client', '--personal', '--name', 'PAT', '--json')).toBe(0);
+    expect(JSON.parse(output.join(''))).toMatchObject({ personal_access_client: true });
+  });
+
+  it('client refuses a bad redirect and an unknown user', async () => {
+    const errors: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      errors.push(String(chunk));
+      return true;
+    });
+    expect(await tollgate('client', '--name', 'x', '--redirect', 'not a url')).toBe(1);
+    expect(await tollgate('client', '--name', 'x', '--redirect', 'https://x.example', '--user', '999')).toBe(
+      1,
+    );
+    expect(errors.join('')).toContain('No user with id 999');
+  });
+
+  it('purge deletes revoked and expired rows (--revoked, --expired, --hours)', async () => {
+    const { db, close } = connect(database.url);
+    const client = (await rows())[0]!;
+    const long = new Date(Date.now() + 86_400_000).toISOString();
+    const old = new Date(Date.now() - 30 * 86_400_000).toISOString();
+    const now = new Date().toISOString();
+    const token = (id: string, revoked: number, expires: string) => ({
+      id,
+      user_id: null,
+      client_id: client.id,
+      name: null,
+      scopes: '[]',
+      revoked,
+      created_at: now,
+      updated_at: now,
+      expires_at: expires,
+    });
+    try {
+      await db
+        .insertInto('oauth_access_tokens')
+        .values([token('live', 0, long), token('revoked', 1, long), token('expired', 0, old)])
+        .execute();
+      expect(await tollgate('purge', '--revoked')).toBe(0);
+      expect(output.join('')).toContain('1 access tokens');
+      expect(await tollgate('purge', '--expired', '--hours', '24')).toBe(0);
+      const left = await db.selectFrom('oauth_access_tokens').select('id').execute();
+      expect(left.map((r) => r.id)).toEqual(['live']);
+    } finally {
+      await close();
+    }
+  });
+
+  it('client reads its answers from piped stdin', () => {
+    const result = spawnSync(process.execPath, [resolve('bin/tollgate.js'), 'client', '--json'], {
+      input: 'Piped App\nhttps://piped.example/cb\n',
+      env: { ...process.env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.stderr).toBe('');
+    const client = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as { name: string; redirect: string };
+    expect(client).toMatchObject({ name: 'Piped App', redirect: 'https://piped.example/cb' });
+    expect(existsSync(join(storage, 'oauth-private.key'))).toBe(true);
+  });
+});
