@@ -1,6 +1,7 @@
 import { addDays, addMonths, stampFor } from './calendar.js';
 import { charge } from './charges.js';
 import type { SandboxContext } from './context.js';
+import { isApplicable } from './modifications.js';
 import { recurringAmount } from './serialize-subscription.js';
 import type { SubscriptionRecord, SubscriptionStatus, TransactionRecord } from './types.js';
 
@@ -56,6 +57,10 @@ export function billPeriod(
       submitForSettlement: true,
       recurring: true,
       subscription: { id: s.id, planId: s.planId, start, end: addDays(next, -1) },
+      modifications: {
+        discounts: s.discounts.filter(isApplicable),
+        addOns: s.addOns.filter(isApplicable),
+      },
       at: stampFor(start, ctx.store.clock.now()),
     });
     s.transactionIds.push(transaction.id);

@@ -1,5 +1,5 @@
 import type { SandboxContext } from './context.js';
-import type { Instrument, TransactionRecord } from './types.js';
+import type { Instrument, ModificationRecord, TransactionRecord } from './types.js';
 
 export interface ChargeInput {
   amount: number;
@@ -12,6 +12,8 @@ export interface ChargeInput {
   orderId?: string | null;
   customFields?: Record<string, string>;
   subscription?: { id: string; planId: string; start: string | null; end: string | null };
+  /** The discounts and add-ons a recurring charge applied. */
+  modifications?: { discounts: ModificationRecord[]; addOns: ModificationRecord[] };
   at?: string;
 }
 
@@ -55,6 +57,8 @@ export function charge(ctx: SandboxContext, input: ChargeInput): TransactionReco
     recurring: input.recurring ?? false,
     orderId: input.orderId ?? null,
     customFields: input.customFields ?? {},
+    discounts: input.modifications?.discounts.map((m) => ({ ...m })) ?? [],
+    addOns: input.modifications?.addOns.map((m) => ({ ...m })) ?? [],
     processorResponseCode: outcome.code,
     processorResponseText: outcome.text,
     processorResponseType: outcome.approved ? 'approved' : 'soft_declined',

@@ -6,7 +6,8 @@ import type { SandboxStore } from './store.js';
 import type { ModificationRecord, SubscriptionRecord } from './types.js';
 import { array, boolean, date, datetime, integer, text, type XmlNode } from './xml.js';
 
-function modification(m: ModificationRecord): XmlNode {
+/** A discount or add-on as `<discount>`/`<add-on>` on a subscription or a recurring transaction. */
+export function modification(m: ModificationRecord): XmlNode {
   return {
     id: m.id,
     name: m.name,

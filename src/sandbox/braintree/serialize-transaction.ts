@@ -1,5 +1,6 @@
 import { formatAmount } from './money.js';
 import { cardDetails, paypalDetails } from './serialize-payment.js';
+import { modification } from './serialize-subscription.js';
 import type { SandboxStore } from './store.js';
 import type { TransactionRecord } from './types.js';
 import { array, boolean, date, datetime, nil, text, type XmlNode } from './xml.js';
@@ -39,8 +40,8 @@ export function serializeTransaction(store: SandboxStore, t: TransactionRecord):
       'billing-period-start-date': date(t.billingPeriodStartDate),
       'billing-period-end-date': date(t.billingPeriodEndDate),
     },
-    'add-ons': array('add-on', []),
-    discounts: array('discount', []),
+    'add-ons': array('add-on', t.addOns.map(modification)),
+    discounts: array('discount', t.discounts.map(modification)),
     disputes: array('dispute', []),
     'settlement-batch-id': text(t.settledAt ? `${t.settledAt.slice(0, 10)}_sandbox` : null),
     'status-history': array('status-event', history(t)),

@@ -91,6 +91,9 @@ describe('Braintree sandbox: subscriptions (via the official SDK)', () => {
     await env.sandbox.advance(31 * DAY);
     const s = await env.gateway.subscription.find(result.subscription.id);
     expect(s.transactions?.map((t) => t.amount)).toEqual(['10.00', '2.75']);
+    // A recurring transaction lists the discounts it applied; the spent credit is gone from the renewal.
+    expect(s.transactions?.[1]?.discounts?.map((d) => [d.id, d.amount])).toEqual([['plan-credit', '7.25']]);
+    expect(s.transactions?.[0]?.discounts).toEqual([]);
   });
 
   it('swaps plan and price; refuses a plan with another billing frequency', async () => {

@@ -127,6 +127,9 @@ export interface TransactionRecord {
   orderId: string | null;
   /** Merchant-defined fields (e.g. Cashier's invoice `description`), returned as sent. */
   customFields: Record<string, string>;
+  /** The subscription's discounts and add-ons this charge applied (recurring charges), as Braintree lists them. */
+  discounts: ModificationRecord[];
+  addOns: ModificationRecord[];
   processorResponseCode: string;
   processorResponseText: string;
   processorResponseType: 'approved' | 'soft_declined';
