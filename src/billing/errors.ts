@@ -1,3 +1,5 @@
+import { HttpError } from '../foundation/errors.js';
+
 /** Every way a billing operation can fail, as a closed union (listed in docs/billing.md). */
 export type BillingErrorCode =
   | 'card_declined'
@@ -43,20 +45,20 @@ export interface BillingErrorDetails {
 
 /**
  * The one error type of the billing layer. The message of a card error is the provider's own, so it
- * can be shown to the customer.
+ * can be shown to the customer. Thrown from a route, it renders as its status with
+ * `{ message, code }` (a 5xx with a generic body, as every server error).
  */
-export class BillingError extends Error {
+export class BillingError extends HttpError {
   readonly code: BillingErrorCode;
-  readonly status: number;
   readonly providerCode: string | undefined;
   readonly declineCode: string | undefined;
   readonly invoiceId: string | undefined;
 
   constructor(code: BillingErrorCode, message: string, details: BillingErrorDetails = {}) {
-    super(message, { cause: details.cause });
+    const status = statusOf[code];
+    super(status, message, { cause: details.cause, body: status < 500 ? { message, code } : undefined });
     this.name = 'BillingError';
     this.code = code;
-    this.status = statusOf[code];
     this.providerCode = details.providerCode;
     this.declineCode = details.declineCode;
     this.invoiceId = details.invoiceId;

@@ -134,7 +134,10 @@ export interface ChargeInput {
   customerId: string | null;
   /** In `capabilities.amountUnit`. */
   amount: number;
-  /** Passed through to the provider (`description`, `metadata`, `currency`, `receipt_email`, …). */
+  /**
+   * Passed through to the provider (`description`, `metadata`, `receipt_email`, …). Always carries
+   * `currency` (the configured code, unless the caller gave one); drop it if the API has no such field.
+   */
   options: Record<string, unknown>;
   idempotencyKey: string;
 }

@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { createLogger } from '../foundation/logger.js';
+import { renderError } from '../http/error-handler.js';
 import { BillingError, billingErrorCodes } from './errors.js';
 import { formatMoney, toMajor, toMinor } from './money.js';
 import { validateTaxPercentage } from './tax.js';
@@ -62,6 +65,23 @@ describe('BillingError', () => {
     ]);
     expect(BillingError.notOnGracePeriod().code).toBe('not_on_grace_period');
     expect(BillingError.unsupportedByEdition('Quantities', 'braintree').message).toContain('braintree');
+  });
+
+  it('renders as its status with { message, code }; a provider error as a generic 5xx', async () => {
+    const app = new Hono();
+    app.onError((err, c) => renderError(err, c, createLogger('silent')));
+    app.get('/declined', () => {
+      throw BillingError.cardDeclined('Your card was declined.');
+    });
+    app.get('/provider', () => {
+      throw BillingError.provider('Stripe: secret detail');
+    });
+    const declined = await app.request('/declined', { headers: { accept: 'application/json' } });
+    expect(declined.status).toBe(402);
+    expect(await declined.json()).toEqual({ message: 'Your card was declined.', code: 'card_declined' });
+    const provider = await app.request('/provider', { headers: { accept: 'application/json' } });
+    expect(provider.status).toBe(502);
+    expect(JSON.stringify(await provider.json())).not.toContain('secret detail');
   });
 
   it('docs/billing.md lists every error code', () => {

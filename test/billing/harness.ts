@@ -50,7 +50,10 @@ export interface EditionHarness {
   webhook: {
     path: string;
     controller: typeof WebhookController;
-    /** An event the sandbox sends after a successful renewal charge, to count handler runs. */
+    /**
+     * An event the sandbox delivers when `newSubscription(...).create(card)` succeeds with a first
+     * payment (Stripe: `invoice.payment_succeeded`); the suite counts handler runs on it.
+     */
     paidEvent: string;
     /** The event that says the provider gave up on a subscription after failed retries. */
     failedTerminalEvent: string;
