@@ -5,6 +5,7 @@ import { Clients } from './clients/clients.js';
 import type { Grant } from './grants/grant.js';
 import { GrantRegistry } from './grants/registry.js';
 import { TokenEndpoint } from './grants/token-endpoint.js';
+import { type ApiGuardOptions, bootApiGuard, registerApiGuard } from './guard/register.js';
 import { type ApprovalView, ApprovalViewToken, defaultApprovalView } from './http/approval-view.js';
 import { AccessTokenSigner } from './jwt/access-token-signer.js';
 import { AccessTokenVerifier } from './jwt/access-token-verifier.js';
@@ -25,6 +26,8 @@ export interface OAuthOptions {
   grants?: Grant[];
   /** Set false to declare the routes yourself (see `registerOAuthRoutes`). Default true. */
   routes?: boolean;
+  /** The `api` guard's caches and Redis (see `src/oauth/guard`). */
+  guard?: ApiGuardOptions;
 }
 
 /**
@@ -38,7 +41,9 @@ export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
     register(app: Application) {
       bindOAuthServices(app.container, options);
       if (options.routes !== false) registerOAuthRoutes(app.router);
+      registerApiGuard(app, options.guard);
     },
+    boot: (app: Application) => bootApiGuard(app),
   };
 }
 
