@@ -167,6 +167,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DeepPartial
     database: { url: env.DATABASE_URL || undefined },
     redis: { url: env.REDIS_URL || undefined },
     log: { level: env.LOG_LEVEL || undefined },
+    session: {
+      cookie: env.SESSION_COOKIE || undefined,
+      lifetimeMinutes: int(env.SESSION_LIFETIME, 'SESSION_LIFETIME'),
+    },
     oauth: {
       accessTokenTtlSeconds: int(env.OAUTH_ACCESS_TOKEN_TTL, 'OAUTH_ACCESS_TOKEN_TTL'),
       refreshTokenTtlSeconds: int(env.OAUTH_REFRESH_TOKEN_TTL, 'OAUTH_REFRESH_TOKEN_TTL'),
