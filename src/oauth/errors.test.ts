@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { OAuthError, oauthErrorStatus } from './errors.js';
+
+describe('OAuthError', () => {
+  it('docs/oauth.md lists every code with its status, and nothing else', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../docs/oauth.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('<!-- oauth-error-codes'));
+    const rows = [...table.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1], Number(m[2])]);
+    expect(Object.fromEntries(rows)).toEqual(oauthErrorStatus);
+  });
+
+  it('RFC 6749 §5.2: the body has error and error_description; 5xx hides the detail', () => {
+    const err = OAuthError.invalidGrant('The code has expired.', 'code abc expired at …');
+    expect(err.toJSON()).toEqual({ error: 'invalid_grant', error_description: 'The code has expired.' });
+    expect(err.status).toBe(400);
+    expect(JSON.stringify(err.body)).not.toContain('abc');
+    const server = new OAuthError('server_error', 'database exploded at host db-1');
+    expect(server.toJSON().error_description).not.toContain('db-1');
+    expect(server.status).toBe(500);
+  });
+
+  it('invalid_client is 401 with a Basic challenge and is not redirectable', () => {
+    const err = OAuthError.invalidClient('bad secret');
+    expect(err.status).toBe(401);
+    expect(err.headers['WWW-Authenticate']).toMatch(/^Basic/);
+    expect(err.redirectable).toBe(false);
+    expect(OAuthError.accessDenied().redirectable).toBe(true);
+  });
+});
