@@ -133,7 +133,7 @@ export async function runDue(ctx: SandboxContext): Promise<number> {
       .filter((w) => w.at <= limit)
       .sort((a, b) => a.at - b.at || a.rank - b.rank)[0];
     if (!next) break;
-    await ctx.store.at(next.at, async () => next.run());
+    ctx.store.at(next.at, () => next.run());
     await ctx.events.flush();
     if (++steps > 10_000) throw new Error('Stripe sandbox: runDue did not settle after 10,000 steps');
   }

@@ -67,7 +67,13 @@ export function createStripeSandbox(options: StripeSandboxOptions = {}): StripeS
   for (const coupon of options.coupons ?? []) seedCoupon(ctx, coupon);
   const requests: RequestLogEntry[] = [];
 
-  const due = () => runDue(ctx);
+  // One runDue at a time (an embedding app may tick it on a timer while a test or route calls it).
+  let queue: Promise<unknown> = Promise.resolve();
+  const due = (): Promise<number> => {
+    const run = queue.then(() => runDue(ctx));
+    queue = run.catch(() => undefined);
+    return run;
+  };
   const advance = async (seconds: number) => {
     const movable = clock as SandboxClock & { advance?: (ms: number) => unknown };
     if (typeof movable.advance !== 'function') {

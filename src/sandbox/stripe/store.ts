@@ -49,10 +49,11 @@ export class SandboxStore {
     return Math.floor(this.clock.now().getTime() / 1000);
   }
 
-  async at<T>(time: number, fn: () => Promise<T>): Promise<T> {
+  /** Run a synchronous step with "now" pinned to `time`. */
+  at<T>(time: number, fn: () => T): T {
     this.#at = time;
     try {
-      return await fn();
+      return fn();
     } finally {
       this.#at = null;
     }

@@ -67,10 +67,18 @@ describe('Stripe sandbox: subscriptions', () => {
   it('with error_if_incomplete, a declined first payment is a 402 and keeps no subscription', async () => {
     const cus = await customer('tok_chargeCustomerFail');
     const error = await h.stripe.subscriptions
-      .create({ customer: cus.id, items: [{ price: 'monthly' }], payment_behavior: 'error_if_incomplete' })
+      .create({
+        customer: cus.id,
+        items: [{ price: 'monthly' }],
+        discounts: [{ coupon: 'HALF' }],
+        payment_behavior: 'error_if_incomplete',
+      })
       .catch((e) => e);
     expect(error).toBeInstanceOf(h.stripe.errors.StripeCardError);
-    expect(error.raw.charge).toMatch(/^ch_/);
+    const charge = await h.stripe.charges.retrieve(error.raw.charge);
+    expect(charge).toMatchObject({ status: 'failed', amount: 500 });
+    expect((await h.stripe.coupons.retrieve('HALF')).times_redeemed).toBe(0);
+    expect((await h.stripe.invoices.list({ customer: cus.id })).data).toHaveLength(0);
     const list = await h.stripe.subscriptions.list({ customer: cus.id, status: 'all' });
     expect(list.data).toHaveLength(0);
   });

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import type Stripe from 'stripe';
 import { currentPeriod, pricePeriod } from '../billing-cycle.js';
 import type { SandboxContext } from '../context.js';
 import { StripeSandboxError } from '../errors.js';
@@ -61,22 +62,8 @@ export function registerSubscriptions(app: Hono<SandboxEnv>, ctx: SandboxContext
     );
     if (sub.cancel_at_period_end) sub.cancel_at = period.end;
 
-    if (!trialEnd && behaviour === 'error_if_incomplete') {
-      // The first payment must succeed or nothing is created (the failed charge remains).
-      if (!card) throw StripeSandboxError.noPaymentSource();
-      if (store.cardBehaviour.get(card.id) === 'decline') {
-        const amount = catalog.reduce((sum, e) => sum + (e.entry.price.unit_amount ?? 0) * e.quantity, 0);
-        const charge = runCharge(ctx, {
-          amount,
-          currency,
-          customer: customer.id,
-          card,
-          description: 'Subscription creation',
-        });
-        throw StripeSandboxError.cardDeclined(charge.id);
-      }
-    }
     sub.discounts = discountsFrom(ctx, p, { customer: customer.id, subscription: sub.id }) ?? [];
+    if (!trialEnd && behaviour === 'error_if_incomplete') refuseIfUnpayable(ctx, sub, customer, card);
     store.subscriptions.set(sub.id, sub);
 
     const invoice = buildSubscriptionInvoice(ctx, sub, {
@@ -143,4 +130,41 @@ export function registerSubscriptions(app: Hono<SandboxEnv>, ctx: SandboxContext
     cancelSubscription(ctx, sub, 'cancellation_requested');
     return respond(c, store, sub);
   });
+}
+
+/**
+ * `payment_behavior: 'error_if_incomplete'`: when the first invoice could not be paid, fail with
+ * 402 naming the declined charge and keep nothing else — no subscription, invoice or discount.
+ */
+function refuseIfUnpayable(
+  ctx: SandboxContext,
+  sub: Stripe.Subscription,
+  customer: Stripe.Customer,
+  card: Stripe.Card | null,
+): void {
+  const preview = buildSubscriptionInvoice(ctx, sub, {
+    reason: 'subscription_create',
+    period: currentPeriod(sub),
+    includeItems: true,
+    trial: false,
+    preview: true,
+  });
+  const amount = Math.max(0, preview.total + customer.balance);
+  const declines = card !== null && ctx.store.cardBehaviour.get(card.id) === 'decline';
+  if (amount === 0 || (card && !declines)) return;
+  for (const ref of sub.discounts) {
+    const discount = ctx.store.discounts.get(typeof ref === 'string' ? ref : ref.id);
+    const coupon = discount?.source.coupon;
+    if (coupon && typeof coupon !== 'string') coupon.times_redeemed -= 1;
+    if (discount) ctx.store.discounts.delete(discount.id);
+  }
+  if (!card) throw StripeSandboxError.noPaymentSource();
+  const charge = runCharge(ctx, {
+    amount,
+    currency: sub.currency,
+    customer: customer.id,
+    card,
+    description: 'Subscription creation',
+  });
+  throw StripeSandboxError.cardDeclined(charge.id);
 }
