@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import { createApp } from '../../app/bootstrap.js';
 import { authProvider } from '../../src/auth/index.js';
 import { Users } from '../../src/auth/users.js';
-import type { Application } from '../../src/foundation/application.js';
+import type { Application, ServiceProvider } from '../../src/foundation/application.js';
 import { listen } from '../../src/http/server.js';
+import * as oauth from '../../src/oauth/index.js';
 import { Clients, installKeys, oauthProvider, PersonalAccessTokens } from '../../src/oauth/index.js';
 import { announce, exitOnSigterm } from './announce.js';
 import { logIn } from './tollgate-session.js';
@@ -28,6 +29,11 @@ const app = await createApp();
 const has = (name: string) => app.providers.some((provider) => provider.name === name);
 if (!has('auth')) await app.register(authProvider());
 if (!has('oauth')) await app.register(oauthProvider());
+// The `api` guard and the scope middleware (issue 5), looked up so this runs before they land.
+const guardProvider = (oauth as Record<string, unknown>).apiGuardProvider as
+  | (() => ServiceProvider)
+  | undefined;
+if (!has('oauth.guard') && guardProvider) await app.register(guardProvider());
 if (scenario === 'protected') {
   await app.register({
     name: 'bench.routes',
