@@ -1,0 +1,127 @@
+import { Guards } from '../../auth/guards.js';
+import { SessionStore } from '../../auth/session-store.js';
+import { Users } from '../../auth/users.js';
+import type { Application, ServiceProvider } from '../../foundation/application.js';
+import { AccessTokenCreated, AccessTokenRevoked, ClientRevoked } from '../events.js';
+import { AccessTokenVerifier } from '../jwt/access-token-verifier.js';
+import { Scopes } from '../scopes.js';
+import { OAuthStoreToken } from '../stores/contracts.js';
+import { AppTokenCookie } from './app-token.js';
+import { createFreshApiToken } from './fresh-api-token.js';
+import { RevocationBroadcast, type RevocationMessage } from './revocation-broadcast.js';
+import { checkClientCredentials, checkForAnyScope, checkScopes } from './scope-middleware.js';
+import { TokenGuard, type TokenGuardOptions } from './token-guard.js';
+
+export interface ApiGuardOptions extends TokenGuardOptions {
+  /** Redis for cross-instance revocation; default `config.redis.url` (REDIS_URL). Empty: in process only. */
+  redisUrl?: string;
+  /** The pub/sub channel; instances that share tokens must share it. */
+  redisChannel?: string;
+}
+
+/** Marks an application whose guard is registered, so registering twice is harmless. */
+class ApiGuardRegistration {
+  broadcast: RevocationBroadcast | undefined;
+  booted = false;
+  constructor(readonly options: ApiGuardOptions) {}
+}
+
+/**
+ * The `api` guard and its middleware: `auth:api`, `scopes:a,b`, `scope:a,b`, `client[:a,b]`
+ * and `fresh-api-token` (add it to the `web` group to hand the frontend its app_token cookie).
+ * Called by `oauthProvider()`; idempotent. Needs the OAuth services and `authProvider()`.
+ */
+export function registerApiGuard(app: Application, options: ApiGuardOptions = {}): void {
+  const { container, router, events, config } = app;
+  if (container.has(ApiGuardRegistration)) return;
+  const registration = new ApiGuardRegistration(options);
+  container.instance(ApiGuardRegistration, registration);
+  container.singleton(AppTokenCookie).singleton(
+    TokenGuard,
+    (c) =>
+      new TokenGuard(
+        {
+          verifier: c.make(AccessTokenVerifier),
+          store: c.make(OAuthStoreToken),
+          users: c.make(Users),
+          db: app.db,
+          clock: app.clock,
+          cookie: c.make(AppTokenCookie),
+          sessions: () => (c.has(SessionStore) ? c.make(SessionStore) : undefined),
+          sessionCookie: config.session.cookie,
+        },
+        options,
+      ),
+  );
+  if (!container.has(Users)) container.singleton(Users);
+
+  let guard: TokenGuard | undefined;
+  const tokenGuard = () => (guard ??= container.make(TokenGuard));
+  Guards.of(app).define('api', (c) => tokenGuard().user(c));
+
+  const known = () => container.make(Scopes);
+  router.middleware
+    .alias('scopes', (...scopes) => checkScopes(scopes, known()))
+    .alias('scope', (...scopes) => checkForAnyScope(scopes, known()))
+    .alias('client', (...scopes) => checkClientCredentials(tokenGuard, scopes, known()))
+    .alias('fresh-api-token', () => createFreshApiToken(container.make(AppTokenCookie)));
+
+  const publish = (message: RevocationMessage) => registration.broadcast?.publish(message);
+  events.listen(AccessTokenCreated, (e) => tokenGuard().tokenCreated(e.tokenId, e.clientId));
+  events.listen(AccessTokenRevoked, (e) => {
+    tokenGuard().tokenRevoked(e.tokenId);
+    publish({ type: 'token', id: e.tokenId });
+  });
+  events.listen(ClientRevoked, (e) => {
+    tokenGuard().clientRevoked(e.clientId);
+    publish({ type: 'client', id: e.clientId });
+  });
+}
+
+/**
+ * Connects the revocation broadcast when Redis is configured. A Redis that does not answer is
+ * logged, not fatal: the instance still refuses what it revoked itself.
+ */
+export async function bootApiGuard(app: Application): Promise<void> {
+  const registration = app.container.has(ApiGuardRegistration)
+    ? app.container.make(ApiGuardRegistration)
+    : undefined;
+  if (!registration || registration.booted) return;
+  registration.booted = true;
+  const url = registration.options.redisUrl ?? app.config.redis.url;
+  if (!url) return;
+  const guard = app.container.make(TokenGuard);
+  const broadcast = new RevocationBroadcast(
+    url,
+    registration.options.redisChannel ?? 'tollgate:oauth:revocations',
+    {
+      revoked: (m) => (m.type === 'token' ? guard.tokenRevoked(m.id) : guard.clientRevoked(m.id)),
+      flush: () => guard.flush(),
+    },
+    app.logger,
+  );
+  registration.broadcast = broadcast;
+  // The application has no shutdown hooks yet: close the Redis connections with the database.
+  const close = app.close.bind(app);
+  app.close = async () => {
+    await broadcast.close();
+    await close();
+  };
+  try {
+    await broadcast.start();
+  } catch (err) {
+    app.logger.error(
+      { err: (err as Error).message },
+      'Redis is not reachable: token revocations stay in this instance',
+    );
+  }
+}
+
+/** `registerApiGuard` + `bootApiGuard` as a provider, for applications that wire `oauthProvider()` themselves. */
+export function apiGuardProvider(options: ApiGuardOptions = {}): ServiceProvider {
+  return {
+    name: 'oauth.guard',
+    register: (app) => registerApiGuard(app, options),
+    boot: (app) => bootApiGuard(app),
+  };
+}

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Logger } from '../../foundation/logger.js';
+
+export type RevocationMessage = { type: 'token' | 'client'; id: string };
+
+interface Envelope extends RevocationMessage {
+  origin: string;
+}
+
+/**
+ * Tells the other instances about revocations over Redis pub/sub, and hears theirs, so every
+ * instance's cache refuses a revoked token within milliseconds (the issue asks for a second).
+ * Redis being down never blocks a request or a revocation: publishing is fire-and-forget, and
+ * when the subscriber reconnects after a drop the local caches are flushed, since messages sent
+ * meanwhile are lost.
+ */
+export class RevocationBroadcast {
+  readonly origin = randomUUID();
+  readonly #publisher: Redis;
+  readonly #subscriber: Redis;
+  #ready: Promise<void> | undefined;
+  #dropped = false;
+
+  constructor(
+    url: string,
+    readonly channel: string,
+    private readonly handlers: { revoked(message: RevocationMessage): void; flush(): void },
+    private readonly logger: Logger,
+  ) {
+    // Commands wait for a reconnect instead of failing: a revocation published while the link is
+    // down is delivered when it is back, and the subscription is renewed by ioredis itself.
+    const options = { maxRetriesPerRequest: null } as const;
+    this.#publisher = new Redis(url, options);
+    this.#subscriber = new Redis(url, options);
+    for (const connection of [this.#publisher, this.#subscriber]) {
+      connection.on('error', (err: Error) =>
+        this.logger.warn({ err: err.message }, 'Redis (token revocations)'),
+      );
+    }
+    this.#subscriber.on('message', (_channel: string, text: string) => this.#receive(text));
+    this.#subscriber.on('close', () => {
+      this.#dropped = true;
+    });
+    this.#subscriber.on('ready', () => {
+      if (!this.#dropped) return;
+      this.#dropped = false;
+      this.handlers.flush();
+    });
+  }
+
+  /**
+   * Subscribes; resolves once messages from other instances can arrive, or rejects after
+   * `timeoutMs` (the subscription still completes whenever Redis answers).
+   */
+  start(timeoutMs = 2_000): Promise<void> {
+    this.#ready ??= this.#subscriber.subscribe(this.channel).then(() => {
+      this.#dropped = false;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    return Promise.race([this.#ready, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  publish(message: RevocationMessage): void {
+    const envelope: Envelope = { ...message, origin: this.origin };
+    this.#publisher.publish(this.channel, JSON.stringify(envelope)).catch((err: Error) => {
+      this.logger.warn({ err: err.message, ...message }, 'Could not publish a token revocation to Redis');
+    });
+  }
+
+  #receive(text: string): void {
+    let envelope: Partial<Envelope>;
+    try {
+      envelope = JSON.parse(text) as Partial<Envelope>;
+    } catch {
+      return;
+    }
+    if (envelope.origin === this.origin || typeof envelope.id !== 'string') return;
+    if (envelope.type === 'token' || envelope.type === 'client')
+      this.handlers.revoked({ type: envelope.type, id: envelope.id });
+  }
+
+  async close(): Promise<void> {
+    this.#dropped = false;
+    this.#subscriber.removeAllListeners('ready');
+    await Promise.allSettled([this.#subscriber.quit(), this.#publisher.quit()]);
+    this.#subscriber.disconnect();
+    this.#publisher.disconnect();
+  }
+}

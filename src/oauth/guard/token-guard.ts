@@ -1,0 +1,294 @@
+import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import type { Kysely } from 'kysely';
+import type { Session } from '../../auth/session.js';
+import { tokensMatch } from '../../auth/session.js';
+import type { SessionStore } from '../../auth/session-store.js';
+import type { User } from '../../auth/user.js';
+import type { Users } from '../../auth/users.js';
+import type { Database, UserRow } from '../../database/types.js';
+import { type Clock, SystemClock } from '../../foundation/clock.js';
+import { OAuthError } from '../errors.js';
+import type { AccessTokenVerifier } from '../jwt/access-token-verifier.js';
+import type { OAuthStore } from '../stores/contracts.js';
+import type { AppTokenCookie } from './app-token.js';
+import { unauthenticated } from './challenge.js';
+import { LruCache } from './lru.js';
+import { RevocationCache, type TokenState } from './token-states.js';
+import { toVerifiedToken, transientToken, type VerifiedToken } from './verified-token.js';
+
+export interface TokenGuardOptions {
+  /** Verified tokens kept (raw token → claims, until `exp`). Default 10,000. */
+  maxVerifiedTokens?: number;
+  /** Revocation states kept (token id → live/revoked). Default 100,000. */
+  maxTokenStates?: number;
+  /**
+   * How long a live revocation state is trusted before the row is read again. Default: forever —
+   * revocations arrive as events (and through Redis from other instances). Set it when several
+   * instances run without Redis: a token revoked elsewhere is refused within this time.
+   */
+  recheckAfterMs?: number;
+  /** How long a user's row is reused before it is read again. Default 1,000 ms. */
+  userCacheMs?: number;
+}
+
+export interface TokenGuardDeps {
+  verifier: AccessTokenVerifier;
+  store: OAuthStore;
+  users: Users;
+  db: Kysely<Database>;
+  clock: Clock;
+  cookie: AppTokenCookie;
+  /** The session store, when the auth provider is registered (the cookie is bound to a live session). */
+  sessions: () => SessionStore | undefined;
+  sessionCookie: string;
+}
+
+/** A session id as the session cookie carries it; anything else never reaches the database. */
+const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
+const EXPIRED = 'The access token has expired.';
+
+/**
+ * The `api` guard with the token driver (spec "Authentication" 1, RFC 6750 §2.1): a bearer token
+ * from the Authorization header only — never the query string or the body — or, for the
+ * application's own frontend, the `app_token` cookie with `X-CSRF-TOKEN` and `X-Requested-With`.
+ *
+ * A reused token costs no signature check and no query: the verified claims are cached by the raw
+ * token until `exp` (checked against the injected clock on every request), the revocation state
+ * by token id until a revocation event, and the user's row for `userCacheMs`.
+ */
+export class TokenGuard {
+  readonly verified: LruCache<string, VerifiedToken>;
+  readonly revocations: RevocationCache;
+  readonly #userRows: LruCache<number, { row: UserRow; at: number }>;
+  readonly #userCacheMs: number;
+  readonly #now: () => number;
+  #actingAs: { user: User | undefined; token: VerifiedToken } | undefined;
+
+  constructor(
+    private readonly deps: TokenGuardDeps,
+    options: TokenGuardOptions = {},
+  ) {
+    this.verified = new LruCache(options.maxVerifiedTokens ?? 10_000);
+    this.revocations = new RevocationCache(
+      options.maxTokenStates ?? 100_000,
+      options.recheckAfterMs ?? Number.POSITIVE_INFINITY,
+    );
+    this.#userRows = new LruCache(options.maxVerifiedTokens ?? 10_000);
+    this.#userCacheMs = options.userCacheMs ?? 1_000;
+    const clock = deps.clock;
+    // The system clock without a Date per request; any other clock (tests) is asked every time.
+    this.#now = clock instanceof SystemClock ? Date.now : () => clock.now().getTime();
+  }
+
+  /**
+   * The `api` guard: the user the request's token belongs to. Throws a 401 `HttpError` with the
+   * RFC 6750 challenge otherwise. Synchronous on a cache hit.
+   */
+  user = (c: Context): User | Promise<User> => {
+    if (this.#actingAs) return this.#acting(c);
+    const raw = bearerToken(c.req.header('authorization'));
+    if (raw === undefined) return this.#viaCookie(c);
+    const token = this.verified.get(raw);
+    if (token !== undefined && token.userId !== null) {
+      if (this.#now() >= token.expiresAtMs) throw this.#expired(raw);
+      const now = performance.now();
+      const state = this.revocations.trusted(token.id, now);
+      if (state !== undefined) {
+        if (!state.live) throw unauthenticated('revoked');
+        const entry = this.#userRows.peek(token.userId);
+        if (entry !== undefined && now - entry.at < this.#userCacheMs) {
+          c.set('accessToken', token);
+          return this.#hydrate(entry.row, token);
+        }
+      }
+    }
+    return this.#userSlow(c, raw);
+  };
+
+  /**
+   * The token alone, for the `client` middleware (client_credentials tokens have no user): the
+   * same checks, bearer header only.
+   */
+  token(c: Context): VerifiedToken | Promise<VerifiedToken> {
+    if (this.#actingAs) {
+      c.set('accessToken', this.#actingAs.token);
+      return this.#actingAs.token;
+    }
+    const raw = bearerToken(c.req.header('authorization'));
+    if (raw === undefined) throw unauthenticated('missing');
+    const token = this.verified.get(raw);
+    if (token !== undefined) {
+      if (this.#now() >= token.expiresAtMs) throw this.#expired(raw);
+      const state = this.revocations.trusted(token.id, performance.now());
+      if (state !== undefined) {
+        if (!state.live) throw unauthenticated('revoked');
+        c.set('accessToken', token);
+        return token;
+      }
+    }
+    return this.#verify(raw).then((verified) => {
+      c.set('accessToken', verified);
+      return verified;
+    });
+  }
+
+  async #userSlow(c: Context, raw: string): Promise<User> {
+    if (raw === '') throw unauthenticated('invalid');
+    const token = await this.#verify(raw);
+    if (token.userId === null) throw unauthenticated('no_user');
+    const entry = this.#userRows.peek(token.userId);
+    let row = entry !== undefined && performance.now() - entry.at < this.#userCacheMs ? entry.row : undefined;
+    row ??= await this.#loadUser(token.userId);
+    if (row === undefined) throw unauthenticated('no_user');
+    c.set('accessToken', token);
+    return this.#hydrate(row, token);
+  }
+
+  /** Signature, issuer, type and expiry (once per token), then the revocation check. */
+  async #verify(raw: string): Promise<VerifiedToken> {
+    let token = this.verified.get(raw);
+    if (token === undefined) {
+      try {
+        token = toVerifiedToken(await this.deps.verifier.verify(raw));
+      } catch (err) {
+        if (err instanceof OAuthError)
+          throw unauthenticated(err.description === EXPIRED ? 'expired' : 'invalid');
+        throw err;
+      }
+      this.verified.set(raw, token);
+    }
+    if (this.#now() >= token.expiresAtMs) throw this.#expired(raw);
+    const now = performance.now();
+    const state = this.revocations.trusted(token.id, now) ?? (await this.#lookup(token, now));
+    if (!state.live) throw unauthenticated('revoked');
+    return token;
+  }
+
+  /** The primary-key lookup of the token row with its client (DESIGN decision 3). */
+  async #lookup(token: VerifiedToken, now: number): Promise<TokenState> {
+    const seen = this.revocations.peek(token.id);
+    const row = await this.deps.store.accessTokens.findWithClient(token.id);
+    const live =
+      row !== undefined &&
+      !row.revoked &&
+      !row.client.revoked &&
+      row.clientId === token.clientId &&
+      row.userId === token.userId;
+    return this.revocations.settle(token.id, seen, { live, clientId: token.clientId, checkedAt: now });
+  }
+
+  async #loadUser(id: number): Promise<UserRow | undefined> {
+    const row = await this.deps.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    if (row) this.#userRows.set(id, { row, at: performance.now() });
+    return row;
+  }
+
+  /** A fresh model per request: handlers may change it, and it carries this request's token. */
+  #hydrate(row: UserRow, token: VerifiedToken): User {
+    return withToken(this.deps.users.hydrate(row), token);
+  }
+
+  #expired(raw: string) {
+    this.verified.delete(raw);
+    return unauthenticated('expired');
+  }
+
+  /**
+   * The app_token cookie (spec "Authentication" 5): only with `X-Requested-With: XMLHttpRequest`
+   * and an `X-CSRF-TOKEN` equal to the cookie's, and only while the session it was made for is
+   * alive and still that user's with that CSRF token — so logout, or another user's session, ends it.
+   */
+  async #viaCookie(c: Context): Promise<User> {
+    const value = c.req.header('cookie') === undefined ? undefined : getCookie(c, this.deps.cookie.name);
+    if (!value) throw unauthenticated('missing');
+    const csrf = c.req.header('x-csrf-token');
+    if (c.req.header('x-requested-with') !== 'XMLHttpRequest' || !csrf) throw unauthenticated('cookie');
+    const claims = await this.deps.cookie.open(value);
+    if (!claims || !tokensMatch(claims.csrf, csrf)) throw unauthenticated('cookie');
+    const live = await this.#session(c);
+    if (!live || live.session.userId !== claims.userId || !live.session.verifyCsrfToken(claims.csrf))
+      throw unauthenticated('cookie');
+    const token = transientToken(claims.userId, ['*']);
+    if (live.user) {
+      c.set('accessToken', token);
+      return withToken(live.user, token);
+    }
+    const row = await this.#loadUser(claims.userId);
+    if (!row) throw unauthenticated('cookie');
+    c.set('accessToken', token);
+    return this.#hydrate(row, token);
+  }
+
+  /** The request's session: already started (a `web` route), or loaded from the session cookie. */
+  async #session(c: Context): Promise<{ session: Session; user: User | undefined } | undefined> {
+    const started = c.get('session');
+    if (started) return { session: started, user: started.user };
+    const id = getCookie(c, this.deps.sessionCookie);
+    const store = this.deps.sessions();
+    if (!id || !store || !SESSION_ID.test(id)) return undefined;
+    const loaded = await store.load(id);
+    if (!loaded) return undefined;
+    return { session: loaded.session, user: loaded.user && this.deps.users.hydrate(loaded.user) };
+  }
+
+  #acting(c: Context): User {
+    const { user, token } = this.#actingAs!;
+    if (!user) throw unauthenticated('no_user');
+    c.set('accessToken', token);
+    return withToken(user, token);
+  }
+
+  /** `actingAs()`: every request authenticates as `user` with `scopes`, no token needed. */
+  actAs(user: User | undefined, token: VerifiedToken): void {
+    this.#actingAs = { user, token };
+  }
+
+  /** Back to real tokens. */
+  stopActing(): void {
+    this.#actingAs = undefined;
+  }
+
+  /** A token this instance stored: live. */
+  tokenCreated(tokenId: string, clientId: string): void {
+    this.revocations.created(tokenId, clientId, performance.now());
+  }
+
+  tokenRevoked(tokenId: string): void {
+    this.revocations.revoke(tokenId, performance.now());
+  }
+
+  clientRevoked(clientId: string): void {
+    this.revocations.revokeClient(clientId, performance.now());
+  }
+
+  /** The next request of this user reads the row again (after changing it elsewhere). */
+  forgetUser(userId: number): void {
+    this.#userRows.delete(userId);
+  }
+
+  /** Forgets every cached state and row (invalidation messages may have been missed). */
+  flush(): void {
+    this.revocations.clear();
+    this.#userRows.clear();
+  }
+}
+
+/** RFC 6750 §2.1 `Bearer b64token` (the scheme is case-insensitive, RFC 7235 §2.1); undefined for anything else. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (header.startsWith('Bearer ')) return header.slice(7).trim();
+  if (
+    header.length >= 6 &&
+    header.slice(0, 6).toLowerCase() === 'bearer' &&
+    (header.length === 6 || header[6] === ' ')
+  )
+    return header.slice(7).trim();
+  return undefined;
+}
+
+function withToken(user: User, token: VerifiedToken): User {
+  const model = user as User & { withAccessToken?: (t: VerifiedToken['current']) => unknown };
+  if (typeof model.withAccessToken === 'function') model.withAccessToken(token.current);
+  return user;
+}

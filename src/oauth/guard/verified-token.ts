@@ -1,0 +1,93 @@
+import type { AccessTokenClaims } from '../jwt/claims.js';
+import type { CurrentAccessToken } from '../personal/has-api-tokens.js';
+import { ALL_SCOPES } from '../scopes.js';
+
+/**
+ * A token whose signature, issuer and type were checked once: what the verified-token cache keeps
+ * until `exp`. Everything a request needs is computed here, so a cache hit allocates nothing.
+ */
+export interface VerifiedToken {
+  /** The `jti`: the stored token's id. */
+  readonly id: string;
+  readonly clientId: string;
+  /** Null for a client_credentials token (its `sub` is the client). */
+  readonly userId: number | null;
+  readonly scopes: readonly string[];
+  /** Holds `*`: passes every scope check. */
+  readonly allScopes: boolean;
+  /** `exp` in milliseconds: refused from this instant on, by the injected clock. */
+  readonly expiresAtMs: number;
+  /** What `user.token()` returns and the scope middleware reads; shared, so frozen. */
+  readonly current: Readonly<CurrentAccessToken>;
+  readonly claims: Readonly<AccessTokenClaims>;
+}
+
+/** The token's view of its claims; `sub` is a user id unless it equals the client (client_credentials). */
+export function toVerifiedToken(claims: AccessTokenClaims): VerifiedToken {
+  const userId = claims.sub === claims.client_id || !/^\d+$/.test(claims.sub) ? null : Number(claims.sub);
+  const scopes = Object.freeze([...claims.scopes]);
+  const expiresAt = new Date(claims.exp * 1000).toISOString();
+  return Object.freeze({
+    id: claims.jti,
+    clientId: claims.client_id,
+    userId,
+    scopes,
+    allScopes: scopes.includes(ALL_SCOPES),
+    expiresAtMs: claims.exp * 1000,
+    current: Object.freeze({ id: claims.jti, clientId: claims.client_id, userId, scopes, expiresAt }),
+    claims: Object.freeze({ ...claims, scopes: scopes as string[] }),
+  });
+}
+
+/** Whether the token has every scope of `required` (`scopes:a,b`). */
+export function hasAllScopes(
+  token: Pick<VerifiedToken, 'allScopes' | 'scopes'>,
+  required: readonly string[],
+): boolean {
+  if (token.allScopes) return true;
+  for (let i = 0; i < required.length; i++) if (!token.scopes.includes(required[i]!)) return false;
+  return true;
+}
+
+/** Whether the token has at least one scope of `required` (`scope:a,b`). */
+export function hasAnyScope(
+  token: Pick<VerifiedToken, 'allScopes' | 'scopes'>,
+  required: readonly string[],
+): boolean {
+  if (token.allScopes) return true;
+  for (let i = 0; i < required.length; i++) if (token.scopes.includes(required[i]!)) return true;
+  return false;
+}
+
+/**
+ * A token that was never issued: the app_token cookie's (Passport's `TransientToken`, which can
+ * do everything) and `actingAs()`'s in tests. It never expires and is never looked up.
+ */
+export function transientToken(
+  userId: number | null,
+  scopes: readonly string[],
+  clientId = '',
+): VerifiedToken {
+  const list = Object.freeze([...scopes]);
+  const id = 'transient';
+  return Object.freeze({
+    id,
+    clientId,
+    userId,
+    scopes: list,
+    allScopes: list.includes(ALL_SCOPES),
+    expiresAtMs: Number.POSITIVE_INFINITY,
+    current: Object.freeze({ id, clientId, userId, scopes: list }),
+    claims: Object.freeze({
+      iss: '',
+      sub: userId === null ? clientId : String(userId),
+      aud: clientId,
+      client_id: clientId,
+      jti: id,
+      iat: 0,
+      exp: Number.POSITIVE_INFINITY,
+      scope: list.join(' '),
+      scopes: list as string[],
+    }),
+  });
+}
