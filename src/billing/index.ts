@@ -9,6 +9,7 @@ export {
   billingErrorCodes,
 } from './errors.js';
 export { Invoice, type InvoiceLine } from './invoice.js';
+export { InvoiceController } from './invoice-controller.js';
 export {
   type InvoicePdfOptions,
   invoiceFileName,

@@ -1,0 +1,36 @@
+import type { Context } from 'hono';
+import type { TollgateConfig } from '../foundation/config.js';
+import { HttpError } from '../foundation/errors.js';
+import { ConfigToken } from '../foundation/tokens.js';
+import type { InvoicePdfOptions } from './invoice-pdf.js';
+
+interface CanDownload {
+  downloadInvoice(id: string, options: InvoicePdfOptions): Promise<Response>;
+}
+
+/**
+ * The spec's example route `GET /user/invoice/{invoice}`: the signed-in user's invoice as a PDF.
+ * Put it behind the session and `auth` (another user's invoice is a 404, never a PDF). Override
+ * `pdfOptions` for the vendor's address.
+ *
+ * @example
+ * app.router.get('/user/invoice/{invoice}', [InvoiceController, 'show']).middleware('web', 'auth');
+ */
+export class InvoiceController {
+  static inject = [ConfigToken] as const;
+
+  constructor(protected readonly config: TollgateConfig) {}
+
+  async show(invoice: string, c: Context): Promise<Response> {
+    const user = c.get('user') as (CanDownload & object) | undefined;
+    if (!user) throw new HttpError(401, 'Unauthenticated.');
+    if (typeof user.downloadInvoice !== 'function') {
+      throw new HttpError(500, 'The user model is not Billable: extend it with Billable(User).');
+    }
+    return user.downloadInvoice(invoice, this.pdfOptions(c));
+  }
+
+  protected pdfOptions(_c: Context): InvoicePdfOptions {
+    return { vendor: this.config.app.name, product: this.config.app.name };
+  }
+}

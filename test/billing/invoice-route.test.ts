@@ -1,0 +1,95 @@
+import { execFileSync } from 'node:child_process';
+import type { MiddlewareHandler } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { User } from '../../src/auth/user.js';
+import { UserModelToken, Users } from '../../src/auth/users.js';
+import { Billable, billingProvider, closeBilling, InvoiceController } from '../../src/billing/index.js';
+import { sandboxPlans } from '../../src/billing/providers/stripe/catalog.js';
+import { TestClock } from '../../src/foundation/clock.js';
+import { createStripeSandbox } from '../../src/sandbox/stripe/index.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+
+class Customer extends Billable(User) {}
+
+describe('GET /user/invoice/{invoice} (spec, "Invoice download")', () => {
+  const plans = [{ id: 'basic-monthly', name: 'Basic', amount: 1200, interval: 'month' as const }];
+  const clock = new TestClock(new Date('2026-02-01T10:00:00Z'));
+  let t: TestApp;
+  let stop: () => Promise<void>;
+  let owner: Customer;
+  let stranger: Customer;
+
+  beforeAll(async () => {
+    const sandbox = createStripeSandbox({ clock, plans: sandboxPlans(plans, 'usd') });
+    const running = await sandbox.listen(0);
+    stop = running.close;
+    t = await createTestApp({
+      clock,
+      config: {
+        app: { name: 'Acme Billing' },
+        billing: { plans, stripe: { secret: 'sk_test_route', apiBase: running.url } },
+      },
+      providers: [billingProvider()],
+      setup: (app) => {
+        app.container.instance(UserModelToken, Customer);
+        const users = app.container.make(Users);
+        // Stands in for the session + `auth` middleware: the user named by a header is signed in.
+        const auth: MiddlewareHandler = async (c, next) => {
+          const id = Number(c.req.header('x-test-user'));
+          if (id) c.set('user', await users.find(id));
+          await next();
+        };
+        app.router.get('/user/invoice/{invoice}', [InvoiceController, 'show']).middleware(auth);
+      },
+    });
+    const users = t.app.container.make(Users);
+    owner = await users.create<Customer>({
+      name: 'Owner',
+      email: 'owner@example.com',
+      password: 'correct horse battery',
+    });
+    stranger = await users.create<Customer>({
+      name: 'Other',
+      email: 'other@example.com',
+      password: 'correct horse battery',
+    });
+    await owner.newSubscription('main', 'basic-monthly').create('tok_visa');
+    await stranger.updateCard('tok_visa');
+  });
+
+  afterAll(async () => {
+    await closeBilling(t.app);
+    await t.close();
+    await stop();
+  });
+
+  it("downloads the signed-in user's invoice as a PDF", async () => {
+    const [invoice] = await owner.invoices();
+    const response = await t.request(`/user/invoice/${invoice!.id}`, {
+      headers: { 'x-test-user': String(owner.id) },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    const text = execFileSync('pdftotext', ['-', '-'], {
+      input: Buffer.from(await response.arrayBuffer()),
+    }).toString();
+    expect(text).toContain('Acme Billing');
+    expect(text).toContain('$12.00');
+  });
+
+  it("answers 404 for another user's invoice and 401 without a user", async () => {
+    const [invoice] = await owner.invoices();
+    const other = await t.request(`/user/invoice/${invoice!.id}`, {
+      headers: { 'x-test-user': String(stranger.id), accept: 'application/json' },
+    });
+    expect(other.status).toBe(404);
+    expect(await other.json()).toEqual({
+      message: `No invoice "${invoice!.id}" belongs to this user.`,
+      code: 'invoice_not_found',
+    });
+    const anonymous = await t.request(`/user/invoice/${invoice!.id}`, {
+      headers: { accept: 'application/json' },
+    });
+    expect(anonymous.status).toBe(401);
+  });
+});
