@@ -184,7 +184,7 @@ export function billingContract(harness: EditionHarness): void {
         expect(invoice?.rawTotal()).toBe(expected);
       });
 
-      it('passes details through to customer creation and rejects an unknown plan with a provider error', async () => {
+      it('an unknown plan is a provider_error and leaves no subscription row', async () => {
         const user = await newUser();
         await expectBillingError(
           user.newSubscription('main', 'no-such-plan').create(tokens.card),
@@ -305,6 +305,28 @@ export function billingContract(harness: EditionHarness): void {
         expect(await paidAmounts(await reload(user))).toEqual([harness.monthlyMinor, harness.monthlyMinor]);
         expect(await user.subscribed('main')).toBe(true);
         expect(periodEnd).toBeGreaterThan(start);
+      });
+
+      it('swap() during the grace period undoes the cancellation; an ended subscription cannot be swapped', async () => {
+        const user = await newUser();
+        const sub = await user.newSubscription('main', plans.monthly.id).create(tokens.card);
+        await sub.cancel();
+        await sub.swap(plans.other.id);
+        expect(sub.cancelled()).toBe(false);
+        expect((await user.subscription('main'))!.ends_at).toBeNull();
+        await sub.cancelNow();
+        await expectBillingError(sub.swap(plans.monthly.id), 'subscription_cancelled');
+      });
+
+      it('after a subscription ended, a new one of the same name is the one that counts', async () => {
+        const user = await newUser();
+        const first = await user.newSubscription('main', plans.monthly.id).create(tokens.card);
+        await first.cancelNow();
+        expect(await user.subscribed('main')).toBe(false);
+        const second = await user.newSubscription('main', plans.other.id).create();
+        expect((await user.subscription('main'))!.id).toBe(second.id);
+        expect(await user.subscribed('main', plans.other.id)).toBe(true);
+        expect(await user.subscriptions()).toHaveLength(2);
       });
 
       it('resume() outside the grace period throws not_on_grace_period', async () => {

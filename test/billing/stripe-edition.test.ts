@@ -115,6 +115,17 @@ describe('Stripe edition specifics', () => {
     expect(invoice?.taxPercentage()).toBe(19.5);
   });
 
+  it('create(token, details) passes the details to customer creation', async () => {
+    const user = await newUser(t.app);
+    await user
+      .newSubscription('main', 'basic-monthly')
+      .create('tok_visa', { description: 'ACME Ltd', metadata: { crm: '42' } });
+    const customer = sandbox.store.customers.get(user.stripe_id!);
+    expect(customer?.description).toBe('ACME Ltd');
+    expect(customer?.metadata).toEqual({ crm: '42' });
+    expect(customer?.email).toBe(user.email);
+  });
+
   it('upcomingInvoice() previews the next renewal', async () => {
     const user = await newUser(t.app);
     await user.newSubscription('main', 'basic-monthly').create('tok_visa');
