@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import type { SandboxContext } from './context.js';
 import { buildSubscriptionInvoice } from './invoice-builder.js';
 import { attemptPayment, finalizeInvoice, type PaymentOutcome, voidInvoice } from './invoice-lifecycle.js';
-import { type Interval, periodEnd } from './objects/catalog.js';
+import { type Interval, periodEnd } from './objects/periods.js';
 import { cancelSubscription, changeSubscription } from './subscription-state.js';
 
 /** Stripe expires an unpaid first invoice's subscription after 23 hours (`incomplete_expired`). */

@@ -5,7 +5,9 @@ import { Params, type RawParams, readParams } from './form.js';
 import { newId } from './ids.js';
 import { registerCatalog } from './resources/catalog.js';
 import { registerCharges } from './resources/charges.js';
+import { registerCouponsAndTaxRates } from './resources/coupons-and-tax-rates.js';
 import { registerCustomers } from './resources/customers.js';
+import { registerEvents } from './resources/events.js';
 import { registerInvoiceItems } from './resources/invoice-items.js';
 import { registerInvoices } from './resources/invoices.js';
 import { registerSubscriptions } from './resources/subscriptions.js';
@@ -130,6 +132,8 @@ export function createSandboxApp(
 
   registerCustomers(app, ctx);
   registerCatalog(app, ctx);
+  registerCouponsAndTaxRates(app, ctx);
+  registerEvents(app, ctx);
   registerCharges(app, ctx);
   registerSubscriptions(app, ctx);
   registerInvoiceItems(app, ctx);

@@ -1,12 +1,11 @@
 import type Stripe from 'stripe';
 import { newId } from '../ids.js';
+import { addMonths, type Interval } from './periods.js';
 
 /** Decimal fields travel as strings on the wire; the SDK turns them into its Decimal type. */
 export function decimal(value: number | string): Stripe.Decimal {
   return String(value) as unknown as Stripe.Decimal;
 }
-
-export type Interval = 'day' | 'week' | 'month' | 'year';
 
 export interface RecurringInput {
   id?: string;
@@ -192,33 +191,4 @@ export function makeDiscount(
     subscription: owner.subscription ?? null,
     subscription_item: null,
   };
-}
-
-/**
- * Add calendar months in UTC, clamping the day to the target month's length — Stripe's billing
- * cycle rule (a subscription anchored on Jan 31 renews on Feb 28/29).
- */
-export function addMonths(epochSeconds: number, months: number): number {
-  const d = new Date(epochSeconds * 1000);
-  const day = d.getUTCDate();
-  const target = new Date(d.getTime());
-  target.setUTCDate(1);
-  target.setUTCMonth(target.getUTCMonth() + months);
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(day, lastDay));
-  return Math.floor(target.getTime() / 1000);
-}
-
-/** The end of one billing period that starts at `start`. */
-export function periodEnd(start: number, interval: Interval, count: number): number {
-  switch (interval) {
-    case 'day':
-      return start + count * 86_400;
-    case 'week':
-      return start + count * 7 * 86_400;
-    case 'month':
-      return addMonths(start, count);
-    case 'year':
-      return addMonths(start, 12 * count);
-  }
 }
