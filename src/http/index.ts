@@ -1,3 +1,4 @@
+export { type CompileOptions, compileRoutes } from './compile.js';
 export {
   type ControllerMiddleware,
   controllerMiddlewareFor,

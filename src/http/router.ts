@@ -1,11 +1,9 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import type { Constructor, Container } from '../foundation/container.js';
 import { ConfigurationError } from '../foundation/errors.js';
 import type { Logger } from '../foundation/logger.js';
+import { compileRoutes } from './compile.js';
 import { ControllerRegistry } from './controller-registry.js';
-import { compileAction } from './dispatch.js';
-import { notFound, renderError } from './error-handler.js';
-import { withMethodSpoofing } from './method-spoofing.js';
 import { MiddlewareRegistry } from './middleware-registry.js';
 import {
   type ApiResourceAction,
@@ -16,14 +14,7 @@ import {
   type ResourceOptions,
   ResourceRegistration,
 } from './resource.js';
-import {
-  allMethods,
-  type HttpMethod,
-  type MiddlewareRef,
-  Route,
-  type RouteAction,
-  toHonoPath,
-} from './route.js';
+import { allMethods, type HttpMethod, type MiddlewareRef, Route, type RouteAction } from './route.js';
 import { type RouteCacheFile, readRouteCache, serializeRoutes } from './route-cache.js';
 import {
   absoluteUrl,
@@ -259,45 +250,16 @@ export class Router {
   /** Validates the table (duplicate names, unknown middleware) and compiles it onto a Hono app. */
   commit(container: Container, logger: Logger, before: MiddlewareHandler[] = []): Hono {
     if (this.#committed) return this.#committed;
-    const names = new Set<string>();
-    for (const route of this.routes) {
-      if (!route.routeName) continue;
-      if (names.has(route.routeName))
-        throw new ConfigurationError(`Two routes are named "${route.routeName}".`);
-      names.add(route.routeName);
-    }
-    const app = new Hono();
-    app.onError((err, c) => renderError(err, c, logger));
-    app.notFound(notFound);
-    for (const mw of before) app.use(mw);
-    const registries = { controllers: this.controllers, middleware: this.middleware };
-    const exposeRouter: MiddlewareHandler = async (c, next) => {
-      c.set('router', this);
-      await next();
-    };
-    for (const route of this.routes) {
-      let middleware: MiddlewareHandler[];
-      let endpoint: ReturnType<typeof compileAction>;
-      try {
-        middleware = this.middleware.resolve(route.middlewareRefs);
-        endpoint = compileAction(route, container, registries);
-      } catch (err) {
-        if (!(err instanceof ConfigurationError)) throw err;
-        if (err.message.includes(route.describe())) throw err;
-        throw new ConfigurationError(`${err.message.replace(/\.$/, '')} (${route.describe()}).`);
-      }
-      const handler = (c: Parameters<MiddlewareHandler>[0]) => {
-        c.set('router', this);
-        return endpoint(c);
-      };
-      // Routes without middleware keep Hono's single-handler fast path.
-      const handlers = (middleware.length ? [exposeRouter, ...middleware, handler] : [handler]) as [
-        MiddlewareHandler,
-      ];
-      app.on([...route.methods], [toHonoPath(route.path, route.wheres)], ...handlers);
-    }
+    const app = compileRoutes(this.routes, {
+      router: this,
+      container,
+      logger,
+      controllers: this.controllers,
+      middleware: this.middleware,
+      before,
+    });
     this.#byName = undefined;
-    this.#committed = withMethodSpoofing(app);
+    this.#committed = app;
     return app;
   }
 }

@@ -1,0 +1,74 @@
+import { Hono, type MiddlewareHandler } from 'hono';
+import type { Container } from '../foundation/container.js';
+import { ConfigurationError } from '../foundation/errors.js';
+import type { Logger } from '../foundation/logger.js';
+import type { ControllerRegistry } from './controller-registry.js';
+import { compileAction, type RouteEndpoint } from './dispatch.js';
+import { notFound, renderError } from './error-handler.js';
+import { withMethodSpoofing } from './method-spoofing.js';
+import type { MiddlewareRegistry } from './middleware-registry.js';
+import { type Route, toHonoPath } from './route.js';
+import type { Router } from './router.js';
+
+export interface CompileOptions {
+  router: Router;
+  container: Container;
+  logger: Logger;
+  controllers: ControllerRegistry;
+  middleware: MiddlewareRegistry;
+  /** App-level middleware, run before every route's. */
+  before?: readonly MiddlewareHandler[];
+}
+
+function assertUniqueNames(routes: readonly Route[]): void {
+  const names = new Set<string>();
+  for (const route of routes) {
+    if (!route.routeName) continue;
+    if (names.has(route.routeName))
+      throw new ConfigurationError(`Two routes are named "${route.routeName}".`);
+    names.add(route.routeName);
+  }
+}
+
+/** A configuration mistake, with the route it was found on. */
+function onRoute(err: unknown, route: Route): unknown {
+  if (!(err instanceof ConfigurationError) || err.message.includes(route.describe())) return err;
+  return new ConfigurationError(`${err.message.replace(/\.$/, '')} (${route.describe()}).`);
+}
+
+/**
+ * The route table onto a Hono app, in registration order (Hono runs the first match first: spec
+ * rule 5). Aliases, groups and controllers are resolved here, once, not per request.
+ */
+export function compileRoutes(routes: readonly Route[], options: CompileOptions): Hono {
+  assertUniqueNames(routes);
+  const { router, container, logger } = options;
+  const app = new Hono();
+  app.onError((err, c) => renderError(err, c, logger));
+  app.notFound(notFound);
+  for (const mw of options.before ?? []) app.use(mw);
+  const exposeRouter: MiddlewareHandler = async (c, next) => {
+    c.set('router', router);
+    await next();
+  };
+  for (const route of routes) {
+    let middleware: MiddlewareHandler[];
+    let endpoint: RouteEndpoint;
+    try {
+      middleware = options.middleware.resolve(route.middlewareRefs);
+      endpoint = compileAction(route, container, options);
+    } catch (err) {
+      throw onRoute(err, route);
+    }
+    const handler = (c: Parameters<MiddlewareHandler>[0]) => {
+      c.set('router', router);
+      return endpoint(c);
+    };
+    // Routes without middleware keep Hono's single-handler fast path.
+    const handlers = (middleware.length ? [exposeRouter, ...middleware, handler] : [handler]) as [
+      MiddlewareHandler,
+    ];
+    app.on([...route.methods], [toHonoPath(route.path, route.wheres)], ...handlers);
+  }
+  return withMethodSpoofing(app);
+}
