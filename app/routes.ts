@@ -1,9 +1,15 @@
 import type { ServiceProvider } from '../src/foundation/application.js';
+import { OrderBook } from './api/orders.js';
+import { registerApiRoutes } from './api/routes.js';
 
 /** The reference service's own routes. */
 export const routes: ServiceProvider = {
   name: 'app.routes',
   register(app) {
     app.router.get('/health', (c) => c.json({ status: 'ok' })).name('health');
+    // The frontend's app_token cookie (Passport's CreateFreshApiToken), after sessions and CSRF.
+    app.router.middleware.appendToGroup('web', 'fresh-api-token');
+    app.container.singleton(OrderBook);
+    registerApiRoutes(app.router);
   },
 };

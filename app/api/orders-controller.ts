@@ -1,0 +1,52 @@
+import type { Context } from 'hono';
+import { z } from 'zod';
+import { currentUser } from '../../src/auth/index.js';
+import { HttpError, ValidationError } from '../../src/foundation/errors.js';
+import { OrderBook } from './orders.js';
+
+const NewOrder = z.object({
+  item: z.string().trim().min(1, 'The item field is required.').max(200),
+  quantity: z.number().int().min(1).max(1000).default(1),
+});
+
+/**
+ * The reference API's orders: `GET /api/orders` (scopes:check-status), `POST /api/orders`
+ * (scopes:place-orders), `GET /api/orders/{order}/status` (scope:check-status,place-orders).
+ */
+export class OrdersController {
+  static inject = [OrderBook] as const;
+
+  constructor(private readonly orders: OrderBook) {}
+
+  index(c: Context): Response {
+    return c.json({ data: this.orders.forUser(currentUser(c)!.id) });
+  }
+
+  async store(c: Context): Promise<Response> {
+    const input = await readJson(c);
+    const parsed = NewOrder.safeParse(input);
+    if (!parsed.success) {
+      const errors: Record<string, string[]> = {};
+      for (const issue of parsed.error.issues) {
+        const field = String(issue.path[0] ?? 'body');
+        errors[field] = [...(errors[field] ?? []), issue.message];
+      }
+      throw new ValidationError(errors);
+    }
+    return c.json({ data: this.orders.place(currentUser(c)!.id, parsed.data) }, 201);
+  }
+
+  status(order: string, c: Context): Response {
+    const found = /^\d+$/.test(order) ? this.orders.find(currentUser(c)!.id, Number(order)) : undefined;
+    if (!found) throw new HttpError(404, 'Order not found.', { body: { message: 'Order not found.' } });
+    return c.json({ id: found.id, status: found.status });
+  }
+}
+
+async function readJson(c: Context): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    throw new ValidationError({ body: ['The request body must be a JSON object.'] });
+  }
+}

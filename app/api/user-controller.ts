@@ -1,0 +1,9 @@
+import type { Context } from 'hono';
+import { currentUser } from '../../src/auth/index.js';
+
+/** `GET /api/user`: the user the token belongs to (Laravel's `$request->user()`). */
+export class UserController {
+  show(c: Context): Response {
+    return c.json(currentUser(c)!);
+  }
+}
