@@ -1,7 +1,13 @@
 import type { Application, ServiceProvider } from '../foundation/application.js';
 import type { BillingEdition } from '../foundation/config.js';
+import type { Constructor } from '../foundation/container.js';
 import { ConfigurationError } from '../foundation/errors.js';
+import { Customers } from './customers.js';
+import { Invoices } from './invoices.js';
 import { type BillingProvider, BillingProviderToken } from './provider.js';
+import { SubscriptionRepository } from './subscription-repository.js';
+import { Subscriptions } from './subscriptions.js';
+import { WebhookEvents } from './webhook-events.js';
 
 /** Each edition's folder exports this from its `index.ts`. */
 export type EditionFactory = (app: Application) => Promise<BillingProvider>;
@@ -27,6 +33,10 @@ export function billingProvider(options: BillingProviderOptions = {}): ServicePr
     async register(app) {
       const provider = await resolveProvider(app, options.provider);
       app.container.instance(BillingProviderToken, provider);
+      // Stateless services: one each, rather than one per call from every Billable model.
+      for (const service of [SubscriptionRepository, Customers, Subscriptions, Invoices, WebhookEvents]) {
+        app.container.singleton(service as Constructor);
+      }
     },
   };
 }
