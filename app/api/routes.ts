@@ -1,5 +1,4 @@
 import type { Router } from '../../src/http/index.js';
-import { OrderBook } from './orders.js';
 import { OrdersController } from './orders-controller.js';
 import { UserController } from './user-controller.js';
 
@@ -21,5 +20,3 @@ export function registerApiRoutes(router: Router): void {
       .middleware('scope:check-status,place-orders');
   });
 }
-
-export { OrderBook };
