@@ -103,7 +103,7 @@ export class Application {
   async boot(): Promise<Hono> {
     if (this.#http) return this.#http;
     this.router.baseUrl ||= this.config.app.url;
-    const controllers = (this.config.routes as { controllersPath?: string }).controllersPath;
+    const controllers = this.config.routes.controllersPath;
     if (controllers) this.router.controllers.useDefaultRoot(controllers);
     // `tollgate route:cache` output replaces the declared routes (providers may check `router.cachedFrom`).
     this.router.loadCache(resolve(this.config.routes.cachePath));

@@ -67,7 +67,8 @@ export interface TollgateConfig {
       apiBase: string;
     };
   };
-  routes: { cachePath: string };
+  /** `controllersPath`: the root that string actions (`'Admin/PhotoController@show'`) are relative to. */
+  routes: { cachePath: string; controllersPath: string };
 }
 
 export type DeepPartial<T> = {
@@ -107,7 +108,7 @@ export const defaults: TollgateConfig = {
     stripe: { key: '', secret: '', webhookSecret: '', apiBase: '' },
     braintree: { environment: 'sandbox', merchantId: '', publicKey: '', privateKey: '', apiBase: '' },
   },
-  routes: { cachePath: 'storage/routes.json' },
+  routes: { cachePath: 'storage/routes.json', controllersPath: 'app/controllers' },
 };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -195,7 +196,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DeepPartial
         privateKey: env.BRAINTREE_PRIVATE_KEY || undefined,
       },
     },
-    routes: { cachePath: env.ROUTE_CACHE_PATH || undefined },
+    routes: {
+      cachePath: env.ROUTE_CACHE_PATH || undefined,
+      controllersPath: env.ROUTE_CONTROLLERS_PATH || undefined,
+    },
   };
 }
 

@@ -35,7 +35,7 @@ export async function createTestApp(
   const config = defineConfig(
     { app: { env: 'test', url: 'http://localhost' }, storagePath, log: { level: 'silent' } },
     options.config ?? {},
-    { database: { url: database.url }, storagePath },
+    { database: { url: database.url }, storagePath, routes: { cachePath: join(storagePath, 'routes.json') } },
   );
   const app = await Application.create(config, {
     clock,
