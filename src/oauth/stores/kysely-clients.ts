@@ -3,6 +3,7 @@ import type { Database } from '../../database/types.js';
 import type { ClientRecord } from '../records.js';
 import type { OAuthClientRow } from '../tables.js';
 import type { ClientStore, NewClient } from './contracts.js';
+import { Precompiled } from './precompiled.js';
 
 export function toClient(row: OAuthClientRow): ClientRecord {
   return {
@@ -19,11 +20,15 @@ export function toClient(row: OAuthClientRow): ClientRecord {
   };
 }
 
+const findClient = new Precompiled<OAuthClientRow>((db: Kysely<Database>) =>
+  db.selectFrom('oauth_clients').selectAll().where('id', '=', ''),
+);
+
 export class KyselyClientStore implements ClientStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async find(id: string): Promise<ClientRecord | undefined> {
-    const row = await this.db.selectFrom('oauth_clients').selectAll().where('id', '=', id).executeTakeFirst();
+    const [row] = await findClient.execute(this.db, [id]);
     return row ? toClient(row) : undefined;
   }
 

@@ -4,6 +4,7 @@ import type { AccessTokenRecord, AccessTokenWithClient, RefreshTokenRecord } fro
 import type { OAuthAccessTokenRow, OAuthRefreshTokenRow } from '../tables.js';
 import type { AccessTokenStore, RefreshTokenStore } from './contracts.js';
 import { toClient } from './kysely-clients.js';
+import { Precompiled } from './precompiled.js';
 
 function toAccessToken(row: OAuthAccessTokenRow): AccessTokenRecord {
   return {
@@ -51,24 +52,45 @@ function toTokenWithClient(row: JoinedRow): AccessTokenWithClient {
   return { ...toAccessToken(row), client };
 }
 
+// Column order of the precompiled insert; the parameters below follow it.
+const insertAccessToken = new Precompiled<never>((db: Kysely<Database>) =>
+  db.insertInto('oauth_access_tokens').values({
+    id: '',
+    user_id: 0,
+    client_id: '',
+    name: '',
+    scopes: '',
+    revoked: 0,
+    created_at: '',
+    updated_at: '',
+    expires_at: '',
+  }),
+);
+
+const findWithClient = new Precompiled<JoinedRow>((db: Kysely<Database>) =>
+  db
+    .selectFrom('oauth_access_tokens as t')
+    .innerJoin('oauth_clients as c', 'c.id', 't.client_id')
+    .selectAll('t')
+    .select(clientColumns)
+    .where('t.id', '=', ''),
+);
+
 export class KyselyAccessTokenStore implements AccessTokenStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(token: AccessTokenRecord): Promise<void> {
-    await this.db
-      .insertInto('oauth_access_tokens')
-      .values({
-        id: token.id,
-        user_id: token.userId,
-        client_id: token.clientId,
-        name: token.name,
-        scopes: JSON.stringify(token.scopes),
-        revoked: token.revoked ? 1 : 0,
-        created_at: token.createdAt,
-        updated_at: token.updatedAt,
-        expires_at: token.expiresAt,
-      })
-      .execute();
+    await insertAccessToken.execute(this.db, [
+      token.id,
+      token.userId,
+      token.clientId,
+      token.name,
+      JSON.stringify(token.scopes),
+      token.revoked ? 1 : 0,
+      token.createdAt,
+      token.updatedAt,
+      token.expiresAt,
+    ]);
   }
 
   async find(id: string): Promise<AccessTokenRecord | undefined> {
@@ -81,14 +103,8 @@ export class KyselyAccessTokenStore implements AccessTokenStore {
   }
 
   async findWithClient(id: string): Promise<AccessTokenWithClient | undefined> {
-    const row = await this.db
-      .selectFrom('oauth_access_tokens as t')
-      .innerJoin('oauth_clients as c', 'c.id', 't.client_id')
-      .selectAll('t')
-      .select(clientColumns)
-      .where('t.id', '=', id)
-      .executeTakeFirst();
-    return row ? toTokenWithClient(row as JoinedRow) : undefined;
+    const [row] = await findWithClient.execute(this.db, [id]);
+    return row ? toTokenWithClient(row) : undefined;
   }
 
   async forUser(
