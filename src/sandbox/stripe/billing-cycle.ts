@@ -5,6 +5,9 @@ import { attemptPayment, finalizeInvoice, type PaymentOutcome, voidInvoice } fro
 import { type Interval, periodEnd } from './objects/periods.js';
 import { cancelSubscription, changeSubscription } from './subscription-state.js';
 
+/** `customer.subscription.trial_will_end` comes three days before a trial ends. */
+const TRIAL_WARNING_SECONDS = 3 * 86_400;
+
 /** Stripe expires an unpaid first invoice's subscription after 23 hours (`incomplete_expired`). */
 const INCOMPLETE_EXPIRY_SECONDS = 23 * 3600;
 
@@ -73,6 +76,20 @@ function dueWork(ctx: SandboxContext): Due[] {
   for (const sub of ctx.store.subscriptions.values()) {
     const end = currentPeriod(sub).end;
     if (sub.status === 'trialing' && sub.trial_end !== null) {
+      const trialEnd = sub.trial_end;
+      if (
+        ctx.store.trialWarnings.get(sub.id) !== trialEnd &&
+        trialEnd - TRIAL_WARNING_SECONDS > sub.created
+      ) {
+        work.push({
+          at: trialEnd - TRIAL_WARNING_SECONDS,
+          rank: 0,
+          run: () => {
+            ctx.store.trialWarnings.set(sub.id, trialEnd);
+            ctx.events.emit('customer.subscription.trial_will_end', sub);
+          },
+        });
+      }
       if (sub.cancel_at_period_end) {
         work.push({
           at: sub.trial_end,

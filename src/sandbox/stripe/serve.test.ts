@@ -43,13 +43,16 @@ describe('Stripe sandbox: standalone server', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ seconds: 7 * DAY }),
     });
-    expect(((await advanced.json()) as { steps: number }).steps).toBe(1);
+    // Two steps: trial_will_end three days before the end, then the trial's end.
+    expect(((await advanced.json()) as { steps: number }).steps).toBe(2);
     expect((await stripe.subscriptions.retrieve(sub.id)).status).toBe('active');
     const state = (await (await fetch(`${running.url}/_sandbox/state`)).json()) as {
       subscriptions: Stripe.Subscription[];
     };
     expect(state.subscriptions[0]!.status).toBe('active');
     expect(receiver.events.some((e) => e.type === 'invoice.payment_succeeded')).toBe(true);
+    const warning = receiver.events.find((e) => e.type === 'customer.subscription.trial_will_end')!;
+    expect(warning.created).toBe(sub.trial_end! - 3 * DAY);
   });
 
   it('requires a webhook secret with a webhook URL', async () => {

@@ -28,7 +28,13 @@ interface StoredResponse {
   fingerprint: string;
   status: number;
   body: string;
+  at: number;
 }
+
+/** Stripe keeps idempotency keys for at least 24 hours; so does the sandbox (wall-clock time). */
+const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+/** A long-running sandbox keeps only the latest requests in its log. */
+export const REQUEST_LOG_LIMIT = 10_000;
 
 export interface ControlHooks {
   advance(seconds: number): Promise<number>;
@@ -93,6 +99,7 @@ export function createSandboxApp(
       at: new Date(),
     };
     requests.push(entry);
+    if (requests.length > REQUEST_LOG_LIMIT) requests.splice(0, requests.length - REQUEST_LOG_LIMIT);
     c.header('request-id', newId('req'));
     c.header('stripe-version', API_VERSION);
     let account: string;
@@ -125,7 +132,12 @@ export function createSandboxApp(
     await ctx.events.flush();
     entry.status = c.res.status;
     if (scope) {
-      idempotent.set(scope, { fingerprint, status: c.res.status, body: await c.res.clone().text() });
+      const now = Date.now();
+      for (const [k, v] of idempotent) {
+        if (now - v.at < IDEMPOTENCY_TTL_MS) break;
+        idempotent.delete(k);
+      }
+      idempotent.set(scope, { fingerprint, status: c.res.status, body: await c.res.clone().text(), at: now });
       c.header('idempotency-key', key!);
     }
   });

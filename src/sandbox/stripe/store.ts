@@ -34,6 +34,8 @@ export class SandboxStore {
   readonly invoiceItems = new Map<string, Stripe.InvoiceItem>();
   readonly events = new Map<string, Stripe.Event>();
   readonly retries = new Map<string, RetryState>();
+  /** Subscriptions already told `customer.subscription.trial_will_end` for their current trial end. */
+  readonly trialWarnings = new Map<string, number>();
 
   /** While `runDue` processes something due at time t, objects are stamped with t, not the clock. */
   #at: number | null = null;

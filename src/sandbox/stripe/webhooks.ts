@@ -7,6 +7,9 @@ import { type SandboxStore, snapshot } from './store.js';
 /** The API version the SDK pins (`Stripe-Version`); events say which version shaped them. */
 export const API_VERSION = '2026-10-28.endive';
 
+/** A long-running sandbox keeps only the latest delivery attempts. */
+const DELIVERY_LOG_LIMIT = 10_000;
+
 export interface WebhookTarget {
   url: string;
   secret: string;
@@ -135,6 +138,8 @@ export class EventBus {
     }
     if (delivery.ok) event.pending_webhooks = 0;
     this.deliveries.push(delivery);
+    if (this.deliveries.length > DELIVERY_LOG_LIMIT)
+      this.deliveries.splice(0, this.deliveries.length - DELIVERY_LOG_LIMIT);
     return delivery;
   }
 }
