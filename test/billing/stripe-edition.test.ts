@@ -115,6 +115,17 @@ describe('Stripe edition specifics', () => {
     expect(invoice?.taxPercentage()).toBe(19.5);
   });
 
+  it('charge(amount, options) passes the options through and returns the Charge object', async () => {
+    const user = await newUser(t.app);
+    await user.updateCard('tok_visa');
+    const charge = await user.charge(2500, { description: 'Extra seats', metadata: { order: '7' } });
+    expect(charge).toMatchObject({ object: 'charge', amount: 2500, currency: 'usd', status: 'succeeded' });
+    const stored = sandbox.store.charges.get(charge.id);
+    expect(stored?.description).toBe('Extra seats');
+    expect(stored?.metadata).toEqual({ order: '7' });
+    expect(stored?.customer).toBe(user.stripe_id);
+  });
+
   it('create(token, details) passes the details to customer creation', async () => {
     const user = await newUser(t.app);
     await user
@@ -132,6 +143,21 @@ describe('Stripe edition specifics', () => {
     const upcoming = await user.upcomingInvoice();
     expect(upcoming?.total()).toBe('$10.00');
     expect(upcoming?.dateValue().getTime()).toBeGreaterThanOrEqual(clock.now().getTime());
+  });
+
+  it('a failed invoiceFor leaves the invoice open: among the pending invoices, not the paid ones', async () => {
+    const user = await newUser(t.app);
+    await user.updateCard('tok_chargeCustomerFail');
+    const err = await user.invoiceFor('Consulting', 2000).then(
+      () => undefined,
+      (e: BillingError) => e,
+    );
+    expect(err?.code).toBe('card_declined');
+    expect(err?.invoiceId).toMatch(/^in_/);
+    expect((await user.invoices()).map((i) => i.id)).not.toContain(err!.invoiceId);
+    const pending = (await user.invoicesIncludingPending()).find((i) => i.id === err!.invoiceId);
+    expect(pending?.status()).toBe('open');
+    expect(pending?.total()).toBe('$20.00');
   });
 
   it('a failed invoiceFor is retried by Stripe unless voided after the first failure', async () => {
