@@ -1,0 +1,71 @@
+import type { Clock } from '../foundation/clock.js';
+import type { Logger } from '../foundation/logger.js';
+import { ClockToken, LoggerToken } from '../foundation/tokens.js';
+import { type BillingProvider, BillingProviderToken, type WebhookEvent } from './provider.js';
+import { SubscriptionRepository } from './subscription-repository.js';
+import { Subscriptions } from './subscriptions.js';
+import { WebhookController } from './webhook-controller.js';
+import { WebhookEvents } from './webhook-events.js';
+
+/**
+ * Braintree's receiver (`POST /braintree/webhook`): `bt_signature`/`bt_payload` verified by the SDK's
+ * `webhookNotification.parse`, then `handle` + CamelCase(kind) with the parsed notification
+ * (`dispute_opened` → `handleDisputeOpened(notification)`). Braintree cancels a subscription after its
+ * last failed retry (`subscription_canceled`) and expires one whose billing cycles ran out
+ * (`subscription_expired`, how a cancel at period end finishes); both end the local subscription.
+ *
+ * @example
+ * class MyWebhooks extends BraintreeWebhookController {
+ *   async handleDisputeOpened(notification: braintree.WebhookNotification) { … }
+ * }
+ * app.router.post('/braintree/webhook', [MyWebhooks, 'handle']);
+ */
+export class BraintreeWebhookController extends WebhookController {
+  // The base class types its list as a 4-tuple; the container reads whatever the array holds.
+  static override inject = [
+    BillingProviderToken,
+    WebhookEvents,
+    Subscriptions,
+    LoggerToken,
+    SubscriptionRepository,
+    ClockToken,
+  ] as unknown as typeof WebhookController.inject;
+
+  constructor(
+    provider: BillingProvider,
+    events: WebhookEvents,
+    subscriptions: Subscriptions,
+    logger: Logger,
+    // Optional so the class stays a drop-in `typeof WebhookController` for routes and harnesses.
+    protected readonly repository?: SubscriptionRepository,
+    protected readonly clock?: Clock,
+  ) {
+    super(provider, events, subscriptions, logger);
+  }
+
+  async handleSubscriptionCanceled(_notification: unknown, event: WebhookEvent): Promise<void> {
+    if (event.subscriptionId) await this.endSubscription(event.subscriptionId);
+  }
+
+  async handleSubscriptionExpired(_notification: unknown, event: WebhookEvent): Promise<void> {
+    if (event.subscriptionId) await this.endSubscription(event.subscriptionId);
+  }
+
+  /**
+   * Ends the local subscription now unless it is already cancelled: a `cancel()` in a trial
+   * cancels at Braintree at once, and its notification must not cut short the grace period the
+   * trial gives (notifications may arrive after the local `ends_at` was set).
+   */
+  protected async endSubscription(providerSubscriptionId: string): Promise<number> {
+    if (!this.repository || !this.clock) return this.cancelSubscription(providerSubscriptionId);
+    const rows = await this.repository.findByProviderId('braintree_id', providerSubscriptionId);
+    const now = this.clock.now().toISOString();
+    let changed = 0;
+    for (const row of rows) {
+      if (row.ends_at !== null) continue;
+      await this.repository.update(row.id, { ends_at: now });
+      changed++;
+    }
+    return changed;
+  }
+}

@@ -1,0 +1,259 @@
+import { createHash } from 'node:crypto';
+import type braintree from 'braintree';
+import type { Clock } from '../../../foundation/clock.js';
+import type { CouponConfig } from '../../../foundation/config.js';
+import { BillingError } from '../../errors.js';
+import { toMajor, toMinor } from '../../money.js';
+import type {
+  BillingCapabilities,
+  BillingProvider,
+  ChargeInput,
+  ChargeResponse,
+  CreateCustomerInput,
+  CreateSubscriptionInput,
+  InvoiceForInput,
+  ProviderCustomer,
+  ProviderInvoice,
+  ProviderSubscription,
+  ResumeContext,
+  SubscriptionChanges,
+  WebhookEvent,
+  WebhookRequest,
+} from '../../provider.js';
+import { braintreeCall, ok } from './errors.js';
+import { BraintreeInvoices } from './invoices.js';
+import { mapCustomer, mapSubscription } from './map.js';
+import { Pricing } from './pricing.js';
+import { BraintreeSubscriptions } from './subscriptions.js';
+import type { BtCustomer, BtNotification, BtResult, BtSubscription, BtTransaction } from './types.js';
+
+export interface BraintreeProviderOptions {
+  gateway: braintree.BraintreeGateway;
+  clock: Clock;
+  /** `billing.coupons`: percent-off coupons get their Braintree discount amount from the price. */
+  coupons?: readonly CouponConfig[];
+  currency?: string;
+  /** Verify cards when they are vaulted (Braintree's `verifyCard`), so a bad card fails at once. */
+  verifyCard?: boolean;
+  /** Called when the provider closes (the embedded sandbox stops). */
+  onClose?: () => Promise<void>;
+}
+
+export const braintreeCapabilities: BillingCapabilities = Object.freeze({
+  edition: 'braintree',
+  supportsQuantities: false,
+  supportsPaypal: true,
+  amountUnit: 'major',
+  columns: Object.freeze({
+    customerId: 'braintree_id',
+    subscriptionId: 'braintree_id',
+    subscriptionPlan: 'braintree_plan',
+  }),
+});
+
+/** Subscription states in which a subscription still bills a payment method. */
+const LIVE = new Set(['Active', 'Pending', 'Past Due']);
+
+/**
+ * The Braintree edition over the official SDK, in the manner of Cashier for Braintree 2: customers
+ * vault a payment-method nonce (card or PayPal), tax is added to the subscription price, coupons are
+ * discounts, and a yearly↔monthly swap replaces the subscription with a `plan-credit` discount.
+ * Braintree has no idempotency keys; the keys the core passes are not sent.
+ */
+export class BraintreeProvider implements BillingProvider {
+  readonly capabilities = braintreeCapabilities;
+  readonly gateway: braintree.BraintreeGateway;
+  readonly #options: BraintreeProviderOptions;
+  readonly #subscriptions: BraintreeSubscriptions;
+  readonly #invoices: BraintreeInvoices;
+  readonly #currency: string;
+
+  constructor(options: BraintreeProviderOptions) {
+    this.#options = options;
+    this.gateway = options.gateway;
+    this.#currency = options.currency ?? 'usd';
+    const pricing = new Pricing(options.gateway, options.coupons ?? []);
+    this.#subscriptions = new BraintreeSubscriptions(options.gateway, pricing, options.clock);
+    this.#invoices = new BraintreeInvoices(options.gateway, pricing, this.#subscriptions);
+  }
+
+  private cardOptions(): Record<string, unknown> {
+    return this.#options.verifyCard ? { verifyCard: true } : {};
+  }
+
+  private async customer(id: string): Promise<BtCustomer> {
+    return braintreeCall(
+      'customer.find',
+      async () => (await this.gateway.customer.find(id)) as unknown as BtCustomer,
+    );
+  }
+
+  async createCustomer(input: CreateCustomerInput): Promise<ProviderCustomer> {
+    const [firstName, ...rest] = input.name.trim().split(/\s+/);
+    const params: Record<string, unknown> = {
+      firstName,
+      lastName: rest.join(' ') || undefined,
+      email: input.email,
+      ...input.details,
+    };
+    if (input.token) {
+      params.paymentMethodNonce = input.token;
+      const card = (input.details.creditCard ?? {}) as Record<string, unknown>;
+      const options = { ...this.cardOptions(), ...((card.options ?? {}) as object) };
+      if (Object.keys(options).length) params.creditCard = { ...card, options };
+    }
+    const result = (await braintreeCall('customer.create', () =>
+      this.gateway.customer.create(params as braintree.CustomerCreateRequest),
+    )) as unknown as BtResult;
+    return mapCustomer(ok(result, 'customer.create').customer as BtCustomer);
+  }
+
+  /** Vaults the nonce as the default method and moves the live subscriptions onto it (Cashier-Braintree). */
+  async updatePaymentMethod(customerId: string, token: string): Promise<ProviderCustomer> {
+    const result = (await braintreeCall('paymentMethod.create', () =>
+      this.gateway.paymentMethod.create({
+        customerId,
+        paymentMethodNonce: token,
+        options: { makeDefault: true, ...this.cardOptions() },
+      }),
+    )) as unknown as BtResult;
+    const method = ok(result, 'paymentMethod.create').paymentMethod;
+    const customer = await this.customer(customerId);
+    const subscriptions = (customer.paymentMethods ?? [])
+      .filter((m) => m.token !== method?.token)
+      .flatMap((m) => m.subscriptions ?? [])
+      .filter((s: BtSubscription) => LIVE.has(s.status));
+    for (const s of subscriptions) {
+      const updated = (await braintreeCall('subscription.update', () =>
+        this.gateway.subscription.update(s.id, { paymentMethodToken: method?.token ?? '' }),
+      )) as unknown as BtResult;
+      ok(updated, 'subscription.update');
+    }
+    return mapCustomer(customer);
+  }
+
+  async createSubscription(input: CreateSubscriptionInput): Promise<ProviderSubscription> {
+    if (input.quantity !== 1) throw BillingError.unsupportedByEdition('Subscription quantities', 'braintree');
+    return this.#subscriptions.create(input, await this.customer(input.customerId));
+  }
+
+  updateSubscription(id: string, changes: SubscriptionChanges): Promise<ProviderSubscription> {
+    return this.#subscriptions.change(id, changes);
+  }
+
+  cancelSubscription(id: string, options: { atPeriodEnd: boolean }): Promise<ProviderSubscription> {
+    return this.#subscriptions.cancel(id, options.atPeriodEnd);
+  }
+
+  resumeSubscription(id: string, context: ResumeContext): Promise<ProviderSubscription> {
+    return this.#subscriptions.resume(id, context);
+  }
+
+  async findSubscription(id: string): Promise<ProviderSubscription | null> {
+    const sub = await this.#subscriptions.findOrNull(id);
+    return sub ? mapSubscription(sub) : null;
+  }
+
+  /** `transaction.sale` in the full currency unit, submitted for settlement; returns the transaction. */
+  async charge(input: ChargeInput): Promise<ChargeResponse> {
+    return (await this.sale(input)) as unknown as ChargeResponse;
+  }
+
+  private async sale(input: ChargeInput): Promise<BtTransaction> {
+    // Braintree's currency is the merchant account's; the core's `currency` option has no field here.
+    const {
+      currency: _currency,
+      options,
+      ...rest
+    } = input.options as {
+      currency?: string;
+      options?: Record<string, unknown>;
+    } & Record<string, unknown>;
+    const params: Record<string, unknown> = {
+      ...rest,
+      amount: toMajor(toMinor(input.amount, this.#currency), this.#currency),
+      options: { submitForSettlement: true, ...options },
+    };
+    if (!params.paymentMethodToken && !params.paymentMethodNonce && !params.customerId) {
+      if (!input.customerId) throw BillingError.customerMissing();
+      params.customerId = input.customerId;
+    }
+    const result = (await braintreeCall('transaction.sale', () =>
+      this.gateway.transaction.sale(params as unknown as braintree.TransactionRequest),
+    )) as unknown as BtResult;
+    return ok(result, 'transaction.sale').transaction as BtTransaction;
+  }
+
+  /** Cashier-Braintree's `invoiceFor`: a sale whose `description` custom field names the line. */
+  async invoiceFor(input: InvoiceForInput): Promise<ProviderInvoice> {
+    const customFields = {
+      ...((input.options.customFields ?? {}) as object),
+      description: input.description,
+    };
+    const t = await this.sale({
+      customerId: input.customerId,
+      amount: input.amount,
+      options: { ...input.options, customFields },
+      idempotencyKey: input.idempotencyKey,
+    });
+    return this.#invoices.map(t);
+  }
+
+  voidInvoice(id: string): Promise<ProviderInvoice> {
+    return this.#invoices.void(id);
+  }
+
+  invoices(customerId: string, options: { includePending: boolean }): Promise<ProviderInvoice[]> {
+    return this.#invoices.list(customerId, options.includePending);
+  }
+
+  findInvoice(customerId: string, id: string): Promise<ProviderInvoice | null> {
+    return this.#invoices.find(customerId, id);
+  }
+
+  async upcomingInvoice(customerId: string, subscriptionId?: string): Promise<ProviderInvoice | null> {
+    let id = subscriptionId;
+    if (!id) {
+      const customer = await this.customer(customerId);
+      id = (customer.paymentMethods ?? [])
+        .flatMap((m) => m.subscriptions ?? [])
+        .find((s) => LIVE.has(s.status))?.id;
+    }
+    return id ? this.#invoices.upcoming(customerId, id) : null;
+  }
+
+  /** `bt_signature`/`bt_payload`, verified by the SDK (https://developer.paypal.com/braintree/docs/guides/webhooks/parse). */
+  async parseWebhook(request: WebhookRequest): Promise<WebhookEvent> {
+    const form = request.form ?? Object.fromEntries(new URLSearchParams(request.body));
+    const signature = form.bt_signature;
+    const payload = form.bt_payload;
+    if (!signature || !payload) throw BillingError.invalidWebhookSignature('no bt_signature or bt_payload');
+    let notification: BtNotification;
+    try {
+      notification = (await this.gateway.webhookNotification.parse(
+        signature,
+        payload,
+      )) as unknown as BtNotification;
+    } catch (err) {
+      throw BillingError.invalidWebhookSignature(err instanceof Error ? err.message : String(err));
+    }
+    return {
+      id: notificationId(payload),
+      name: notification.kind,
+      payload: notification,
+      subscriptionId: notification.subscription?.id ?? null,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.#options.onClose?.();
+  }
+}
+
+/**
+ * Braintree notifications carry no id; the signed payload (kind, timestamp, subject) identifies one,
+ * and a redelivery repeats it byte for byte.
+ */
+export function notificationId(btPayload: string): string {
+  return `bt_${createHash('sha256').update(btPayload.trim()).digest('hex').slice(0, 32)}`;
+}

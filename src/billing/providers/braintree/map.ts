@@ -1,0 +1,168 @@
+import { toMinor } from '../../money.js';
+import type {
+  ProviderCustomer,
+  ProviderInvoice,
+  ProviderInvoiceLine,
+  ProviderSubscription,
+} from '../../provider.js';
+import { addDays, startOf } from './dates.js';
+import type { BtCustomer, BtModification, BtPaymentMethod, BtSubscription, BtTransaction } from './types.js';
+
+/** Transaction statuses where the money is captured or on its way (Braintree settles in a daily batch). */
+const PAID = new Set([
+  'submitted_for_settlement',
+  'settling',
+  'settlement_pending',
+  'settlement_confirmed',
+  'settled',
+]);
+const OPEN = new Set(['authorized', 'authorizing']);
+
+export const cents = (amount: string | null | undefined): number => toMinor(amount ?? '0', 'usd');
+
+export function defaultMethod(customer: BtCustomer): BtPaymentMethod | undefined {
+  const methods = customer.paymentMethods ?? [];
+  return methods.find((m) => m.default) ?? methods[0];
+}
+
+/** Card → brand and last four; PayPal → the payer's e-mail (Cashier-Braintree's columns). */
+export function mapCustomer(customer: BtCustomer): ProviderCustomer {
+  const method = defaultMethod(customer);
+  const paypal = method?.email !== undefined && method?.email !== null && !method.cardType;
+  return {
+    id: customer.id,
+    cardBrand: method && !paypal ? (method.cardType ?? null) : null,
+    cardLastFour: method && !paypal ? (method.last4 ?? null) : null,
+    paypalEmail: paypal ? (method?.email ?? null) : null,
+  };
+}
+
+/** In its trial now: Braintree keeps `trialPeriod` true after the trial, so look at the cycle too. */
+export function inTrial(sub: BtSubscription): boolean {
+  return Boolean(sub.trialPeriod) && (sub.currentBillingCycle ?? 0) === 0 && sub.status !== 'Canceled';
+}
+
+/** The instant the paid (or trial) period ends: the next billing date, at the start of that day. */
+export function periodEnd(sub: BtSubscription): Date | null {
+  if (inTrial(sub) || (sub.trialPeriod && (sub.currentBillingCycle ?? 0) === 0))
+    return sub.firstBillingDate ? startOf(sub.firstBillingDate) : null;
+  if (sub.nextBillingDate) return startOf(sub.nextBillingDate);
+  const paidThrough = sub.paidThroughDate ?? sub.billingPeriodEndDate;
+  return paidThrough ? startOf(addDays(paidThrough, 1)) : null;
+}
+
+export function mapSubscription(sub: BtSubscription, trialEndsAt?: Date | null): ProviderSubscription {
+  const ended = sub.status === 'Canceled' || sub.status === 'Expired';
+  const cycles = sub.numberOfBillingCycles;
+  return {
+    id: sub.id,
+    plan: sub.planId,
+    quantity: 1,
+    status: sub.status,
+    trialEndsAt:
+      trialEndsAt !== undefined
+        ? trialEndsAt
+        : inTrial(sub) && sub.firstBillingDate
+          ? startOf(sub.firstBillingDate)
+          : null,
+    currentPeriodEnd: periodEnd(sub),
+    // Cashier-Braintree cancels at period end by capping the cycles at the current one.
+    cancelAtPeriodEnd:
+      !ended && cycles !== null && cycles !== undefined && cycles <= (sub.currentBillingCycle ?? 0),
+    endedAt: ended && sub.updatedAt ? new Date(sub.updatedAt) : null,
+  };
+}
+
+const modificationTotal = (list: BtModification[] | null | undefined) =>
+  (list ?? []).reduce((sum, m) => sum + cents(m.amount) * (m.quantity ?? 1), 0);
+
+const describe = (list: BtModification[] | null | undefined) =>
+  (list ?? []).map((m) => `${m.name || m.id} (-$${m.amount})`).join(', ') || null;
+
+export function invoiceStatus(status: string): ProviderInvoice['status'] {
+  if (PAID.has(status)) return 'paid';
+  if (OPEN.has(status)) return 'open';
+  if (status === 'voided') return 'void';
+  // Declined, rejected, failed: Braintree never retries a one-off sale.
+  return 'uncollectible';
+}
+
+/** How the subscription's charges carry tax: its price over the plan's (Cashier adds tax to the price). */
+export interface TaxContext {
+  /** price / plan price; 1 when untaxed. */
+  ratio: number;
+  planName: string | null;
+}
+
+/**
+ * A transaction as an invoice (Braintree has no invoices; Cashier-Braintree builds them from
+ * transactions). Amounts on Braintree include the tax, so it is taken back out with the ratio of
+ * the subscription's price to its plan's price; the percentage is that ratio to two decimals.
+ */
+export function mapTransaction(t: BtTransaction, tax: TaxContext | null): ProviderInvoice {
+  const total = cents(t.amount);
+  const ratio = tax && tax.ratio > 1 ? tax.ratio : 1;
+  const taxAmount = ratio > 1 ? Math.round(total - total / ratio) : 0;
+  const discount = Math.round(modificationTotal(t.discounts) / ratio);
+  const subtotal = total - taxAmount + discount;
+  const subscription = Boolean(t.subscriptionId);
+  const period = t.subscription ?? {};
+  const line: ProviderInvoiceLine = subscription
+    ? {
+        description: tax?.planName || t.planId || 'Subscription',
+        amount: subtotal,
+        quantity: 1,
+        periodStart: period.billingPeriodStartDate ? startOf(period.billingPeriodStartDate) : null,
+        periodEnd: period.billingPeriodEndDate ? startOf(period.billingPeriodEndDate) : null,
+        kind: 'subscription',
+      }
+    : {
+        description: t.customFields?.description || 'Charge',
+        amount: subtotal,
+        quantity: null,
+        periodStart: null,
+        periodEnd: null,
+        kind: 'item',
+      };
+  return {
+    id: t.id,
+    number: t.id,
+    customerId: t.customer?.id ?? '',
+    date: new Date(t.createdAt),
+    status: invoiceStatus(t.status),
+    currency: (t.currencyIsoCode ?? 'USD').toLowerCase(),
+    subtotal,
+    discount,
+    discountDescription: discount > 0 ? describe(t.discounts) : null,
+    tax: taxAmount,
+    taxPercentage: ratio > 1 ? Math.round((ratio - 1) * 10_000) / 100 : null,
+    total,
+    startingBalance: 0,
+    lines: [line],
+    raw: t,
+  };
+}
+
+/** The next charge of a subscription as a draft invoice dated on its next billing date. */
+export function upcomingOf(sub: BtSubscription, customerId: string, tax: TaxContext): ProviderInvoice {
+  const date = sub.nextBillingDate ?? sub.firstBillingDate ?? '';
+  const applicable = (sub.discounts ?? []).filter(
+    (d) =>
+      d.neverExpires ||
+      d.numberOfBillingCycles == null ||
+      (d.currentBillingCycle ?? 0) < d.numberOfBillingCycles,
+  );
+  const draft: BtTransaction = {
+    id: `upcoming_${sub.id}`,
+    type: 'sale',
+    status: 'draft',
+    amount: sub.nextBillAmount ?? sub.price,
+    createdAt: startOf(date).toISOString(),
+    customer: { id: customerId },
+    planId: sub.planId,
+    subscriptionId: sub.id,
+    subscription: { billingPeriodStartDate: date, billingPeriodEndDate: null },
+    discounts: applicable,
+  };
+  return { ...mapTransaction(draft, tax), status: 'draft', number: null };
+}

@@ -1,0 +1,58 @@
+import { daysBetween } from './dates.js';
+import { cents, inTrial } from './map.js';
+import { type DiscountAdd, money, PLAN_CREDIT } from './pricing.js';
+import type { BtSubscription } from './types.js';
+
+const PAID = new Set([
+  'submitted_for_settlement',
+  'settling',
+  'settlement_pending',
+  'settlement_confirmed',
+  'settled',
+]);
+
+/**
+ * What the customer paid for the current period and has not used, in minor units: the period's
+ * successful charges × the share of its days still to run (today included), plus any plan credit
+ * not yet spent. Zero in a trial. Braintree cannot change a subscription's billing frequency
+ * (error 91922), so a yearly↔monthly swap replaces the subscription and carries this over as the
+ * `plan-credit` discount — Cashier-Braintree's approach, with the exact unused value.
+ */
+export function unusedValue(sub: BtSubscription, today: string): number {
+  if (sub.status !== 'Active' || inTrial(sub)) return 0;
+  const start = sub.billingPeriodStartDate;
+  const end = sub.billingPeriodEndDate;
+  if (!start || !end) return 0;
+  const days = daysBetween(start, end) + 1;
+  const left = Math.min(days, Math.max(0, daysBetween(today, end) + 1));
+  const paid = (sub.transactions ?? [])
+    .filter(
+      (t) =>
+        PAID.has(t.status) && t.subscription?.billingPeriodStartDate?.slice(0, 10) === start.slice(0, 10),
+    )
+    .reduce((sum, t) => sum + cents(t.amount), 0);
+  const unspentCredit = (sub.discounts ?? [])
+    .filter((d) => d.id === PLAN_CREDIT && d.numberOfBillingCycles != null)
+    .reduce(
+      (sum, d) =>
+        sum + cents(d.amount) * Math.max(0, (d.numberOfBillingCycles ?? 0) - (d.currentBillingCycle ?? 0)),
+      0,
+    );
+  return Math.round((paid * left) / days) + unspentCredit;
+}
+
+/**
+ * The `plan-credit` discount worth `credit` on a subscription billing `recurring` each cycle: one
+ * cycle when the credit fits in one charge, else spread evenly over as many cycles as it takes
+ * (rounded down to the cent, so the customer is never credited more than was unused).
+ */
+export function planCredit(credit: number, recurring: number): DiscountAdd | null {
+  if (credit <= 0 || recurring <= 0) return null;
+  const cycles = Math.ceil(credit / recurring);
+  return {
+    inheritedFromId: PLAN_CREDIT,
+    amount: money(Math.floor(credit / cycles)),
+    numberOfBillingCycles: cycles,
+    neverExpires: false,
+  };
+}

@@ -1,0 +1,191 @@
+import type braintree from 'braintree';
+import type { Clock } from '../../../foundation/clock.js';
+import { BillingError } from '../../errors.js';
+import type {
+  CreateSubscriptionInput,
+  ProviderSubscription,
+  ResumeContext,
+  SubscriptionChanges,
+} from '../../provider.js';
+import { addDays, daysBetween, isoDate } from './dates.js';
+import { braintreeCall, isNotFound, ok } from './errors.js';
+import { cents, defaultMethod, inTrial, mapSubscription } from './map.js';
+import { type DiscountAdd, money, type Pricing } from './pricing.js';
+import { planCredit, unusedValue } from './proration.js';
+import type { BtCustomer, BtResult, BtSubscription } from './types.js';
+
+type Payload = Record<string, unknown>;
+
+/** Subscriptions the Cashier-Braintree way, over `subscription.create/update/cancel/find`. */
+export class BraintreeSubscriptions {
+  constructor(
+    private readonly gateway: braintree.BraintreeGateway,
+    private readonly pricing: Pricing,
+    private readonly clock: Clock,
+  ) {}
+
+  private today(): string {
+    return isoDate(this.clock.now());
+  }
+
+  async find(id: string): Promise<BtSubscription> {
+    return braintreeCall(
+      'subscription.find',
+      async () => (await this.gateway.subscription.find(id)) as unknown as BtSubscription,
+    );
+  }
+
+  async findOrNull(id: string): Promise<BtSubscription | null> {
+    try {
+      return await this.find(id);
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  /** A trial until `trialEndsAt` as Braintree's day count; none when it ends today or earlier. */
+  private trial(trialEndsAt: Date | null): Payload {
+    const days = trialEndsAt ? daysBetween(this.today(), isoDate(trialEndsAt)) : 0;
+    // trialPeriod is always explicit, so a trial the plan defines at Braintree never sneaks in.
+    return days >= 1
+      ? { trialPeriod: true, trialDuration: days, trialDurationUnit: 'day' }
+      : { trialPeriod: false };
+  }
+
+  private async createRaw(payload: Payload): Promise<BtSubscription> {
+    const result = (await braintreeCall('subscription.create', () =>
+      this.gateway.subscription.create(payload as unknown as braintree.SubscriptionCreateRequest),
+    )) as unknown as BtResult;
+    return ok(result, 'subscription.create').subscription as BtSubscription;
+  }
+
+  private async update(id: string, payload: Payload): Promise<BtSubscription> {
+    const result = (await braintreeCall('subscription.update', () =>
+      this.gateway.subscription.update(id, payload as unknown as braintree.SubscriptionUpdateRequest),
+    )) as unknown as BtResult;
+    return ok(result, 'subscription.update').subscription as BtSubscription;
+  }
+
+  private async cancelRaw(sub: BtSubscription): Promise<BtSubscription> {
+    if (sub.status === 'Canceled' || sub.status === 'Expired') return sub;
+    const result = (await braintreeCall('subscription.cancel', () =>
+      this.gateway.subscription.cancel(sub.id),
+    )) as unknown as BtResult;
+    return ok(result, 'subscription.cancel').subscription as BtSubscription;
+  }
+
+  async create(input: CreateSubscriptionInput, customer: BtCustomer): Promise<ProviderSubscription> {
+    const method = defaultMethod(customer);
+    if (!method) throw BillingError.provider('Braintree: the customer has no payment method to bill.');
+    const price = await this.pricing.priceWithTax(input.plan, input.taxPercentage);
+    const discounts = input.coupon ? [this.pricing.couponDiscount(input.coupon, price)] : [];
+    const sub = await this.createRaw({
+      planId: input.plan,
+      price: money(price),
+      paymentMethodToken: method.token,
+      ...this.trial(input.trialEndsAt),
+      ...(discounts.length ? { discounts: { add: discounts } } : {}),
+    });
+    return mapSubscription(sub, inTrial(sub) ? input.trialEndsAt : null);
+  }
+
+  /**
+   * Plan swap (same billing frequency: `subscription.update` with `prorateCharges`, as Cashier) or,
+   * across frequencies or to end a trial now, a replacement subscription carrying the unused value
+   * as `plan-credit`. Also re-prices for a new tax percentage.
+   */
+  async change(id: string, changes: SubscriptionChanges): Promise<ProviderSubscription> {
+    if (changes.quantity !== undefined && changes.quantity !== 1) {
+      throw BillingError.unsupportedByEdition('Subscription quantities', 'braintree');
+    }
+    const current = await this.find(id);
+    const planId = changes.plan ?? current.planId;
+    const tax = changes.taxPercentage ?? (await this.pricing.taxOf(current));
+    const price = await this.pricing.priceWithTax(planId, tax);
+    const [from, to] = await Promise.all([this.pricing.plan(current.planId), this.pricing.plan(planId)]);
+    const endTrialNow = changes.trialEndsAt === null && inTrial(current);
+    if (from.billingFrequency !== to.billingFrequency || endTrialNow) {
+      const trialEndsAt = endTrialNow ? null : (changes.trialEndsAt ?? null);
+      const credit = changes.prorate === false ? 0 : unusedValue(current, this.today());
+      return this.replace(current, { planId, price, trialEndsAt, credit });
+    }
+    const coupons = this.pricing.couponUpdates(current, price);
+    const sub = await this.update(id, {
+      planId,
+      price: money(price),
+      // A swap also lifts a cancellation at period end (Cashier's neverExpires / null cycles).
+      neverExpires: true,
+      numberOfBillingCycles: null,
+      ...(coupons.length ? { discounts: { update: coupons } } : {}),
+      options: { prorateCharges: changes.prorate !== false },
+    });
+    return mapSubscription(sub, inTrial(sub) ? (changes.trialEndsAt ?? undefined) : null);
+  }
+
+  /** A new subscription in place of `current` (created first, so a decline leaves the old one running). */
+  private async replace(
+    current: BtSubscription,
+    next: {
+      planId: string;
+      price: number;
+      trialEndsAt: Date | null;
+      credit: number;
+      firstBillingDate?: string;
+    },
+  ): Promise<ProviderSubscription> {
+    const coupons = this.pricing.carriedCoupons(current, next.price);
+    const recurring = next.price - this.pricing.couponTotal(coupons, current.discounts ?? []);
+    const credit = planCredit(next.credit, recurring);
+    const discounts: DiscountAdd[] = credit ? [...coupons, credit] : coupons;
+    const trial = this.trial(next.trialEndsAt);
+    const sub = await this.createRaw({
+      planId: next.planId,
+      price: money(next.price),
+      paymentMethodToken: current.paymentMethodToken,
+      ...trial,
+      ...(next.firstBillingDate && trial.trialPeriod === false
+        ? { firstBillingDate: next.firstBillingDate }
+        : {}),
+      ...(discounts.length ? { discounts: { add: discounts } } : {}),
+    });
+    await this.cancelRaw(current);
+    return mapSubscription(sub, inTrial(sub) ? next.trialEndsAt : null);
+  }
+
+  /**
+   * `atPeriodEnd`: caps the billing cycles at the current one, so Braintree expires the subscription
+   * when the paid period ends (Cashier-Braintree); in a trial nothing is paid, so it is cancelled now
+   * and the grace period is the rest of the trial. Otherwise cancelled at once.
+   */
+  async cancel(id: string, atPeriodEnd: boolean): Promise<ProviderSubscription> {
+    const current = await this.find(id);
+    if (!atPeriodEnd || inTrial(current) || current.status === 'Pending') {
+      const ended = await this.cancelRaw(current);
+      return mapSubscription(ended);
+    }
+    return mapSubscription(
+      await this.update(id, { numberOfBillingCycles: current.currentBillingCycle ?? 1 }),
+    );
+  }
+
+  /**
+   * Lifts a cancellation at period end: unlimited cycles again, no charge, same cycle. A subscription
+   * Braintree already cancelled (a trial) is replaced by one that bills on the original date.
+   */
+  async resume(id: string, context: ResumeContext): Promise<ProviderSubscription> {
+    const current = await this.find(id);
+    if (current.status !== 'Canceled' && current.status !== 'Expired') {
+      return mapSubscription(await this.update(id, { neverExpires: true, numberOfBillingCycles: null }));
+    }
+    const paidThrough = current.paidThroughDate ?? current.billingPeriodEndDate;
+    const firstBillingDate = paidThrough ? addDays(paidThrough, 1) : undefined;
+    return this.replace(current, {
+      planId: context.plan,
+      price: cents(current.price),
+      trialEndsAt: context.trialEndsAt,
+      credit: 0,
+      firstBillingDate: firstBillingDate && firstBillingDate > this.today() ? firstBillingDate : undefined,
+    });
+  }
+}

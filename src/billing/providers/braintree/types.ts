@@ -1,0 +1,103 @@
+/**
+ * The parts of the SDK's response objects the adapter reads, typed structurally: `@types/braintree`
+ * lags the SDK (3.40.0) and types several fields wrongly (amounts as numbers, dates as Date), while
+ * the SDK hands back what the gateway's XML says — decimal strings and `YYYY-MM-DD` dates.
+ */
+export interface BtModification {
+  id: string;
+  name?: string | null;
+  amount: string;
+  quantity?: number | null;
+  inheritedFromId?: string | null;
+  neverExpires?: boolean | null;
+  numberOfBillingCycles?: number | null;
+  currentBillingCycle?: number | null;
+}
+
+export interface BtTransaction {
+  id: string;
+  type: string;
+  status: string;
+  amount: string;
+  currencyIsoCode?: string | null;
+  createdAt: string;
+  customer?: { id?: string | null } | null;
+  customFields?: Record<string, string> | null;
+  planId?: string | null;
+  subscriptionId?: string | null;
+  subscription?: { billingPeriodStartDate?: string | null; billingPeriodEndDate?: string | null } | null;
+  discounts?: BtModification[] | null;
+  addOns?: BtModification[] | null;
+  processorResponseCode?: string | null;
+  processorResponseText?: string | null;
+  processorResponseType?: string | null;
+  gatewayRejectionReason?: string | null;
+}
+
+export interface BtSubscription {
+  id: string;
+  planId: string;
+  price: string;
+  status: string;
+  balance?: string | null;
+  paymentMethodToken: string;
+  trialPeriod?: boolean | null;
+  trialDuration?: number | null;
+  firstBillingDate?: string | null;
+  nextBillingDate?: string | null;
+  billingPeriodStartDate?: string | null;
+  billingPeriodEndDate?: string | null;
+  paidThroughDate?: string | null;
+  currentBillingCycle?: number | null;
+  numberOfBillingCycles?: number | null;
+  neverExpires?: boolean | null;
+  nextBillAmount?: string | null;
+  discounts?: BtModification[] | null;
+  addOns?: BtModification[] | null;
+  transactions?: BtTransaction[] | null;
+  updatedAt?: string | null;
+}
+
+/** A vaulted card (`cardType`, `last4`) or PayPal account (`email`). */
+export interface BtPaymentMethod {
+  token: string;
+  default?: boolean | null;
+  cardType?: string | null;
+  last4?: string | null;
+  email?: string | null;
+  subscriptions?: BtSubscription[] | null;
+}
+
+export interface BtCustomer {
+  id: string;
+  email?: string | null;
+  paymentMethods?: BtPaymentMethod[] | null;
+}
+
+export interface BtPlan {
+  id: string;
+  name?: string | null;
+  price: string;
+  billingFrequency: number;
+  currencyIsoCode?: string | null;
+}
+
+/** What `gateway.<x>.create/update/sale` resolve to: a success, or `success: false` with the reasons. */
+export interface BtResult {
+  success: boolean;
+  message?: string;
+  errors?: { deepErrors(): Array<{ code: string; attribute?: string; message: string }> };
+  transaction?: BtTransaction;
+  verification?: { status?: string; processorResponseCode?: string; processorResponseText?: string } | null;
+  customer?: BtCustomer;
+  subscription?: BtSubscription;
+  paymentMethod?: BtPaymentMethod;
+}
+
+export interface BtNotification {
+  kind: string;
+  timestamp: string;
+  subscription?: { id?: string } | null;
+  transaction?: { id?: string } | null;
+  dispute?: { id?: string } | null;
+}

@@ -1,0 +1,111 @@
+import { BraintreeWebhookController } from '../../src/billing/braintree-webhook-controller.js';
+import {
+  notificationId,
+  sandboxDiscounts,
+  sandboxPlans,
+} from '../../src/billing/providers/braintree/index.js';
+import { createBraintreeSandbox, DEFAULT_RETRY, signPayload } from '../../src/sandbox/braintree/index.js';
+import type { EditionHarness, EditionSandbox } from './harness.js';
+
+/**
+ * The Braintree edition for the shared suite. Plan prices are chosen so that a tax added to the
+ * price comes out to the cent (20.00 × 1.0825 = 21.65): Braintree stores no tax rate, and the
+ * invoice derives the percentage from the taxed price over the plan price.
+ */
+export const braintreeHarness: EditionHarness = {
+  edition: 'braintree',
+  capabilities: { supportsQuantities: false, supportsPaypal: true, amountUnit: 'major' },
+  plans: {
+    monthly: { id: 'basic-monthly', name: 'Basic', amount: '20.00', interval: 'month' },
+    other: { id: 'pro-monthly', name: 'Pro', amount: '35.00', interval: 'month' },
+    yearly: { id: 'pro-yearly', name: 'Pro (yearly)', amount: '200.00', interval: 'year' },
+  },
+  coupon: { id: 'LAUNCH20', percentOff: 20 },
+  monthlyMinor: 2000,
+  otherMinor: 3500,
+  tokens: {
+    card: 'fake-valid-nonce',
+    otherCard: 'fake-valid-mastercard-nonce',
+    // Braintree vaults a processor-declined card (no verification by default) and declines its charges.
+    declined: 'fake-processor-declined-visa-nonce',
+    failsLater: 'fake-processor-declined-mastercard-nonce',
+    paypal: 'fake-paypal-billing-agreement-nonce',
+  },
+  cardOf: { card: { brand: 'Visa', lastFour: '1111' }, otherCard: { brand: 'MasterCard', lastFour: '4444' } },
+  toEditionAmount: (minor) => minor / 100,
+  webhook: {
+    path: '/braintree/webhook',
+    controller: BraintreeWebhookController,
+    paidEvent: 'subscription_charged_successfully',
+    failedTerminalEvent: 'subscription_canceled',
+  },
+  // The first failure, then a retry every intervalDays until `attempts` failures in a row.
+  retryWindowDays: (DEFAULT_RETRY.attempts - 1) * DEFAULT_RETRY.intervalDays + 1,
+
+  async startSandbox({ clock, plans, coupons, currency }): Promise<EditionSandbox> {
+    const sandbox = createBraintreeSandbox({
+      clock,
+      plans: sandboxPlans(plans, currency),
+      discounts: sandboxDiscounts(coupons, currency),
+    });
+    const server = await sandbox.listen(0, '127.0.0.1');
+    const { merchantId, publicKey, privateKey } = sandbox.credentials;
+    let webhookUrl: string | null = null;
+    const delivery = (eventId: string) => {
+      const found = sandbox.deliveries.find((d) => notificationId(d.btPayload) === eventId);
+      if (!found) throw new Error(`no delivery ${eventId}`);
+      return found;
+    };
+    const form = (fields: Record<string, string>) => ({
+      body: new URLSearchParams(fields).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    return {
+      config: {
+        edition: 'braintree',
+        braintree: { environment: 'sandbox', merchantId, publicKey, privateKey, apiBase: server.url },
+      },
+      setWebhook: (url) => {
+        webhookUrl = url;
+        sandbox.setWebhook(url);
+      },
+      advanceDays: async (days) => {
+        await sandbox.advance(days * 86_400);
+      },
+      payments: async (customerId) =>
+        [...sandbox.store.transactions.values()]
+          .filter((t) => t.customerId === customerId && t.type === 'sale')
+          .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+          .map((t) => ({
+            amount: t.amount,
+            succeeded: t.status !== 'processor_declined' && t.status !== 'voided',
+          })),
+      subscription: async (id) => {
+        const s = sandbox.store.subscriptions.get(id);
+        return s ? { plan: s.planId, quantity: null, status: s.status } : null;
+      },
+      deliveries: () =>
+        sandbox.deliveries.map((d) => ({
+          eventId: notificationId(d.btPayload),
+          type: d.kind,
+          status: d.status,
+        })),
+      redeliver: async (eventId) => {
+        const d = delivery(eventId);
+        const request = form({ bt_signature: d.btSignature, bt_payload: d.btPayload });
+        const response = await fetch(webhookUrl ?? '', { method: 'POST', ...request });
+        return { status: response.status };
+      },
+      forged: (eventId, signature) => {
+        const d = delivery(eventId);
+        return signature === 'missing'
+          ? form({ bt_payload: d.btPayload })
+          : form({
+              bt_signature: signPayload(publicKey, 'not-the-private-key', d.btPayload),
+              bt_payload: d.btPayload,
+            });
+      },
+      close: () => server.close(),
+    };
+  },
+};

@@ -1,0 +1,4 @@
+import { billingContract } from './billing.case.js';
+import { braintreeHarness } from './braintree-harness.js';
+
+billingContract(braintreeHarness);
