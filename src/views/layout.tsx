@@ -14,11 +14,13 @@ export interface LayoutProps {
   csrfToken?: string | undefined;
   /** A one-off status message (flashed as `status` in the session). */
   flash?: string | undefined;
+  /** A one-off error message (flashed as `error` in the session). */
+  flashError?: string | undefined;
   children?: Child;
 }
 
 /** The shared page frame: header with the app name and account links, main, footer. */
-export const Layout: FC<LayoutProps> = ({ title, appName, user, csrfToken, flash, children }) => (
+export const Layout: FC<LayoutProps> = ({ title, appName, user, csrfToken, flash, flashError, children }) => (
   <html lang="en">
     <head>
       <meta charset="utf-8" />
@@ -30,7 +32,7 @@ export const Layout: FC<LayoutProps> = ({ title, appName, user, csrfToken, flash
     <body>
       <header class="site-header">
         <div class="container">
-          <a class="brand" href={user ? '/dashboard' : '/login'}>
+          <a class="brand" href="/">
             {appName}
           </a>
           <nav class="nav" aria-label="Account">
@@ -58,6 +60,11 @@ export const Layout: FC<LayoutProps> = ({ title, appName, user, csrfToken, flash
         {flash ? (
           <div class="flash" role="status">
             {flash}
+          </div>
+        ) : null}
+        {flashError ? (
+          <div class="flash flash-error" role="alert">
+            {flashError}
           </div>
         ) : null}
         {children}

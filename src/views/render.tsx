@@ -24,12 +24,14 @@ export interface PageOptions {
 
 /**
  * Renders `content` inside the shared layout as a full HTML document. The header's account links,
- * the logout form's CSRF token and the flashed `status` message come from the request's session.
+ * the logout form's CSRF token and the flashed `status` and `error` messages come from the request's
+ * session.
  */
 export async function renderPage(c: Context, options: PageOptions, content: Child): Promise<Response> {
   const session = c.get('session');
   const user = c.get('user');
   const flash = session?.get<string>('status');
+  const flashError = session?.get<string>('error');
   const page = (
     <Layout
       title={options.title}
@@ -37,6 +39,7 @@ export async function renderPage(c: Context, options: PageOptions, content: Chil
       user={user}
       csrfToken={user ? session?.csrfToken : undefined}
       flash={typeof flash === 'string' ? flash : undefined}
+      flashError={typeof flashError === 'string' ? flashError : undefined}
     >
       {content}
     </Layout>

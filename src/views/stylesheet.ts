@@ -129,11 +129,70 @@ main.container { flex: 1; padding-top: 2rem; padding-bottom: 2rem; }
 .error-page { text-align: center; padding: 4rem 1rem; }
 .error-page h1 { font-size: 3rem; }
 
+.hidden { display: none !important; }
+.grid { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); }
+.row { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; justify-content: space-between; }
+.row > h2, .row > h3 { margin: 0; }
+.card h2 { font-size: 1.15rem; }
+.small { font-size: 0.875rem; }
+.mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.85rem; word-break: break-all; }
+.badge-success { background: var(--success-bg); color: var(--success-text); }
+.badge-warning { background: #fff4e0; color: #8a5300; }
+.badge-danger { background: #fdecea; color: var(--error); }
+
+.hero { padding: 2.5rem 0 1.5rem; }
+.hero h1 { font-size: 2.1rem; max-width: 34rem; }
+.hero p { font-size: 1.1rem; color: var(--muted); max-width: 38rem; }
+.feature h3 { font-size: 1.05rem; margin-bottom: 0.4rem; }
+.feature p { color: var(--muted); margin: 0; }
+
+.tabs { display: flex; gap: 0.25rem; overflow-x: auto; margin: 0 0 1.5rem; border-bottom: 1px solid var(--border); }
+.tabs a { padding: 0.6rem 0.9rem; text-decoration: none; color: var(--muted); border-bottom: 2px solid transparent; white-space: nowrap; font-weight: 600; }
+.tabs a[aria-current="page"] { color: var(--primary); border-bottom-color: var(--primary); }
+
+.secret { background: #fff8e6; border: 1px solid #f0d48a; border-radius: var(--radius); padding: 0.75rem 1rem; margin: 1rem 0; }
+.secret .value { display: flex; gap: 0.5rem; align-items: center; margin-top: 0.4rem; }
+.secret code { flex: 1; min-width: 0; background: var(--surface); border: 1px solid var(--border); border-radius: 6px; padding: 0.4rem 0.5rem; word-break: break-all; }
+.checks { display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; }
+.checks label { display: flex; gap: 0.4rem; align-items: center; font-weight: 400; }
+.checks input { width: auto; }
+fieldset { border: 1px solid var(--border); border-radius: var(--radius); padding: 0.75rem 1rem; margin: 0 0 1rem; }
+legend { font-weight: 600; padding: 0 0.25rem; }
+
+.plans { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); margin-bottom: 1rem; }
+.plan { position: relative; display: block; border: 1px solid var(--border); border-radius: var(--radius); padding: 1rem; cursor: pointer; background: var(--surface); }
+.plan:has(input:checked) { border-color: var(--primary); box-shadow: 0 0 0 1px var(--primary); }
+.plan input { position: absolute; top: 1rem; right: 1rem; }
+.plan .name { font-weight: 700; display: block; padding-right: 1.5rem; }
+.plan .price { font-size: 1.4rem; font-weight: 700; display: block; margin: 0.25rem 0; }
+.plan .price small { font-size: 0.9rem; font-weight: 400; color: var(--muted); }
+.test-cards { display: grid; gap: 0.5rem; }
+.test-cards label { display: flex; gap: 0.6rem; align-items: baseline; border: 1px solid var(--border); border-radius: var(--radius); padding: 0.5rem 0.75rem; font-weight: 400; cursor: pointer; }
+.test-cards label:has(input:checked) { border-color: var(--primary); background: #f3f6fe; }
+.test-cards input { width: auto; }
+.card-element { padding: 0.7rem 0.75rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); }
+.dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.35rem 1rem; margin: 0 0 1rem; }
+.dl dt { color: var(--muted); }
+.dl dd { margin: 0; }
+
+.console { background: #10151f; color: #d7e1f5; border-radius: var(--radius); padding: 0.75rem; min-height: 4rem; max-height: 20rem; overflow: auto; white-space: pre-wrap; word-break: break-word; }
+.approval .client-name { font-size: 1.1rem; }
+.approval .scopes { padding-left: 1.25rem; margin: 0 0 1rem; }
+.approval .scopes li { margin: 0.25rem 0; }
+.approval .actions form { flex: 1; }
+.approval .actions .btn { width: 100%; }
+.doc { white-space: pre-wrap; background: var(--surface); border: 1px solid var(--border); }
+
 @media (max-width: 600px) {
   :root { font-size: 15px; }
   main.container { padding-top: 1.25rem; }
   .card { padding: 1rem; }
   .table th, .table td { padding: 0.5rem; }
+  .hero { padding: 1rem 0 0.5rem; }
+  .hero h1 { font-size: 1.6rem; }
+  .table.stack-sm thead { display: none; }
+  .table.stack-sm tr { display: block; border-bottom: 1px solid var(--border); padding: 0.5rem 0; }
+  .table.stack-sm td { display: block; border: none; padding: 0.15rem 0.5rem; }
 }
 `;
 

@@ -1,0 +1,114 @@
+import { clearErrors, formatDate, h, secretBox, showErrors } from './dom.js';
+import { ApiError, api } from './http.js';
+
+interface Client {
+  id: string;
+  name: string;
+  redirect: string;
+  confidential: boolean;
+  created_at: string;
+  secret?: string;
+}
+
+/** The OAuth clients panel: list, create (secret shown once), edit, delete — over `/oauth/clients`. */
+export function initClients(root: HTMLElement): void {
+  const list = root.querySelector<HTMLElement>('[data-list]')!;
+  const empty = root.querySelector<HTMLElement>('[data-empty]')!;
+  const form = root.querySelector<HTMLFormElement>('[data-client-form]')!;
+  const title = root.querySelector<HTMLElement>('[data-form-title]')!;
+  const submit = form.querySelector<HTMLButtonElement>('[type="submit"]')!;
+  const cancel = form.querySelector<HTMLButtonElement>('[data-cancel-edit]')!;
+  const secretSlot = root.querySelector<HTMLElement>('[data-secret-slot]')!;
+  let editing: Client | undefined;
+
+  function setMode(client?: Client) {
+    editing = client;
+    clearErrors(form);
+    title.textContent = client ? `Edit “${client.name}”` : 'Create a client';
+    submit.textContent = client ? 'Save' : 'Create client';
+    cancel.classList.toggle('hidden', !client);
+    form
+      .querySelector('[name="confidential"]')
+      ?.closest('.field')
+      ?.classList.toggle('hidden', Boolean(client));
+    (form.elements.namedItem('name') as HTMLInputElement).value = client?.name ?? '';
+    (form.elements.namedItem('redirect') as HTMLInputElement).value = client?.redirect ?? '';
+    if (client) (form.elements.namedItem('name') as HTMLInputElement).focus();
+  }
+
+  function row(client: Client): HTMLTableRowElement {
+    const edit = h('button', { type: 'button', class: 'btn', 'data-edit': client.id }, 'Edit');
+    const remove = h(
+      'button',
+      { type: 'button', class: 'btn btn-danger', 'data-delete': client.id },
+      'Delete',
+    );
+    edit.addEventListener('click', () => {
+      setMode(client);
+      form.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    });
+    remove.addEventListener('click', async () => {
+      if (!confirm(`Delete the client “${client.name}”? Its tokens stop working.`)) return;
+      await api('DELETE', `/oauth/clients/${encodeURIComponent(client.id)}`);
+      if (editing?.id === client.id) setMode();
+      await load();
+    });
+    return h(
+      'tr',
+      { 'data-client': client.id },
+      h(
+        'td',
+        {},
+        h('strong', {}, client.name),
+        h('div', { class: 'small muted' }, client.confidential ? 'Confidential' : 'Public (PKCE)'),
+      ),
+      h('td', {}, h('span', { class: 'mono', 'data-client-id': true }, client.id)),
+      h('td', {}, h('span', { class: 'mono' }, client.redirect)),
+      h('td', { class: 'small muted' }, formatDate(client.created_at)),
+      h('td', {}, h('div', { class: 'actions', style: 'margin:0' }, edit, remove)),
+    );
+  }
+
+  async function load() {
+    const clients = await api<Client[]>('GET', '/oauth/clients');
+    list.replaceChildren(...clients.map(row));
+    empty.classList.toggle('hidden', clients.length > 0);
+    list.closest('.table-wrap')?.classList.toggle('hidden', clients.length === 0);
+  }
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const body: Record<string, unknown> = { name: data.get('name'), redirect: data.get('redirect') };
+    submit.disabled = true;
+    try {
+      if (editing) {
+        await api('PUT', `/oauth/clients/${encodeURIComponent(editing.id)}`, body);
+        secretSlot.replaceChildren();
+      } else {
+        body.confidential = data.get('confidential') === 'on';
+        const created = await api<Client>('POST', '/oauth/clients', body);
+        const values: Array<[string, string]> = [['Client ID', created.id]];
+        if (created.secret) values.push(['Secret', created.secret]);
+        secretSlot.replaceChildren(
+          secretBox(
+            `Client “${created.name}” created`,
+            created.secret
+              ? 'Copy the secret now: it is stored hashed and will not be shown again.'
+              : 'A public client has no secret: it must use PKCE.',
+            values,
+          ),
+        );
+      }
+      setMode();
+      await load();
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      showErrors(form, err.errors, err.message);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  cancel.addEventListener('click', () => setMode());
+  void load();
+}

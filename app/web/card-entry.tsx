@@ -1,0 +1,88 @@
+import type { FC } from 'hono/jsx';
+import type { TollgateConfig } from '../../src/foundation/config.js';
+
+/** Which browser tokenizer the card forms use, decided on the server from the configuration. */
+export type CardEntryConfig =
+  | { provider: 'sandbox'; cards: Array<{ token: string; label: string }> }
+  | { provider: 'stripe'; key: string }
+  | { provider: 'braintree'; authorization: string };
+
+/** The sandboxes' documented test tokens (docs/sandbox.md): there is no card number to type. */
+const TEST_CARDS = {
+  stripe: [
+    { token: 'tok_visa', label: 'Visa ending 4242 — succeeds' },
+    { token: 'tok_mastercard', label: 'Mastercard ending 4444 — succeeds' },
+    { token: 'tok_amex', label: 'American Express ending 0005 — succeeds' },
+    { token: 'tok_chargeDeclined', label: 'Declined card (card_declined)' },
+    { token: 'tok_chargeCustomerFail', label: 'Attaches, then later charges fail' },
+  ],
+  braintree: [
+    { token: 'fake-valid-nonce', label: 'Visa — succeeds' },
+    { token: 'fake-valid-mastercard-nonce', label: 'Mastercard — succeeds' },
+    { token: 'fake-paypal-billing-agreement-nonce', label: 'PayPal account — succeeds' },
+    { token: 'fake-processor-declined-visa-nonce', label: 'Declined card (processor declined)' },
+  ],
+};
+
+/**
+ * Real credentials → the provider's own tokenizer (Stripe.js Elements with the publishable key,
+ * Braintree Drop-in with a client token); none → the sandbox test-card picker.
+ */
+export function cardEntryConfig(config: TollgateConfig, braintreeAuthorization = ''): CardEntryConfig {
+  const { edition, stripe, braintree } = config.billing;
+  if (edition === 'braintree') {
+    if (braintree.merchantId && braintree.privateKey && !braintree.apiBase) {
+      return { provider: 'braintree', authorization: braintreeAuthorization };
+    }
+    return { provider: 'sandbox', cards: TEST_CARDS.braintree };
+  }
+  if (stripe.secret && stripe.key && !stripe.apiBase) return { provider: 'stripe', key: stripe.key };
+  return { provider: 'sandbox', cards: TEST_CARDS.stripe };
+}
+
+/**
+ * The card box inside a card form. The form's script (app/assets/billing.ts) fills the hidden
+ * `token` field from `tokenizeCard()` before the form is sent.
+ */
+export const CardEntry: FC<{ config: CardEntryConfig; idPrefix: string }> = ({ config, idPrefix }) => (
+  <div class="field">
+    <input type="hidden" name="token" value="" />
+    {config.provider === 'sandbox' ? (
+      <fieldset data-card-entry data-provider="sandbox" style="margin:0">
+        <legend>Test card</legend>
+        <p class="small muted" style="margin-bottom:0.5rem">
+          Sandbox mode: no real payment provider is configured, so pick one of the sandbox's test cards.
+        </p>
+        <div class="test-cards">
+          {config.cards.map((card, i) => (
+            <label for={`${idPrefix}-${card.token}`}>
+              <input
+                type="radio"
+                id={`${idPrefix}-${card.token}`}
+                name="test_card"
+                value={card.token}
+                checked={i === 0}
+              />
+              <span>
+                {card.label} <code class="small muted">{card.token}</code>
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+    ) : (
+      <div
+        data-card-entry
+        data-provider={config.provider}
+        data-key={config.provider === 'stripe' ? config.key : undefined}
+        data-authorization={config.provider === 'braintree' ? config.authorization : undefined}
+      >
+        <p class="small" style="font-weight:600;margin-bottom:0.25rem">
+          Card
+        </p>
+        <div class="card-element" data-card-element />
+      </div>
+    )}
+    <div data-card-error />
+  </div>
+);

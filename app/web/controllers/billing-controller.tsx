@@ -1,0 +1,162 @@
+import type { Context } from 'hono';
+import { csrfToken } from '../../../src/auth/context.js';
+import { BillingError } from '../../../src/billing/errors.js';
+import { type BillingProvider, BillingProviderToken } from '../../../src/billing/provider.js';
+import type { TollgateConfig } from '../../../src/foundation/config.js';
+import type { Logger } from '../../../src/foundation/logger.js';
+import { ConfigToken, LoggerToken } from '../../../src/foundation/tokens.js';
+import { renderPage } from '../../../src/views/render.js';
+import type { AppUser } from '../../user.js';
+import { invoiceRow, planPrice, SUBSCRIPTION, subscriptionView } from '../billing-view.js';
+import { cardEntryConfig } from '../card-entry.js';
+import { BillingPage, type BillingPageProps } from '../pages/billing-page.js';
+import { scriptUrl } from '../scripts.js';
+
+const BACK = '/dashboard/billing';
+
+/**
+ * `/dashboard/billing` and its form posts. Billing has no HTTP API (its operations are on the user
+ * model), so each action is a plain form post that calls the model and redirects back with a
+ * flashed message: card declines and other billing errors come back as the provider's message.
+ */
+export class BillingController {
+  static inject = [ConfigToken, BillingProviderToken, LoggerToken] as const;
+
+  constructor(
+    private readonly config: TollgateConfig,
+    private readonly provider: BillingProvider,
+    private readonly logger: Logger,
+  ) {}
+
+  async show(c: Context): Promise<Response> {
+    const user = c.get('user') as AppUser;
+    const sub = await user.subscription(SUBSCRIPTION);
+    let invoices: BillingPageProps['invoices'] = [];
+    let providerError: string | undefined;
+    try {
+      invoices = (await user.invoices()).map(invoiceRow);
+    } catch (err) {
+      this.logger.error({ err }, 'could not list invoices');
+      providerError = 'The payment provider could not be reached: invoices are not shown.';
+    }
+    return renderPage(
+      c,
+      { title: 'Billing' },
+      <BillingPage
+        script={await scriptUrl()}
+        csrfToken={csrfToken(c)}
+        plans={this.config.billing.plans}
+        price={(plan) => planPrice(this.config, plan)}
+        subscription={sub ? subscriptionView(this.config, sub) : undefined}
+        card={
+          user.card_brand && user.card_last_four
+            ? { brand: user.card_brand, lastFour: user.card_last_four }
+            : undefined
+        }
+        invoices={invoices}
+        cardEntry={cardEntryConfig(this.config, await this.braintreeAuthorization())}
+        providerError={providerError}
+      />,
+    );
+  }
+
+  subscribe(c: Context): Promise<Response> {
+    return this.act(c, async (user, form) => {
+      const plan = this.plan(form.plan);
+      if (!plan) return ['error', 'Choose one of the plans.'];
+      const token = form.token;
+      if (!token) return ['error', 'Enter a card.'];
+      const current = await user.subscription(SUBSCRIPTION);
+      if (current?.valid()) return ['error', 'You already have a subscription: swap its plan instead.'];
+      await user.newSubscription(SUBSCRIPTION, plan.id).create(token);
+      return [
+        'status',
+        plan.trialDays
+          ? `Subscribed to ${plan.name}. Your ${plan.trialDays}-day trial has started.`
+          : `Subscribed to ${plan.name}.`,
+      ];
+    });
+  }
+
+  swap(c: Context): Promise<Response> {
+    return this.act(c, async (user, form) => {
+      const plan = this.plan(form.plan);
+      const sub = await user.subscription(SUBSCRIPTION);
+      if (!plan || !sub?.valid()) return ['error', 'Choose one of the plans.'];
+      await sub.swap(plan.id);
+      return ['status', `Your plan is now ${plan.name}.`];
+    });
+  }
+
+  cancel(c: Context): Promise<Response> {
+    return this.act(c, async (user) => {
+      const sub = await user.subscription(SUBSCRIPTION);
+      if (!sub?.valid() || sub.onGracePeriod())
+        return ['error', 'There is no active subscription to cancel.'];
+      await sub.cancel();
+      return ['status', 'Your subscription is cancelled. It stays active until the end of the paid period.'];
+    });
+  }
+
+  resume(c: Context): Promise<Response> {
+    return this.act(c, async (user) => {
+      const sub = await user.subscription(SUBSCRIPTION);
+      if (!sub) return ['error', 'There is no subscription to resume.'];
+      await sub.resume();
+      return ['status', 'Your subscription is resumed.'];
+    });
+  }
+
+  updateCard(c: Context): Promise<Response> {
+    return this.act(c, async (user, form) => {
+      if (!form.token) return ['error', 'Enter a card.'];
+      await user.updateCard(form.token);
+      return ['status', `Your card is updated (${user.card_brand} ending ${user.card_last_four}).`];
+    });
+  }
+
+  private plan(id: string | undefined) {
+    return this.config.billing.plans.find((p) => p.id === id);
+  }
+
+  /** Runs a billing action and redirects back with its message (or the billing error's). */
+  private async act(
+    c: Context,
+    action: (
+      user: AppUser,
+      form: Record<string, string | undefined>,
+    ) => Promise<['status' | 'error', string]>,
+  ): Promise<Response> {
+    const body = await c.req.parseBody();
+    const form = Object.fromEntries(
+      Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? v.trim() : undefined]),
+    );
+    const session = c.get('session');
+    try {
+      const [kind, message] = await action(c.get('user') as AppUser, form);
+      session?.flash(kind, message);
+    } catch (err) {
+      if (!(err instanceof BillingError) || err.status >= 500)
+        this.logger.error({ err }, 'billing action failed');
+      session?.flash(
+        'error',
+        err instanceof BillingError && err.status < 500
+          ? err.message
+          : 'The payment provider could not complete this. Try again.',
+      );
+    }
+    return c.redirect(BACK, 303);
+  }
+
+  /** Braintree's Drop-in needs a client token from the gateway; an edition that offers one exposes `clientToken()`. */
+  private async braintreeAuthorization(): Promise<string> {
+    const withToken = this.provider as BillingProvider & { clientToken?: () => Promise<string> };
+    if (this.config.billing.edition !== 'braintree' || typeof withToken.clientToken !== 'function') return '';
+    try {
+      return await withToken.clientToken();
+    } catch (err) {
+      this.logger.error({ err }, 'could not get a Braintree client token');
+      return '';
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Context } from 'hono';
+import type { TollgateConfig } from '../../../src/foundation/config.js';
+import { HttpError } from '../../../src/foundation/errors.js';
+import { ConfigToken } from '../../../src/foundation/tokens.js';
+import { renderPage } from '../../../src/views/render.js';
+import { LandingPage } from '../pages/landing-page.js';
+
+const DOCS = fileURLToPath(new URL('../../../docs/', import.meta.url));
+const PAGE = /^[a-z0-9][a-z0-9-]*$/;
+
+/** `GET /` and the documentation pages (`/docs`, `/docs/{page}`: the Markdown files of `docs/`, as text). */
+export class LandingController {
+  static inject = [ConfigToken] as const;
+
+  constructor(private readonly config: TollgateConfig) {}
+
+  show(c: Context): Promise<Response> {
+    return renderPage(
+      c,
+      { title: 'Home' },
+      <LandingPage
+        appName={this.config.app.name}
+        baseUrl={this.config.app.url.replace(/\/+$/, '')}
+        signedIn={Boolean(c.get('user'))}
+      />,
+    );
+  }
+
+  async docs(c: Context): Promise<Response> {
+    const pages = (await readdir(DOCS).catch(() => [] as string[]))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => f.slice(0, -3))
+      .sort();
+    return renderPage(
+      c,
+      { title: 'Documentation' },
+      <section class="card">
+        <h1>Documentation</h1>
+        <ul>
+          {pages.map((page) => (
+            <li>
+              <a href={`/docs/${page}`}>{page.replace(/-/g, ' ')}</a>
+            </li>
+          ))}
+        </ul>
+      </section>,
+    );
+  }
+
+  async doc(page: string, c: Context): Promise<Response> {
+    const text = PAGE.test(page)
+      ? await readFile(`${DOCS}${page}.md`, 'utf8').catch(() => undefined)
+      : undefined;
+    if (text === undefined) throw new HttpError(404, 'Not Found');
+    const title = /^#\s+(.+)$/m.exec(text)?.[1] ?? page;
+    return renderPage(
+      c,
+      { title },
+      <>
+        <p>
+          <a href="/docs">← All documentation</a>
+        </p>
+        <pre class="doc">{text}</pre>
+      </>,
+    );
+  }
+}

@@ -1,0 +1,59 @@
+import type { ApprovalView, ApprovalViewProps } from '../../../src/oauth/http/approval-view.js';
+import { CsrfField } from '../../../src/views/components.js';
+import { renderPage } from '../../../src/views/render.js';
+
+const DecisionFields = (props: ApprovalViewProps) => (
+  <>
+    <CsrfField token={props.csrfToken} />
+    <input type="hidden" name="auth_token" value={props.authToken} />
+    <input type="hidden" name="state" value={props.state ?? ''} />
+    <input type="hidden" name="client_id" value={props.client.id} />
+  </>
+);
+
+/**
+ * The service's approval page (`oauthProvider({ approvalView })`): the client's name, the account
+ * it asks for, each scope's description, then Approve and Deny.
+ */
+export const approvalPage: ApprovalView = (c, props) =>
+  renderPage(
+    c,
+    { title: `Authorize ${props.client.name}` },
+    <section class="card narrow approval">
+      <h1>Authorize application</h1>
+      <p>
+        <strong class="client-name">{props.client.name}</strong> wants to use your account{' '}
+        <strong>{props.user.email}</strong>.
+      </p>
+      {props.scopes.length > 0 ? (
+        <>
+          <p style="margin-bottom:0.5rem">It will be able to:</p>
+          <ul class="scopes">
+            {props.scopes.map((scope) => (
+              <li data-scope={scope.id}>
+                {scope.description} <code class="small muted">{scope.id}</code>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        <p class="muted">It asks for no particular permission: it will learn who you are.</p>
+      )}
+      <p class="small muted">You can revoke its access at any time under Dashboard → API tokens.</p>
+      <div class="actions">
+        <form method="post" action={props.action}>
+          <DecisionFields {...props} />
+          <button type="submit" class="btn btn-primary" name="decision" value="approve">
+            Approve
+          </button>
+        </form>
+        <form method="post" action={props.action}>
+          <input type="hidden" name="_method" value="DELETE" />
+          <DecisionFields {...props} />
+          <button type="submit" class="btn" name="decision" value="deny">
+            Deny
+          </button>
+        </form>
+      </div>
+    </section>,
+  );

@@ -1,0 +1,227 @@
+import type { FC } from 'hono/jsx';
+import type { PlanConfig } from '../../../src/foundation/config.js';
+import { CsrfField } from '../../../src/views/components.js';
+import { CardEntry, type CardEntryConfig } from '../card-entry.js';
+import { DashboardFrame, displayDate } from './frame.js';
+
+export interface SubscriptionView {
+  plan: PlanConfig | undefined;
+  planId: string;
+  state: 'active' | 'trial' | 'grace' | 'ended';
+  trialEndsAt: string | null;
+  endsAt: string | null;
+}
+
+export interface BillingPageProps {
+  script: string;
+  csrfToken: string;
+  plans: PlanConfig[];
+  price: (plan: PlanConfig) => string;
+  subscription: SubscriptionView | undefined;
+  card: { brand: string; lastFour: string } | undefined;
+  invoices: Array<{ id: string; number: string; date: string; total: string; paid: boolean }>;
+  cardEntry: CardEntryConfig;
+  /** The provider could not be reached: show what is known locally. */
+  providerError?: string | undefined;
+}
+
+const Price: FC<{ plan: PlanConfig; price: string }> = ({ plan, price }) => (
+  <span class="price">
+    {price} <small>/ {plan.interval}</small>
+  </span>
+);
+
+const StatusBadge: FC<{ sub: SubscriptionView }> = ({ sub }) => {
+  switch (sub.state) {
+    case 'trial':
+      return <span class="badge badge-success">Trial until {displayDate(sub.trialEndsAt)}</span>;
+    case 'grace':
+      return <span class="badge badge-warning">Cancelled — active until {displayDate(sub.endsAt)}</span>;
+    case 'ended':
+      return <span class="badge badge-danger">Ended {displayDate(sub.endsAt)}</span>;
+    default:
+      return <span class="badge badge-success">Active</span>;
+  }
+};
+
+const Current: FC<BillingPageProps & { sub: SubscriptionView }> = (props) => {
+  const { sub, csrfToken, plans, price } = props;
+  const others = plans.filter((p) => p.id !== sub.planId);
+  return (
+    <section class="card" data-subscription data-state={sub.state}>
+      <div class="row">
+        <h2>Your subscription</h2>
+        <StatusBadge sub={sub} />
+      </div>
+      <dl class="dl" style="margin-top:1rem">
+        <dt>Plan</dt>
+        <dd data-plan={sub.planId}>{sub.plan?.name ?? sub.planId}</dd>
+        <dt>Price</dt>
+        <dd>{sub.plan ? `${price(sub.plan)} / ${sub.plan.interval}` : '—'}</dd>
+        {sub.state === 'trial' ? (
+          <>
+            <dt>Trial ends</dt>
+            <dd>{displayDate(sub.trialEndsAt)} — the first charge is then</dd>
+          </>
+        ) : null}
+        {sub.state === 'grace' ? (
+          <>
+            <dt>Access until</dt>
+            <dd data-ends-at>{displayDate(sub.endsAt)} (end of the paid period; no further charges)</dd>
+          </>
+        ) : null}
+      </dl>
+      {sub.state === 'grace' ? (
+        <form method="post" action="/dashboard/billing/resume" class="actions">
+          <CsrfField token={csrfToken} />
+          <button type="submit" class="btn btn-primary">
+            Resume subscription
+          </button>
+          <span class="small muted">Billing continues on the original cycle; nothing is charged now.</span>
+        </form>
+      ) : null}
+      {sub.state === 'active' || sub.state === 'trial' ? (
+        <div class="actions">
+          {others.length > 0 ? (
+            <form method="post" action="/dashboard/billing/swap" class="actions" style="margin:0">
+              <CsrfField token={csrfToken} />
+              <label class="small" for="swap-plan">
+                Change plan
+              </label>
+              <select id="swap-plan" name="plan" class="btn">
+                {others.map((p) => (
+                  <option value={p.id}>
+                    {p.name} — {price(p)} / {p.interval}
+                  </option>
+                ))}
+              </select>
+              <button type="submit" class="btn">
+                Swap
+              </button>
+            </form>
+          ) : null}
+          <form
+            method="post"
+            action="/dashboard/billing/cancel"
+            style="margin:0"
+            data-confirm="Cancel your subscription? It stays active until the end of the paid period."
+          >
+            <CsrfField token={csrfToken} />
+            <button type="submit" class="btn btn-danger">
+              Cancel subscription
+            </button>
+          </form>
+        </div>
+      ) : null}
+    </section>
+  );
+};
+
+const Subscribe: FC<BillingPageProps> = ({ plans, price, csrfToken, cardEntry }) => (
+  <section class="card">
+    <h2>Choose a plan</h2>
+    <form method="post" action="/dashboard/billing/subscribe" data-card-form>
+      <CsrfField token={csrfToken} />
+      <div class="plans" role="radiogroup" aria-label="Plan">
+        {plans.map((plan, i) => (
+          <label class="plan" for={`plan-${plan.id}`}>
+            <input type="radio" id={`plan-${plan.id}`} name="plan" value={plan.id} checked={i === 0} />
+            <span class="name">{plan.name}</span>
+            <Price plan={plan} price={price(plan)} />
+            {plan.description ? <span class="small muted">{plan.description}</span> : null}
+            {plan.trialDays ? (
+              <span class="badge badge-success" style="margin-top:0.5rem">
+                {plan.trialDays}-day free trial
+              </span>
+            ) : null}
+          </label>
+        ))}
+      </div>
+      <CardEntry config={cardEntry} idPrefix="subscribe" />
+      <div class="actions">
+        <button type="submit" class="btn btn-primary">
+          Subscribe
+        </button>
+        <span class="small muted">Plans with a trial charge nothing until the trial ends.</span>
+      </div>
+    </form>
+  </section>
+);
+
+/** `/dashboard/billing`: plans, the subscription and its actions, the card, invoices. */
+export const BillingPage: FC<BillingPageProps> = (props) => {
+  const sub = props.subscription;
+  const live = sub && sub.state !== 'ended';
+  return (
+    <DashboardFrame current="billing" title="Billing" script={props.script}>
+      {props.providerError ? (
+        <div class="flash flash-error" role="alert">
+          {props.providerError}
+        </div>
+      ) : null}
+      {sub ? <Current {...props} sub={sub} /> : null}
+      {live ? null : <Subscribe {...props} />}
+      <section class="card">
+        <h2>Payment method</h2>
+        {props.card ? (
+          <p data-card-on-file>
+            {props.card.brand} ending <strong>{props.card.lastFour}</strong>
+          </p>
+        ) : (
+          <p class="muted">No card on file.</p>
+        )}
+        {props.card || live ? (
+          <details>
+            <summary class="btn">Update card</summary>
+            <form method="post" action="/dashboard/billing/card" data-card-form style="margin-top:1rem">
+              <CsrfField token={props.csrfToken} />
+              <CardEntry config={props.cardEntry} idPrefix="update" />
+              <div class="actions">
+                <button type="submit" class="btn btn-primary">
+                  Save card
+                </button>
+              </div>
+            </form>
+          </details>
+        ) : null}
+      </section>
+      <section class="card" data-invoices>
+        <h2>Invoices</h2>
+        {props.invoices.length === 0 ? (
+          <p class="muted">No invoices yet.</p>
+        ) : (
+          <div class="table-wrap">
+            <table class="table stack-sm">
+              <thead>
+                <tr>
+                  <th>Date</th>
+                  <th>Number</th>
+                  <th>Total</th>
+                  <th>
+                    <span class="hidden">Download</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {props.invoices.map((invoice) => (
+                  <tr data-invoice={invoice.id}>
+                    <td>{invoice.date}</td>
+                    <td class="mono">{invoice.number}</td>
+                    <td>
+                      <strong>{invoice.total}</strong> {invoice.paid ? null : <span class="badge">open</span>}
+                    </td>
+                    <td>
+                      <a href={`/user/invoice/${encodeURIComponent(invoice.id)}`} download>
+                        Download PDF
+                      </a>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </DashboardFrame>
+  );
+};

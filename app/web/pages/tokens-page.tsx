@@ -1,0 +1,69 @@
+import type { FC } from 'hono/jsx';
+import { DashboardFrame } from './frame.js';
+
+export interface TokensPageProps {
+  script: string;
+  scopes: Array<{ id: string; description: string }>;
+}
+
+/** `/dashboard/tokens`: personal access tokens and authorized applications (script: app/assets/tokens.ts). */
+export const TokensPage: FC<TokensPageProps> = ({ script, scopes }) => (
+  <DashboardFrame current="tokens" title="API tokens" script={script}>
+    <section class="card" data-personal-tokens>
+      <h2>Personal access tokens</h2>
+      <p class="muted">
+        Tokens for your own scripts and tools. Send one as <code>Authorization: Bearer &lt;token&gt;</code>.
+      </p>
+      <div data-secret-slot />
+      <form data-token-form novalidate>
+        <div class="field">
+          <label for="field-token-name">Name</label>
+          <input
+            id="field-token-name"
+            name="name"
+            type="text"
+            autocomplete="off"
+            placeholder="CI deploy script"
+          />
+        </div>
+        <fieldset>
+          <legend>Scopes</legend>
+          <div class="checks">
+            {scopes.map((scope) => (
+              <label title={scope.description}>
+                <input type="checkbox" name="scopes" value={scope.id} /> <code>{scope.id}</code>{' '}
+                <span class="small muted">{scope.description}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <div data-form-error />
+        <div class="actions" style="margin-top:0">
+          <button type="submit" class="btn btn-primary">
+            Create token
+          </button>
+        </div>
+      </form>
+      <div class="table-wrap hidden" style="margin-top:1.5rem">
+        <table class="table stack-sm">
+          <tbody data-list />
+        </table>
+      </div>
+      <p class="muted hidden" data-empty style="margin-top:1.5rem">
+        You have no personal access tokens.
+      </p>
+    </section>
+    <section class="card" data-authorized-apps>
+      <h2>Authorized applications</h2>
+      <p class="muted">Applications you allowed to use your account. Revoking one signs it out at once.</p>
+      <div class="table-wrap hidden">
+        <table class="table stack-sm">
+          <tbody data-list />
+        </table>
+      </div>
+      <p class="muted hidden" data-empty>
+        You have not authorized any applications.
+      </p>
+    </section>
+  </DashboardFrame>
+);

@@ -1,0 +1,53 @@
+import { InvoiceController } from '../../src/billing/invoice-controller.js';
+import type { ServiceProvider } from '../../src/foundation/application.js';
+import { BillingController } from './controllers/billing-controller.js';
+import { DashboardController } from './controllers/dashboard-controller.js';
+import { LandingController } from './controllers/landing-controller.js';
+import { ScriptController } from './controllers/script-controller.js';
+
+const INVOICE_PATH = '/user/invoice/{invoice}';
+
+/**
+ * The pages people use: the landing page, the docs, the dashboard (OAuth clients, tokens, the
+ * "try the API" panel, billing) and the invoice download. Register after `authProvider()`,
+ * `oauthProvider()` and `billingProvider()`; its `dashboard` route replaces the auth placeholder.
+ */
+export function webProvider(): ServiceProvider {
+  return {
+    name: 'app.web',
+    register(app) {
+      const { router } = app;
+      // Registered controllers keep these routes cacheable (`tollgate route:cache`).
+      router.controllers.registerMany({
+        'Web/LandingController': LandingController,
+        'Web/DashboardController': DashboardController,
+        'Web/BillingController': BillingController,
+        'Web/ScriptController': ScriptController,
+        'Web/InvoiceController': InvoiceController,
+      });
+      router.get('/assets/app.js', [ScriptController, 'show']).name('assets.js');
+
+      router.group({ middleware: ['web'] }, (r) => {
+        r.get('/', [LandingController, 'show']).name('home');
+        r.get('/docs', [LandingController, 'docs']).name('docs');
+        r.get('/docs/{page}', [LandingController, 'doc']).name('docs.show');
+      });
+
+      router.group({ middleware: ['web', 'auth'] }, (r) => {
+        r.get('/dashboard', [DashboardController, 'overview']).name('dashboard');
+        r.get('/dashboard/clients', [DashboardController, 'clientsPage']).name('dashboard.clients');
+        r.get('/dashboard/tokens', [DashboardController, 'tokensPage']).name('dashboard.tokens');
+        r.get('/dashboard/billing', [BillingController, 'show']).name('dashboard.billing');
+        r.post('/dashboard/billing/subscribe', [BillingController, 'subscribe']).name('billing.subscribe');
+        r.post('/dashboard/billing/swap', [BillingController, 'swap']).name('billing.swap');
+        r.post('/dashboard/billing/cancel', [BillingController, 'cancel']).name('billing.cancel');
+        r.post('/dashboard/billing/resume', [BillingController, 'resume']).name('billing.resume');
+        r.post('/dashboard/billing/card', [BillingController, 'updateCard']).name('billing.card');
+        // The billing module ships the controller; the application declares the route, once.
+        if (!router.routes.some((route) => route.path === INVOICE_PATH)) {
+          r.get(INVOICE_PATH, [InvoiceController, 'show']).name('invoice.download');
+        }
+      });
+    },
+  };
+}
