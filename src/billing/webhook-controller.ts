@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { Token } from '../foundation/container.js';
 import type { Logger } from '../foundation/logger.js';
 import { LoggerToken } from '../foundation/tokens.js';
 import { BillingError } from './errors.js';
@@ -28,7 +29,8 @@ type Handler = (payload: unknown, event: WebhookEvent) => unknown;
  * Applications extend it and add `handleXxx(payload)` methods.
  */
 export class WebhookController {
-  static inject = [BillingProviderToken, WebhookEvents, Subscriptions, LoggerToken] as const;
+  /** Subclasses may append their own dependencies (and constructor parameters) after these four. */
+  static inject: readonly Token[] = [BillingProviderToken, WebhookEvents, Subscriptions, LoggerToken];
 
   constructor(
     protected readonly provider: BillingProvider,
