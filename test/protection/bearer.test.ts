@@ -1,0 +1,164 @@
+import { generateKeyPair, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Clients, PersonalAccessTokens, TokenGuard } from '../../src/oauth/index.js';
+import { type ProtectionApp, protectionApp } from './support.js';
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+
+/** `auth:api` with bearer tokens over HTTP, on the reference routes (app/api). */
+describe(`auth:api bearer tokens (${engine})`, () => {
+  let t: ProtectionApp;
+
+  beforeAll(async () => {
+    t = await protectionApp();
+  });
+  afterAll(async () => t.stop());
+
+  async function expectUnauthenticated(res: Response, error: boolean): Promise<string> {
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ message: 'Unauthenticated.' });
+    const challenge = res.headers.get('www-authenticate') ?? '';
+    if (error) expect(challenge).toMatch(/^Bearer error="invalid_token"/);
+    else expect(challenge).toBe('Bearer');
+    return challenge;
+  }
+
+  it('a valid personal access token reaches GET /api/user and gets the user, without secrets', async () => {
+    const { accessToken } = await t.ada.createToken('cli', []);
+    const res = await t.call('/api/user', accessToken);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ id: t.ada.id, email: 'ada@example.com' });
+    expect(body).not.toHaveProperty('password');
+    // Again, from the caches: the same answer.
+    const again = await t.call('/api/user', accessToken);
+    expect(await again.json()).toEqual(body);
+  });
+
+  it('RFC 6750 §3.1: no token → 401 with a bare Bearer challenge', async () => {
+    await expectUnauthenticated(await t.call('/api/user'), false);
+    // Not a bearer credential at all counts as none.
+    await expectUnauthenticated(await t.call('/api/user', undefined, { headers: { authorization: 'Basic YTpi' } }), false);
+  });
+
+  it('RFC 6750 §2.3: a token in the query string is not accepted', async () => {
+    const { accessToken } = await t.ada.createToken('query', []);
+    await expectUnauthenticated(await t.call(`/api/user?access_token=${accessToken}`), false);
+  });
+
+  it('RFC 6750 §2.2: a token in a form body is not accepted', async () => {
+    const { accessToken } = await t.ada.createToken('form', ['place-orders']);
+    const res = await t.call('/api/orders', undefined, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ access_token: accessToken }),
+    });
+    await expectUnauthenticated(res, false);
+  });
+
+  it('RFC 6750 §3.1: a malformed token → 401 invalid_token', async () => {
+    await expectUnauthenticated(await t.call('/api/user', 'not-a-jwt'), true);
+    await expectUnauthenticated(await t.call('/api/user', 'a.b.c'), true);
+    await expectUnauthenticated(await t.call('/api/user', undefined, { headers: { authorization: 'Bearer' } }), true);
+  });
+
+  it('the scheme is case-insensitive (RFC 7235 §2.1)', async () => {
+    const { accessToken } = await t.ada.createToken('case', []);
+    const res = await t.call('/api/user', undefined, { headers: { authorization: `bearer ${accessToken}` } });
+    expect(res.status).toBe(200);
+  });
+
+  it('a bad signature → 401 invalid_token, whether tampered or signed by another key', async () => {
+    const { accessToken } = await t.ada.createToken('sig', []);
+    const [header, payload, signature] = accessToken.split('.');
+    const flipped = signature![0] === 'A' ? `B${signature!.slice(1)}` : `A${signature!.slice(1)}`;
+    await expectUnauthenticated(await t.call('/api/user', `${header}.${payload}.${flipped}`), true);
+
+    // The same claims, signed with a key that is not ours.
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>;
+    const { privateKey } = await generateKeyPair('RS256');
+    const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', typ: 'at+jwt' }).sign(privateKey);
+    await expectUnauthenticated(await t.call('/api/user', forged), true);
+    // A changed payload under the real signature.
+    const elevated = Buffer.from(JSON.stringify({ ...claims, scopes: ['*'], scope: '*' })).toString('base64url');
+    await expectUnauthenticated(await t.call('/api/user', `${header}.${elevated}.${signature}`), true);
+    // The genuine token still works: failures did not poison the cache.
+    expect((await t.call('/api/user', accessToken)).status).toBe(200);
+  });
+
+  it('an expired token → 401 invalid_token, even one the guard has cached (TestClock)', async () => {
+    const start = t.clock.now();
+    const { accessToken } = await t.ada.createToken('short', []);
+    expect((await t.call('/api/user', accessToken)).status).toBe(200);
+    try {
+      const ttl = t.app.config.oauth.personalAccessTokenTtlSeconds * 1000;
+      t.clock.advance(ttl - 1000);
+      expect((await t.call('/api/user', accessToken)).status).toBe(200);
+      t.clock.advance(1000);
+      const challenge = await expectUnauthenticated(await t.call('/api/user', accessToken), true);
+      expect(challenge).toContain('expired');
+    } finally {
+      t.clock.set(start);
+    }
+  });
+
+  it('an expired token never seen before → 401 invalid_token', async () => {
+    const start = t.clock.now();
+    const { accessToken } = await t.ada.createToken('unseen', []);
+    try {
+      t.clock.advanceDays(400);
+      const challenge = await expectUnauthenticated(await t.call('/api/user', accessToken), true);
+      expect(challenge).toContain('expired');
+    } finally {
+      t.clock.set(start);
+    }
+  });
+
+  it('a revoked token is refused at once, though cached (DELETE on the JSON API path)', async () => {
+    const { accessToken, token } = await t.ada.createToken('to revoke', ['check-status']);
+    expect((await t.call('/api/orders', accessToken)).status).toBe(200);
+    await t.app.container.make(PersonalAccessTokens).revoke(token.id);
+    await expectUnauthenticated(await t.call('/api/orders', accessToken), true);
+    await expectUnauthenticated(await t.call('/api/user', accessToken), true);
+  });
+
+  it('a token revoked behind the guard’s back is refused once its state is re-read', async () => {
+    const { accessToken, token } = await t.ada.createToken('db revoke', []);
+    expect((await t.call('/api/user', accessToken)).status).toBe(200);
+    await t.app.db.updateTable('oauth_access_tokens').set({ revoked: 1 }).where('id', '=', token.id).execute();
+    // No event: the cached state holds until flushed (Redis reconnect) or re-checked.
+    t.app.container.make(TokenGuard).flush();
+    await expectUnauthenticated(await t.call('/api/user', accessToken), true);
+  });
+
+  it('a token of a revoked client is refused at once', async () => {
+    const accessToken = await t.passwordToken('check-status');
+    expect((await t.call('/api/orders', accessToken)).status).toBe(200);
+    await t.app.container.make(Clients).delete(t.passwordClient.client);
+    await expectUnauthenticated(await t.call('/api/orders', accessToken), true);
+  });
+
+  it('a client_credentials token (no user) is refused by auth:api', async () => {
+    const { client, plainSecret } = await t.app.container
+      .make(Clients)
+      .create({ name: 'Machine', redirect: 'http://localhost' });
+    const res = await fetch(`${t.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: client.id,
+        client_secret: plainSecret!,
+        scope: 'check-status',
+      }),
+    });
+    const { access_token } = (await res.json()) as { access_token: string };
+    await expectUnauthenticated(await t.call('/api/user', access_token), true);
+    // The `client` middleware is the door for machines.
+    const machine = await t.call('/probe/machine', access_token);
+    expect(machine.status).toBe(200);
+    expect(await machine.json()).toEqual({ client: client.id });
+    expect((await t.call('/probe/machine-status', access_token)).status).toBe(200);
+    await expectUnauthenticated(await t.call('/probe/machine'), false);
+  });
+});
