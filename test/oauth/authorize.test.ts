@@ -54,6 +54,8 @@ describe(`authorization endpoint (${engine})`, () => {
     const html = await res.text();
     expect(html).toContain('Order Tracker');
     expect(html).toContain('Check the status of your &lt;orders&gt;');
+    expect(html).toMatch(/>\s*Approve\s*</);
+    expect(html).toMatch(/>\s*Deny\s*</);
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(approvalFields(html)).toMatchObject({ state: 'xyz', client_id: clientId });

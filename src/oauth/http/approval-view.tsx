@@ -38,7 +38,7 @@ const DecisionFields = (props: ApprovalViewProps) => (
   </>
 );
 
-/** The default page: the client's name, each scope's description, Approve and Deny. */
+/** The default page: the client's name, each scope's description, Approve and Deny (Passport's layout). */
 export const defaultApprovalView: ApprovalView = (c, props) =>
   renderPage(
     c,
@@ -63,14 +63,14 @@ export const defaultApprovalView: ApprovalView = (c, props) =>
         <form method="post" action={props.action} class="inline">
           <DecisionFields {...props} />
           <button type="submit" class="btn btn-primary" name="decision" value="approve">
-            Authorize
+            Approve
           </button>
         </form>
         <form method="post" action={props.action} class="inline">
           <input type="hidden" name="_method" value="DELETE" />
           <DecisionFields {...props} />
           <button type="submit" class="btn btn-danger" name="decision" value="deny">
-            Cancel
+            Deny
           </button>
         </form>
       </div>
