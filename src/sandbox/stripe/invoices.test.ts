@@ -137,4 +137,40 @@ describe('Stripe sandbox: invoices', () => {
     expect(expired.status).toBe('incomplete_expired');
     expect((await h.stripe.invoices.retrieve(expired.latest_invoice as string)).status).toBe('void');
   });
+
+  it('contains inclusive tax in the total, and caps an amount-off coupon at the amount', async () => {
+    const customer = await h.stripe.customers.create({ source: 'tok_visa' });
+    const vat = await h.stripe.taxRates.create({ display_name: 'VAT', percentage: 20, inclusive: true });
+    const big = await h.stripe.coupons.create({ amount_off: 5000, currency: 'usd', duration: 'forever' });
+    const taxed = await h.stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: 'monthly' }],
+      default_tax_rates: [vat.id],
+      expand: ['latest_invoice'],
+    });
+    const invoice = taxed.latest_invoice as Stripe.Invoice;
+    expect(invoice).toMatchObject({
+      subtotal: 1000,
+      total: 1000,
+      total_excluding_tax: 833,
+      amount_paid: 1000,
+    });
+    expect(invoice.total_taxes?.[0]).toMatchObject({
+      amount: 167,
+      taxable_amount: 833,
+      tax_behavior: 'inclusive',
+    });
+
+    const free = await h.stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: 'monthly' }],
+      discounts: [{ coupon: big.id }],
+      expand: ['latest_invoice'],
+    });
+    const zero = free.latest_invoice as Stripe.Invoice;
+    expect(free.status).toBe('active');
+    expect(zero).toMatchObject({ status: 'paid', total: 0, amount_paid: 0, attempt_count: 0 });
+    expect(zero.total_discount_amounts?.[0]?.amount).toBe(1000);
+    expect((await h.stripe.charges.list({ customer: customer.id })).data).toHaveLength(1);
+  });
 });
