@@ -38,7 +38,10 @@ describe(`auth:api bearer tokens (${engine})`, () => {
   it('RFC 6750 §3.1: no token → 401 with a bare Bearer challenge', async () => {
     await expectUnauthenticated(await t.call('/api/user'), false);
     // Not a bearer credential at all counts as none.
-    await expectUnauthenticated(await t.call('/api/user', undefined, { headers: { authorization: 'Basic YTpi' } }), false);
+    await expectUnauthenticated(
+      await t.call('/api/user', undefined, { headers: { authorization: 'Basic YTpi' } }),
+      false,
+    );
   });
 
   it('RFC 6750 §2.3: a token in the query string is not accepted', async () => {
@@ -59,7 +62,10 @@ describe(`auth:api bearer tokens (${engine})`, () => {
   it('RFC 6750 §3.1: a malformed token → 401 invalid_token', async () => {
     await expectUnauthenticated(await t.call('/api/user', 'not-a-jwt'), true);
     await expectUnauthenticated(await t.call('/api/user', 'a.b.c'), true);
-    await expectUnauthenticated(await t.call('/api/user', undefined, { headers: { authorization: 'Bearer' } }), true);
+    await expectUnauthenticated(
+      await t.call('/api/user', undefined, { headers: { authorization: 'Bearer' } }),
+      true,
+    );
   });
 
   it('the scheme is case-insensitive (RFC 7235 §2.1)', async () => {
@@ -77,10 +83,14 @@ describe(`auth:api bearer tokens (${engine})`, () => {
     // The same claims, signed with a key that is not ours.
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>;
     const { privateKey } = await generateKeyPair('RS256');
-    const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', typ: 'at+jwt' }).sign(privateKey);
+    const forged = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt' })
+      .sign(privateKey);
     await expectUnauthenticated(await t.call('/api/user', forged), true);
     // A changed payload under the real signature.
-    const elevated = Buffer.from(JSON.stringify({ ...claims, scopes: ['*'], scope: '*' })).toString('base64url');
+    const elevated = Buffer.from(JSON.stringify({ ...claims, scopes: ['*'], scope: '*' })).toString(
+      'base64url',
+    );
     await expectUnauthenticated(await t.call('/api/user', `${header}.${elevated}.${signature}`), true);
     // The genuine token still works: failures did not poison the cache.
     expect((await t.call('/api/user', accessToken)).status).toBe(200);
@@ -125,7 +135,11 @@ describe(`auth:api bearer tokens (${engine})`, () => {
   it('a token revoked behind the guard’s back is refused once its state is re-read', async () => {
     const { accessToken, token } = await t.ada.createToken('db revoke', []);
     expect((await t.call('/api/user', accessToken)).status).toBe(200);
-    await t.app.db.updateTable('oauth_access_tokens').set({ revoked: 1 }).where('id', '=', token.id).execute();
+    await t.app.db
+      .updateTable('oauth_access_tokens')
+      .set({ revoked: 1 })
+      .where('id', '=', token.id)
+      .execute();
     // No event: the cached state holds until flushed (Redis reconnect) or re-checked.
     t.app.container.make(TokenGuard).flush();
     await expectUnauthenticated(await t.call('/api/user', accessToken), true);

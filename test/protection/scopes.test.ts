@@ -56,7 +56,10 @@ describe(`scope middleware (${engine})`, () => {
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ id: data.id, status: 'placed' });
     }
-    await expectInsufficient(await t.call(`/api/orders/${data.id}/status`, neither), 'check-status place-orders');
+    await expectInsufficient(
+      await t.call(`/api/orders/${data.id}/status`, neither),
+      'check-status place-orders',
+    );
   });
 
   it('scopes:a,b needs all of them', async () => {

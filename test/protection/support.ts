@@ -1,5 +1,8 @@
+import { referenceConfig } from '../../app/config.js';
+import { routes } from '../../app/routes.js';
+import { AppUser } from '../../app/user.js';
 import { authProvider } from '../../src/auth/index.js';
-import { Users, UserModelToken } from '../../src/auth/users.js';
+import { UserModelToken, Users } from '../../src/auth/users.js';
 import type { Application } from '../../src/foundation/application.js';
 import type { DeepPartial, TollgateConfig } from '../../src/foundation/config.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
@@ -12,9 +15,6 @@ import {
   installKeys,
   oauthProvider,
 } from '../../src/oauth/index.js';
-import { referenceConfig } from '../../app/config.js';
-import { routes } from '../../app/routes.js';
-import { AppUser } from '../../app/user.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 export const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
@@ -56,8 +56,16 @@ export async function protectionApp(
   const ada = await users.create<AppUser>(ADA);
   const bob = await users.create<AppUser>(BOB);
   const clients = t.app.container.make(Clients);
-  await clients.create({ name: 'Personal Access Client', redirect: 'http://localhost', personalAccess: true });
-  const passwordClient = await clients.create({ name: 'Password Client', redirect: 'http://localhost', password: true });
+  await clients.create({
+    name: 'Personal Access Client',
+    redirect: 'http://localhost',
+    personalAccess: true,
+  });
+  const passwordClient = await clients.create({
+    name: 'Password Client',
+    redirect: 'http://localhost',
+    password: true,
+  });
   const server = await listen(t.app, '127.0.0.1', 0);
   const call = (path: string, token?: string, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);
@@ -98,7 +106,11 @@ export async function protectionApp(
 
 function probeRoutes(app: Application): void {
   const r = app.router;
-  r.get('/probe/all', (c) => c.json({ ok: true })).middleware('api', 'auth:api', 'scopes:check-status,place-orders');
+  r.get('/probe/all', (c) => c.json({ ok: true })).middleware(
+    'api',
+    'auth:api',
+    'scopes:check-status,place-orders',
+  );
   r.get('/probe/machine', (c) => c.json({ client: currentAccessToken(c)?.clientId })).middleware('client');
   r.get('/probe/machine-status', (c) => c.json({ ok: true })).middleware('client:check-status');
   r.get('/probe/can', (c) => {
@@ -117,7 +129,8 @@ export class Browser {
 
   async request(path: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
-    if (this.cookies.size > 0) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    if (this.cookies.size > 0)
+      headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
     const res = await fetch(`${this.base}${path}`, { ...init, headers, redirect: 'manual' });
     for (const line of res.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split(';');
