@@ -1,0 +1,417 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import braintree from 'braintree';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { User } from '../../src/auth/user.js';
+import { UserModelToken, Users } from '../../src/auth/users.js';
+import { BraintreeWebhookController } from '../../src/billing/braintree-webhook-controller.js';
+import {
+  Billable,
+  BillingError,
+  BillingProviderToken,
+  billingProvider,
+  closeBilling,
+} from '../../src/billing/index.js';
+import {
+  BraintreeProvider,
+  createBraintreeGateway,
+  sandboxDiscounts,
+  sandboxPlans,
+} from '../../src/billing/providers/braintree/index.js';
+import { Application } from '../../src/foundation/application.js';
+import { TestClock } from '../../src/foundation/clock.js';
+import { defineConfig } from '../../src/foundation/config.js';
+import { ConfigurationError } from '../../src/foundation/errors.js';
+import { createLogger } from '../../src/foundation/logger.js';
+import { listen, type RunningServer } from '../../src/http/server.js';
+import { type BraintreeSandbox, createBraintreeSandbox } from '../../src/sandbox/braintree/index.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { createTestDatabase } from '../support/database.js';
+
+let taxPercentage = 0;
+class Customer extends Billable(User) {
+  override taxPercentage(): number {
+    return taxPercentage;
+  }
+}
+
+const disputes: unknown[] = [];
+class Webhooks extends BraintreeWebhookController {
+  async handleDisputeOpened(notification: unknown): Promise<void> {
+    disputes.push(notification);
+  }
+}
+
+const plans = [
+  { id: 'basic-monthly', name: 'Basic', amount: '20.00', interval: 'month' as const },
+  { id: 'pro-monthly', name: 'Pro', amount: '35.00', interval: 'month' as const },
+  { id: 'pro-yearly', name: 'Pro (yearly)', amount: '200.00', interval: 'year' as const },
+];
+const coupons = [{ id: 'LAUNCH20', percentOff: 20 }];
+const DAY = 86_400;
+let seq = 0;
+const newUser = (app: Application) =>
+  app.container.make(Users).create<Customer>({
+    name: `Brain Tree ${++seq}`,
+    email: `braintree${seq}@example.com`,
+    password: 'correct horse battery',
+  });
+
+describe('Braintree edition specifics', () => {
+  const clock = new TestClock(new Date('2026-03-10T09:00:00Z'));
+  let sandbox: BraintreeSandbox;
+  let close: () => Promise<void>;
+  let t: TestApp;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    sandbox = createBraintreeSandbox({
+      clock,
+      plans: sandboxPlans(plans, 'usd'),
+      discounts: sandboxDiscounts(coupons, 'usd'),
+    });
+    const running = await sandbox.listen(0);
+    close = running.close;
+    const { merchantId, publicKey, privateKey } = sandbox.credentials;
+    t = await createTestApp({
+      clock,
+      config: {
+        billing: {
+          edition: 'braintree',
+          plans,
+          coupons,
+          braintree: { environment: 'sandbox', merchantId, publicKey, privateKey, apiBase: running.url },
+        },
+      },
+      providers: [billingProvider()],
+      setup: (app) => {
+        app.container.instance(UserModelToken, Customer);
+        app.router.post('/braintree/webhook', [Webhooks, 'handle']);
+      },
+    });
+    server = await listen(t.app, '127.0.0.1', 0);
+    sandbox.setWebhook(`${server.url}/braintree/webhook`);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await t?.close();
+    await close?.();
+  });
+
+  afterEach(() => {
+    taxPercentage = 0;
+  });
+
+  const reload = async (user: Customer) => (await t.app.container.make(Users).find<Customer>(user.id))!;
+  const lastCreate = (since: number) =>
+    sandbox.requests
+      .slice(since)
+      .filter((r) => r.operation === 'subscription.create')
+      .map((r) => r.params.subscription as Record<string, unknown>)
+      .at(-1);
+  const sales = (customerId: string) =>
+    [...sandbox.store.transactions.values()]
+      .filter((tr) => tr.customerId === customerId)
+      .map((tr) => tr.amount);
+
+  it('the adapter is the official SDK, configured from billing.braintree at boot', () => {
+    const provider = t.app.container.make(BillingProviderToken) as BraintreeProvider;
+    expect(provider).toBeInstanceOf(BraintreeProvider);
+    expect(provider.gateway).toBeInstanceOf(braintree.BraintreeGateway);
+    expect(provider.gateway.config.merchantId).toBe(sandbox.credentials.merchantId);
+    expect(provider.gateway.config.publicKey).toBe(sandbox.credentials.publicKey);
+  });
+
+  it('PayPal: the nonce vaults a PayPal account, stored as paypal_email; updateCard moves subscriptions to the card', async () => {
+    const user = await newUser(t.app);
+    await user.newSubscription('main', 'basic-monthly').create('fake-paypal-billing-agreement-nonce');
+    const fresh = await reload(user);
+    expect(fresh.paypal_email).toBe('jane.doe@paypal.com');
+    expect(fresh.card_brand).toBeNull();
+    expect(fresh.card_last_four).toBeNull();
+    expect(fresh.hasCardOnFile()).toBe(true);
+    const charged = [...sandbox.store.transactions.values()].filter(
+      (tr) => tr.customerId === fresh.braintree_id,
+    );
+    expect(charged.map((tr) => [tr.amount, tr.instrument.kind])).toEqual([[2000, 'paypal_account']]);
+
+    await fresh.updateCard('fake-valid-visa-nonce');
+    const carded = await reload(user);
+    expect([carded.card_brand, carded.card_last_four, carded.paypal_email]).toEqual(['Visa', '1881', null]);
+    const sub = (await carded.subscription('main'))!;
+    const remote = sandbox.store.subscriptions.get(sub.providerId)!;
+    expect(remote.paymentMethodToken).toBe(sandbox.store.customers.get(carded.braintree_id!)?.defaultToken);
+    expect(sandbox.store.paymentMethods.get(remote.paymentMethodToken)?.kind).toBe('credit_card');
+  });
+
+  it('monthly ↔ yearly swap: a new subscription with plan-credit worth the unused value, set each time', async () => {
+    const user = await newUser(t.app);
+    const sub = await user.newSubscription('main', 'basic-monthly').create('fake-valid-nonce');
+    const monthlyId = sub.providerId;
+    await sandbox.advance(10 * DAY);
+
+    // Paid 20.00 for Mar 10 – Apr 9 (31 days); 21 days (Mar 20 – Apr 9) unused: 20.00 × 21/31 = 13.55.
+    let since = sandbox.requests.length;
+    await sub.swap('pro-yearly');
+    expect(lastCreate(since)?.discounts).toEqual({
+      add: [
+        { inheritedFromId: 'plan-credit', amount: '13.55', numberOfBillingCycles: 1, neverExpires: false },
+      ],
+    });
+    expect(sub.plan).toBe('pro-yearly');
+    expect(sub.providerId).not.toBe(monthlyId);
+    expect(sandbox.store.subscriptions.get(monthlyId)?.status).toBe('Canceled');
+    expect(sandbox.store.subscriptions.get(sub.providerId)?.billingFrequency).toBe(12);
+    expect(sales(user.braintree_id ?? (await reload(user)).braintree_id!)).toEqual([2000, 20_000 - 1355]);
+    expect(await user.subscribed('main', 'pro-yearly')).toBe(true);
+    expect(sub.cancelled()).toBe(false);
+    const [invoice] = await user.invoices();
+    expect(invoice?.hasDiscount()).toBe(true);
+    expect(invoice?.total()).toBe('$186.45');
+
+    await sandbox.advance(65 * DAY);
+    // Paid 186.45 for Mar 20 2026 – Mar 19 2027 (365 days); May 24 – Mar 19 is 300 days unused:
+    // 186.45 × 300/365 = 153.25, more than a month's 20.00, so spread over 8 cycles of 19.15.
+    since = sandbox.requests.length;
+    const yearlyId = sub.providerId;
+    await sub.swap('basic-monthly');
+    expect(lastCreate(since)?.discounts).toEqual({
+      add: [
+        { inheritedFromId: 'plan-credit', amount: '19.15', numberOfBillingCycles: 8, neverExpires: false },
+      ],
+    });
+    expect(sandbox.store.subscriptions.get(yearlyId)?.status).toBe('Canceled');
+    expect(sales((await reload(user)).braintree_id!)).toEqual([2000, 18_645, 2000 - 1915]);
+    expect((await user.subscription('main'))?.plan).toBe('basic-monthly');
+    expect(await user.subscribed('main')).toBe(true);
+  });
+
+  it('same-frequency swap updates the subscription in place and keeps the tax in the price', async () => {
+    taxPercentage = 10;
+    const user = await newUser(t.app);
+    const sub = await user
+      .newSubscription('main', 'basic-monthly')
+      .withCoupon('LAUNCH20')
+      .create('fake-valid-nonce');
+    const id = sub.providerId;
+    expect(sandbox.store.subscriptions.get(id)?.price).toBe(2200);
+    await sub.swap('pro-monthly');
+    const remote = sandbox.store.subscriptions.get(id)!;
+    expect(sub.providerId).toBe(id);
+    expect(remote.planId).toBe('pro-monthly');
+    // 35.00 + 10% tax; the 20% coupon re-priced on it.
+    expect(remote.price).toBe(3850);
+    expect(remote.discounts.map((d) => [d.id, d.amount])).toEqual([['LAUNCH20', 770]]);
+  });
+
+  it('quantities are not a Braintree feature: a clear unsupported_by_edition error naming it', async () => {
+    const user = await newUser(t.app);
+    const err = await user
+      .newSubscription('main', 'basic-monthly')
+      .quantity(3)
+      .create('fake-valid-nonce')
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BillingError);
+    expect((err as BillingError).code).toBe('unsupported_by_edition');
+    expect((err as BillingError).message).toBe(
+      'Subscription quantities is not supported by the braintree edition.',
+    );
+    const sub = await user.newSubscription('main', 'basic-monthly').create('fake-valid-nonce');
+    for (const op of [
+      () => sub.incrementQuantity(),
+      () => sub.decrementQuantity(),
+      () => sub.updateQuantity(2),
+    ]) {
+      await expect(op()).rejects.toMatchObject({ code: 'unsupported_by_edition' });
+    }
+    const provider = t.app.container.make(BillingProviderToken);
+    await expect(
+      provider.updateSubscription(sub.providerId, { quantity: 2, idempotencyKey: 'k' }),
+    ).rejects.toThrow(/braintree edition/);
+  });
+
+  it('cancel() in a trial cancels at Braintree; resume() re-creates it billing at the trial end', async () => {
+    const user = await newUser(t.app);
+    const sub = await user.newSubscription('main', 'basic-monthly').trialDays(10).create('fake-valid-nonce');
+    const first = sub.providerId;
+    await sub.cancel();
+    expect(sandbox.store.subscriptions.get(first)?.status).toBe('Canceled');
+    expect(sub.onGracePeriod() && sub.ends_at === sub.trial_ends_at).toBe(true);
+    await sandbox.advance(2 * DAY);
+    await sub.resume();
+    expect(sub.providerId).not.toBe(first);
+    const remote = sandbox.store.subscriptions.get(sub.providerId)!;
+    expect(remote.firstBillingDate).toBe(sub.trial_ends_at?.slice(0, 10));
+    expect(sales((await reload(user)).braintree_id!)).toEqual([]);
+    await sandbox.advance(9 * DAY);
+    expect(sales((await reload(user)).braintree_id!)).toEqual([2000]);
+    expect(await user.subscribed('main')).toBe(true);
+  });
+
+  it('cancel() after paying caps the cycles; Braintree expires it at period end (subscription_expired)', async () => {
+    const user = await newUser(t.app);
+    const sub = await user.newSubscription('main', 'basic-monthly').create('fake-valid-nonce');
+    await sub.cancel();
+    const remote = sandbox.store.subscriptions.get(sub.providerId)!;
+    expect(remote.numberOfBillingCycles).toBe(1);
+    expect(sub.ends_at).toBe(`${remote.nextBillingDate}T00:00:00.000Z`);
+    const upcoming = await user.upcomingInvoice('main');
+    expect(upcoming).toBeUndefined();
+    await sandbox.advance(32 * DAY);
+    expect(remote.status).toBe('Expired');
+    const expired = sandbox.deliveries.filter(
+      (d) => d.kind === 'subscription_expired' && d.subjectId === remote.id,
+    );
+    expect(expired.map((d) => d.status)).toEqual([200]);
+    expect(await user.subscribed('main')).toBe(false);
+    expect(sales((await reload(user)).braintree_id!)).toEqual([2000]);
+  });
+
+  it('upcomingInvoice() previews the next charge: coupon and tax included', async () => {
+    taxPercentage = 10;
+    const user = await newUser(t.app);
+    const sub = await user
+      .newSubscription('main', 'basic-monthly')
+      .withCoupon('LAUNCH20')
+      .create('fake-valid-nonce');
+    const upcoming = await user.upcomingInvoice();
+    // 20.00 + 10% = 22.00, less 20% = 17.60.
+    expect(upcoming?.total()).toBe('$17.60');
+    expect(upcoming?.taxPercentage()).toBe(10);
+    const next = sandbox.store.subscriptions.get(sub.providerId)?.nextBillingDate;
+    expect(upcoming?.dateValue().toISOString()).toBe(`${next}T00:00:00.000Z`);
+    expect(upcoming?.dateValue().getTime()).toBeGreaterThan(clock.now().getTime());
+    expect(upcoming?.paid()).toBe(false);
+  });
+
+  it('dispute_opened is dispatched to handleDisputeOpened(notification)', async () => {
+    const user = await newUser(t.app);
+    await user.updateCard('fake-valid-nonce');
+    const charge = await user.charge(12.5, { orderId: 'order-7' });
+    expect(charge).toMatchObject({ amount: '12.50', orderId: 'order-7', status: 'submitted_for_settlement' });
+    const delivery = await sandbox.notify('dispute_opened', 'dp_1', { transactionId: charge.id });
+    expect(delivery.status).toBe(200);
+    const notification = disputes.at(-1) as {
+      kind: string;
+      dispute: { status: string; transaction: { id: string } };
+    };
+    expect(notification.kind).toBe('dispute_opened');
+    expect(notification.dispute.status).toBe('open');
+    expect(notification.dispute.transaction.id).toBe(charge.id);
+  });
+
+  it('a declined one-off charge and invoiceFor are final at Braintree (uncollectible, never retried)', async () => {
+    const user = await newUser(t.app);
+    await user.updateCard('fake-processor-declined-visa-nonce');
+    const err = (await user.invoiceFor('Consulting', 20).catch((e: unknown) => e)) as BillingError;
+    expect(err.code).toBe('card_declined');
+    expect(err.providerCode).toBe('2000');
+    expect(err.message).toBe('The payment was declined: Do Not Honor.');
+    const pending = (await user.invoicesIncludingPending()).find((i) => i.id === err.invoiceId);
+    expect(pending?.status()).toBe('uncollectible');
+    expect(pending?.lines().map((l) => l.description)).toEqual(['Consulting']);
+    await sandbox.advance(20 * DAY);
+    expect(sales((await reload(user)).braintree_id!)).toEqual([2000]);
+  });
+});
+
+describe('Braintree gateway configuration', () => {
+  it('applies environment, merchant id and keys to the SDK; an unknown environment is refused', () => {
+    const gateway = createBraintreeGateway({
+      environment: 'production',
+      merchantId: 'm1',
+      publicKey: 'pub',
+      privateKey: 'priv',
+    });
+    expect(gateway.config.environment).toBe(braintree.Environment.Production);
+    expect([gateway.config.merchantId, gateway.config.publicKey, gateway.config.privateKey]).toEqual([
+      'm1',
+      'pub',
+      'priv',
+    ]);
+    expect(() =>
+      createBraintreeGateway({ environment: 'moon', merchantId: 'm', publicKey: 'p', privateKey: 'k' }),
+    ).toThrow(ConfigurationError);
+  });
+
+  it('verifyCard: a processor-declined card is refused when vaulted', async () => {
+    const clock = new TestClock(new Date('2026-03-10T09:00:00Z'));
+    const sandbox = createBraintreeSandbox({ clock });
+    const running = await sandbox.listen(0);
+    try {
+      const provider = new BraintreeProvider({
+        gateway: new braintree.BraintreeGateway(sandbox.gatewayConfig(running)),
+        clock,
+        verifyCard: true,
+      });
+      const err = (await provider
+        .createCustomer({
+          token: 'fake-processor-declined-visa-nonce',
+          email: 'a@example.com',
+          name: 'A B',
+          details: {},
+          idempotencyKey: 'k',
+        })
+        .catch((e: unknown) => e)) as BillingError;
+      expect(err.code).toBe('card_declined');
+      expect(err.providerCode).toBe('2000');
+      expect(sandbox.store.customers.size).toBe(0);
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe('billingProvider() with no Braintree credentials', () => {
+  it('runs the embedded sandbox in process, seeded from config, and logs that it does', async () => {
+    const database = await createTestDatabase();
+    const storagePath = mkdtempSync(join(tmpdir(), 'tollgate-embedded-bt-'));
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = await Application.create(
+      defineConfig({
+        database: { url: database.url },
+        storagePath,
+        // The reference config's amounts are minor units: 900 → "9.00" at Braintree.
+        billing: {
+          edition: 'braintree',
+          plans: [{ id: 'basic-monthly', name: 'Basic', amount: 900, interval: 'month' }],
+          coupons: [{ id: 'HALF', percentOff: 50 }],
+        },
+      }),
+      {
+        clock: new TestClock(new Date('2026-05-01T00:00:00Z')),
+        logger: createLogger('info', sink),
+        providers: [billingProvider()],
+      },
+    );
+    try {
+      app.container.instance(UserModelToken, Customer);
+      await app.migrate();
+      await app.boot();
+      expect(lines.join('')).toMatch(/embedded Braintree sandbox/);
+      const user = await newUser(app);
+      const sub = await user
+        .newSubscription('main', 'basic-monthly')
+        .withCoupon('HALF')
+        .create('fake-valid-nonce');
+      expect(sub.providerId).toBeTruthy();
+      expect((await user.invoices())[0]?.total()).toBe('$4.50');
+      expect(lines.join('')).toMatch(/Embedded Braintree sandbox started/);
+      expect(lines.join('')).toMatch(/"sandbox":"http:\/\/127\.0\.0\.1:\d+"/);
+    } finally {
+      await closeBilling(app);
+      await app.close();
+      await database.drop();
+      rmSync(storagePath, { recursive: true, force: true });
+    }
+  });
+});
