@@ -84,4 +84,20 @@ describe('Stripe sandbox: subscription changes', () => {
     const next = await invoiceOf(await h.stripe.subscriptions.retrieve(sub.id));
     expect(next).toMatchObject({ total: 1000, starting_balance: -750, amount_due: 250, amount_paid: 250 });
   });
+
+  it('refuses an unknown price with 404 and leaves the subscription unchanged', async () => {
+    const cus = await customer();
+    const sub = await h.stripe.subscriptions.create({ customer: cus.id, items: [{ price: 'monthly' }] });
+    const error = await h.stripe.subscriptions
+      .update(sub.id, {
+        items: [{ id: sub.items.data[0]!.id, quantity: 4 }, { price: 'nope' }],
+        discounts: [{ coupon: 'HALF' }],
+      })
+      .catch((e) => e);
+    expect(error).toMatchObject({ statusCode: 404, code: 'resource_missing', param: 'items[1][price]' });
+    const same = await h.stripe.subscriptions.retrieve(sub.id);
+    expect(same.items.data.map((i) => [i.price.id, i.quantity])).toEqual([['monthly', 1]]);
+    expect(same.discounts).toHaveLength(0);
+    expect((await h.stripe.coupons.retrieve('HALF')).times_redeemed).toBe(0);
+  });
 });

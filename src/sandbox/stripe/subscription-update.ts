@@ -7,6 +7,7 @@ import { buildSubscriptionInvoice, productName } from './invoice-builder.js';
 import { attemptPayment, finalizeInvoice } from './invoice-lifecycle.js';
 import { makeInvoiceItem } from './objects/invoices.js';
 import { makeSubscriptionItem } from './objects/subscriptions.js';
+import { snapshot } from './store.js';
 import { catalogFor, discountsFrom, quantityOf, taxRatesFrom } from './subscription-inputs.js';
 import { changeSubscription } from './subscription-state.js';
 
@@ -40,64 +41,79 @@ export function updateSubscription(ctx: SandboxContext, sub: Stripe.Subscription
   }
   const now = store.now();
   const proration = p.str('proration_behavior') ?? 'create_prorations';
+  const cancelAtPeriodEnd = p.bool('cancel_at_period_end');
+  const trialEnd = p.timestampOrNow('trial_end', now);
+  // Everything that can be refused is checked before anything changes.
+  p.objects('items').forEach((item, i) => {
+    const id = item.str('id');
+    if (id && !sub.items.data.some((candidate) => candidate.id === id)) {
+      throw StripeSandboxError.noSuch('subscription item', id, `items[${i}][id]`);
+    }
+    if (!id || item.has('price') || item.has('plan')) catalogFor(ctx, item, i);
+  });
+  const taxRates = taxRatesFrom(ctx, p);
+  const discounts = discountsFrom(ctx, p, { customer: String(sub.customer), subscription: sub.id });
   let billNow = false;
   let restartCycle = false;
 
-  changeSubscription(ctx, sub, (s) => {
-    const period = currentPeriod(s);
-    const wasTrialing = s.status === 'trialing';
-    const oldInterval = intervalOf(s.items.data[0]!.price);
-    const changes = applyItems(ctx, s, p, period);
+  const backup = snapshot(sub);
+  try {
+    changeSubscription(ctx, sub, (s) => {
+      const period = currentPeriod(s);
+      const wasTrialing = s.status === 'trialing';
+      const oldInterval = intervalOf(s.items.data[0]!.price);
+      const changes = applyItems(ctx, s, p, period);
 
-    if (p.has('trial_end')) {
-      const trialEnd = p.timestampOrNow('trial_end', now)!;
-      if (trialEnd <= now) {
-        if (wasTrialing) {
-          s.status = 'active';
-          s.trial_end = now;
-          restartCycle = true;
-          billNow = true;
+      if (trialEnd !== undefined) {
+        if (trialEnd <= now) {
+          if (wasTrialing) {
+            s.status = 'active';
+            s.trial_end = now;
+            restartCycle = true;
+            billNow = true;
+          }
+        } else {
+          if (!wasTrialing) s.trial_start = now;
+          s.status = 'trialing';
+          s.trial_end = trialEnd;
+          setPeriod(s, { start: wasTrialing ? period.start : now, end: trialEnd });
         }
-      } else {
-        if (!wasTrialing) s.trial_start = now;
-        s.status = 'trialing';
-        s.trial_end = trialEnd;
-        setPeriod(s, { start: wasTrialing ? period.start : now, end: trialEnd });
       }
-    }
-    const active = s.status === 'active' || s.status === 'past_due';
-    if (active && !wasTrialing && intervalOf(s.items.data[0]!.price) !== oldInterval) {
-      restartCycle = true;
-      billNow = true;
-    }
-    if (active && !wasTrialing && proration !== 'none' && changes.length > 0) {
-      const made = prorate(ctx, s, changes, period, restartCycle);
-      if (made && proration === 'always_invoice') billNow = true;
-    }
-    if (restartCycle) {
-      setPeriod(s, nextPeriod(s, now));
-      s.billing_cycle_anchor = now;
-    }
+      const active = s.status === 'active' || s.status === 'past_due';
+      if (active && !wasTrialing && intervalOf(s.items.data[0]!.price) !== oldInterval) {
+        restartCycle = true;
+        billNow = true;
+      }
+      if (active && !wasTrialing && proration !== 'none' && changes.length > 0) {
+        const made = prorate(ctx, s, changes, period, restartCycle);
+        if (made && proration === 'always_invoice') billNow = true;
+      }
+      if (restartCycle) {
+        setPeriod(s, nextPeriod(s, now));
+        s.billing_cycle_anchor = now;
+      }
 
-    const cancelAtPeriodEnd = p.bool('cancel_at_period_end');
-    if (cancelAtPeriodEnd !== undefined) {
-      s.cancel_at_period_end = cancelAtPeriodEnd;
-      s.cancel_at = cancelAtPeriodEnd ? currentPeriod(s).end : null;
-      s.canceled_at = cancelAtPeriodEnd ? now : null;
-      s.cancellation_details = {
-        comment: null,
-        feedback: null,
-        feedback_option: null,
-        reason: cancelAtPeriodEnd ? 'cancellation_requested' : null,
-      };
-    }
-    const taxRates = taxRatesFrom(ctx, p);
-    if (taxRates) s.default_tax_rates = taxRates;
-    const discounts = discountsFrom(ctx, p, { customer: String(s.customer), subscription: s.id });
-    if (discounts) s.discounts = discounts;
-    if (p.has('metadata')) s.metadata = mergeMetadata(s.metadata, p.raw.metadata);
-    if (p.has('description')) s.description = p.str('description') || null;
-  });
+      if (cancelAtPeriodEnd !== undefined) {
+        s.cancel_at_period_end = cancelAtPeriodEnd;
+        s.cancel_at = cancelAtPeriodEnd ? currentPeriod(s).end : null;
+        s.canceled_at = cancelAtPeriodEnd ? now : null;
+        s.cancellation_details = {
+          comment: null,
+          feedback: null,
+          feedback_option: null,
+          reason: cancelAtPeriodEnd ? 'cancellation_requested' : null,
+        };
+      }
+      if (taxRates) s.default_tax_rates = taxRates;
+      if (discounts) s.discounts = discounts;
+      if (p.has('metadata')) s.metadata = mergeMetadata(s.metadata, p.raw.metadata);
+      if (p.has('description')) s.description = p.str('description') || null;
+    });
+  } catch (error) {
+    // A refused item change leaves the subscription as it was.
+    Object.assign(sub, backup);
+    throw error;
+  }
 
   if (billNow) {
     const invoice = buildSubscriptionInvoice(ctx, sub, {
