@@ -1,7 +1,7 @@
 // Summarises a V8 `.cpuprofile` (from `BENCH_CPU_PROF=<scenario> npm run bench`, or any
 // `node --cpu-prof` run): the top functions by self time, and self time by package or folder,
 // so docs/benchmarks.md can say where a path spends its time.
-//   npx tsx bench/profile.ts bench/results/profiles/<scenario>/<file>.cpuprofile [top]
+//   npx tsx bench/profile.ts bench/results/profiles/<scenario>[/<file>.cpuprofile] [top] [last-seconds]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -13,6 +13,8 @@ interface ProfileNode {
 
 interface Profile {
   nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
   samples: number[];
   timeDeltas: number[];
 }
@@ -28,10 +30,18 @@ export function origin(url: string, functionName: string): string {
   return url.replace(/^file:\/\//, '');
 }
 
-export function summarise(profile: Profile, top = 25) {
+/**
+ * `lastSeconds` keeps only the samples of the final seconds before the process exited — the
+ * load window, since the runner stops a server as soon as its measurement ends — so start-up
+ * (module loading, key generation, seeding) does not dilute the picture.
+ */
+export function summarise(profile: Profile, top = 25, lastSeconds = Number.POSITIVE_INFINITY) {
   const self = new Map<number, number>();
+  const from = profile.endTime - lastSeconds * 1e6;
+  let at = profile.startTime;
   profile.samples.forEach((id, i) => {
-    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    at += profile.timeDeltas[i] ?? 0;
+    if (at >= from) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const byFunction = new Map<string, number>();
@@ -46,12 +56,33 @@ export function summarise(profile: Profile, top = 25) {
     const where = origin(url, functionName);
     byOrigin.set(where, (byOrigin.get(where) ?? 0) + time);
   }
+  // Inclusive time: a sample counts once for every distinct function on its stack.
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const inclusive = new Map<string, number>();
+  for (const [id, time] of self) {
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const { functionName, url, lineNumber } = byId.get(at)!.callFrame;
+      if (!/\/(src|app)\//.test(url)) continue;
+      const key = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(src|app)\//, '$1/')}:${lineNumber + 1}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + time);
+    }
+  }
   const rank = (map: Map<string, number>) =>
     [...map.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
       .map(([name, time]) => ({ name, percent: (100 * time) / total, ms: time / 1000 }));
-  return { totalMs: total / 1000, functions: rank(byFunction), origins: rank(byOrigin) };
+  return {
+    totalMs: total / 1000,
+    functions: rank(byFunction),
+    origins: rank(byOrigin),
+    ours: rank(inclusive),
+  };
 }
 
 /** The newest main-thread profile in a folder (tsx's loader thread writes one too: `.1.`). */
@@ -68,10 +99,13 @@ function newest(path: string): string {
 if (process.argv[1]?.endsWith('profile.ts')) {
   const file = newest(process.argv[2] ?? 'bench/results/profiles');
   const top = Number(process.argv[3] ?? 25);
-  const summary = summarise(JSON.parse(readFileSync(file, 'utf8')) as Profile, top);
+  const last = process.argv[4] ? Number(process.argv[4]) : undefined;
+  const summary = summarise(JSON.parse(readFileSync(file, 'utf8')) as Profile, top, last);
   const line = (r: { name: string; percent: number }) => `${r.percent.toFixed(1).padStart(5)}%  ${r.name}`;
   console.log(`${file}: ${summary.totalMs.toFixed(0)} ms sampled\n\nself time by package/folder:`);
   for (const r of summary.origins) console.log(line(r));
   console.log('\ntop functions by self time:');
   for (const r of summary.functions) console.log(line(r));
+  console.log('\nTollgate functions (src/, app/) by inclusive time:');
+  for (const r of summary.ours) console.log(line(r));
 }

@@ -30,7 +30,7 @@ log(
   `Tollgate bench · ${machine.date} · commit ${machine.commit} · node ${machine.node} · ${machine.cores}× ${machine.cpu}`,
 );
 log(
-  `load average ${machine.loadAverage} · ${options.durationSeconds}s measured after ${options.warmupSeconds}s warm-up · ${options.connections} connections`,
+  `load average ${machine.loadAverage} · ${options.durationSeconds}s measured after ${options.warmupSeconds}s warm-up · ${options.connections} connections · ${options.rounds} round(s)`,
 );
 
 log(
@@ -56,11 +56,15 @@ function profileDir(id: string): string | undefined {
   return dir;
 }
 
-async function runHttp(scenario: HttpScenario, extraEnv: Record<string, string> = {}): Promise<Row> {
+async function runHttp(scenario: HttpScenario): Promise<Row> {
   const { kind: _kind, load, script, env, ...meta } = scenario;
   let child: RunningChild | undefined;
   try {
-    child = await startServer({ script, env: { ...env, ...extraEnv }, cpuProfDir: profileDir(scenario.id) });
+    child = await startServer({
+      script,
+      env: { BENCH_CONNECTIONS: String(options.connections), ...env },
+      cpuProfDir: profileDir(scenario.id),
+    });
     const result = await drive(
       `http://127.0.0.1:${child.ready.port}`,
       load(child.ready.fixtures ?? {}),
@@ -99,21 +103,35 @@ async function runLoop(scenario: LoopScenario): Promise<Row[]> {
   }
 }
 
-async function runAll(scenarios: Scenario[], extraEnv?: Record<string, string>): Promise<Row[]> {
-  const rows: Row[] = [];
-  for (const scenario of scenarios) {
-    if (scenario.kind === 'http' && !selected(scenario.id)) continue;
-    const produced = scenario.kind === 'http' ? [await runHttp(scenario, extraEnv)] : await runLoop(scenario);
-    for (const row of produced) {
-      log(
-        row.pending
-          ? `  ${row.id}: pending (${row.pending})`
-          : `  ${row.id}: ${row.opsPerSecond?.toFixed(0)} ${row.unit}${row.failures ? ` (${row.failures} errors)` : ''}`,
-      );
-    }
-    rows.push(...produced);
+/** Runs one scenario and logs its rows as they come. */
+async function runOne(scenario: Scenario): Promise<Row[]> {
+  if (scenario.kind === 'http' && !selected(scenario.id)) return [];
+  const produced = scenario.kind === 'http' ? [await runHttp(scenario)] : await runLoop(scenario);
+  for (const row of produced) {
+    log(
+      row.pending
+        ? `  ${row.id}: pending (${row.pending})`
+        : `  ${row.id}: ${row.opsPerSecond?.toFixed(0)} ${row.unit}${row.failures ? ` (${row.failures} errors)` : ''}`,
+    );
   }
-  return rows;
+  return produced;
+}
+
+/**
+ * The best round of each row. Other processes on the machine can only take throughput away, so
+ * the fastest of several rounds spread over the run is the closest to what the code can do;
+ * every round's rate stays in the JSON.
+ */
+function best(samples: Row[]): Row {
+  const measured = samples.filter((row) => row.opsPerSecond !== undefined);
+  if (measured.length === 0) return samples[0]!;
+  const top = measured.reduce((a, b) => (b.opsPerSecond! > a.opsPerSecond! ? b : a));
+  const peak = Math.max(...measured.map((row) => row.peakRssBytes ?? 0));
+  return {
+    ...top,
+    peakRssBytes: peak || undefined,
+    ...(measured.length > 1 ? { rounds: measured.map((row) => row.opsPerSecond!) } : {}),
+  };
 }
 
 async function openDatabase(engine: 'sqlite' | 'postgres'): Promise<BenchDatabase | string> {
@@ -124,29 +142,42 @@ async function openDatabase(engine: 'sqlite' | 'postgres'): Promise<BenchDatabas
   }
 }
 
-const rows: Row[] = [];
+const plan: Scenario[] = [...baselines, ...peers];
+const notRun: Row[] = [];
+const databases: BenchDatabase[] = [];
 const databaseVersions: string[] = [];
-rows.push(...(await runAll(baselines)), ...(await runAll(peers)));
-
 for (const engine of options.databases) {
   const database = await openDatabase(engine);
-  const scenarios = tollgate(engine, typeof database === 'string' ? '' : database.url);
   if (typeof database !== 'string') databaseVersions.push(database.version);
+  const scenarios = tollgate(
+    engine,
+    typeof database === 'string' ? '' : database.url,
+    typeof database === 'string' ? '' : database.storagePath,
+  );
   if (typeof database === 'string' || !oauthBuilt) {
     const pending = typeof database === 'string' ? database : 'src/oauth not built yet (issues 4 and 5)';
     for (const { kind: _k, load: _l, script: _s, env: _e, ...meta } of scenarios as HttpScenario[]) {
-      if (selected(meta.id)) rows.push({ ...meta, pending });
+      if (selected(meta.id)) notRun.push({ ...meta, pending });
     }
     if (typeof database !== 'string') await database.drop();
     continue;
   }
-  try {
-    rows.push(...(await runAll(scenarios, { STORAGE_PATH: database.storagePath })));
-  } finally {
-    await database.drop();
-  }
+  databases.push(database);
+  plan.push(...scenarios);
 }
 
+const samples = new Map<string, Row[]>();
+try {
+  for (let round = 1; round <= options.rounds; round++) {
+    if (options.rounds > 1) log(`round ${round} of ${options.rounds} · load average ${loadAverage()}`);
+    for (const scenario of plan) {
+      for (const row of await runOne(scenario)) samples.set(row.id, [...(samples.get(row.id) ?? []), row]);
+    }
+  }
+} finally {
+  for (const database of databases) await database.drop();
+}
+const rows: Row[] = [...[...samples.values()].map(best), ...notRun];
 rows.push(...(await runRouting(options, selected)));
 
 applyRatios(rows);

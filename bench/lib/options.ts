@@ -4,6 +4,7 @@
  * - `BENCH_DURATION` seconds measured per scenario (default 5), `BENCH_WARMUP` seconds of
  *   discarded load before it (default 1); `BENCH_QUICK=1` makes both short for smoke tests.
  * - `BENCH_CONNECTIONS` concurrent keep-alive connections (default 10).
+ * - `BENCH_ROUNDS` passes over the whole plan (default 1); each row keeps its best round.
  * - `BENCH_ONLY` a case-insensitive regular expression on scenario names.
  * - `BENCH_DATABASES` `sqlite,postgres` (default both); `BENCH_PG_URL` the server to create the
  *   throw-away database on (default `postgres://postgres@127.0.0.1:5432/postgres`).
@@ -15,6 +16,7 @@ export interface BenchOptions {
   readonly durationSeconds: number;
   readonly warmupSeconds: number;
   readonly connections: number;
+  readonly rounds: number;
   readonly only: RegExp | undefined;
   readonly databases: readonly ('sqlite' | 'postgres')[];
   readonly pgUrl: string;
@@ -39,6 +41,7 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
     durationSeconds: seconds(env.BENCH_DURATION, quick ? 1 : 5),
     warmupSeconds: seconds(env.BENCH_WARMUP, quick ? 0.5 : 1),
     connections: Math.max(1, Math.trunc(seconds(env.BENCH_CONNECTIONS, 10))),
+    rounds: Math.max(1, Math.trunc(seconds(env.BENCH_ROUNDS, 1))),
     only: env.BENCH_ONLY ? new RegExp(env.BENCH_ONLY, 'i') : undefined,
     databases,
     pgUrl: env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',

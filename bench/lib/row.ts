@@ -18,6 +18,8 @@ export interface Row {
   /** Why the row has no figures (not built yet, failed to start). */
   readonly pending?: string;
   readonly note?: string;
+  /** Every round's rate when the run had several (`BENCH_ROUNDS`); the row shows the best. */
+  readonly rounds?: number[];
 }
 
 /** A ratio issue 9 (or DESIGN.md's quality bars) asks for, checked in the same run. */

@@ -145,8 +145,12 @@ export const peers: Scenario[] = [
   },
 ];
 
-/** Tollgate's rows for one database; `databaseUrl` is created by the runner. */
-export function tollgate(database: 'sqlite' | 'postgres', databaseUrl: string): Scenario[] {
+/** Tollgate's rows for one database; the database and its storage folder are the runner's. */
+export function tollgate(
+  database: 'sqlite' | 'postgres',
+  databaseUrl: string,
+  storagePath: string,
+): Scenario[] {
   const row = (id: string, scenario: string, unit: string, baseline: string | undefined) => ({
     kind: 'http' as const,
     id: `tollgate.${id}.${database}`,
@@ -159,6 +163,7 @@ export function tollgate(database: 'sqlite' | 'postgres', databaseUrl: string): 
   });
   const env = (scenario: string, alg = 'RS256') => ({
     DATABASE_URL: databaseUrl,
+    STORAGE_PATH: storagePath,
     BENCH_SCENARIO: scenario,
     OAUTH_SIGNING_ALG: alg,
     LOG_LEVEL: 'silent',
@@ -171,7 +176,7 @@ export function tollgate(database: 'sqlite' | 'postgres', databaseUrl: string): 
     },
     {
       ...row('protected.new', 'auth:api + scopes, new token every request', 'req/s', 'jose-verify'),
-      env: env('protected'),
+      env: env('protected_new'),
       load: (f) => ({ path: f.path, requests: rotating(f.path, f.tokens) }),
     },
     ...(['RS256', 'ES256', 'EdDSA'] as const).map(

@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { serveHono } from './announce.js';
 
-const count = Number(process.env.BENCH_TOKENS ?? 1000);
+const count = Number(process.env.BENCH_TOKENS ?? 12_000);
 const { privateKey, publicKey } = await generateKeyPair('RS256');
 const now = Math.floor(Date.now() / 1000);
 const tokens: string[] = [];

@@ -1,7 +1,10 @@
 // Tollgate's reference service (app/bootstrap.ts), booted on the database in DATABASE_URL and
 // seeded for one scenario (BENCH_SCENARIO):
 //   protected          GET /bench/protected behind `auth:api` + `scopes:check-status`, with
-//                      BENCH_TOKENS personal access tokens of one user
+//                      one personal access token, reused
+//   protected_new      the same route with BENCH_TOKENS (default 12,000) distinct tokens: more
+//                      than the guard's 10,000-entry verified-token cache, so a client cycling
+//                      through them never presents one the guard still holds verified
 //   client_credentials a confidential client for POST /oauth/token
 //   password           a password-grant client and a user
 //   authorization_code a client, a user, and one logged-in session per connection
@@ -15,7 +18,14 @@ import { Users } from '../../src/auth/users.js';
 import type { Application, ServiceProvider } from '../../src/foundation/application.js';
 import { listen } from '../../src/http/server.js';
 import * as oauth from '../../src/oauth/index.js';
-import { Clients, installKeys, oauthProvider, PersonalAccessTokens } from '../../src/oauth/index.js';
+import {
+  type AccessTokenRecord,
+  AccessTokenSigner,
+  Clients,
+  installKeys,
+  oauthProvider,
+  PersonalAccessTokens,
+} from '../../src/oauth/index.js';
 import { announce, exitOnSigterm } from './announce.js';
 import { logIn } from './tollgate-session.js';
 
@@ -34,7 +44,7 @@ const guardProvider = (oauth as Record<string, unknown>).apiGuardProvider as
   | (() => ServiceProvider)
   | undefined;
 if (!has('oauth.guard') && guardProvider) await app.register(guardProvider());
-if (scenario === 'protected') {
+if (scenario.startsWith('protected')) {
   await app.register({
     name: 'bench.routes',
     register: ({ router }) => {
@@ -66,13 +76,11 @@ async function fixtures(app: Application): Promise<Record<string, unknown>> {
         redirect: 'http://localhost',
         personalAccess: true,
       });
-      const tokens = app.container.make(PersonalAccessTokens);
-      const issued: string[] = [];
-      for (let i = 0; i < Number(process.env.BENCH_TOKENS ?? 1000); i++) {
-        issued.push((await tokens.create(user.id, `bench ${i}`, ['check-status'])).accessToken);
-      }
-      return { path: '/bench/protected', tokens: issued };
+      const token = await app.container.make(PersonalAccessTokens).create(user.id, 'bench', ['check-status']);
+      return { path: '/bench/protected', tokens: [token.accessToken] };
     }
+    case 'protected_new':
+      return { path: '/bench/protected', tokens: await distinctTokens(app) };
     case 'client_credentials': {
       const { client, plainSecret } = await clients.create({ name: 'Bench service', redirect: '' });
       return { clientId: client.id, clientSecret: plainSecret };
@@ -117,4 +125,41 @@ async function fixtures(app: Application): Promise<Record<string, unknown>> {
     default:
       throw new Error(`unknown BENCH_SCENARIO ${scenario}`);
   }
+}
+
+/**
+ * Many distinct valid tokens without as many rows: each of a few stored tokens is signed again
+ * with a different `iat`, by the application's own signer. Each string is new to the guard (its
+ * signature is verified), while the revocation check finds a real row.
+ */
+async function distinctTokens(app: Application): Promise<string[]> {
+  await clients.create({
+    name: 'Personal Access Client',
+    redirect: 'http://localhost',
+    personalAccess: true,
+  });
+  const pats = app.container.make(PersonalAccessTokens);
+  const rows: AccessTokenRecord[] = [];
+  for (let i = 0; i < 10; i++) rows.push((await pats.create(user.id, `bench ${i}`, ['check-status'])).token);
+  const signer = app.container.make(AccessTokenSigner);
+  const count = Number(process.env.BENCH_TOKENS ?? 12_000);
+  const now = Math.floor(Date.now() / 1000);
+  const tokens: string[] = new Array(count);
+  // Eight in flight: the signatures spread over libuv's thread pool.
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) {
+      const row = rows[i % rows.length]!;
+      tokens[i] = await signer.sign({
+        tokenId: row.id,
+        userId: row.userId,
+        clientId: row.clientId,
+        scopes: row.scopes,
+        issuedAt: now - Math.floor(i / rows.length),
+        expiresAt: now + 3600,
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return tokens;
 }
