@@ -2,11 +2,19 @@ import { authProvider } from '../src/auth/provider.js';
 import { UserModelToken } from '../src/auth/users.js';
 import { billingProvider } from '../src/billing/service-provider.js';
 import { Application, type ApplicationOptions } from '../src/foundation/application.js';
-import { configFromEnv, configFromFile, type DeepPartial, defineConfig, type TollgateConfig } from '../src/foundation/config.js';
+import {
+  configFromEnv,
+  configFromFile,
+  type DeepPartial,
+  defineConfig,
+  type TollgateConfig,
+} from '../src/foundation/config.js';
 import { oauthProvider } from '../src/oauth/provider.js';
 import { referenceConfig } from './config.js';
 import { routes } from './routes.js';
 import { AppUser } from './user.js';
+import { approvalPage } from './web/pages/approval-page.js';
+import { webProvider } from './web/provider.js';
 
 /**
  * The reference service, unbooted. The CLI (`tollgate …`) and `npm start` both build it here, so
@@ -21,8 +29,9 @@ export async function createApp(
   const app = await Application.create(config, options);
   app.container.instance(UserModelToken, AppUser);
   await app.register(authProvider());
-  await app.register(oauthProvider());
+  await app.register(oauthProvider({ approvalView: approvalPage }));
   await app.register(billingProvider());
   await app.register(routes);
+  await app.register(webProvider());
   return app;
 }

@@ -1,0 +1,237 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AuthorizationResponseError } from 'oauth4webapi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Callback, listenForCallback, signIn } from '../../examples/client-app/client.js';
+import { type Chromium, launchChromium } from './chromium.js';
+import { type ReferenceServer, startReferenceServer } from './server.js';
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
+
+/**
+ * The reference service (`createApp`, as `npm start` runs it) driven through its pages by Chromium:
+ * the steps a developer takes, in order. Each test builds on the one before.
+ */
+describe(`reference service in Chromium (${engine})`, () => {
+  let server: ReferenceServer;
+  let browser: Chromium;
+  let callback: Callback;
+  let client: { id: string; secret: string };
+  let personalToken: string;
+
+  const page = () => browser.page;
+  const go = (path: string) => page().goto(`${server.url}${path}`);
+  const api = (path: string, token: string) =>
+    fetch(`${server.url}${path}`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+    });
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    server = await startReferenceServer();
+    callback = await listenForCallback(0);
+    console.log(`Screenshots: ${browser.shots}`);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await callback?.close();
+    await server?.stop();
+    if (browser) console.log(`Screenshots written to ${browser.shots}`);
+  });
+
+  it('shows the landing page, with links to register, the docs and the API', async () => {
+    await go('/');
+    await expect(page().locator('h1').textContent()).resolves.toContain(
+      'OAuth tokens and subscription billing',
+    );
+    expect(await page().locator('a[href="/docs"]').count()).toBeGreaterThan(0);
+    await browser.shot('01-landing');
+  });
+
+  it('registers and lands on the dashboard', async () => {
+    await go('/register');
+    await browser.shot('02-register');
+    await page().fill('#field-name', ADA.name);
+    await page().fill('#field-email', ADA.email);
+    await page().fill('#field-password', ADA.password);
+    await page().fill('#field-password_confirmation', ADA.password);
+    await Promise.all([page().waitForURL(`${server.url}/dashboard`), page().click('button[type="submit"]')]);
+    await expect(page().locator('main').textContent()).resolves.toContain(ADA.email);
+    await browser.shot('03-dashboard');
+  });
+
+  it('creates an OAuth client: 422 errors next to the fields, then the secret shown once', async () => {
+    await go('/dashboard/clients');
+    await page().fill('#field-name', 'Sample client');
+    await page().fill('#field-redirect', 'not a url');
+    await page().click('[data-client-form] button[type="submit"]');
+    await expect(page().locator('#field-redirect ~ .error').textContent()).resolves.toContain(
+      'absolute http or https URL',
+    );
+    await browser.shot('04-clients-error');
+
+    await page().fill('#field-redirect', callback.redirectUri);
+    await page().click('[data-client-form] button[type="submit"]');
+    await page().waitForSelector('[data-secret]');
+    client = {
+      id: (await page().locator('[data-secret] code[data-value="Client ID"]').textContent())!,
+      secret: (await page().locator('[data-secret] code[data-value="Secret"]').textContent())!,
+    };
+    expect(client.secret.length).toBeGreaterThan(20);
+    await expect(page().locator(`tr[data-client="${client.id}"]`).textContent()).resolves.toContain(
+      callback.redirectUri,
+    );
+    await browser.shot('05-clients-created');
+
+    // The secret is not shown again.
+    await page().reload();
+    await page().waitForSelector(`tr[data-client="${client.id}"]`);
+    expect(await page().content()).not.toContain(client.secret);
+  });
+
+  it('runs the sample client through the approval page: Approve → the client reads /api/user', async () => {
+    const flow = signIn({
+      baseUrl: server.url,
+      clientId: client.id,
+      clientSecret: client.secret,
+      scope: 'check-status',
+      callback,
+      open: async (url) => void (await page().goto(url.href)),
+    });
+    await page().waitForSelector('.approval');
+    await expect(page().locator('.client-name').textContent()).resolves.toBe('Sample client');
+    await expect(page().locator('[data-scope="check-status"]').textContent()).resolves.toContain(
+      'Check the status of your orders',
+    );
+    await browser.shot('06-approval');
+    await page().click('button[value="approve"]');
+    const { user, scope } = await flow;
+    expect(user).toMatchObject({ email: ADA.email });
+    expect(scope).toBe('check-status');
+    await expect(page().locator('body').textContent()).resolves.toContain('Signed in');
+  });
+
+  it('runs the sample client again and Deny → access_denied', async () => {
+    const flow = signIn({
+      baseUrl: server.url,
+      clientId: client.id,
+      clientSecret: client.secret,
+      callback,
+      open: async (url) => void (await page().goto(url.href)),
+    });
+    const outcome = flow.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    await page().waitForSelector('.approval');
+    await page().click('button[value="deny"]');
+    const err = await outcome;
+    expect(err).toBeInstanceOf(AuthorizationResponseError);
+    expect((err as AuthorizationResponseError).error).toBe('access_denied');
+  });
+
+  it('lists the authorized application', async () => {
+    await go('/dashboard/tokens');
+    await page().waitForSelector('[data-authorized-apps] tr[data-authorized]');
+    await expect(page().locator('[data-authorized-apps] tbody').textContent()).resolves.toContain(
+      'Sample client',
+    );
+  });
+
+  it('creates a personal access token (shown once) that works from Node', async () => {
+    await go('/dashboard/tokens');
+    await page().click('[data-token-form] button[type="submit"]');
+    await expect(page().locator('#field-token-name ~ .error').textContent()).resolves.toContain('required');
+    await page().fill('#field-token-name', 'Deploy script');
+    await page().check('input[name="scopes"][value="check-status"]');
+    await page().click('[data-token-form] button[type="submit"]');
+    await page().waitForSelector('[data-personal-tokens] [data-secret]');
+    personalToken = (await page().locator('[data-secret] code[data-value="Token"]').textContent())!;
+    await page().waitForSelector('[data-personal-tokens] tr[data-token]');
+    await browser.shot('07-tokens');
+
+    const me = await api('/api/user', personalToken);
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ email: ADA.email });
+    expect((await api('/api/orders', personalToken)).status).toBe(200);
+  });
+
+  it('"Try the API" calls /api/user and /api/orders from the page with the app_token cookie', async () => {
+    await go('/dashboard');
+    const cookies = await browser.context.cookies(server.url);
+    expect(cookies.find((c) => c.name === 'app_token')?.httpOnly).toBe(true);
+    await page().click('button[data-call="/api/user"]');
+    await page().waitForSelector('[data-output][data-status]');
+    await expect(page().locator('[data-output]').getAttribute('data-status')).resolves.toBe('200');
+    await expect(page().locator('[data-output]').textContent()).resolves.toContain(ADA.email);
+    await page().click('button[data-call="/api/orders"]');
+    await page().waitForFunction(() =>
+      document.querySelector('[data-output]')?.textContent?.includes('/api/orders →'),
+    );
+    await expect(page().locator('[data-output]').getAttribute('data-status')).resolves.toBe('200');
+    await browser.shot('08-try-api');
+  });
+
+  it('refuses a declined test card, then subscribes with tok_visa', async () => {
+    await go('/dashboard/billing');
+    await browser.shot('09-billing-plans');
+    await page().check('#plan-basic-monthly');
+    await page().check('#subscribe-tok_chargeDeclined');
+    await Promise.all([page().waitForURL('**/dashboard/billing'), page().click('text=Subscribe')]);
+    await expect(page().locator('.flash-error').textContent()).resolves.toContain('declined');
+    await browser.shot('10-billing-declined');
+
+    await page().check('#plan-basic-monthly');
+    await page().check('#subscribe-tok_visa');
+    await page().click('text=Subscribe');
+    await page().waitForSelector('[data-subscription][data-state="active"]');
+    await expect(page().locator('[data-plan]').textContent()).resolves.toBe('Basic');
+    await expect(page().locator('[data-card-on-file]').textContent()).resolves.toContain('4242');
+    await page().waitForSelector('[data-invoices] tr[data-invoice]');
+    await browser.shot('11-billing-subscribed');
+  });
+
+  it('cancels (grace period end shown), then resumes', async () => {
+    await page().click('text=Cancel subscription');
+    await page().waitForSelector('[data-subscription][data-state="grace"]');
+    await expect(page().locator('[data-ends-at]').textContent()).resolves.toMatch(/\w{3} \d{1,2}, \d{4}/);
+    await browser.shot('12-billing-cancelled');
+    await page().click('text=Resume subscription');
+    await page().waitForSelector('[data-subscription][data-state="active"]');
+    await expect(page().locator('.flash').first().textContent()).resolves.toContain('resumed');
+  });
+
+  it('downloads an invoice PDF', async () => {
+    const total = (await page().locator('[data-invoices] tr[data-invoice] td strong').first().textContent())!;
+    const [download] = await Promise.all([
+      page().waitForEvent('download'),
+      page().click('text=Download PDF'),
+    ]);
+    const file = join(browser.shots, 'invoice.pdf');
+    await download.saveAs(file);
+    expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
+    if (existsSync('/usr/bin/pdftotext')) {
+      expect(execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' })).toContain(total);
+      execFileSync('pdftoppm', ['-png', '-r', '80', '-singlefile', file, join(browser.shots, 'invoice')]);
+    }
+  });
+
+  it('deletes the personal token, and the API refuses it', async () => {
+    await go('/dashboard/tokens');
+    await page().waitForSelector('[data-personal-tokens] tr[data-token]');
+    await page().click('[data-personal-tokens] button[data-delete]');
+    await page().waitForSelector('[data-personal-tokens] [data-empty]:not(.hidden)');
+    const res = await api('/api/user', personalToken);
+    expect(res.status).toBe(401);
+  });
+
+  it('revokes the authorized application', async () => {
+    await go('/dashboard/tokens');
+    await page().click('[data-authorized-apps] button[data-revoke]');
+    await page().waitForSelector('[data-authorized-apps] [data-empty]:not(.hidden)');
+    await browser.shot('13-tokens-revoked');
+  });
+});

@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../../app/bootstrap.js';
+import { closeBilling } from '../../src/billing/service-provider.js';
+import type { Application } from '../../src/foundation/application.js';
+import { createLogger } from '../../src/foundation/logger.js';
+import { listen, type RunningServer } from '../../src/http/server.js';
+import { Clients, installKeys, OAuthStoreToken } from '../../src/oauth/index.js';
+import { createTestDatabase } from '../support/database.js';
+
+export interface ReferenceServer {
+  app: Application;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The reference service as `npm start` builds it (`createApp`), on a fresh database and a temporary
+ * storage folder, keys installed and a personal access client made (what `tollgate install` does),
+ * served on a free loopback port. The app's URL is the server's real one, so the OAuth issuer in
+ * the discovery document matches what clients connect to.
+ */
+export async function startReferenceServer(): Promise<ReferenceServer> {
+  const database = await createTestDatabase();
+  const storagePath = mkdtempSync(join(tmpdir(), 'tollgate-browser-'));
+  // Listen first (port 0), then build the app with that URL: the server forwards to it once built.
+  let target: Application | undefined;
+  const forwarder = {
+    fetch: (request: Request) => target?.fetch(request) ?? new Response('starting', { status: 503 }),
+  } as unknown as Application;
+  const server: RunningServer = await listen(forwarder, '127.0.0.1', 0);
+  const app = await createApp(
+    {
+      app: { env: 'test', url: server.url, key: '' },
+      storagePath,
+      database: { url: database.url },
+      log: { level: process.env.TEST_LOG_LEVEL ?? 'silent' },
+      routes: { cachePath: join(storagePath, 'routes.json') },
+    },
+    { logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') },
+  );
+  await app.migrate();
+  installKeys(storagePath, app.config.oauth.signingAlgorithm);
+  await app.boot();
+  if (!(await app.container.make(OAuthStoreToken).clients.personalAccessClient())) {
+    await app.container
+      .make(Clients)
+      .create({ name: 'Personal Access Client', redirect: server.url, personalAccess: true });
+  }
+  target = app;
+  return {
+    app,
+    url: server.url,
+    stop: async () => {
+      await server.close();
+      await closeBilling(app);
+      await app.close();
+      await database.drop();
+      rmSync(storagePath, { recursive: true, force: true });
+    },
+  };
+}
