@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { ContractContext } from './context.js';
+
+/** The webhook receiver: the provider giving up, duplicates, signatures, failing handlers. */
+export function webhookCases(ctx: ContractContext): void {
+  const { harness, newUser, reload, customerId } = ctx;
+  const { plans, tokens } = ctx.harness;
+  describe('webhooks', () => {
+    const post = (body: string, headers: Record<string, string>) =>
+      fetch(`${ctx.serverUrl}${harness.webhook.path}`, { method: 'POST', body, headers });
+
+    it('three failed renewals → the provider gives up → webhook → not subscribed', async () => {
+      const user = await newUser();
+      const sub = await user.newSubscription('main', plans.monthly.id).trialDays(2).create(tokens.failsLater);
+      await ctx.sandbox.advanceDays(3);
+      expect(await user.subscribed('main')).toBe(true);
+      const attempts = await ctx.sandbox.payments(customerId(await reload(user)));
+      expect(attempts.length).toBeGreaterThanOrEqual(1);
+      expect(attempts.every((p) => !p.succeeded)).toBe(true);
+      for (let day = 0; day < harness.retryWindowDays; day++) await ctx.sandbox.advanceDays(1);
+      const failed = await ctx.sandbox.payments(customerId(await reload(user)));
+      expect(failed.length).toBeGreaterThanOrEqual(3);
+      const terminal = ctx.sandbox.deliveries().filter((d) => d.type === harness.webhook.failedTerminalEvent);
+      expect(terminal.some((d) => d.status === 200)).toBe(true);
+      const after = (await user.subscription('main'))!;
+      expect(after.cancelled()).toBe(true);
+      expect(await user.subscribed('main')).toBe(false);
+      expect(after.providerId).toBe(sub.providerId);
+    });
+
+    it('a duplicate delivery is acknowledged and processed once', async () => {
+      const user = await newUser();
+      await user.newSubscription('main', plans.monthly.id).create(tokens.card);
+      const delivery = ctx.sandbox
+        .deliveries()
+        .filter((d) => d.type === harness.webhook.paidEvent && d.status === 200)
+        .at(-1)!;
+      expect(ctx.webhooks.handled.filter((id) => id === delivery.eventId)).toHaveLength(1);
+      expect((await ctx.sandbox.redeliver(delivery.eventId)).status).toBe(200);
+      expect(ctx.webhooks.handled.filter((id) => id === delivery.eventId)).toHaveLength(1);
+    });
+
+    it('a bad or missing signature is refused with 400 and nothing is processed', async () => {
+      const user = await newUser();
+      ctx.webhooks.failNext = true; // the first delivery fails, so the event is not recorded
+      await user.newSubscription('main', plans.monthly.id).create(tokens.card);
+      const eventId = ctx.sandbox
+        .deliveries()
+        .filter((d) => d.type === harness.webhook.paidEvent)
+        .at(-1)!.eventId;
+      expect(ctx.webhooks.handled).not.toContain(eventId);
+      for (const kind of ['wrong', 'missing'] as const) {
+        const forged = ctx.sandbox.forged(eventId, kind);
+        const response = await post(forged.body, forged.headers);
+        expect(response.status).toBe(400);
+      }
+      expect(ctx.webhooks.handled).not.toContain(eventId);
+    });
+
+    it('a handler that throws → 500, the event is not recorded, and a redelivery processes it', async () => {
+      const user = await newUser();
+      ctx.webhooks.failNext = true;
+      await user.newSubscription('main', plans.monthly.id).create(tokens.card);
+      const first = ctx.sandbox
+        .deliveries()
+        .filter((d) => d.type === harness.webhook.paidEvent)
+        .at(-1)!;
+      expect(first.status).toBe(500);
+      expect(ctx.webhooks.handled).not.toContain(first.eventId);
+      expect((await ctx.sandbox.redeliver(first.eventId)).status).toBe(200);
+      expect(ctx.webhooks.handled.filter((id) => id === first.eventId)).toHaveLength(1);
+    });
+
+    it('events without a handler are acknowledged with 200', async () => {
+      const others = ctx.sandbox
+        .deliveries()
+        .filter((d) => d.type !== harness.webhook.paidEvent && d.status !== null);
+      expect(others.length).toBeGreaterThan(0);
+      expect(others.every((d) => d.status === 200)).toBe(true);
+    });
+  });
+}
