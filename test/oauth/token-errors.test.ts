@@ -257,6 +257,16 @@ describe(`POST /oauth/token errors (${engine})`, () => {
         'invalid_grant',
       );
     });
+    it('RFC 9700 §4.2.4: concurrent exchanges of one code: exactly one wins, and its tokens end revoked', async () => {
+      const c = await code(standard.id);
+      const results = await Promise.all(Array.from({ length: 5 }, () => exchange(c)));
+      const statuses = results.map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 400, 400, 400, 400]);
+      const winner = results.find((r) => r.status === 200)!;
+      const { access_token } = (await winner.json()) as { access_token: string };
+      const jti = JSON.parse(Buffer.from(access_token.split('.')[1]!, 'base64url').toString()).jti;
+      expect((await t.app.container.make(OAuthStoreToken).accessTokens.find(jti))?.revoked).toBe(true);
+    });
   });
 
   describe('refresh_token', () => {
@@ -282,6 +292,14 @@ describe(`POST /oauth/token errors (${engine})`, () => {
       const store = t.app.container.make(OAuthStoreToken);
       const jti = JSON.parse(Buffer.from(second.access_token.split('.')[1]!, 'base64url').toString()).jti;
       expect((await store.accessTokens.find(jti))?.revoked).toBe(true);
+    });
+
+    it('RFC 9700 §4.14.2: concurrent uses of one refresh token: one wins, then the chain is revoked', async () => {
+      const first = await passwordTokens();
+      const results = await Promise.all(Array.from({ length: 4 }, () => refresh(first.refresh_token)));
+      expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400]);
+      const winner = (await results.find((r) => r.status === 200)!.json()) as { refresh_token: string };
+      await expectError(await refresh(winner.refresh_token), 400, 'invalid_grant');
     });
 
     it('§6 security: a refresh may not widen the scope', async () => {
