@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Clients, PersonalAccessTokens } from '../../src/oauth/index.js';
+import { type Instances, twoInstances } from './instances.js';
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+const redisUrl = process.env.REDIS_URL;
+
+/** Fails loudly (never skips) when REDIS_URL names a Redis that does not answer. */
+async function requireRedis(url: string): Promise<void> {
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    expect(await probe.ping()).toBe('PONG');
+  } catch (err) {
+    throw new Error(`REDIS_URL is set (${url}) but Redis does not answer: ${(err as Error).message}`);
+  } finally {
+    probe.disconnect();
+  }
+}
+
+/** Polls until the request is refused; returns how long it took (ms). */
+async function refusedWithin(t: Instances, path: string, token: string, limitMs: number): Promise<number> {
+  const start = performance.now();
+  for (;;) {
+    const res = await t.call(t.b, path, token);
+    if (res.status === 401) return performance.now() - start;
+    expect(res.status).toBe(200);
+    if (performance.now() - start > limitMs)
+      throw new Error(`instance B still accepts the token after ${limitMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe(`revocation across instances (${engine}, ${redisUrl ? 'Redis' : 'no Redis'})`, () => {
+  let t: Instances | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  if (redisUrl) {
+    const setup = async () => {
+      await requireRedis(redisUrl);
+      const channel = `tollgate-test:${randomUUID()}`;
+      return twoInstances(
+        { redis: { url: redisUrl } },
+        { a: { redisChannel: channel }, b: { redisChannel: channel } },
+      );
+    };
+
+    it('a token revoked on instance A is refused by instance B within a second (Redis pub/sub)', async () => {
+      t = await setup();
+      const { accessToken, token } = await t.ada.createToken('shared', ['check-status']);
+      expect((await t.call(t.b, '/api/orders', accessToken)).status).toBe(200);
+      expect((await t.call(t.b, '/api/orders', accessToken)).status).toBe(200);
+      await t.a.container.make(PersonalAccessTokens).revoke(token.id);
+      expect((await t.call(t.a, '/api/orders', accessToken)).status).toBe(401);
+      expect(await refusedWithin(t, '/api/orders', accessToken, 1000)).toBeLessThan(1000);
+    });
+
+    it('a client revoked on instance A: its tokens are refused by instance B within a second', async () => {
+      t = await setup();
+      const { accessToken } = await t.ada.createToken('shared', []);
+      expect((await t.call(t.b, '/api/user', accessToken)).status).toBe(200);
+      const clients = t.a.container.make(Clients);
+      await clients.delete((await clients.personalAccessClient())!);
+      expect(await refusedWithin(t, '/api/user', accessToken, 1000)).toBeLessThan(1000);
+    });
+  } else {
+    it('without Redis, recheckAfterMs bounds how long instance B trusts a revoked token', async () => {
+      t = await twoInstances({}, { b: { recheckAfterMs: 0 } });
+      const { accessToken, token } = await t.ada.createToken('shared', []);
+      expect((await t.call(t.b, '/api/user', accessToken)).status).toBe(200);
+      await t.a.container.make(PersonalAccessTokens).revoke(token.id);
+      expect((await t.call(t.b, '/api/user', accessToken)).status).toBe(401);
+    });
+  }
+});

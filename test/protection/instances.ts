@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { referenceConfig } from '../../app/config.js';
+import { routes } from '../../app/routes.js';
+import { AppUser } from '../../app/user.js';
+import { authProvider } from '../../src/auth/index.js';
+import { UserModelToken, Users } from '../../src/auth/users.js';
+import { Application } from '../../src/foundation/application.js';
+import { TestClock } from '../../src/foundation/clock.js';
+import { type DeepPartial, defineConfig, type TollgateConfig } from '../../src/foundation/config.js';
+import { createLogger } from '../../src/foundation/logger.js';
+import {
+  type ApiGuardOptions,
+  type ApiTokensUser,
+  Clients,
+  installKeys,
+  oauthProvider,
+} from '../../src/oauth/index.js';
+import { createTestDatabase } from '../support/database.js';
+import { ADA } from './support.js';
+
+export interface Instances {
+  a: Application;
+  b: Application;
+  ada: ApiTokensUser;
+  call(app: Application, path: string, token: string): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/**
+ * Two instances of the reference service on one database and one key pair, as two processes
+ * behind a load balancer would be: what one revokes, the other must refuse.
+ */
+export async function twoInstances(
+  config: DeepPartial<TollgateConfig>,
+  guards: { a?: ApiGuardOptions; b?: ApiGuardOptions } = {},
+): Promise<Instances> {
+  const database = await createTestDatabase();
+  const storagePath = mkdtempSync(join(tmpdir(), 'tollgate-instances-'));
+  const merged = defineConfig(
+    { app: { env: 'test', url: 'http://localhost' }, log: { level: 'silent' }, oauth: referenceConfig.oauth },
+    config,
+    { database: { url: database.url }, storagePath },
+  );
+  const make = async (guard: ApiGuardOptions | undefined) => {
+    const app = await Application.create(merged, {
+      clock: new TestClock(new Date('2026-01-15T12:00:00Z')),
+      logger: createLogger('silent'),
+      providers: [authProvider(), oauthProvider({ guard }), routes],
+    });
+    app.container.instance(UserModelToken, AppUser);
+    return app;
+  };
+  const a = await make(guards.a);
+  await a.migrate();
+  installKeys(storagePath, merged.oauth.signingAlgorithm);
+  const b = await make(guards.b);
+  await a.boot();
+  await b.boot();
+  await a.container.make(Clients).create({ name: 'PAC', redirect: 'http://localhost', personalAccess: true });
+  const ada = await a.container.make(Users).create<AppUser>(ADA);
+  return {
+    a,
+    b,
+    ada: ada as unknown as ApiTokensUser,
+    call: async (app, path, token) =>
+      app.fetch(
+        new Request(`http://localhost${path}`, {
+          headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+        }),
+      ),
+    close: async () => {
+      await Promise.allSettled([a.close(), b.close()]);
+      await database.drop();
+      rmSync(storagePath, { recursive: true, force: true });
+    },
+  };
+}
