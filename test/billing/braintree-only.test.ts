@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -414,4 +416,44 @@ describe('billingProvider() with no Braintree credentials', () => {
       rmSync(storagePath, { recursive: true, force: true });
     }
   });
+});
+
+describe('tollgate sandbox:braintree', () => {
+  it('serves the sandbox alone; the official SDK talks to it with the printed keys; SIGTERM stops it', async () => {
+    // Node itself with tsx's loader, so the signal reaches the command (npx would not forward it).
+    const args = ['--import', 'tsx', 'src/cli/main.ts', 'sandbox:braintree', '--port', '0'];
+    const child = spawn(process.execPath, args, {
+      // No application module: the command falls back to the config file and environment.
+      env: { ...process.env, TOLLGATE_APP: join(tmpdir(), 'no-such-app.ts') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    try {
+      const deadline = Date.now() + 30_000;
+      while (!/Point Tollgate at it/.test(out) && Date.now() < deadline && child.exitCode === null) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      const keys = /merchant_id=(\S+) public_key=(\S+) private_key=(\S+)/.exec(out);
+      expect(url).toBeTruthy();
+      expect(out).toMatch(/plans: monthly, yearly; discounts: plan-credit/);
+      const gateway = createBraintreeGateway({
+        environment: 'sandbox',
+        merchantId: keys?.[1] ?? '',
+        publicKey: keys?.[2] ?? '',
+        privateKey: keys?.[3] ?? '',
+        apiBase: url,
+      });
+      const created = await gateway.customer.create({ paymentMethodNonce: 'fake-valid-nonce' });
+      expect(created.success).toBe(true);
+      expect(created.customer.paymentMethods?.[0]).toMatchObject({ last4: '1111' });
+    } finally {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
+    }
+    expect(out).toMatch(/SIGTERM: stopping the Braintree sandbox/);
+  }, 60_000);
 });

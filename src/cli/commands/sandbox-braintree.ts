@@ -1,0 +1,71 @@
+import type { Command } from 'commander';
+import { sandboxDiscounts, sandboxPlans } from '../../billing/providers/braintree/catalog.js';
+import { loadConfig, type TollgateConfig } from '../../foundation/config.js';
+import { serveBraintreeSandbox } from '../../sandbox/braintree/index.js';
+import { CliError, loadApplication } from '../context.js';
+
+interface SandboxOptions {
+  host: string;
+  port: string;
+  webhookUrl?: string;
+}
+
+/** The application's billing configuration if there is an application, else the config file and environment. */
+async function billingConfig(): Promise<TollgateConfig['billing']> {
+  try {
+    const app = await loadApplication();
+    try {
+      return app.config.billing;
+    } finally {
+      await app.close();
+    }
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    return (await loadConfig()).billing;
+  }
+}
+
+function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+}
+
+/** `tollgate sandbox:braintree`: the Braintree sandbox as a standalone server (see docs/sandbox.md). */
+export function register(program: Command): void {
+  program
+    .command('sandbox:braintree')
+    .description(
+      'Run the Braintree sandbox alone, seeded with the configured plans, coupons as discounts, and plan-credit.',
+    )
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0: any free port)', '4500')
+    .option(
+      '--webhook-url <url>',
+      'POST signed notifications here, e.g. http://127.0.0.1:3000/braintree/webhook',
+    )
+    .action(async (options: SandboxOptions) => {
+      const port = Number(options.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliError('--port must be 0–65535.');
+      if (options.webhookUrl && !URL.canParse(options.webhookUrl))
+        throw new CliError('--webhook-url must be an absolute URL.');
+      const billing = await billingConfig();
+      const plans = sandboxPlans(billing.plans, billing.currency);
+      const { server } = await serveBraintreeSandbox({
+        host: options.host,
+        port,
+        webhookUrl: options.webhookUrl,
+        // No configured plans: the sandbox's own monthly and yearly plans.
+        plans: plans.length ? plans : undefined,
+        discounts: sandboxDiscounts(billing.coupons, billing.currency),
+        log: (line) => console.log(line),
+      });
+      console.log(
+        `Point Tollgate at it: BILLING_EDITION=braintree, billing.braintree.apiBase = ${server.url} and the keys above`,
+      );
+      const signal = await untilSignal();
+      console.log(`${signal}: stopping the Braintree sandbox.`);
+      await server.close();
+    });
+}
