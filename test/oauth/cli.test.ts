@@ -91,6 +91,8 @@ describe(`tollgate OAuth commands (${engine})`, () => {
     const count = (await rows()).length;
     expect(await tollgate('keys')).toBe(0);
     expect(readFileSync(join(storage, 'oauth-private.key'), 'utf8')).not.toBe(before);
+    expect(await tollgate('keys', '--force', '--length', '3072', '--json')).toBe(0);
+    expect(JSON.parse(output.join(''))).toMatchObject({ algorithm: 'RS256' });
     expect(await rows()).toHaveLength(count);
   });
 

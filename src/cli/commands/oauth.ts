@@ -107,11 +107,15 @@ export function register(program: Command): void {
   program
     .command('keys')
     .description('Regenerate the OAuth signing keys only. Tokens signed with the old key stop verifying.')
+    .option('--force', 'accepted for Passport compatibility: keys are always regenerated')
+    .option('--length <bits>', 'RSA modulus length for RS256', '2048')
     .option('--json', 'machine-readable output')
-    .action((options: { json?: boolean }) =>
+    .action((options: { json?: boolean; length: string }) =>
       withApplication(async (app) => {
         const { config } = app;
-        installKeys(config.storagePath, config.oauth.signingAlgorithm, { force: true });
+        const rsaBits = Number(options.length);
+        if (![2048, 3072, 4096].includes(rsaBits)) throw new CliError('--length must be 2048, 3072 or 4096.');
+        installKeys(config.storagePath, config.oauth.signingAlgorithm, { force: true, rsaBits });
         const paths = keyPaths(config.storagePath);
         if (options.json) {
           console.log(JSON.stringify({ algorithm: config.oauth.signingAlgorithm, ...paths }));
