@@ -8,6 +8,7 @@ import { makeCustomer } from '../objects/payments.js';
 import { list } from '../objects/subscriptions.js';
 import { expand, respondList, type SandboxEnv } from '../respond.js';
 import { snapshot } from '../store.js';
+import { cancelSubscription } from '../subscription-state.js';
 
 /** Customers and their card sources (https://docs.stripe.com/api/customers, /api/sources). */
 export function registerCustomers(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
@@ -100,13 +101,10 @@ export function registerCustomers(app: Hono<SandboxEnv>, ctx: SandboxContext): v
   app.delete('/v1/customers/:id', (c) => {
     const customer = liveCustomer(c.req.param('id'));
     store.deletedCustomers.add(customer.id);
+    // Deleting a customer cancels its subscriptions at once, as at Stripe.
     for (const sub of store.subscriptions.values()) {
-      if (sub.customer === customer.id && sub.status !== 'canceled') {
-        sub.status = 'canceled';
-        sub.ended_at = store.now();
-        sub.canceled_at ??= store.now();
-        events.emit('customer.subscription.deleted', sub);
-      }
+      const live = sub.status !== 'canceled' && sub.status !== 'incomplete_expired';
+      if (sub.customer === customer.id && live) cancelSubscription(ctx, sub, 'cancellation_requested');
     }
     events.emit('customer.deleted', customer);
     return c.json({ id: customer.id, object: 'customer', deleted: true });
