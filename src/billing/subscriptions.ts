@@ -98,10 +98,13 @@ export class Subscriptions implements SubscriptionActions {
 
   async swap(sub: Subscription, plan: string): Promise<SubscriptionRow> {
     if (sub.ended()) throw BillingError.subscriptionCancelled('swap');
-    // Cashier's swap also undoes a pending cancellation.
-    if (sub.onGracePeriod()) await this.provider.resumeSubscription(sub.providerId, this.resumeContext(sub));
+    // Cashier's swap also undoes a pending cancellation; a provider may resume by re-creating, so
+    // the swap goes on with the id the resume returns (Braintree after a cancel in a trial).
+    let providerId = sub.providerId;
+    if (sub.onGracePeriod())
+      providerId = (await this.provider.resumeSubscription(providerId, this.resumeContext(sub))).id;
     const trialEndsAt = sub.onTrial() ? new Date(sub.trial_ends_at!) : null;
-    const remote = await this.provider.updateSubscription(sub.providerId, {
+    const remote = await this.provider.updateSubscription(providerId, {
       plan,
       quantity: this.caps.supportsQuantities ? (sub.quantity ?? 1) : undefined,
       trialEndsAt,
