@@ -1,11 +1,12 @@
 import type { Clock } from '../foundation/clock.js';
+import type { Token } from '../foundation/container.js';
 import type { Logger } from '../foundation/logger.js';
-import { ClockToken, LoggerToken } from '../foundation/tokens.js';
-import { type BillingProvider, BillingProviderToken, type WebhookEvent } from './provider.js';
+import { ClockToken } from '../foundation/tokens.js';
+import type { BillingProvider, WebhookEvent } from './provider.js';
 import { SubscriptionRepository } from './subscription-repository.js';
-import { Subscriptions } from './subscriptions.js';
+import type { Subscriptions } from './subscriptions.js';
 import { WebhookController } from './webhook-controller.js';
-import { WebhookEvents } from './webhook-events.js';
+import type { WebhookEvents } from './webhook-events.js';
 
 /**
  * Braintree's receiver (`POST /braintree/webhook`): `bt_signature`/`bt_payload` verified by the SDK's
@@ -21,15 +22,11 @@ import { WebhookEvents } from './webhook-events.js';
  * app.router.post('/braintree/webhook', [MyWebhooks, 'handle']);
  */
 export class BraintreeWebhookController extends WebhookController {
-  // The base class types its list as a 4-tuple; the container reads whatever the array holds.
-  static override inject = [
-    BillingProviderToken,
-    WebhookEvents,
-    Subscriptions,
-    LoggerToken,
+  static override inject: readonly Token[] = [
+    ...WebhookController.inject,
     SubscriptionRepository,
     ClockToken,
-  ] as unknown as typeof WebhookController.inject;
+  ];
 
   constructor(
     provider: BillingProvider,

@@ -253,6 +253,20 @@ describe('Braintree edition specifics', () => {
     expect(await user.subscribed('main')).toBe(true);
   });
 
+  it('swap() in the grace period of a cancelled trial resumes it (a new subscription) and swaps that one', async () => {
+    const user = await newUser(t.app);
+    const sub = await user.newSubscription('main', 'basic-monthly').trialDays(10).create('fake-valid-nonce');
+    const first = sub.providerId;
+    await sub.cancel();
+    await sub.swap('pro-monthly');
+    expect(sub.providerId).not.toBe(first);
+    expect(sub.cancelled()).toBe(false);
+    expect(sub.onTrial()).toBe(true);
+    const remote = sandbox.store.subscriptions.get(sub.providerId)!;
+    expect([remote.planId, remote.status, remote.trialPeriod]).toEqual(['pro-monthly', 'Active', true]);
+    expect(sales((await reload(user)).braintree_id!)).toEqual([]);
+  });
+
   it('cancel() after paying caps the cycles; Braintree expires it at period end (subscription_expired)', async () => {
     const user = await newUser(t.app);
     const sub = await user.newSubscription('main', 'basic-monthly').create('fake-valid-nonce');
