@@ -64,8 +64,8 @@ export function initClients(root: HTMLElement): void {
       ),
       h('td', {}, h('span', { class: 'mono', 'data-client-id': true }, client.id)),
       h('td', {}, h('span', { class: 'mono' }, client.redirect)),
-      h('td', { class: 'small muted' }, formatDate(client.created_at)),
-      h('td', {}, h('div', { class: 'actions', style: 'margin:0' }, edit, remove)),
+      h('td', { class: 'small muted nowrap' }, formatDate(client.created_at)),
+      h('td', {}, h('div', { class: 'actions' }, edit, remove)),
     );
   }
 

@@ -1,7 +1,7 @@
-import { InvoiceController } from '../../src/billing/invoice-controller.js';
 import type { ServiceProvider } from '../../src/foundation/application.js';
 import { BillingController } from './controllers/billing-controller.js';
 import { DashboardController } from './controllers/dashboard-controller.js';
+import { ServiceInvoiceController } from './controllers/invoice-controller.js';
 import { LandingController } from './controllers/landing-controller.js';
 import { ScriptController } from './controllers/script-controller.js';
 
@@ -23,7 +23,7 @@ export function webProvider(): ServiceProvider {
         'Web/DashboardController': DashboardController,
         'Web/BillingController': BillingController,
         'Web/ScriptController': ScriptController,
-        'Web/InvoiceController': InvoiceController,
+        'Web/InvoiceController': ServiceInvoiceController,
       });
       router.get('/assets/app.js', [ScriptController, 'show']).name('assets.js');
 
@@ -43,9 +43,9 @@ export function webProvider(): ServiceProvider {
         r.post('/dashboard/billing/cancel', [BillingController, 'cancel']).name('billing.cancel');
         r.post('/dashboard/billing/resume', [BillingController, 'resume']).name('billing.resume');
         r.post('/dashboard/billing/card', [BillingController, 'updateCard']).name('billing.card');
-        // The billing module ships the controller; the application declares the route, once.
+        // The billing module ships the controller; the application declares the route (once).
         if (!router.routes.some((route) => route.path === INVOICE_PATH)) {
-          r.get(INVOICE_PATH, [InvoiceController, 'show']).name('invoice.download');
+          r.get(INVOICE_PATH, [ServiceInvoiceController, 'show']).name('invoice.download');
         }
       });
     },

@@ -130,7 +130,9 @@ main.container { flex: 1; padding-top: 2rem; padding-bottom: 2rem; }
 .error-page h1 { font-size: 3rem; }
 
 .hidden { display: none !important; }
-.grid { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); }
+.grid { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); }
+.nowrap { white-space: nowrap; }
+.table .actions { flex-wrap: nowrap; margin: 0; }
 .row { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; justify-content: space-between; }
 .row > h2, .row > h3 { margin: 0; }
 .card h2 { font-size: 1.15rem; }
@@ -151,10 +153,12 @@ main.container { flex: 1; padding-top: 2rem; padding-bottom: 2rem; }
 .tabs a[aria-current="page"] { color: var(--primary); border-bottom-color: var(--primary); }
 
 .secret { background: #fff8e6; border: 1px solid #f0d48a; border-radius: var(--radius); padding: 0.75rem 1rem; margin: 1rem 0; }
-.secret .value { display: flex; gap: 0.5rem; align-items: center; margin-top: 0.4rem; }
-.secret code { flex: 1; min-width: 0; background: var(--surface); border: 1px solid var(--border); border-radius: 6px; padding: 0.4rem 0.5rem; word-break: break-all; }
+.secret .value { display: grid; grid-template-columns: 1fr auto; gap: 0.25rem 0.5rem; align-items: center; margin-top: 0.6rem; }
+.secret .value > span { grid-column: 1 / -1; font-weight: 600; }
+.secret code { min-width: 0; max-height: 6.5rem; overflow-y: auto; background: var(--surface); border: 1px solid var(--border); border-radius: 6px; padding: 0.4rem 0.5rem; word-break: break-all; }
 .checks { display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; }
-.checks label { display: flex; gap: 0.4rem; align-items: center; font-weight: 400; }
+.checks label { display: flex; flex-wrap: wrap; gap: 0 0.4rem; align-items: baseline; font-weight: 400; }
+.checks code { white-space: nowrap; }
 .checks input { width: auto; }
 fieldset { border: 1px solid var(--border); border-radius: var(--radius); padding: 0.75rem 1rem; margin: 0 0 1rem; }
 legend { font-weight: 600; padding: 0 0.25rem; }
@@ -165,11 +169,14 @@ legend { font-weight: 600; padding: 0 0.25rem; }
 .plan input { position: absolute; top: 1rem; right: 1rem; }
 .plan .name { font-weight: 700; display: block; padding-right: 1.5rem; }
 .plan .price { font-size: 1.4rem; font-weight: 700; display: block; margin: 0.25rem 0; }
+.plan .desc { display: block; }
+.plan .badge { margin-top: 0.5rem; }
 .plan .price small { font-size: 0.9rem; font-weight: 400; color: var(--muted); }
 .test-cards { display: grid; gap: 0.5rem; }
 .test-cards label { display: flex; gap: 0.6rem; align-items: baseline; border: 1px solid var(--border); border-radius: var(--radius); padding: 0.5rem 0.75rem; font-weight: 400; cursor: pointer; }
 .test-cards label:has(input:checked) { border-color: var(--primary); background: #f3f6fe; }
 .test-cards input { width: auto; }
+.select { padding: 0.45rem 0.6rem; font: inherit; color: inherit; background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); min-height: 2.5rem; max-width: 100%; }
 .card-element { padding: 0.7rem 0.75rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface); }
 .dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.35rem 1rem; margin: 0 0 1rem; }
 .dl dt { color: var(--muted); }
@@ -179,6 +186,7 @@ legend { font-weight: 600; padding: 0 0.25rem; }
 .approval .client-name { font-size: 1.1rem; }
 .approval .scopes { padding-left: 1.25rem; margin: 0 0 1rem; }
 .approval .scopes li { margin: 0.25rem 0; }
+.approval .scopes code { white-space: nowrap; }
 .approval .actions form { flex: 1; }
 .approval .actions .btn { width: 100%; }
 .doc { white-space: pre-wrap; background: var(--surface); border: 1px solid var(--border); }
@@ -190,6 +198,7 @@ legend { font-weight: 600; padding: 0 0.25rem; }
   .table th, .table td { padding: 0.5rem; }
   .hero { padding: 1rem 0 0.5rem; }
   .hero h1 { font-size: 1.6rem; }
+  .tabs a { padding: 0.5rem 0.45rem; font-size: 0.9rem; }
   .table.stack-sm thead { display: none; }
   .table.stack-sm tr { display: block; border-bottom: 1px solid var(--border); padding: 0.5rem 0; }
   .table.stack-sm td { display: block; border: none; padding: 0.15rem 0.5rem; }

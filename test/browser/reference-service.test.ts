@@ -51,6 +51,12 @@ describe(`reference service in Chromium (${engine})`, () => {
     await browser.shot('01-landing');
   });
 
+  it('serves the documentation', async () => {
+    await go('/docs');
+    await page().click('a[href="/docs/billing"]');
+    await expect(page().locator('pre.doc').textContent()).resolves.toContain('newSubscription');
+  });
+
   it('registers and lands on the dashboard', async () => {
     await go('/register');
     await browser.shot('02-register');
@@ -192,6 +198,19 @@ describe(`reference service in Chromium (${engine})`, () => {
     await expect(page().locator('[data-card-on-file]').textContent()).resolves.toContain('4242');
     await page().waitForSelector('[data-invoices] tr[data-invoice]');
     await browser.shot('11-billing-subscribed');
+  });
+
+  it('swaps the plan and updates the card', async () => {
+    await page().selectOption('#swap-plan', 'pro-monthly');
+    await page().click('text=Swap');
+    await page().waitForSelector('[data-plan="pro-monthly"]');
+    await expect(page().locator('.flash').first().textContent()).resolves.toContain('Your plan is now Pro');
+
+    await page().click('summary:has-text("Update card")');
+    await page().check('#update-tok_mastercard');
+    await page().click('text=Save card');
+    await page().locator('[data-card-on-file]', { hasText: 'ending 4444' }).waitFor();
+    await expect(page().locator('.flash').first().textContent()).resolves.toContain('Your card is updated');
   });
 
   it('cancels (grace period end shown), then resumes', async () => {

@@ -88,7 +88,7 @@ const Current: FC<BillingPageProps & { sub: SubscriptionView }> = (props) => {
               <label class="small" for="swap-plan">
                 Change plan
               </label>
-              <select id="swap-plan" name="plan" class="btn">
+              <select id="swap-plan" name="plan" class="select">
                 {others.map((p) => (
                   <option value={p.id}>
                     {p.name} — {price(p)} / {p.interval}
@@ -128,7 +128,7 @@ const Subscribe: FC<BillingPageProps> = ({ plans, price, csrfToken, cardEntry })
             <input type="radio" id={`plan-${plan.id}`} name="plan" value={plan.id} checked={i === 0} />
             <span class="name">{plan.name}</span>
             <Price plan={plan} price={price(plan)} />
-            {plan.description ? <span class="small muted">{plan.description}</span> : null}
+            {plan.description ? <span class="small muted desc">{plan.description}</span> : null}
             {plan.trialDays ? (
               <span class="badge badge-success" style="margin-top:0.5rem">
                 {plan.trialDays}-day free trial
@@ -205,7 +205,7 @@ export const BillingPage: FC<BillingPageProps> = (props) => {
               <tbody>
                 {props.invoices.map((invoice) => (
                   <tr data-invoice={invoice.id}>
-                    <td>{invoice.date}</td>
+                    <td class="nowrap">{invoice.date}</td>
                     <td class="mono">{invoice.number}</td>
                     <td>
                       <strong>{invoice.total}</strong> {invoice.paid ? null : <span class="badge">open</span>}

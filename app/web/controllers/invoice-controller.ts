@@ -1,0 +1,11 @@
+import type { Context } from 'hono';
+import { InvoiceController } from '../../../src/billing/invoice-controller.js';
+import type { InvoicePdfOptions } from '../../../src/billing/invoice-pdf.js';
+
+/** `GET /user/invoice/{invoice}`: the billing module's controller, with the service's own letterhead. */
+export class ServiceInvoiceController extends InvoiceController {
+  protected override pdfOptions(_c: Context): InvoicePdfOptions {
+    const { name, url } = this.config.app;
+    return { vendor: name, product: `${name} API subscription`, url };
+  }
+}
