@@ -10,9 +10,10 @@ import type {
   PurgeOptions,
   RefreshTokenStore,
 } from './contracts.js';
+import { KyselyAccessTokenStore } from './kysely-access-tokens.js';
 import { KyselyClientStore } from './kysely-clients.js';
 import { KyselyAuthCodeStore } from './kysely-codes.js';
-import { KyselyAccessTokenStore, KyselyRefreshTokenStore } from './kysely-tokens.js';
+import { KyselyRefreshTokenStore } from './kysely-refresh-tokens.js';
 
 /** The OAuth stores on Kysely (SQLite or PostgreSQL). */
 export class KyselyOAuthStore implements OAuthStore {

@@ -1,0 +1,81 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../database/types.js';
+import type { RefreshTokenRecord } from '../records.js';
+import type { OAuthRefreshTokenRow } from '../tables.js';
+import type { RefreshTokenStore } from './contracts.js';
+
+function toRefreshToken(row: OAuthRefreshTokenRow): RefreshTokenRecord {
+  return {
+    id: row.id,
+    accessTokenId: row.access_token_id,
+    familyId: row.family_id,
+    revoked: row.revoked === 1,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+export class KyselyRefreshTokenStore implements RefreshTokenStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(token: RefreshTokenRecord): Promise<void> {
+    await this.db
+      .insertInto('oauth_refresh_tokens')
+      .values({
+        id: token.id,
+        access_token_id: token.accessTokenId,
+        family_id: token.familyId,
+        revoked: token.revoked ? 1 : 0,
+        created_at: token.createdAt,
+        expires_at: token.expiresAt,
+      })
+      .execute();
+  }
+
+  async find(id: string): Promise<RefreshTokenRecord | undefined> {
+    const row = await this.db
+      .selectFrom('oauth_refresh_tokens')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? toRefreshToken(row) : undefined;
+  }
+
+  async findByAccessToken(accessTokenId: string): Promise<RefreshTokenRecord | undefined> {
+    const row = await this.db
+      .selectFrom('oauth_refresh_tokens')
+      .selectAll()
+      .where('access_token_id', '=', accessTokenId)
+      .executeTakeFirst();
+    return row ? toRefreshToken(row) : undefined;
+  }
+
+  async consume(id: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('oauth_refresh_tokens')
+      .set({ revoked: 1 })
+      .where('id', '=', id)
+      .where('revoked', '=', 0)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async revokeFamily(familyId: string): Promise<string[]> {
+    const rows = await this.db
+      .updateTable('oauth_refresh_tokens')
+      .set({ revoked: 1 })
+      .where('family_id', '=', familyId)
+      .returning('access_token_id')
+      .execute();
+    return rows.map((r) => r.access_token_id);
+  }
+
+  async revokeForAccessTokens(accessTokenIds: readonly string[]): Promise<void> {
+    if (accessTokenIds.length === 0) return;
+    await this.db
+      .updateTable('oauth_refresh_tokens')
+      .set({ revoked: 1 })
+      .where('access_token_id', 'in', accessTokenIds)
+      .execute();
+  }
+}
