@@ -198,7 +198,7 @@ legend { font-weight: 600; padding: 0 0.25rem; }
   .table th, .table td { padding: 0.5rem; }
   .hero { padding: 1rem 0 0.5rem; }
   .hero h1 { font-size: 1.6rem; }
-  .tabs a { padding: 0.5rem 0.45rem; font-size: 0.9rem; }
+  .tabs a { padding: 0.5rem 0.4rem; font-size: 0.875rem; }
   .table.stack-sm thead { display: none; }
   .table.stack-sm tr { display: block; border-bottom: 1px solid var(--border); padding: 0.5rem 0; }
   .table.stack-sm td { display: block; border: none; padding: 0.15rem 0.5rem; }

@@ -253,4 +253,27 @@ describe(`reference service in Chromium (${engine})`, () => {
     await page().waitForSelector('[data-authorized-apps] [data-empty]:not(.hidden)');
     await browser.shot('13-tokens-revoked');
   });
+
+  it('a plan with a trial: subscribing shows when the trial ends', async () => {
+    await page().click('header button:has-text("Log out")');
+    await page().waitForURL('**/login');
+    await go('/register');
+    await page().fill('#field-name', 'Bob Babbage');
+    await page().fill('#field-email', 'bob@example.com');
+    await page().fill('#field-password', 'difference engine 2');
+    await page().fill('#field-password_confirmation', 'difference engine 2');
+    await Promise.all([page().waitForURL('**/dashboard'), page().click('button[type="submit"]')]);
+    await go('/dashboard/billing');
+    await page().check('#plan-pro-monthly');
+    await page().check('#subscribe-tok_visa');
+    await page().click('text=Subscribe');
+    await page().waitForSelector('[data-subscription][data-state="trial"]');
+    await expect(page().locator('[data-subscription] .badge').textContent()).resolves.toMatch(
+      /^Trial until \w{3} \d{1,2}, \d{4}$/,
+    );
+    await expect(page().locator('.flash').first().textContent()).resolves.toContain('14-day trial');
+    await browser.shot('14-billing-trial');
+    await go('/dashboard');
+    await expect(page().locator('[data-plan-summary]').textContent()).resolves.toContain('Pro — trial until');
+  });
 });
