@@ -1,5 +1,6 @@
 export { Billable } from './billable.js';
 export type { BillableUser } from './billable-user.js';
+export { BraintreeWebhookController } from './braintree-webhook-controller.js';
 export { Customers } from './customers.js';
 export { deferredProvider } from './deferred-provider.js';
 export {
