@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import type { Application } from '../../../foundation/application.js';
 import { deferredProvider } from '../../deferred-provider.js';
 import type { BillingProvider } from '../../provider.js';
@@ -11,13 +14,10 @@ const TICK_MS = 10_000;
 /**
  * No Stripe secret configured: run the Stripe sandbox in this process on a free loopback port,
  * seeded with the configured plans and coupons, its webhooks signed with a fresh secret and sent
- * to `APP_URL/stripe/webhook`, and point the real adapter (the official SDK) at it. The server
- * starts on the first billing call.
+ * to `APP_URL/stripe/webhook`, and point the real adapter (the official SDK) at it. It starts on
+ * the first billing call, so CLI commands that never bill open no port and print no log line.
  */
 export function embeddedSandboxProvider(app: Application): BillingProvider {
-  app.logger.warn(
-    'No Stripe secret configured (STRIPE_SECRET): billing will use the embedded Stripe sandbox',
-  );
   return deferredProvider(stripeCapabilities, () => startEmbeddedSandbox(app));
 }
 
@@ -33,17 +33,26 @@ export async function startEmbeddedSandbox(app: Application): Promise<StripeProv
     coupons: sandboxCoupons(coupons, currency),
     webhook: { url: webhookUrl, secret },
   });
-  const server = await sandbox.listen(0, '127.0.0.1');
+  const server = await new Promise<Server>((resolve) => {
+    const s = serve({ fetch: sandbox.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server));
+  });
+  // Neither the server nor its timer keeps the process alive: the application decides when to exit.
+  server.unref();
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const timer = setInterval(() => void sandbox.runDue().catch(() => undefined), TICK_MS);
   timer.unref();
-  app.logger.warn({ sandbox: server.url, webhook: webhookUrl }, 'Embedded Stripe sandbox started');
+  app.logger.warn(
+    { sandbox: url, webhook: webhookUrl },
+    'No Stripe secret configured (STRIPE_SECRET): billing uses the embedded Stripe sandbox',
+  );
   return new StripeProvider({
     secret: 'sk_test_tollgate_sandbox',
-    apiBase: server.url,
+    apiBase: url,
     webhookSecret: secret,
     onClose: async () => {
       clearInterval(timer);
-      await server.close();
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
     },
   });
 }
