@@ -131,6 +131,7 @@ main.container { flex: 1; padding-top: 2rem; padding-bottom: 2rem; }
 
 .hidden { display: none !important; }
 .grid { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); }
+.grid-2 { grid-template-columns: repeat(auto-fit, minmax(min(100%, 340px), 1fr)); }
 .nowrap { white-space: nowrap; }
 .table .actions { flex-wrap: nowrap; margin: 0; }
 .row { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; justify-content: space-between; }

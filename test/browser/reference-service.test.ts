@@ -55,6 +55,7 @@ describe(`reference service in Chromium (${engine})`, () => {
     await go('/docs');
     await page().click('a[href="/docs/billing"]');
     await expect(page().locator('pre.doc').textContent()).resolves.toContain('newSubscription');
+    await browser.shot('01-docs');
   });
 
   it('registers and lands on the dashboard', async () => {

@@ -54,7 +54,7 @@ export const LandingPage: FC<LandingProps> = ({ appName, baseUrl, signedIn }) =>
         </a>
       </div>
     </section>
-    <div class="grid" style="margin-bottom:1.5rem">
+    <div class="grid grid-2" style="margin-bottom:1.5rem">
       {FEATURES.map(([title, text]) => (
         <section class="card feature" style="margin:0">
           <h3>{title}</h3>
