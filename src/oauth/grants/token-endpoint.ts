@@ -1,12 +1,14 @@
 import { Users } from '../../auth/users.js';
 import type { Clock } from '../../foundation/clock.js';
 import type { TollgateConfig } from '../../foundation/config.js';
+import { EventDispatcher } from '../../foundation/events.js';
 import { ClockToken, ConfigToken } from '../../foundation/tokens.js';
 import { OAuthError } from '../errors.js';
-import { clientHandlesGrant } from '../records.js';
+import { ClientRevoked } from '../events.js';
+import { type ClientRecord, clientHandlesGrant } from '../records.js';
 import { authenticateClient } from '../rules/authenticate-client.js';
 import { Scopes } from '../scopes.js';
-import { type OAuthStore, OAuthStoreToken } from '../stores/contracts.js';
+import { type ClientStore, type OAuthStore, OAuthStoreToken } from '../stores/contracts.js';
 import { TokenIssuer, type TokenResponse } from '../tokens/token-issuer.js';
 import { TokenRevoker } from '../tokens/token-revoker.js';
 import type { GrantContext, TokenRequest } from './grant.js';
@@ -23,8 +25,10 @@ export class TokenEndpoint {
     ClockToken,
     ConfigToken,
     Users,
+    EventDispatcher,
   ] as const;
   readonly #context: GrantContext;
+  readonly #clients: ClientCache;
 
   constructor(
     private readonly grants: GrantRegistry,
@@ -35,7 +39,13 @@ export class TokenEndpoint {
     clock: Clock,
     config: TollgateConfig,
     users: Users,
+    events: EventDispatcher,
   ) {
+    this.#clients = new ClientCache(store.clients);
+    // Revocation on this instance is seen at once; elsewhere within CLIENT_CACHE_MS (and the
+    // guard refuses tokens of a revoked client anyway).
+    events.listen(ClientRevoked, (event) => this.#clients.forget(event.clientId));
+    const clients = this.#clients;
     this.#context = {
       store,
       issuer,
@@ -45,7 +55,7 @@ export class TokenEndpoint {
       config: config.oauth,
       users,
       client: async (request, grantType) => {
-        const client = await authenticateClient(store.clients, request);
+        const client = await authenticateClient(clients, request);
         if (!clientHandlesGrant(client, grantType)) {
           throw OAuthError.unauthorizedClient(`This client may not use the ${grantType} grant.`);
         }
@@ -60,5 +70,37 @@ export class TokenEndpoint {
     const grant = this.grants.get(grantType);
     if (!grant) throw OAuthError.unsupportedGrantType(grantType);
     return grant.handle(request, this.#context);
+  }
+}
+
+const CLIENT_CACHE_MS = 5_000;
+const CLIENT_CACHE_SIZE = 10_000;
+
+/**
+ * Live clients by id for a few seconds: the token endpoint then costs one insert and one
+ * signature. A client's secret never changes, and revocation is forgotten at once here.
+ */
+class ClientCache implements Pick<ClientStore, 'find'> {
+  readonly #entries = new Map<string, { client: ClientRecord; until: number }>();
+
+  constructor(private readonly store: ClientStore) {}
+
+  /** Wall-clock (monotonic) time: the cache is an operational detail, not domain time. */
+  async find(id: string): Promise<ClientRecord | undefined> {
+    const now = performance.now();
+    const hit = this.#entries.get(id);
+    if (hit && hit.until > now) return hit.client;
+    const client = await this.store.find(id);
+    if (client && !client.revoked) {
+      if (this.#entries.size >= CLIENT_CACHE_SIZE) this.#entries.clear();
+      this.#entries.set(id, { client, until: now + CLIENT_CACHE_MS });
+    } else {
+      this.#entries.delete(id);
+    }
+    return client;
+  }
+
+  forget(id: string): void {
+    this.#entries.delete(id);
   }
 }

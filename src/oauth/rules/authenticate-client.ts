@@ -14,7 +14,7 @@ export interface ClientCredentialsInput {
  * form fields — not both. A public client (no secret) identifies itself by `client_id` alone.
  */
 export async function authenticateClient(
-  clients: ClientStore,
+  clients: Pick<ClientStore, 'find'>,
   input: ClientCredentialsInput,
 ): Promise<ClientRecord> {
   const basic = parseBasic(input.authorization);
