@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADA, approvalFields, BOB, Browser, type OAuthTestApp, oauthApp, REDIRECT } from './support.js';
+import {
+  ADA,
+  approvalFields,
+  BOB,
+  Browser,
+  type OAuthTestApp,
+  oauthApp,
+  REDIRECT,
+  tokenIn,
+} from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const CHALLENGE = createHash('sha256').update('x'.repeat(64)).digest('base64url');
@@ -41,11 +50,25 @@ describe(`authorization endpoint (${engine})`, () => {
   };
 
   it('sends a logged-out user to login and back', async () => {
-    const res = await new Browser(t.url).get(authorizeUrl({}));
+    const visitor = new Browser(t.url);
+    const res = await visitor.get(authorizeUrl({}));
     expect(res.status).toBe(302);
     const location = new URL(res.headers.get('location')!, t.url);
     expect(location.pathname).toBe('/login');
     expect(location.searchParams.get('intended')).toContain('/oauth/authorize?');
+    const page = await visitor.get(location.pathname + location.search);
+    const html = await page.text();
+    const intended = /name="intended" value="([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&');
+    const login = await visitor.post('/login', {
+      _token: tokenIn(html),
+      email: ADA.email,
+      password: ADA.password,
+      intended,
+    });
+    expect(login.headers.get('location')).toBe(authorizeUrl({}));
+    const back = await visitor.get(login.headers.get('location')!);
+    expect(back.status).toBe(200);
+    expect(await back.text()).toContain('Order Tracker');
   });
 
   it('shows the client name and each scope description; the page is not framable', async () => {
