@@ -190,7 +190,13 @@ legend { font-weight: 600; padding: 0 0.25rem; }
 .approval .scopes code { white-space: nowrap; }
 .approval .actions form { flex: 1; }
 .approval .actions .btn { width: 100%; }
-.doc { white-space: pre-wrap; background: var(--surface); border: 1px solid var(--border); }
+.doc h2 { margin-top: 1.75rem; }
+.doc h3 { margin-top: 1.25rem; font-size: 1.05rem; }
+.doc ul, .doc ol { padding-left: 1.25rem; margin: 0 0 1rem; }
+.doc li { margin: 0.2rem 0; }
+.doc .table-wrap { margin-bottom: 1rem; }
+.doc .table td, .doc .table th { font-size: 0.9rem; }
+.doc p code, .doc li code, .doc td code { background: #f0f2f5; padding: 0.05rem 0.3rem; border-radius: 4px; }
 
 @media (max-width: 600px) {
   :root { font-size: 15px; }

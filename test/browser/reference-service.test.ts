@@ -54,7 +54,8 @@ describe(`reference service in Chromium (${engine})`, () => {
   it('serves the documentation', async () => {
     await go('/docs');
     await page().click('a[href="/docs/billing"]');
-    await expect(page().locator('pre.doc').textContent()).resolves.toContain('newSubscription');
+    await expect(page().locator('.doc h1').textContent()).resolves.toBe('Billing');
+    await expect(page().locator('.doc').textContent()).resolves.toContain('newSubscription');
     await browser.shot('01-docs');
   });
 

@@ -5,12 +5,13 @@ import type { TollgateConfig } from '../../../src/foundation/config.js';
 import { HttpError } from '../../../src/foundation/errors.js';
 import { ConfigToken } from '../../../src/foundation/tokens.js';
 import { renderPage } from '../../../src/views/render.js';
+import { renderMarkdown } from '../markdown.js';
 import { LandingPage } from '../pages/landing-page.js';
 
 const DOCS = fileURLToPath(new URL('../../../docs/', import.meta.url));
 const PAGE = /^[a-z0-9][a-z0-9-]*$/;
 
-/** `GET /` and the documentation pages (`/docs`, `/docs/{page}`: the Markdown files of `docs/`, as text). */
+/** `GET /` and the documentation pages (`/docs`, `/docs/{page}`: the Markdown files of `docs/`). */
 export class LandingController {
   static inject = [ConfigToken] as const;
 
@@ -62,7 +63,7 @@ export class LandingController {
         <p>
           <a href="/docs">← All documentation</a>
         </p>
-        <pre class="doc">{text}</pre>
+        <article class="card doc">{renderMarkdown(text)}</article>
       </>,
     );
   }
