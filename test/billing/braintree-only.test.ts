@@ -209,6 +209,23 @@ describe('Braintree edition specifics', () => {
     expect(remote.discounts.map((d) => [d.id, d.amount])).toEqual([['LAUNCH20', 770]]);
   });
 
+  it('syncTaxPercentage() re-prices the subscription: no charge now, a cancellation stays', async () => {
+    const user = await newUser(t.app);
+    const sub = await user
+      .newSubscription('main', 'basic-monthly')
+      .withCoupon('LAUNCH20')
+      .create('fake-valid-nonce');
+    await sub.cancel();
+    taxPercentage = 8.25;
+    await sub.syncTaxPercentage();
+    const remote = sandbox.store.subscriptions.get(sub.providerId)!;
+    // 20.00 + 8.25% = 21.65; the 20% coupon follows it (4.33).
+    expect([remote.price, remote.discounts[0]?.amount]).toEqual([2165, 433]);
+    expect(remote.numberOfBillingCycles).toBe(1);
+    expect(sales((await reload(user)).braintree_id!)).toEqual([1600]);
+    expect(sub.onGracePeriod()).toBe(true);
+  });
+
   it('quantities are not a Braintree feature: a clear unsupported_by_edition error naming it', async () => {
     const user = await newUser(t.app);
     const err = await user

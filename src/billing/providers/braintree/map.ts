@@ -18,6 +18,9 @@ const PAID = new Set([
 ]);
 const OPEN = new Set(['authorized', 'authorizing']);
 
+/** Money captured or on its way to settlement: Braintree's notion of a paid sale. */
+export const isPaid = (status: string): boolean => PAID.has(status);
+
 export const cents = (amount: string | null | undefined): number => toMinor(amount ?? '0', 'usd');
 
 export function defaultMethod(customer: BtCustomer): BtPaymentMethod | undefined {

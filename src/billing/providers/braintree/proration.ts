@@ -1,15 +1,7 @@
 import { daysBetween } from './dates.js';
-import { cents, inTrial } from './map.js';
+import { cents, inTrial, isPaid } from './map.js';
 import { type DiscountAdd, money, PLAN_CREDIT } from './pricing.js';
 import type { BtSubscription } from './types.js';
-
-const PAID = new Set([
-  'submitted_for_settlement',
-  'settling',
-  'settlement_pending',
-  'settlement_confirmed',
-  'settled',
-]);
 
 /**
  * What the customer paid for the current period and has not used, in minor units: the period's
@@ -27,8 +19,7 @@ export function unusedValue(sub: BtSubscription, today: string): number {
   const left = Math.min(days, Math.max(0, daysBetween(today, end) + 1));
   const paid = (sub.transactions ?? [])
     .filter(
-      (t) =>
-        PAID.has(t.status) && t.subscription?.billingPeriodStartDate?.slice(0, 10) === start.slice(0, 10),
+      (t) => isPaid(t.status) && t.subscription?.billingPeriodStartDate?.slice(0, 10) === start.slice(0, 10),
     )
     .reduce((sum, t) => sum + cents(t.amount), 0);
   const unspentCredit = (sub.discounts ?? [])

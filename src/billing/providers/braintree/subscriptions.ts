@@ -111,14 +111,15 @@ export class BraintreeSubscriptions {
       return this.replace(current, { planId, price, trialEndsAt, credit });
     }
     const coupons = this.pricing.couponUpdates(current, price);
+    const swapping = changes.plan !== undefined;
     const sub = await this.update(id, {
       planId,
       price: money(price),
-      // A swap also lifts a cancellation at period end (Cashier's neverExpires / null cycles).
-      neverExpires: true,
-      numberOfBillingCycles: null,
+      // A swap also lifts a cancellation at period end (Cashier's neverExpires / null cycles); a
+      // tax change alone leaves the cycles alone and applies from the next charge.
+      ...(swapping ? { neverExpires: true, numberOfBillingCycles: null } : {}),
       ...(coupons.length ? { discounts: { update: coupons } } : {}),
-      options: { prorateCharges: changes.prorate !== false },
+      options: { prorateCharges: swapping && changes.prorate !== false },
     });
     return mapSubscription(sub, inTrial(sub) ? (changes.trialEndsAt ?? undefined) : null);
   }
