@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { LruCache } from './lru.js';
+
+describe('LruCache', () => {
+  it('forgets the least recently used entry when full', () => {
+    const cache = new LruCache<string, number>(2);
+    cache.set('a', 1).set('b', 2);
+    expect(cache.get('a')).toBe(1); // a is now the most recent
+    cache.set('c', 3);
+    expect(cache.has('b')).toBe(false);
+    expect(cache.get('a')).toBe(1);
+    expect(cache.get('c')).toBe(3);
+    expect(cache.size).toBe(2);
+  });
+
+  it('peek does not change the rank; set on a present key does not evict', () => {
+    const cache = new LruCache<string, number>(2);
+    cache.set('a', 1).set('b', 2);
+    expect(cache.peek('a')).toBe(1);
+    cache.set('b', 20);
+    cache.set('c', 3);
+    expect(cache.has('a')).toBe(false);
+    expect(cache.get('b')).toBe(20);
+  });
+
+  it('refuses a capacity below one', () => {
+    expect(() => new LruCache(0)).toThrow(RangeError);
+  });
+});

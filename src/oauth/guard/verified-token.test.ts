@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { AccessTokenClaims } from '../jwt/claims.js';
+import { bearerToken } from './token-guard.js';
+import { hasAllScopes, hasAnyScope, toVerifiedToken, transientToken } from './verified-token.js';
+
+const claims = (over: Partial<AccessTokenClaims> = {}): AccessTokenClaims => ({
+  iss: 'http://localhost',
+  sub: '7',
+  aud: 'client-1',
+  client_id: 'client-1',
+  jti: 'tok-1',
+  iat: 1000,
+  exp: 2000,
+  scope: 'a b',
+  scopes: ['a', 'b'],
+  ...over,
+});
+
+describe('verified tokens', () => {
+  it('reads the user from sub, and no user when sub is the client (client_credentials)', () => {
+    expect(toVerifiedToken(claims()).userId).toBe(7);
+    expect(toVerifiedToken(claims({ sub: 'client-1' })).userId).toBeNull();
+    expect(toVerifiedToken(claims()).expiresAtMs).toBe(2_000_000);
+  });
+
+  it('scopes: all-of and any-of; * passes both', () => {
+    const token = toVerifiedToken(claims());
+    expect(hasAllScopes(token, ['a', 'b'])).toBe(true);
+    expect(hasAllScopes(token, ['a', 'c'])).toBe(false);
+    expect(hasAnyScope(token, ['c', 'b'])).toBe(true);
+    expect(hasAnyScope(token, ['c', 'd'])).toBe(false);
+    const star = toVerifiedToken(claims({ scopes: ['*'], scope: '*' }));
+    expect(hasAllScopes(star, ['c', 'd'])).toBe(true);
+    expect(hasAnyScope(star, ['c'])).toBe(true);
+  });
+
+  it('a transient token (app_token cookie) has every scope and never expires', () => {
+    const token = transientToken(7, ['*']);
+    expect(hasAllScopes(token, ['anything'])).toBe(true);
+    expect(token.expiresAtMs).toBe(Number.POSITIVE_INFINITY);
+    expect(Object.isFrozen(token.current)).toBe(true);
+  });
+});
+
+describe('RFC 6750 §2.1 bearer header', () => {
+  it.each([
+    ['Bearer abc.def.ghi', 'abc.def.ghi'],
+    ['bearer abc', 'abc'],
+    ['BEARER abc', 'abc'],
+    ['Bearer', ''],
+    ['Bearer ', ''],
+  ])('%j → %j', (header, token) => {
+    expect(bearerToken(header)).toBe(token);
+  });
+
+  it.each([undefined, 'Basic YTpi', 'Bearerabc', 'Token abc'])('%j is not a bearer credential', (header) => {
+    expect(bearerToken(header)).toBeUndefined();
+  });
+});
