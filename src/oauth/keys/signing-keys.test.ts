@@ -73,7 +73,7 @@ describe('signing keys', () => {
 
   it('reads PEM keys from the environment, with \\n escapes', async () => {
     const pair = generateKeyPair('RS256');
-    const escape = (pem: string) => pem.replace(/\n/g, '\\n');
+    const escapeNewlines = (pem: string) => pem.replace(/\n/g, '\\n');
     const { keys, signer, verifier } = setup('RS256', {
       privateKey: escape(pair.privateKey),
       publicKey: escape(pair.publicKey),
