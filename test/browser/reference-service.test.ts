@@ -14,7 +14,7 @@ const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct
  * The reference service (`createApp`, as `npm start` runs it) driven through its pages by Chromium:
  * the steps a developer takes, in order. Each test builds on the one before.
  */
-describe(`reference service in Chromium (${engine})`, () => {
+describe(`reference service in Chromium (${engine})`, { timeout: 60_000 }, () => {
   let server: ReferenceServer;
   let browser: Chromium;
   let callback: Callback;
@@ -73,7 +73,7 @@ describe(`reference service in Chromium (${engine})`, () => {
 
   it('creates an OAuth client: 422 errors next to the fields, then the secret shown once', async () => {
     await go('/dashboard/clients');
-    await page().fill('#field-name', 'Sample client');
+    await page().fill('#field-name', 'Sample app');
     await page().fill('#field-redirect', 'not a url');
     await page().click('[data-client-form] button[type="submit"]');
     await expect(page().locator('#field-redirect ~ .error').textContent()).resolves.toContain(
@@ -93,6 +93,13 @@ describe(`reference service in Chromium (${engine})`, () => {
       callback.redirectUri,
     );
     await browser.shot('05-clients-created');
+
+    // Edit: the form switches to the client, PUT saves it.
+    await page().click(`tr[data-client="${client.id}"] button[data-edit]`);
+    await expect(page().locator('#field-name').inputValue()).resolves.toBe('Sample app');
+    await page().fill('#field-name', 'Sample client');
+    await page().click('[data-client-form] button[type="submit"]');
+    await page().locator(`tr[data-client="${client.id}"]`, { hasText: 'Sample client' }).waitFor();
 
     // The secret is not shown again.
     await page().reload();
