@@ -75,8 +75,8 @@ describe('signing keys', () => {
     const pair = generateKeyPair('RS256');
     const escapeNewlines = (pem: string) => pem.replace(/\n/g, '\\n');
     const { keys, signer, verifier } = setup('RS256', {
-      privateKey: escape(pair.privateKey),
-      publicKey: escape(pair.publicKey),
+      privateKey: escapeNewlines(pair.privateKey),
+      publicKey: escapeNewlines(pair.publicKey),
     });
     const loaded = await keys.load();
     expect(loaded.algorithm).toBe('RS256');
