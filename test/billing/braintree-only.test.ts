@@ -320,6 +320,18 @@ describe('Braintree edition specifics', () => {
     expect(upcoming?.paid()).toBe(false);
   });
 
+  it('charge() takes the full currency unit: cents as decimals, a fraction of a cent refused', async () => {
+    const user = await newUser(t.app);
+    await user.updateCard('fake-valid-nonce');
+    await expect(user.charge(10.555)).rejects.toMatchObject({ code: 'invalid_amount' });
+    const sent = sandbox.requests.length;
+    const charge = await user.charge(0.99, { customFields: { note: 'tip' } });
+    const params = sandbox.requests.slice(sent).find((r) => r.operation === 'transaction.sale')?.params;
+    expect((params?.transaction as Record<string, unknown>).amount).toBe('0.99');
+    expect((params?.transaction as Record<string, unknown>).currency).toBeUndefined();
+    expect(charge).toMatchObject({ amount: '0.99', customFields: { note: 'tip' } });
+  });
+
   it('dispute_opened is dispatched to handleDisputeOpened(notification)', async () => {
     const user = await newUser(t.app);
     await user.updateCard('fake-valid-nonce');
