@@ -33,6 +33,10 @@ export function billingProvider(options: BillingProviderOptions = {}): ServicePr
     async register(app) {
       const provider = await resolveProvider(app, options.provider);
       app.container.instance(BillingProviderToken, provider);
+      let closing: Promise<void> | undefined;
+      const close = () => (closing ??= Promise.resolve(provider.close?.()));
+      closers.set(app, close);
+      app.onClose(close);
       // Stateless services: one each, rather than one per call from every Billable model.
       for (const service of [SubscriptionRepository, Customers, Subscriptions, Invoices, WebhookEvents]) {
         app.container.singleton(service as Constructor);
@@ -61,7 +65,9 @@ async function resolveProvider(app: Application, given: BillingProviderOptions['
   return mod.createBillingProvider(app);
 }
 
-/** Stops what the provider holds (the embedded sandbox); call it before `app.close()`. */
+const closers = new WeakMap<Application, () => Promise<void>>();
+
+/** Stops what the provider holds (an embedded sandbox) now; `app.close()` also does, once. */
 export async function closeBilling(app: Application): Promise<void> {
-  if (app.container.has(BillingProviderToken)) await app.container.make(BillingProviderToken).close?.();
+  await closers.get(app)?.();
 }
