@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Application } from '../foundation/application.js';
+import { pino } from 'pino';
+import type { Application, ApplicationOptions } from '../foundation/application.js';
+import { createLogger } from '../foundation/logger.js';
 
 /** Thrown for bad input: the CLI prints the message (no stack) and exits with code 1. */
 export class CliError extends Error {
@@ -19,9 +21,13 @@ export async function loadApplication(): Promise<Application> {
       `No application found at ${entry}. Set TOLLGATE_APP to the module that exports createApp().`,
     );
   }
-  const mod = (await import(pathToFileURL(entry).href)) as { createApp?: () => Promise<Application> };
+  const mod = (await import(pathToFileURL(entry).href)) as {
+    createApp?: (overrides?: object, options?: ApplicationOptions) => Promise<Application>;
+  };
   if (typeof mod.createApp !== 'function') throw new CliError(`${entry} does not export createApp().`);
-  return mod.createApp();
+  // A command's output is stdout (and may be --json); the application's logs go to stderr.
+  const logger = createLogger(process.env.LOG_LEVEL || 'warn', pino.destination(2));
+  return mod.createApp({}, { logger });
 }
 
 /** Runs `fn` with the application, closing its database afterwards. */
