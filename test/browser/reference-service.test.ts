@@ -219,7 +219,9 @@ describe(`reference service in Chromium (${engine})`, { timeout: 60_000 }, () =>
     await page().check('#update-tok_mastercard');
     await page().click('text=Save card');
     await page().locator('[data-card-on-file]', { hasText: 'ending 4444' }).waitFor();
-    await expect(page().locator('.flash').first().textContent()).resolves.toContain('Your card is updated');
+    await expect(page().locator('.flash').first().textContent()).resolves.toContain(
+      'Your payment method is updated',
+    );
   });
 
   it('cancels (grace period end shown), then resumes', async () => {

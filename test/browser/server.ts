@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createApp } from '../../app/bootstrap.js';
 import { closeBilling } from '../../src/billing/service-provider.js';
 import type { Application } from '../../src/foundation/application.js';
+import type { DeepPartial, TollgateConfig } from '../../src/foundation/config.js';
 import { createLogger } from '../../src/foundation/logger.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
 import { Clients, installKeys, OAuthStoreToken } from '../../src/oauth/index.js';
@@ -21,7 +22,9 @@ export interface ReferenceServer {
  * served on a free loopback port. The app's URL is the server's real one, so the OAuth issuer in
  * the discovery document matches what clients connect to.
  */
-export async function startReferenceServer(): Promise<ReferenceServer> {
+export async function startReferenceServer(
+  overrides: DeepPartial<TollgateConfig> = {},
+): Promise<ReferenceServer> {
   const database = await createTestDatabase();
   const storagePath = mkdtempSync(join(tmpdir(), 'tollgate-browser-'));
   // Listen first (port 0), then build the app with that URL: the server forwards to it once built.
@@ -37,6 +40,7 @@ export async function startReferenceServer(): Promise<ReferenceServer> {
       database: { url: database.url },
       log: { level: process.env.TEST_LOG_LEVEL ?? 'silent' },
       routes: { cachePath: join(storagePath, 'routes.json') },
+      ...overrides,
     },
     { logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') },
   );

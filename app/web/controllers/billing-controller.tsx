@@ -48,11 +48,7 @@ export class BillingController {
         plans={this.config.billing.plans}
         price={(plan) => planPrice(this.config, plan)}
         subscription={sub ? subscriptionView(this.config, sub) : undefined}
-        card={
-          user.card_brand && user.card_last_four
-            ? { brand: user.card_brand, lastFour: user.card_last_four }
-            : undefined
-        }
+        card={paymentMethod(user)}
         invoices={invoices}
         cardEntry={cardEntryConfig(this.config, await this.braintreeAuthorization())}
         providerError={providerError}
@@ -111,7 +107,7 @@ export class BillingController {
     return this.act(c, async (user, form) => {
       if (!form.token) return ['error', 'Enter a card.'];
       await user.updateCard(form.token);
-      return ['status', `Your card is updated (${user.card_brand} ending ${user.card_last_four}).`];
+      return ['status', 'Your payment method is updated.'];
     });
   }
 
@@ -159,4 +155,11 @@ export class BillingController {
       return '';
     }
   }
+}
+
+function paymentMethod(user: AppUser): BillingPageProps['card'] {
+  if (user.card_brand && user.card_last_four)
+    return { brand: user.card_brand, lastFour: user.card_last_four };
+  if (user.paypal_email) return { paypal: user.paypal_email };
+  return undefined;
 }

@@ -18,7 +18,8 @@ export interface BillingPageProps {
   plans: PlanConfig[];
   price: (plan: PlanConfig) => string;
   subscription: SubscriptionView | undefined;
-  card: { brand: string; lastFour: string } | undefined;
+  /** The default payment method on file: a card, or (Braintree) a PayPal account. */
+  card: { brand: string; lastFour: string } | { paypal: string } | undefined;
   invoices: Array<{ id: string; number: string; date: string; total: string; paid: boolean }>;
   cardEntry: CardEntryConfig;
   /** The provider could not be reached: show what is known locally. */
@@ -163,7 +164,11 @@ export const BillingPage: FC<BillingPageProps> = (props) => {
       {live ? null : <Subscribe {...props} />}
       <section class="card">
         <h2>Payment method</h2>
-        {props.card ? (
+        {props.card && 'paypal' in props.card ? (
+          <p data-card-on-file>
+            PayPal account <strong>{props.card.paypal}</strong>
+          </p>
+        ) : props.card ? (
           <p data-card-on-file>
             {props.card.brand} ending <strong>{props.card.lastFour}</strong>
           </p>

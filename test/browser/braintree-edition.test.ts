@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Chromium, launchChromium } from './chromium.js';
+import { type ReferenceServer, startReferenceServer } from './server.js';
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+
+/** The billing page when the service runs the Braintree edition (its embedded sandbox, nonces). */
+describe(`reference service, Braintree edition, in Chromium (${engine})`, { timeout: 60_000 }, () => {
+  let server: ReferenceServer;
+  let browser: Chromium;
+  const page = () => browser.page;
+  const go = (path: string) => page().goto(`${server.url}${path}`);
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    server = await startReferenceServer({ billing: { edition: 'braintree' } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('subscribes with a sandbox nonce, cancels, resumes, switches to PayPal, downloads the invoice', async () => {
+    await go('/register');
+    await page().fill('#field-name', 'Grace Hopper');
+    await page().fill('#field-email', 'grace@example.com');
+    await page().fill('#field-password', 'a ship in harbour');
+    await page().fill('#field-password_confirmation', 'a ship in harbour');
+    await Promise.all([page().waitForURL('**/dashboard'), page().click('button[type="submit"]')]);
+
+    await go('/dashboard/billing');
+    expect(await page().locator('input[name="test_card"][value="tok_visa"]').count()).toBe(0);
+    await page().check('#subscribe-fake-processor-declined-visa-nonce');
+    await Promise.all([page().waitForURL('**/dashboard/billing'), page().click('text=Subscribe')]);
+    await expect(page().locator('.flash-error').textContent()).resolves.toMatch(/declined/i);
+
+    await page().check('#plan-basic-monthly');
+    await page().check('#subscribe-fake-valid-nonce');
+    await page().click('text=Subscribe');
+    await page().waitForSelector('[data-subscription][data-state="active"]');
+    await page().waitForSelector('[data-invoices] tr[data-invoice]');
+    await browser.shot('20-braintree-billing');
+
+    await page().click('text=Cancel subscription');
+    await page().waitForSelector('[data-subscription][data-state="grace"]');
+    await page().click('text=Resume subscription');
+    await page().waitForSelector('[data-subscription][data-state="active"]');
+
+    await page().click('summary:has-text("Update card")');
+    await page().check('#update-fake-paypal-billing-agreement-nonce');
+    await page().click('text=Save card');
+    await page().locator('[data-card-on-file]', { hasText: 'PayPal account' }).waitFor();
+    await browser.shot('21-braintree-paypal');
+
+    const [download] = await Promise.all([
+      page().waitForEvent('download'),
+      page().click('text=Download PDF'),
+    ]);
+    const file = join(browser.shots, 'braintree-invoice.pdf');
+    await download.saveAs(file);
+    expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+});
