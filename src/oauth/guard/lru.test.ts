@@ -13,6 +13,17 @@ describe('LruCache', () => {
     expect(cache.size).toBe(2);
   });
 
+  it('an entry used while in the older half survives a full round of insertions', () => {
+    const cache = new LruCache<number, number>(100);
+    for (let i = 0; i < 100; i++) cache.set(i, i);
+    // Key 0 is the oldest; using it moves it to the young end.
+    expect(cache.get(0)).toBe(0);
+    for (let i = 100; i < 199; i++) cache.set(i, i);
+    expect(cache.has(0)).toBe(true);
+    expect(cache.has(1)).toBe(false);
+    expect(cache.size).toBe(100);
+  });
+
   it('peek does not change the rank; set on a present key does not evict', () => {
     const cache = new LruCache<string, number>(2);
     cache.set('a', 1).set('b', 2);
@@ -20,6 +31,10 @@ describe('LruCache', () => {
     cache.set('b', 20);
     cache.set('c', 3);
     expect(cache.has('a')).toBe(false);
+    expect([...cache.entries()]).toEqual([
+      ['b', 20],
+      ['c', 3],
+    ]);
     expect(cache.get('b')).toBe(20);
   });
 

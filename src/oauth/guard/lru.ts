@@ -1,32 +1,45 @@
+interface Slot<V> {
+  value: V;
+  /** The insertion counter when the entry last moved to the young end. */
+  stamp: number;
+}
+
 /**
  * A bounded map that forgets its least recently used entry when full. A `Map` keeps insertion
- * order, so "touch" is delete + set and the oldest entry is the first key: O(1) either way.
+ * order, so the oldest entry is its first key. Moving an entry to the young end on every hit
+ * (delete + set) costs more than the rest of a cached token check, so a hit moves it only once it
+ * has drifted into the older half: hot entries stay far from eviction at almost no cost.
  */
 export class LruCache<K, V> {
-  readonly #map = new Map<K, V>();
+  readonly #map = new Map<K, Slot<V>>();
+  readonly #halfLife: number;
+  #counter = 0;
 
   constructor(readonly capacity: number) {
     if (!(capacity >= 1))
       throw new RangeError(`An LRU cache needs a capacity of at least 1 (got ${capacity}).`);
+    this.#halfLife = Math.max(1, Math.floor(capacity / 2));
   }
 
   get size(): number {
     return this.#map.size;
   }
 
-  /** The value, marked as just used. */
+  /** The value, marked as used. */
   get(key: K): V | undefined {
-    const value = this.#map.get(key);
-    if (value !== undefined) {
+    const slot = this.#map.get(key);
+    if (slot === undefined) return undefined;
+    if (this.#counter - slot.stamp >= this.#halfLife) {
       this.#map.delete(key);
-      this.#map.set(key, value);
+      slot.stamp = ++this.#counter;
+      this.#map.set(key, slot);
     }
-    return value;
+    return slot.value;
   }
 
   /** The value without changing its rank. */
   peek(key: K): V | undefined {
-    return this.#map.get(key);
+    return this.#map.get(key)?.value;
   }
 
   has(key: K): boolean {
@@ -36,7 +49,7 @@ export class LruCache<K, V> {
   set(key: K, value: V): this {
     if (this.#map.has(key)) this.#map.delete(key);
     else if (this.#map.size >= this.capacity) this.#map.delete(this.#map.keys().next().value as K);
-    this.#map.set(key, value);
+    this.#map.set(key, { value, stamp: ++this.#counter });
     return this;
   }
 
@@ -48,7 +61,7 @@ export class LruCache<K, V> {
     this.#map.clear();
   }
 
-  entries(): IterableIterator<[K, V]> {
-    return this.#map.entries();
+  *entries(): IterableIterator<[K, V]> {
+    for (const [key, slot] of this.#map) yield [key, slot.value];
   }
 }

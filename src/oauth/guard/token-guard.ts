@@ -18,7 +18,7 @@ import { RevocationCache, type TokenState } from './token-states.js';
 import { toVerifiedToken, transientToken, type VerifiedToken } from './verified-token.js';
 
 export interface TokenGuardOptions {
-  /** Verified tokens kept (raw token → claims, until `exp`). Default 10,000. */
+  /** Verified tokens kept (the Authorization header as sent → claims, until `exp`). Default 10,000. */
   maxVerifiedTokens?: number;
   /** Revocation states kept (token id → live/revoked). Default 100,000. */
   maxTokenStates?: number;
@@ -53,7 +53,7 @@ const EXPIRED = 'The access token has expired.';
  * from the Authorization header only — never the query string or the body — or, for the
  * application's own frontend, the `app_token` cookie with `X-CSRF-TOKEN` and `X-Requested-With`.
  *
- * A reused token costs no signature check and no query: the verified claims are cached by the raw
+ * A reused token costs no signature check and no query: the verified claims are cached by the
  * token until `exp` (checked against the injected clock on every request), the revocation state
  * by token id until a revocation event, and the user's row for `userCacheMs`.
  */
@@ -87,11 +87,13 @@ export class TokenGuard {
    */
   user = (c: Context): User | Promise<User> => {
     if (this.#actingAs) return this.#acting(c);
-    const raw = bearerToken(c.req.header('authorization'));
-    if (raw === undefined) return this.#viaCookie(c);
-    const token = this.verified.get(raw);
+    // Keyed by the header as sent: slicing off "Bearer " would make V8 copy and re-hash the
+    // token on every lookup, which costs more than the rest of the check.
+    const header = c.req.header('authorization');
+    if (header === undefined) return this.#viaCookie(c);
+    const token = this.verified.get(header);
     if (token !== undefined && token.userId !== null) {
-      if (this.#now() >= token.expiresAtMs) throw this.#expired(raw);
+      if (this.#now() >= token.expiresAtMs) throw this.#expired(header);
       const now = performance.now();
       const state = this.revocations.trusted(token.id, now);
       if (state !== undefined) {
@@ -103,7 +105,7 @@ export class TokenGuard {
         }
       }
     }
-    return this.#userSlow(c, raw);
+    return this.#userSlow(c, header);
   };
 
   /**
@@ -115,11 +117,11 @@ export class TokenGuard {
       c.set('accessToken', this.#actingAs.token);
       return this.#actingAs.token;
     }
-    const raw = bearerToken(c.req.header('authorization'));
-    if (raw === undefined) throw unauthenticated('missing');
-    const token = this.verified.get(raw);
+    const header = c.req.header('authorization');
+    if (header === undefined) throw unauthenticated('missing');
+    const token = this.verified.get(header);
     if (token !== undefined) {
-      if (this.#now() >= token.expiresAtMs) throw this.#expired(raw);
+      if (this.#now() >= token.expiresAtMs) throw this.#expired(header);
       const state = this.revocations.trusted(token.id, performance.now());
       if (state !== undefined) {
         if (!state.live) throw unauthenticated('revoked');
@@ -127,15 +129,16 @@ export class TokenGuard {
         return token;
       }
     }
-    return this.#verify(raw).then((verified) => {
+    if (bearerToken(header) === undefined) throw unauthenticated('missing');
+    return this.#verify(header).then((verified) => {
       c.set('accessToken', verified);
       return verified;
     });
   }
 
-  async #userSlow(c: Context, raw: string): Promise<User> {
-    if (raw === '') throw unauthenticated('invalid');
-    const token = await this.#verify(raw);
+  async #userSlow(c: Context, header: string): Promise<User> {
+    if (bearerToken(header) === undefined) return this.#viaCookie(c);
+    const token = await this.#verify(header);
     if (token.userId === null) throw unauthenticated('no_user');
     const entry = this.#userRows.peek(token.userId);
     let row = entry !== undefined && performance.now() - entry.at < this.#userCacheMs ? entry.row : undefined;
@@ -146,9 +149,11 @@ export class TokenGuard {
   }
 
   /** Signature, issuer, type and expiry (once per token), then the revocation check. */
-  async #verify(raw: string): Promise<VerifiedToken> {
-    let token = this.verified.get(raw);
+  async #verify(header: string): Promise<VerifiedToken> {
+    let token = this.verified.get(header);
     if (token === undefined) {
+      const raw = bearerToken(header);
+      if (!raw) throw unauthenticated('invalid');
       try {
         token = toVerifiedToken(await this.deps.verifier.verify(raw));
       } catch (err) {
@@ -156,9 +161,9 @@ export class TokenGuard {
           throw unauthenticated(err.description === EXPIRED ? 'expired' : 'invalid');
         throw err;
       }
-      this.verified.set(raw, token);
+      this.verified.set(header, token);
     }
-    if (this.#now() >= token.expiresAtMs) throw this.#expired(raw);
+    if (this.#now() >= token.expiresAtMs) throw this.#expired(header);
     const now = performance.now();
     const state = this.revocations.trusted(token.id, now) ?? (await this.#lookup(token, now));
     if (!state.live) throw unauthenticated('revoked');
@@ -189,8 +194,8 @@ export class TokenGuard {
     return withToken(this.deps.users.hydrate(row), token);
   }
 
-  #expired(raw: string) {
-    this.verified.delete(raw);
+  #expired(header: string) {
+    this.verified.delete(header);
     return unauthenticated('expired');
   }
 
