@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { planCredit, unusedValue } from './proration.js';
+import type { BtSubscription } from './types.js';
+
+const paidMonth = (overrides: Partial<BtSubscription> = {}): BtSubscription => ({
+  id: 's1',
+  planId: 'monthly',
+  price: '20.00',
+  status: 'Active',
+  paymentMethodToken: 'pm1',
+  trialPeriod: false,
+  currentBillingCycle: 1,
+  billingPeriodStartDate: '2026-03-10',
+  billingPeriodEndDate: '2026-04-09',
+  transactions: [
+    {
+      id: 't1',
+      type: 'sale',
+      status: 'submitted_for_settlement',
+      amount: '20.00',
+      createdAt: '2026-03-10T09:00:00Z',
+      subscription: { billingPeriodStartDate: '2026-03-10', billingPeriodEndDate: '2026-04-09' },
+    },
+    // A declined charge paid nothing.
+    {
+      id: 't0',
+      type: 'sale',
+      status: 'processor_declined',
+      amount: '20.00',
+      createdAt: '2026-03-10T08:00:00Z',
+      subscription: { billingPeriodStartDate: '2026-03-10', billingPeriodEndDate: '2026-04-09' },
+    },
+  ],
+  ...overrides,
+});
+
+describe('Braintree proration (plan-credit)', () => {
+  it('unused value: paid × days left (today included) / days in the period', () => {
+    expect(unusedValue(paidMonth(), '2026-03-10')).toBe(2000);
+    expect(unusedValue(paidMonth(), '2026-03-20')).toBe(Math.round((2000 * 21) / 31));
+    expect(unusedValue(paidMonth(), '2026-04-09')).toBe(Math.round(2000 / 31));
+    expect(unusedValue(paidMonth(), '2026-04-10')).toBe(0);
+  });
+
+  it('adds plan credit not yet spent; nothing in a trial or when not active', () => {
+    const withCredit = paidMonth({
+      discounts: [
+        { id: 'plan-credit', amount: '5.00', numberOfBillingCycles: 4, currentBillingCycle: 1 },
+        { id: 'LAUNCH20', amount: '4.00', neverExpires: true, currentBillingCycle: 1 },
+      ],
+    });
+    expect(unusedValue(withCredit, '2026-03-10')).toBe(2000 + 3 * 500);
+    expect(unusedValue(paidMonth({ trialPeriod: true, currentBillingCycle: 0 }), '2026-03-10')).toBe(0);
+    expect(unusedValue(paidMonth({ status: 'Past Due' }), '2026-03-10')).toBe(0);
+  });
+
+  it('one cycle when the credit fits in a charge, else spread evenly, rounded down to the cent', () => {
+    expect(planCredit(1355, 20_000)).toEqual({
+      inheritedFromId: 'plan-credit',
+      amount: '13.55',
+      numberOfBillingCycles: 1,
+      neverExpires: false,
+    });
+    expect(planCredit(15_325, 2000)).toMatchObject({ amount: '19.15', numberOfBillingCycles: 8 });
+    expect(planCredit(4000, 2000)).toMatchObject({ amount: '20.00', numberOfBillingCycles: 2 });
+    expect(planCredit(0, 2000)).toBeNull();
+    expect(planCredit(500, 0)).toBeNull();
+  });
+});
