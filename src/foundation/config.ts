@@ -188,12 +188,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DeepPartial
         key: env.STRIPE_KEY || undefined,
         secret: env.STRIPE_SECRET || undefined,
         webhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
+        apiBase: env.STRIPE_API_BASE || undefined,
       },
       braintree: {
         environment: env.BRAINTREE_ENVIRONMENT || undefined,
         merchantId: env.BRAINTREE_MERCHANT_ID || undefined,
         publicKey: env.BRAINTREE_PUBLIC_KEY || undefined,
         privateKey: env.BRAINTREE_PRIVATE_KEY || undefined,
+        apiBase: env.BRAINTREE_API_BASE || undefined,
       },
     },
     routes: {
