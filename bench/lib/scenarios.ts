@@ -299,11 +299,13 @@ export const targets: Target[] = [
   { row: 'tollgate.cc.RS256.sqlite', baseline: 'jose-sign.RS256', atLeast: 0.8, source: 'issue 9' },
   { row: 'tollgate.cc.RS256.sqlite', baseline: 'oidc-provider.cc.RS256', atLeast: 1.4, source: 'issue 9' },
   { row: 'tollgate.cc.ES256.sqlite', baseline: 'oidc-provider.cc.ES256', atLeast: 1.5, source: 'issue 9' },
-  // "Does not grow noticeably": we read it as losing at most 20% of the 10-route rate.
+  // "Does not grow noticeably": Tollgate's share of bare Hono's rate at 1,000 routes is at least
+  // 80% of its share at 10 (Hono's own matching cost, and the machine's mood, factored out).
   {
     row: 'routing.controller.1000',
     baseline: 'routing.controller.10',
     atLeast: 0.8,
-    source: 'DESIGN (≤ 20% slower)',
+    source: 'DESIGN (our reading)',
+    metric: 'ratio',
   },
 ];

@@ -1,0 +1,134 @@
+// CPU time per issued token vs per raw `jose` signature: a loaded machine makes wall-clock rates
+// unreliable, but CPU time per operation is stable, and (jose CPU per sign) / (server CPU per
+// token) approximates the throughput ratio on one core.
+//   npx tsx bench/issuance/run.ts [--alg RS256|ES256|EdDSA] [--requests 4000] [--rounds 3]
+//                                 [--concurrency 16] [--profile <dir>]
+// BENCH_DATABASE_URL=postgres://… runs it on PostgreSQL instead of a temporary SQLite file.
+import { execFileSync, fork } from 'node:child_process';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    alg: { type: 'string', default: 'RS256' },
+    requests: { type: 'string', default: '4000' },
+    rounds: { type: 'string', default: '3' },
+    concurrency: { type: 'string', default: '16' },
+    profile: { type: 'string' },
+  },
+});
+const requests = Number(values.requests);
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+const execArgv = ['--import', 'tsx'];
+if (values.profile) execArgv.push('--cpu-prof', `--cpu-prof-dir=${values.profile}`);
+
+interface Ready {
+  port: number;
+  clientId: string;
+  clientSecret: string;
+  algorithm: string;
+  storagePath: string;
+}
+type Usage = { user: number; system: number };
+
+const child = fork(here('./server.ts'), [], {
+  execArgv,
+  env: { ...process.env, OAUTH_SIGNING_ALG: values.alg },
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
+const waitFor = <T>(type: string) =>
+  new Promise<T>((resolve, reject) => {
+    const onMessage = (m: { type: string } & T) => {
+      if (m.type !== type) return;
+      child.off('message', onMessage);
+      resolve(m);
+    };
+    child.on('message', onMessage);
+    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
+  });
+const ready = await waitFor<Ready>('ready');
+const cpu = async () => {
+  const reply = waitFor<{ usage: Usage }>('cpu');
+  child.send({ type: 'cpu' });
+  const { usage } = await reply;
+  return usage.user + usage.system;
+};
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: Number(values.concurrency) });
+const body = new URLSearchParams({ grant_type: 'client_credentials', scope: '' }).toString();
+const basic = `Basic ${Buffer.from(`${encodeURIComponent(ready.clientId)}:${encodeURIComponent(ready.clientSecret)}`).toString('base64')}`;
+const issue = () =>
+  new Promise<void>((resolve, reject) => {
+    const req = http.request(
+      {
+        agent,
+        host: '127.0.0.1',
+        port: ready.port,
+        path: '/oauth/token',
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': Buffer.byteLength(body),
+          authorization: basic,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          if (res.statusCode !== 200) reject(new Error(`${res.statusCode} ${Buffer.concat(chunks)}`));
+          else resolve();
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+const drive = async (n: number) => {
+  let next = 0;
+  const worker = async () => {
+    while (next++ < n) await issue();
+  };
+  await Promise.all(Array.from({ length: Number(values.concurrency) }, worker));
+};
+
+const joseSign = (): number =>
+  JSON.parse(
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', here('./jose-sign.ts'), ready.storagePath, ready.algorithm, String(requests)],
+      {
+        encoding: 'utf8',
+      },
+    ),
+  ).cpuUsPerSign;
+
+await drive(Math.min(2000, requests)); // warm-up: JIT, statement cache, client cache
+const server: number[] = [];
+const jose: number[] = [];
+for (let round = 0; round < Number(values.rounds); round++) {
+  const before = await cpu();
+  await drive(requests);
+  server.push((await cpu()) - before);
+  jose.push(joseSign());
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const perToken = median(server) / requests;
+const perSign = median(jose);
+console.log(
+  JSON.stringify({
+    algorithm: ready.algorithm,
+    requests,
+    serverCpuUsPerToken: Math.round(perToken),
+    joseCpuUsPerSign: Math.round(perSign),
+    ratio: Number((perSign / perToken).toFixed(3)),
+    oneCoreTokensPerSecond: Math.round(1e6 / perToken),
+    rounds: {
+      serverUsPerToken: server.map((s) => Math.round(s / requests)),
+      joseUsPerSign: jose.map(Math.round),
+    },
+  }),
+);
+child.send({ type: 'stop' });
+agent.destroy();
