@@ -60,6 +60,9 @@ export async function startReferenceServer(
       await server.close();
       await closeBilling(app);
       await app.close();
+      // pg's Pool.end() resolves before its sockets have closed; a `DROP DATABASE … WITH (FORCE)`
+      // that lands first makes the closing client emit an unhandled 57P01. Let them finish.
+      if (database.engine === 'postgres') await new Promise((done) => setTimeout(done, 200));
       await database.drop();
       rmSync(storagePath, { recursive: true, force: true });
     },
