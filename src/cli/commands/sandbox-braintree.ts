@@ -51,6 +51,8 @@ export function register(program: Command): void {
       if (options.webhookUrl && !URL.canParse(options.webhookUrl))
         throw new CliError('--webhook-url must be an absolute URL.');
       const billing = await billingConfig();
+      // Listen for the signal before the banner: whoever reads the banner may signal at once.
+      const stopped = untilSignal();
       const plans = sandboxPlans(billing.plans, billing.currency);
       const { server } = await serveBraintreeSandbox({
         host: options.host,
@@ -64,7 +66,7 @@ export function register(program: Command): void {
       console.log(
         `Point Tollgate at it: BILLING_EDITION=braintree, billing.braintree.apiBase = ${server.url} and the keys above`,
       );
-      const signal = await untilSignal();
+      const signal = await stopped;
       console.log(`${signal}: stopping the Braintree sandbox.`);
       await server.close();
     });
