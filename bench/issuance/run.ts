@@ -105,6 +105,17 @@ const joseSign = (): number =>
   ).cpuUsPerSign;
 
 await drive(Math.min(2000, requests)); // warm-up: JIT, statement cache, client cache
+if (values.profile) {
+  // Only the load in the profile: drive, then stop at once (read it with bench/profile.ts and
+  // the printed seconds as its last-seconds window).
+  const started = performance.now();
+  await drive(requests);
+  console.log(JSON.stringify({ profiledSeconds: Math.ceil((performance.now() - started) / 1000) }));
+  child.send({ type: 'stop' });
+  agent.destroy();
+  await new Promise((resolve) => child.once('exit', resolve));
+  process.exit(0);
+}
 const server: number[] = [];
 const jose: number[] = [];
 for (let round = 0; round < Number(values.rounds); round++) {

@@ -11,7 +11,7 @@ describe('spoofMethod', () => {
     expect(await r.text()).toBe('a=1');
   });
 
-  it('returns the same request, body unread, when there is nothing to spoof', async () => {
+  it('returns the same request when there is nothing to spoof', async () => {
     const plain = post('a=1', 'application/x-www-form-urlencoded');
     expect(await spoofMethod(plain)).toBe(plain);
     expect(await plain.text()).toBe('a=1');
@@ -19,6 +19,20 @@ describe('spoofMethod', () => {
     expect(await spoofMethod(other)).toBe(other);
     const json = post('{"_method":"PUT"}', 'application/json');
     expect(await spoofMethod(json)).toBe(json);
+  });
+
+  it('lets a URL-encoded body it had to read be read again, in any form', async () => {
+    const plain = post('a=1&b=x+y', 'application/x-www-form-urlencoded');
+    expect(await spoofMethod(plain)).toBe(plain);
+    expect(await plain.text()).toBe('a=1&b=x+y');
+    expect(await plain.text()).toBe('a=1&b=x+y');
+    expect((await plain.formData()).get('b')).toBe('x y');
+    expect(new TextDecoder().decode(await plain.arrayBuffer())).toBe('a=1&b=x+y');
+    expect(plain.bodyUsed).toBe(false);
+    expect(await new Response(plain.body).text()).toBe('a=1&b=x+y');
+    expect(await plain.clone().text()).toBe('a=1&b=x+y');
+    const encoded = post('%5Fmethod=put&a=1', 'application/x-www-form-urlencoded');
+    expect((await spoofMethod(encoded)).method).toBe('PUT');
   });
 
   it('re-encodes a multipart form with a fresh boundary', async () => {
