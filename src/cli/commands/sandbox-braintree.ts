@@ -64,7 +64,7 @@ export function register(program: Command): void {
         log: (line) => console.log(line),
       });
       console.log(
-        `Point Tollgate at it: BILLING_EDITION=braintree, billing.braintree.apiBase = ${server.url} and the keys above`,
+        `Point Tollgate at it: BILLING_EDITION=braintree BRAINTREE_API_BASE=${server.url} and the merchant id and keys above`,
       );
       const signal = await stopped;
       console.log(`${signal}: stopping the Braintree sandbox.`);
