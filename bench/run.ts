@@ -65,16 +65,19 @@ async function runHttp(scenario: HttpScenario): Promise<Row> {
       env: { BENCH_CONNECTIONS: String(options.connections), ...env },
       cpuProfDir: profileDir(scenario.id),
     });
+    const server = child;
     const result = await drive(
-      `http://127.0.0.1:${child.ready.port}`,
-      load(child.ready.fixtures ?? {}),
+      `http://127.0.0.1:${server.ready.port}`,
+      load(server.ready.fixtures ?? {}),
       options,
+      () => server.cpuMs(),
     );
     return {
       ...meta,
       opsPerSecond: result.opsPerSecond,
       p50Ms: result.p50Ms,
       p99Ms: result.p99Ms,
+      cpuMsPerOp: result.cpuMsPerOp,
       peakRssBytes: child.peakRss(),
       failures: result.failures,
       ...(result.failures ? { note: `statuses ${JSON.stringify(result.statuses)}` } : {}),
@@ -127,9 +130,11 @@ function best(samples: Row[]): Row {
   if (measured.length === 0) return samples[0]!;
   const top = measured.reduce((a, b) => (b.opsPerSecond! > a.opsPerSecond! ? b : a));
   const peak = Math.max(...measured.map((row) => row.peakRssBytes ?? 0));
+  const cpu = measured.map((row) => row.cpuMsPerOp).filter((ms): ms is number => ms !== undefined);
   return {
     ...top,
     peakRssBytes: peak || undefined,
+    cpuMsPerOp: cpu.length ? Math.min(...cpu) : undefined,
     ...(measured.length > 1 ? { rounds: measured.map((row) => row.opsPerSecond!) } : {}),
   };
 }

@@ -7,7 +7,7 @@ import { loopSettings, measureLoop } from './loop.js';
 exitOnSigterm();
 const algorithms = (process.env.BENCH_ALGS ?? 'RS256,ES256,EdDSA').split(',');
 const settings = loopSettings();
-const rates: Record<string, { opsPerSecond: number; p50Ms: number; p99Ms: number }> = {};
+const rates: Record<string, Awaited<ReturnType<typeof measureLoop>>> = {};
 
 for (const alg of algorithms) {
   const { privateKey } = await generateKeyPair(alg);

@@ -18,6 +18,8 @@ export interface RunningChild {
   readonly ready: ReadyMessage;
   /** Peak resident set size so far, in bytes (`VmHWM`), or undefined off Linux. */
   peakRss(): number | undefined;
+  /** CPU time used so far by all the child's threads, in ms, or undefined off Linux. */
+  cpuMs(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -68,6 +70,21 @@ export function peakRssOf(pid: number): number | undefined {
   }
 }
 
+// USER_HZ: the unit of utime/stime in /proc/<pid>/stat; 100 on every Linux build Node runs on.
+const ticksPerSecond = 100;
+
+/** utime + stime of the whole process (every thread, libuv's pool included), in ms. */
+export function cpuMsOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name, which may itself contain spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+  } catch {
+    return undefined;
+  }
+}
+
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -86,7 +103,13 @@ export async function startServer(options: ChildOptions): Promise<RunningChild> 
   try {
     const ready = (await firstLine(child, READY, options.startTimeoutMs ?? 60_000)) as ReadyMessage;
     const pid = child.pid!;
-    return { pid, ready, peakRss: () => peakRssOf(pid), stop: () => stopChild(child) };
+    return {
+      pid,
+      ready,
+      peakRss: () => peakRssOf(pid),
+      cpuMs: () => cpuMsOf(pid),
+      stop: () => stopChild(child),
+    };
   } catch (error) {
     await stopChild(child);
     throw error;

@@ -26,6 +26,8 @@ export interface LoadResult {
   /** Responses with status ≥ 400, connection errors and timeouts. */
   readonly failures: number;
   readonly statuses: Record<string, number>;
+  /** CPU milliseconds the server spent per operation in the measured window, when it was read. */
+  readonly cpuMsPerOp?: number;
 }
 
 /**
@@ -82,9 +84,13 @@ export async function drive(
   url: string,
   spec: LoadSpec,
   options: { connections: number; durationSeconds: number; warmupSeconds: number },
+  /** The server's CPU time so far, in ms (all its threads); read around the measured window. */
+  serverCpuMs?: () => number | undefined,
 ): Promise<LoadResult> {
   if (options.warmupSeconds > 0) await once(url, spec, options.connections, options.warmupSeconds);
+  const cpuBefore = serverCpuMs?.();
   const { result, latencies, tallies } = await once(url, spec, options.connections, options.durationSeconds);
+  const cpuAfter = serverCpuMs?.();
   latencies.sort((a, b) => a - b);
   const statuses: Record<string, number> = {};
   let ok = 0;
@@ -94,8 +100,14 @@ export async function drive(
     if (Number(code) < 400) ok += count;
     else failed += count;
   }
+  const operations = spec.tallied ? tallies : ok;
+  const cpuMsPerOp =
+    cpuBefore !== undefined && cpuAfter !== undefined && operations > 0
+      ? (cpuAfter - cpuBefore) / operations
+      : undefined;
   return {
-    opsPerSecond: (spec.tallied ? tallies : ok) / result.duration,
+    cpuMsPerOp,
+    opsPerSecond: operations / result.duration,
     // With a sequence, a latency is one request's, not the whole operation's.
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),

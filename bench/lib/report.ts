@@ -12,6 +12,12 @@ function ms(value: number | undefined): string {
   return value >= 10 ? value.toFixed(0) : value.toFixed(2);
 }
 
+function cpu(msPerOp: number | undefined): string {
+  if (msPerOp === undefined) return '—';
+  const us = msPerOp * 1000;
+  return `${us >= 100 ? integer.format(us) : us.toFixed(1)} µs`;
+}
+
 function mib(bytes: number | undefined): string {
   return bytes === undefined ? '—' : `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 }
@@ -21,20 +27,35 @@ export function applyRatios(rows: Row[]): void {
   const byId = new Map(rows.map((row) => [row.id, row]));
   for (const row of rows) {
     const base = row.baseline ? byId.get(row.baseline) : undefined;
-    if (row.opsPerSecond !== undefined && base?.opsPerSecond)
+    // A row that brings its own ratio (the routing bench's paired rounds) keeps it.
+    if (row.ratio === undefined && row.opsPerSecond !== undefined && base?.opsPerSecond) {
       row.ratio = row.opsPerSecond / base.opsPerSecond;
+    }
+    if (row.cpuMsPerOp && base?.cpuMsPerOp) row.cpuRatio = base.cpuMsPerOp / row.cpuMsPerOp;
   }
 }
 
 export function checkTargets(rows: Row[], targets: Target[]): TargetCheck[] {
   const byId = new Map(rows.map((row) => [row.id, row]));
   return targets.map((target) => {
-    const value = (row: Row | undefined) => (target.metric === 'ratio' ? row?.ratio : row?.opsPerSecond);
-    const measured = value(byId.get(target.row));
-    const base = value(byId.get(target.baseline));
+    const row = byId.get(target.row);
+    const baseline = byId.get(target.baseline);
+    const value = (r: Row | undefined) => (target.metric === 'ratio' ? r?.ratio : r?.opsPerSecond);
+    const perCpu = (r: Row | undefined) =>
+      target.metric === 'ratio' ? r?.cpuRatio : r?.cpuMsPerOp ? 1000 / r.cpuMsPerOp : undefined;
+    const measured = value(row);
+    const base = value(baseline);
     if (measured === undefined || !base) return { ...target };
     const ratio = measured / base;
-    return { ...target, ratio, pass: ratio >= target.atLeast };
+    const cpuRow = perCpu(row);
+    const cpuBase = perCpu(baseline);
+    const cpuRatio = cpuRow !== undefined && cpuBase ? cpuRow / cpuBase : undefined;
+    return {
+      ...target,
+      ratio,
+      pass: ratio >= target.atLeast,
+      ...(cpuRatio === undefined ? {} : { cpuRatio, cpuPass: cpuRatio >= target.atLeast }),
+    };
   });
 }
 
@@ -55,13 +76,25 @@ export function formatRows(rows: Row[]): string {
     ms(row.p50Ms),
     ms(row.p99Ms),
     mib(row.peakRssBytes),
+    cpu(row.cpuMsPerOp),
     row.ratio === undefined ? '—' : `${row.ratio.toFixed(2)}× ${row.baseline}`,
+    row.cpuRatio === undefined ? '—' : `${row.cpuRatio.toFixed(2)}×`,
     row.failures ? String(row.failures) : '',
   ]);
   return table(
-    ['scenario', 'rate', 'p50 ms', 'p99 ms', 'peak RSS', 'ratio vs baseline', 'errors'],
+    [
+      'scenario',
+      'rate',
+      'p50 ms',
+      'p99 ms',
+      'peak RSS',
+      'CPU/op',
+      'ratio vs baseline',
+      'per CPU-s',
+      'errors',
+    ],
     body,
-    new Set([1, 2, 3, 4]),
+    new Set([1, 2, 3, 4, 5, 7]),
   );
 }
 
@@ -72,7 +105,13 @@ export function formatTargets(checks: TargetCheck[]): string {
     `≥ ${check.atLeast}×`,
     check.ratio === undefined ? '—' : `${check.ratio.toFixed(2)}×`,
     check.pass === undefined ? 'pending' : check.pass ? 'PASS' : 'MISS',
+    check.cpuRatio === undefined ? '—' : `${check.cpuRatio.toFixed(2)}×`,
+    check.cpuPass === undefined ? '—' : check.cpuPass ? 'PASS' : 'MISS',
     check.source,
   ]);
-  return table(['row', 'vs', 'target', 'measured', 'result', 'asked by'], body, new Set([2, 3]));
+  return table(
+    ['row', 'vs', 'target', 'rate ratio', 'result', 'per CPU-s', 'result', 'asked by'],
+    body,
+    new Set([2, 3, 5]),
+  );
 }

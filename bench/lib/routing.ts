@@ -53,6 +53,7 @@ export async function runRouting(options: BenchOptions, selected: (id: string) =
         group: 'routing',
         unit,
         opsPerSecond: ofSize[0]?.hono,
+        cpuMsPerOp: ofSize[0]?.hono ? 1000 / ofSize[0].hono : undefined,
       });
       for (const r of ofSize) {
         rows.push({
@@ -61,6 +62,8 @@ export async function runRouting(options: BenchOptions, selected: (id: string) =
           group: 'routing',
           unit,
           opsPerSecond: r.tollgate,
+          // The routing bench already counts per CPU-second.
+          cpuMsPerOp: r.tollgate ? 1000 / r.tollgate : undefined,
           baseline: `routing.hono.${size}`,
           ratio: r.ratio,
         });

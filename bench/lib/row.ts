@@ -10,9 +10,17 @@ export interface Row {
   readonly p50Ms?: number;
   readonly p99Ms?: number;
   readonly peakRssBytes?: number;
+  /**
+   * CPU time per operation of the process doing the work (all its threads), measured over the
+   * same window. Steadier than a rate on a shared machine: neighbours slow the wall clock down,
+   * not the work.
+   */
+  readonly cpuMsPerOp?: number;
   /** The row this one is divided by in the table's ratio column. */
   readonly baseline?: string;
   ratio?: number;
+  /** Baseline CPU per operation ÷ this row's: the throughput ratio if both had a core each. */
+  cpuRatio?: number;
   /** Non-2xx/3xx responses, connection errors and timeouts during the measured window. */
   readonly failures?: number;
   /** Why the row has no figures (not built yet, failed to start). */
@@ -35,4 +43,7 @@ export interface Target {
 export interface TargetCheck extends Target {
   readonly ratio?: number;
   readonly pass?: boolean;
+  /** The same comparison in operations per CPU-second. */
+  readonly cpuRatio?: number;
+  readonly cpuPass?: boolean;
 }
