@@ -193,10 +193,12 @@ describe(`reference service in Chromium (${engine})`, { timeout: 60_000 }, () =>
   it('refuses a declined test card, then subscribes with tok_visa', async () => {
     await go('/dashboard/billing');
     await browser.shot('09-billing-plans');
-    await page().check('#plan-basic-monthly');
+    await page().check('#plan-pro-yearly');
     await page().check('#subscribe-tok_chargeDeclined');
     await Promise.all([page().waitForURL('**/dashboard/billing'), page().click('text=Subscribe')]);
     await expect(page().locator('.flash-error').textContent()).resolves.toContain('declined');
+    // The plan picked before the decline is still picked.
+    await expect(page().locator('#plan-pro-yearly').isChecked()).resolves.toBe(true);
     await browser.shot('10-billing-declined');
 
     await page().check('#plan-basic-monthly');

@@ -46,6 +46,7 @@ export class BillingController {
         script={await scriptUrl()}
         csrfToken={csrfToken(c)}
         plans={this.config.billing.plans}
+        selectedPlan={c.get('session')?.get<string>('billing.plan')}
         price={(plan) => planPrice(this.config, plan)}
         subscription={sub ? subscriptionView(this.config, sub) : undefined}
         card={paymentMethod(user)}
@@ -128,6 +129,8 @@ export class BillingController {
       Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? v.trim() : undefined]),
     );
     const session = c.get('session');
+    // A declined card brings the customer back to the same plan choice.
+    if (form.plan) session?.flash('billing.plan', form.plan);
     try {
       const [kind, message] = await action(c.get('user') as AppUser, form);
       session?.flash(kind, message);

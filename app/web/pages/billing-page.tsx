@@ -16,6 +16,8 @@ export interface BillingPageProps {
   script: string;
   csrfToken: string;
   plans: PlanConfig[];
+  /** The plan picked last time (after a declined card); the first plan otherwise. */
+  selectedPlan?: string | undefined;
   price: (plan: PlanConfig) => string;
   subscription: SubscriptionView | undefined;
   /** The default payment method on file: a card, or (Braintree) a PayPal account. */
@@ -118,36 +120,45 @@ const Current: FC<BillingPageProps & { sub: SubscriptionView }> = (props) => {
   );
 };
 
-const Subscribe: FC<BillingPageProps> = ({ plans, price, csrfToken, cardEntry }) => (
-  <section class="card">
-    <h2>Choose a plan</h2>
-    <form method="post" action="/dashboard/billing/subscribe" data-card-form>
-      <CsrfField token={csrfToken} />
-      <div class="plans" role="radiogroup" aria-label="Plan">
-        {plans.map((plan, i) => (
-          <label class="plan" for={`plan-${plan.id}`}>
-            <input type="radio" id={`plan-${plan.id}`} name="plan" value={plan.id} checked={i === 0} />
-            <span class="name">{plan.name}</span>
-            <Price plan={plan} price={price(plan)} />
-            {plan.description ? <span class="small muted desc">{plan.description}</span> : null}
-            {plan.trialDays ? (
-              <span class="badge badge-success" style="margin-top:0.5rem">
-                {plan.trialDays}-day free trial
-              </span>
-            ) : null}
-          </label>
-        ))}
-      </div>
-      <CardEntry config={cardEntry} idPrefix="subscribe" />
-      <div class="actions">
-        <button type="submit" class="btn btn-primary">
-          Subscribe
-        </button>
-        <span class="small muted">Plans with a trial charge nothing until the trial ends.</span>
-      </div>
-    </form>
-  </section>
-);
+const Subscribe: FC<BillingPageProps> = ({ plans, price, csrfToken, cardEntry, selectedPlan }) => {
+  const selected = plans.some((p) => p.id === selectedPlan) ? selectedPlan : plans[0]?.id;
+  return (
+    <section class="card">
+      <h2>Choose a plan</h2>
+      <form method="post" action="/dashboard/billing/subscribe" data-card-form>
+        <CsrfField token={csrfToken} />
+        <div class="plans" role="radiogroup" aria-label="Plan">
+          {plans.map((plan) => (
+            <label class="plan" for={`plan-${plan.id}`}>
+              <input
+                type="radio"
+                id={`plan-${plan.id}`}
+                name="plan"
+                value={plan.id}
+                checked={plan.id === selected}
+              />
+              <span class="name">{plan.name}</span>
+              <Price plan={plan} price={price(plan)} />
+              {plan.description ? <span class="small muted desc">{plan.description}</span> : null}
+              {plan.trialDays ? (
+                <span class="badge badge-success" style="margin-top:0.5rem">
+                  {plan.trialDays}-day free trial
+                </span>
+              ) : null}
+            </label>
+          ))}
+        </div>
+        <CardEntry config={cardEntry} idPrefix="subscribe" />
+        <div class="actions">
+          <button type="submit" class="btn btn-primary">
+            Subscribe
+          </button>
+          <span class="small muted">Plans with a trial charge nothing until the trial ends.</span>
+        </div>
+      </form>
+    </section>
+  );
+};
 
 /** `/dashboard/billing`: plans, the subscription and its actions, the card, invoices. */
 export const BillingPage: FC<BillingPageProps> = (props) => {
