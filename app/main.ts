@@ -1,8 +1,15 @@
 import { closeOnSignals, listen } from '../src/http/server.js';
+import { installOAuth } from '../src/oauth/install.js';
 import { createApp } from './bootstrap.js';
 
 const app = await createApp();
 await app.migrate();
+// First start: signing keys and a personal access client, so the dashboard works at once.
+// (A password grant client's secret is shown once, so that one is left to `tollgate install`.)
+const installed = await installOAuth(app, { passwordClient: false });
+if (installed.keys.written || installed.personalAccessClient) {
+  console.log('First start: created the OAuth signing keys and a personal access client.');
+}
 await app.boot();
 const server = await listen(app, app.config.http.host, app.config.http.port);
 closeOnSignals(app, server);

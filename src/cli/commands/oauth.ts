@@ -12,6 +12,7 @@ import {
   OAuthStoreToken,
   serializeClient,
 } from '../../oauth/index.js';
+import { installOAuth } from '../../oauth/install.js';
 import { CliError, withApplication } from '../context.js';
 
 /** The OAuth services on the CLI's application, whether or not it registered `oauthProvider()`. */
@@ -65,40 +66,28 @@ export function register(program: Command): void {
     .action((options: { force?: boolean; json?: boolean }) =>
       withApplication(async (application) => {
         const app = await prepared(application);
-        const { config } = app;
-        const fromEnv = Boolean(config.oauth.privateKey && config.oauth.publicKey);
-        const wrote = fromEnv
-          ? false
-          : installKeys(config.storagePath, config.oauth.signingAlgorithm, options);
-        const clients = app.container.make(Clients);
-        const store = app.container.make(OAuthStoreToken);
-        const existing = options.force ? undefined : await store.clients.personalAccessClient();
-        const personal = existing
-          ? undefined
-          : await clients.create({
-              name: `${config.app.name} Personal Access Client`,
-              redirect: config.app.url,
-              personalAccess: true,
-            });
-        const password = await ensurePasswordClient(app, clients, Boolean(options.force));
+        const result = await installOAuth(app, options);
+        const { personalAccessClient: personal, passwordClient: password, keys } = result;
         if (options.json) {
           console.log(
             JSON.stringify({
-              keys: { written: wrote, source: fromEnv ? 'environment' : keyPaths(config.storagePath) },
+              keys,
               personalAccessClient: personal ? serializeClient(personal.client, personal.plainSecret) : null,
               passwordClient: password ? serializeClient(password.client, password.plainSecret) : null,
             }),
           );
           return;
         }
-        if (fromEnv) console.log('Using the signing keys from OAUTH_PRIVATE_KEY / OAUTH_PUBLIC_KEY.');
-        else if (wrote)
+        const { config } = app;
+        if (keys.source === 'environment')
+          console.log('Using the signing keys from OAUTH_PRIVATE_KEY / OAUTH_PUBLIC_KEY.');
+        else if (keys.written)
           console.log(
             `Encryption keys generated in ${config.storagePath} (${config.oauth.signingAlgorithm}).`,
           );
         else console.log('Encryption keys already exist; kept them (use --force to overwrite).');
         if (personal) printClient('Personal access client', personal);
-        else console.log(`Personal access client already exists (${existing!.id}); kept it.`);
+        else console.log('A personal access client already exists; kept it.');
         if (password) printClient('Password grant client', password);
         else console.log('A password grant client already exists; kept it.');
       }),
@@ -230,23 +219,3 @@ export function register(program: Command): void {
 }
 
 /** A password grant client unless one exists (or `force`). */
-async function ensurePasswordClient(
-  app: Application,
-  clients: Clients,
-  force: boolean,
-): Promise<CreatedClient | undefined> {
-  if (!force) {
-    const row = await app.db
-      .selectFrom('oauth_clients')
-      .select('id')
-      .where('password_client', '=', 1)
-      .where('revoked', '=', 0)
-      .executeTakeFirst();
-    if (row) return undefined;
-  }
-  return clients.create({
-    name: `${app.config.app.name} Password Grant Client`,
-    redirect: app.config.app.url,
-    password: true,
-  });
-}
