@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Clients, PersonalAccessTokens } from '../../src/oauth/index.js';
 import { type Instances, twoInstances } from './instances.js';
+import { protectionApp } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const redisUrl = process.env.REDIS_URL;
@@ -83,4 +84,20 @@ describe(`revocation across instances (${engine}, ${redisUrl ? 'Redis' : 'no Red
       expect((await t.call(t.b, '/api/user', accessToken)).status).toBe(401);
     });
   }
+});
+
+describe(`a Redis that is down (${engine})`, () => {
+  it('does not stop the instance: it boots, serves, and refuses what it revoked itself', async () => {
+    const t = await protectionApp({ config: { redis: { url: 'redis://127.0.0.1:1' } } });
+    try {
+      const { accessToken, token } = await t.ada.createToken('local', []);
+      expect((await t.call('/api/user', accessToken)).status).toBe(200);
+      await t.app.container.make(PersonalAccessTokens).revoke(token.id);
+      expect((await t.call('/api/user', accessToken)).status).toBe(401);
+    } finally {
+      const closing = performance.now();
+      await t.stop();
+      expect(performance.now() - closing).toBeLessThan(3_000);
+    }
+  });
 });

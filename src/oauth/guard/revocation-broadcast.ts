@@ -83,11 +83,30 @@ export class RevocationBroadcast {
       this.handlers.revoked({ type: envelope.type, id: envelope.id });
   }
 
+  /** Closes both connections; never waits on a Redis that does not answer. */
   async close(): Promise<void> {
     this.#dropped = false;
     this.#subscriber.removeAllListeners('ready');
-    await Promise.allSettled([this.#subscriber.quit(), this.#publisher.quit()]);
-    this.#subscriber.disconnect();
-    this.#publisher.disconnect();
+    await Promise.all([this.#subscriber, this.#publisher].map(closeConnection));
   }
+}
+
+async function closeConnection(connection: Redis): Promise<void> {
+  if (connection.status !== 'ready') {
+    connection.disconnect();
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, 1_000);
+  });
+  await Promise.race([
+    connection.quit().then(
+      () => undefined,
+      () => undefined,
+    ),
+    timeout,
+  ]);
+  clearTimeout(timer);
+  connection.disconnect();
 }
