@@ -1,37 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { sandboxCoupons, sandboxPlans } from '../../billing/providers/stripe/catalog.js';
-import { loadConfig, type TollgateConfig } from '../../foundation/config.js';
 import { serveStripeSandbox } from '../../sandbox/stripe/index.js';
-import { CliError, loadApplication } from '../context.js';
+import { billingConfig, parsePort, untilSignal } from '../sandbox-support.js';
 
 interface SandboxOptions {
   host: string;
   port: string;
   webhookUrl?: string;
   webhookSecret?: string;
-}
-
-/** The application's configuration if there is an application, else the config file and environment. */
-async function billingConfig(): Promise<TollgateConfig['billing']> {
-  try {
-    const app = await loadApplication();
-    try {
-      return app.config.billing;
-    } finally {
-      await app.close();
-    }
-  } catch (err) {
-    if (!(err instanceof CliError)) throw err;
-    return (await loadConfig()).billing;
-  }
-}
-
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
 }
 
 export function register(program: Command): void {
@@ -43,12 +20,12 @@ export function register(program: Command): void {
     .option('--webhook-url <url>', 'deliver signed webhooks here, e.g. http://127.0.0.1:3000/stripe/webhook')
     .option('--webhook-secret <secret>', 'the signing secret for webhooks (default: a fresh whsec_…)')
     .action(async (options: SandboxOptions) => {
-      const port = Number(options.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliError('--port must be 0–65535.');
+      const port = parsePort(options.port);
       const billing = await billingConfig();
       const webhookSecret = options.webhookUrl
         ? (options.webhookSecret ?? `whsec_${randomBytes(24).toString('hex')}`)
         : undefined;
+      const stopped = untilSignal();
       const running = await serveStripeSandbox({
         host: options.host,
         port,
@@ -67,7 +44,7 @@ export function register(program: Command): void {
       if (webhookSecret)
         console.log(`Webhooks to ${options.webhookUrl}, STRIPE_WEBHOOK_SECRET=${webhookSecret}`);
       console.log(`Move its clock: curl -X POST ${running.url}/_sandbox/advance -d seconds=86400`);
-      const signal = await untilSignal();
+      const signal = await stopped;
       console.log(`${signal}: stopping the Stripe sandbox.`);
       await running.close();
     });

@@ -1,35 +1,13 @@
 import type { Command } from 'commander';
 import { sandboxDiscounts, sandboxPlans } from '../../billing/providers/braintree/catalog.js';
-import { loadConfig, type TollgateConfig } from '../../foundation/config.js';
 import { serveBraintreeSandbox } from '../../sandbox/braintree/index.js';
-import { CliError, loadApplication } from '../context.js';
+import { CliError } from '../context.js';
+import { billingConfig, parsePort, untilSignal } from '../sandbox-support.js';
 
 interface SandboxOptions {
   host: string;
   port: string;
   webhookUrl?: string;
-}
-
-/** The application's billing configuration if there is an application, else the config file and environment. */
-async function billingConfig(): Promise<TollgateConfig['billing']> {
-  try {
-    const app = await loadApplication();
-    try {
-      return app.config.billing;
-    } finally {
-      await app.close();
-    }
-  } catch (err) {
-    if (!(err instanceof CliError)) throw err;
-    return (await loadConfig()).billing;
-  }
-}
-
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
 }
 
 /** `tollgate sandbox:braintree`: the Braintree sandbox as a standalone server (see docs/sandbox.md). */
@@ -46,8 +24,7 @@ export function register(program: Command): void {
       'POST signed notifications here, e.g. http://127.0.0.1:3000/braintree/webhook',
     )
     .action(async (options: SandboxOptions) => {
-      const port = Number(options.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliError('--port must be 0–65535.');
+      const port = parsePort(options.port);
       if (options.webhookUrl && !URL.canParse(options.webhookUrl))
         throw new CliError('--webhook-url must be an absolute URL.');
       const billing = await billingConfig();

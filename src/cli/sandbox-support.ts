@@ -1,0 +1,31 @@
+import { loadConfig, type TollgateConfig } from '../foundation/config.js';
+import { CliError, loadApplication } from './context.js';
+
+/** The application's billing configuration if there is an application, else the config file and environment. */
+export async function billingConfig(): Promise<TollgateConfig['billing']> {
+  try {
+    const app = await loadApplication();
+    try {
+      return app.config.billing;
+    } finally {
+      await app.close();
+    }
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    return (await loadConfig()).billing;
+  }
+}
+
+/** Resolves with the first SIGINT/SIGTERM. Call it before printing a banner: a reader may signal at once. */
+export function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+}
+
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new CliError('--port must be 0–65535.');
+  return port;
+}
