@@ -1,5 +1,6 @@
 export { actingAs, actingAsClient, stopActing } from './acting-as.js';
 export { type AppTokenClaims, AppTokenCookie } from './app-token.js';
+export { AppTokenAuthenticator, type CookieAuthentication } from './app-token-authenticator.js';
 export {
   INVALID_SCOPES,
   insufficientScope,

@@ -1,8 +1,5 @@
 import type { Context } from 'hono';
-import { getCookie } from 'hono/cookie';
 import type { Kysely } from 'kysely';
-import type { Session } from '../../auth/session.js';
-import { tokensMatch } from '../../auth/session.js';
 import type { SessionStore } from '../../auth/session-store.js';
 import type { User } from '../../auth/user.js';
 import type { Users } from '../../auth/users.js';
@@ -12,10 +9,11 @@ import { OAuthError } from '../errors.js';
 import type { AccessTokenVerifier } from '../jwt/access-token-verifier.js';
 import type { OAuthStore } from '../stores/contracts.js';
 import type { AppTokenCookie } from './app-token.js';
+import { AppTokenAuthenticator } from './app-token-authenticator.js';
 import { unauthenticated } from './challenge.js';
 import { LruCache } from './lru.js';
 import { RevocationCache, type TokenState } from './token-states.js';
-import { toVerifiedToken, transientToken, type VerifiedToken } from './verified-token.js';
+import { toVerifiedToken, type VerifiedToken } from './verified-token.js';
 
 export interface TokenGuardOptions {
   /** Verified tokens kept (the Authorization header as sent → claims, until `exp`). Default 10,000. */
@@ -44,8 +42,6 @@ export interface TokenGuardDeps {
   sessionCookie: string;
 }
 
-/** A session id as the session cookie carries it; anything else never reaches the database. */
-const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 const EXPIRED = 'The access token has expired.';
 
 /**
@@ -64,6 +60,7 @@ export class TokenGuard {
   readonly #userCacheMs: number;
   readonly #now: () => number;
   #actingAs: { user: User | undefined; token: VerifiedToken } | undefined;
+  readonly #cookie: AppTokenAuthenticator;
 
   constructor(
     private readonly deps: TokenGuardDeps,
@@ -79,6 +76,7 @@ export class TokenGuard {
     const clock = deps.clock;
     // The system clock without a Date per request; any other clock (tests) is asked every time.
     this.#now = clock instanceof SystemClock ? Date.now : () => clock.now().getTime();
+    this.#cookie = new AppTokenAuthenticator({ ...deps, loadUser: (id) => this.#loadUser(id) });
   }
 
   /**
@@ -199,42 +197,12 @@ export class TokenGuard {
     return unauthenticated('expired');
   }
 
-  /**
-   * The app_token cookie (spec "Authentication" 5): only with `X-Requested-With: XMLHttpRequest`
-   * and an `X-CSRF-TOKEN` equal to the cookie's, and only while the session it was made for is
-   * alive and still that user's with that CSRF token — so logout, or another user's session, ends it.
-   */
+  /** The app_token cookie instead of a bearer token (see `AppTokenAuthenticator`). */
   async #viaCookie(c: Context): Promise<User> {
-    const value = c.req.header('cookie') === undefined ? undefined : getCookie(c, this.deps.cookie.name);
-    if (!value) throw unauthenticated('missing');
-    const csrf = c.req.header('x-csrf-token');
-    if (c.req.header('x-requested-with') !== 'XMLHttpRequest' || !csrf) throw unauthenticated('cookie');
-    const claims = await this.deps.cookie.open(value);
-    if (!claims || !tokensMatch(claims.csrf, csrf)) throw unauthenticated('cookie');
-    const live = await this.#session(c);
-    if (!live || live.session.userId !== claims.userId || !live.session.verifyCsrfToken(claims.csrf))
-      throw unauthenticated('cookie');
-    const token = transientToken(claims.userId, ['*']);
-    if (live.user) {
-      c.set('accessToken', token);
-      return withToken(live.user, token);
-    }
-    const row = await this.#loadUser(claims.userId);
-    if (!row) throw unauthenticated('cookie');
+    const { user, row, token } = await this.#cookie.authenticate(c);
     c.set('accessToken', token);
+    if (user) return withToken(user, token);
     return this.#hydrate(row, token);
-  }
-
-  /** The request's session: already started (a `web` route), or loaded from the session cookie. */
-  async #session(c: Context): Promise<{ session: Session; user: User | undefined } | undefined> {
-    const started = c.get('session');
-    if (started) return { session: started, user: started.user };
-    const id = getCookie(c, this.deps.sessionCookie);
-    const store = this.deps.sessions();
-    if (!id || !store || !SESSION_ID.test(id)) return undefined;
-    const loaded = await store.load(id);
-    if (!loaded) return undefined;
-    return { session: loaded.session, user: loaded.user && this.deps.users.hydrate(loaded.user) };
   }
 
   #acting(c: Context): User {
