@@ -7,7 +7,7 @@ import type { Application } from '../../src/foundation/application.js';
 import type { DeepPartial, TollgateConfig } from '../../src/foundation/config.js';
 import { createLogger } from '../../src/foundation/logger.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
-import { Clients, installKeys, OAuthStoreToken } from '../../src/oauth/index.js';
+import { installOAuth } from '../../src/oauth/install.js';
 import { createTestDatabase } from '../support/database.js';
 
 export interface ReferenceServer {
@@ -17,9 +17,9 @@ export interface ReferenceServer {
 }
 
 /**
- * The reference service as `npm start` builds it (`createApp`), on a fresh database and a temporary
- * storage folder, keys installed and a personal access client made (what `tollgate install` does),
- * served on a free loopback port. The app's URL is the server's real one, so the OAuth issuer in
+ * The reference service as `npm start` builds it (`createApp`, then `installOAuth`: signing keys
+ * and a personal access client), on a fresh database and a temporary storage folder, served on a
+ * free loopback port. The app's URL is the server's real one, so the OAuth issuer in
  * the discovery document matches what clients connect to.
  */
 export async function startReferenceServer(
@@ -45,13 +45,8 @@ export async function startReferenceServer(
     { logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') },
   );
   await app.migrate();
-  installKeys(storagePath, app.config.oauth.signingAlgorithm);
+  await installOAuth(app, { passwordClient: false });
   await app.boot();
-  if (!(await app.container.make(OAuthStoreToken).clients.personalAccessClient())) {
-    await app.container
-      .make(Clients)
-      .create({ name: 'Personal Access Client', redirect: server.url, personalAccess: true });
-  }
   target = app;
   return {
     app,
