@@ -1,7 +1,7 @@
 import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Clients, PersonalAccessTokens, TokenGuard } from '../../src/oauth/index.js';
-import { type ProtectionApp, protectionApp } from './support.js';
+import { ADA, Browser, type ProtectionApp, protectionApp } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
@@ -124,11 +124,41 @@ describe(`auth:api bearer tokens (${engine})`, () => {
     }
   });
 
-  it('a revoked token is refused at once, though cached (DELETE on the JSON API path)', async () => {
+  it('a token revoked through the JSON API (DELETE /oauth/personal-access-tokens/{id}) is refused at once', async () => {
     const { accessToken, token } = await t.ada.createToken('to revoke', ['check-status']);
     expect((await t.call('/api/orders', accessToken)).status).toBe(200);
-    await t.app.container.make(PersonalAccessTokens).revoke(token.id);
+    const browser = new Browser(t.url);
+    await browser.login(ADA);
+    const csrf = await browser.page('/dashboard');
+    const deleted = await browser.request(`/oauth/personal-access-tokens/${token.id}`, {
+      method: 'DELETE',
+      headers: { accept: 'application/json', 'x-csrf-token': csrf, origin: t.url },
+    });
+    expect(deleted.status).toBeLessThan(300);
     await expectUnauthenticated(await t.call('/api/orders', accessToken), true);
+    await expectUnauthenticated(await t.call('/api/user', accessToken), true);
+  });
+
+  it('RFC 7009: a token revoked at /oauth/revoke is refused at once', async () => {
+    const accessToken = await t.passwordToken('check-status');
+    expect((await t.call('/api/orders', accessToken)).status).toBe(200);
+    const revoked = await fetch(`${t.url}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        token: accessToken,
+        client_id: t.passwordClient.client.id,
+        client_secret: t.passwordClient.plainSecret!,
+      }),
+    });
+    expect(revoked.status).toBe(200);
+    await expectUnauthenticated(await t.call('/api/orders', accessToken), true);
+  });
+
+  it('a token revoked in code (PersonalAccessTokens.revoke) is refused at once', async () => {
+    const { accessToken, token } = await t.ada.createToken('in code', []);
+    expect((await t.call('/api/user', accessToken)).status).toBe(200);
+    await t.app.container.make(PersonalAccessTokens).revoke(token.id);
     await expectUnauthenticated(await t.call('/api/user', accessToken), true);
   });
 
