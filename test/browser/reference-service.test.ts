@@ -267,6 +267,13 @@ describe(`reference service in Chromium (${engine})`, { timeout: 60_000 }, () =>
     await browser.shot('13-tokens-revoked');
   });
 
+  it('deletes the OAuth client', async () => {
+    await go('/dashboard/clients');
+    await page().click(`tr[data-client="${client.id}"] button[data-delete]`);
+    await page().waitForSelector('[data-clients] [data-empty]:not(.hidden)');
+    expect(await page().locator('tr[data-client]').count()).toBe(0);
+  });
+
   it('a plan with a trial: subscribing shows when the trial ends', async () => {
     await page().click('header button:has-text("Log out")');
     await page().waitForURL('**/login');
@@ -288,5 +295,16 @@ describe(`reference service in Chromium (${engine})`, { timeout: 60_000 }, () =>
     await browser.shot('14-billing-trial');
     await go('/dashboard');
     await expect(page().locator('[data-plan-summary]').textContent()).resolves.toContain('Pro — trial until');
+  });
+
+  it('logs out and back in', async () => {
+    await page().click('header button:has-text("Log out")');
+    await page().waitForURL('**/login');
+    await expect(page().locator('.flash').textContent()).resolves.toContain('logged out');
+    await page().fill('#field-email', ADA.email);
+    await page().fill('#field-password', ADA.password);
+    await Promise.all([page().waitForURL('**/dashboard'), page().click('main button[type="submit"]')]);
+    await expect(page().locator('[data-plan-summary]').textContent()).resolves.toContain('Pro — active');
+    await browser.shot('15-login-again');
   });
 });
