@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AuthorizationResponseError } from 'oauth4webapi';
@@ -127,6 +127,48 @@ describe(`reference service in Chromium (${engine})`, { timeout: 60_000 }, () =>
     expect(user).toMatchObject({ email: ADA.email });
     expect(scope).toBe('check-status');
     await expect(page().locator('body').textContent()).resolves.toContain('Signed in');
+  });
+
+  it("the sample client's command line prints the user after approval", async () => {
+    // main.ts takes a fixed redirect port: find a free one, register a client for it.
+    const probe = await listenForCallback(0);
+    const port = new URL(probe.redirectUri).port;
+    await probe.close();
+    await go('/dashboard/clients');
+    await page().fill('#field-name', 'CLI client');
+    await page().fill('#field-redirect', `http://127.0.0.1:${port}/callback`);
+    await page().click('[data-client-form] button[type="submit"]');
+    await page().locator('[data-secret]', { hasText: 'CLI client' }).waitFor();
+    const id = (await page().locator('[data-secret] code[data-value="Client ID"]').textContent())!;
+    const secret = (await page().locator('[data-secret] code[data-value="Secret"]').textContent())!;
+
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'examples/client-app/main.ts', '--client-id', id, '--client-secret', secret],
+      {
+        env: { ...process.env, TOLLGATE_URL: server.url, REDIRECT_PORT: port },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk;
+        const match = /(http:\/\/\S+\/oauth\/authorize\S+)/.exec(stdout);
+        if (match) resolve(match[1]!);
+      });
+      void exited.then((code) => reject(new Error(`main.ts exited (${code}) early:\n${stdout}\n${stderr}`)));
+    });
+    await page().goto(url);
+    await page().click('button[value="approve"]');
+    expect(await exited).toBe(0);
+    expect(stdout).toContain('GET /api/user answered:');
+    expect(stdout).toContain(`"email": "${ADA.email}"`);
   });
 
   it('runs the sample client again and Deny → access_denied', async () => {
@@ -260,16 +302,25 @@ describe(`reference service in Chromium (${engine})`, { timeout: 60_000 }, () =>
     expect(res.status).toBe(401);
   });
 
-  it('revokes the authorized application', async () => {
+  it('revokes the authorized applications', async () => {
     await go('/dashboard/tokens');
-    await page().click('[data-authorized-apps] button[data-revoke]');
+    const revoke = page().locator('[data-authorized-apps] button[data-revoke]');
+    await revoke.first().waitFor();
+    expect(await revoke.count()).toBe(2);
+    await revoke.first().click();
+    await page().waitForFunction(
+      () => document.querySelectorAll('[data-authorized-apps] [data-revoke]').length === 1,
+    );
+    await revoke.first().click();
     await page().waitForSelector('[data-authorized-apps] [data-empty]:not(.hidden)');
     await browser.shot('13-tokens-revoked');
   });
 
-  it('deletes the OAuth client', async () => {
+  it('deletes the OAuth clients', async () => {
     await go('/dashboard/clients');
     await page().click(`tr[data-client="${client.id}"] button[data-delete]`);
+    await page().waitForFunction(() => document.querySelectorAll('tr[data-client]').length === 1);
+    await page().click('tr[data-client] button[data-delete]');
     await page().waitForSelector('[data-clients] [data-empty]:not(.hidden)');
     expect(await page().locator('tr[data-client]').count()).toBe(0);
   });
