@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -9,7 +10,10 @@ export interface ScriptBundle {
   version: string;
 }
 
-const entry = fileURLToPath(new URL('../assets/main.ts', import.meta.url));
+// From source (tsx) the entry is main.ts; from a tsc build (dist/) it is the compiled main.js.
+const entry = [new URL('../assets/main.ts', import.meta.url), new URL('../assets/main.js', import.meta.url)]
+  .map((url) => fileURLToPath(url))
+  .find((path) => existsSync(path))!;
 let bundle: Promise<ScriptBundle> | undefined;
 
 /**
