@@ -27,6 +27,9 @@ export function sqlitePath(url: string): string {
 export function connect(url: string): Connection {
   if (engineOf(url) === 'postgres') {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle client whose connection the server ends (a restart, DROP DATABASE … FORCE) emits
+    // 'error' on the pool; unhandled, that would crash the process. The pool replaces the client.
+    pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }

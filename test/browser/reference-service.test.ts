@@ -287,10 +287,11 @@ describe(`reference service in Chromium (${engine})`, { timeout: 60_000 }, () =>
     const file = join(browser.shots, 'invoice.pdf');
     await download.saveAs(file);
     expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
-    if (existsSync('/usr/bin/pdftotext')) {
-      expect(execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' })).toContain(total);
-      execFileSync('pdftoppm', ['-png', '-r', '80', '-singlefile', file, join(browser.shots, 'invoice')]);
+    if (!existsSync('/usr/bin/pdftotext')) {
+      throw new Error('pdftotext is missing: apt-get install -y poppler-utils (.ci/run installs it).');
     }
+    expect(execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' })).toContain(total);
+    execFileSync('pdftoppm', ['-png', '-r', '80', '-singlefile', file, join(browser.shots, 'invoice')]);
   });
 
   it('deletes the personal token, and the API refuses it', async () => {
