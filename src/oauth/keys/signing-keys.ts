@@ -1,3 +1,4 @@
+import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, importPKCS8, importSPKI, type JWK } from 'jose';
 import type { SigningAlgorithm, TollgateConfig } from '../../foundation/config.js';
 import { ConfigurationError } from '../../foundation/errors.js';
@@ -9,6 +10,8 @@ type Key = Awaited<ReturnType<typeof importPKCS8>>;
 export interface LoadedKeys {
   algorithm: SigningAlgorithm;
   privateKey: Key;
+  /** The private key for `node:crypto` (the access-token signer signs without jose). */
+  signingKey: KeyObject;
   publicKey: Key;
   /** RFC 7638 thumbprint of the public key, the JWS `kid`. */
   kid: string;
@@ -53,8 +56,10 @@ export class SigningKeys {
     const algorithm = oauth.signingAlgorithm;
     let privateKey: Key;
     let publicKey: Key;
+    let signingKey: KeyObject;
     try {
       privateKey = await importPKCS8(pair.privateKey, algorithm);
+      signingKey = createPrivateKey(pair.privateKey);
       publicKey = await importSPKI(pair.publicKey, algorithm, { extractable: true });
     } catch (err) {
       throw new ConfigurationError(
@@ -63,7 +68,14 @@ export class SigningKeys {
     }
     const jwk = await exportJWK(publicKey);
     const kid = await calculateJwkThumbprint(jwk);
-    return { algorithm, privateKey, publicKey, kid, publicJwk: { ...jwk, kid, alg: algorithm, use: 'sig' } };
+    return {
+      algorithm,
+      privateKey,
+      signingKey,
+      publicKey,
+      kid,
+      publicJwk: { ...jwk, kid, alg: algorithm, use: 'sig' },
+    };
   }
 
   /** The JSON Web Key Set that resource servers fetch to verify our access tokens. */
