@@ -38,6 +38,19 @@ describe('LruCache', () => {
     expect(cache.get('b')).toBe(20);
   });
 
+  it('when full, drops the oldest 1/64th at once and never exceeds its capacity', () => {
+    const cache = new LruCache<number, number>(128);
+    for (let i = 0; i < 128; i++) cache.set(i, i);
+    cache.set(128, 128);
+    expect(cache.has(0)).toBe(false);
+    expect(cache.has(1)).toBe(false);
+    expect(cache.has(2)).toBe(true);
+    expect(cache.size).toBe(127);
+    for (let i = 129; i < 1000; i++) cache.set(i, i);
+    expect(cache.size).toBeLessThanOrEqual(128);
+    expect(cache.get(999)).toBe(999);
+  });
+
   it('refuses a capacity below one', () => {
     expect(() => new LruCache(0)).toThrow(RangeError);
   });
