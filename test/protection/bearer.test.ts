@@ -35,6 +35,18 @@ describe(`auth:api bearer tokens (${engine})`, () => {
     expect(await again.json()).toEqual(body);
   });
 
+  it('a token is verified on its first two uses, then served from the cache until it expires', async () => {
+    const guard = t.app.container.make(TokenGuard);
+    const { accessToken } = await t.ada.createToken('cache', []);
+    const before = guard.verified.size;
+    expect((await t.call('/api/user', accessToken)).status).toBe(200);
+    expect(guard.verified.size).toBe(before);
+    expect((await t.call('/api/user', accessToken)).status).toBe(200);
+    expect(guard.verified.size).toBe(before + 1);
+    expect((await t.call('/api/user', accessToken)).status).toBe(200);
+    expect(guard.verified.size).toBe(before + 1);
+  });
+
   it('RFC 6750 §3.1: no token → 401 with a bare Bearer challenge', async () => {
     await expectUnauthenticated(await t.call('/api/user'), false);
     // Not a bearer credential at all counts as none.
@@ -76,7 +88,8 @@ describe(`auth:api bearer tokens (${engine})`, () => {
 
   it('a bad signature → 401 invalid_token, whether tampered or signed by another key', async () => {
     const { accessToken } = await t.ada.createToken('sig', []);
-    // Cached first: a forgery sharing its signature must not be taken for it.
+    // Cached first (the second use admits it): a forgery sharing its signature must not pass for it.
+    expect((await t.call('/api/user', accessToken)).status).toBe(200);
     expect((await t.call('/api/user', accessToken)).status).toBe(200);
     const [header, payload, signature] = accessToken.split('.');
     const flipped = signature![0] === 'A' ? `B${signature!.slice(1)}` : `A${signature!.slice(1)}`;

@@ -61,6 +61,7 @@ export class TokenGuard {
   readonly #now: () => number;
   #actingAs: { user: User | undefined; token: VerifiedToken } | undefined;
   readonly #cookie: AppTokenAuthenticator;
+  readonly #doorkeeper: Uint32Array;
 
   constructor(
     private readonly deps: TokenGuardDeps,
@@ -72,6 +73,7 @@ export class TokenGuard {
       options.recheckAfterMs ?? Number.POSITIVE_INFINITY,
     );
     this.#userRows = new LruCache(options.maxVerifiedTokens ?? 10_000);
+    this.#doorkeeper = new Uint32Array(2 ** Math.max(10, Math.ceil(Math.log2(2 * this.verified.capacity))));
     this.#userCacheMs = options.userCacheMs ?? 1_000;
     const clock = deps.clock;
     // The system clock without a Date per request; any other clock (tests) is asked every time.
@@ -157,7 +159,7 @@ export class TokenGuard {
           throw unauthenticated(err.description === EXPIRED ? 'expired' : 'invalid');
         throw err;
       }
-      this.verified.set(cacheKey(header), { header, token });
+      if (this.#admit(header)) this.verified.set(cacheKey(header), { header, token });
     }
     if (this.#now() >= token.expiresAtMs) throw this.#expired(header);
     const now = performance.now();
@@ -198,6 +200,24 @@ export class TokenGuard {
   #cached(header: string): VerifiedToken | undefined {
     const entry = this.verified.get(cacheKey(header));
     return entry !== undefined && entry.header === header ? entry.token : undefined;
+  }
+
+  /**
+   * TinyLFU's doorkeeper: a token is cached the second time it is verified, not the first. A
+   * client that sends a new token with every request would otherwise churn the whole cache (and
+   * the old generation of the heap) for nothing; a reused token pays one extra verification.
+   * A fingerprint table of the signature's last characters: no allocation, false positives only
+   * admit early.
+   */
+  #admit(header: string): boolean {
+    let h = 0x811c9dc5;
+    for (let i = Math.max(0, header.length - 16); i < header.length; i++)
+      h = Math.imul(h ^ header.charCodeAt(i), 0x01000193);
+    const slot = (h >>> 0) & (this.#doorkeeper.length - 1);
+    const fingerprint = (Math.imul(h, 0x9e3779b1) | 1) >>> 0;
+    if (this.#doorkeeper[slot] === fingerprint) return true;
+    this.#doorkeeper[slot] = fingerprint;
+    return false;
   }
 
   #expired(header: string) {
