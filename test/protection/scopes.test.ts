@@ -111,6 +111,13 @@ describe(`scope middleware (${engine})`, () => {
     expect((await t.call('/api/user')).status).toBe(401);
   });
 
+  it('scopes: without auth:api before it answers 401, not a crash', async () => {
+    const { accessToken } = await t.ada.createToken('reader', ['check-status']);
+    const res = await t.call('/probe/scopes-only', accessToken);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ message: 'Unauthenticated.' });
+  });
+
   it('unknown scopes in a route are a boot error, not a request-time surprise', async () => {
     const { MiddlewareRegistry } = await import('../../src/http/index.js');
     const { checkScopes } = await import('../../src/oauth/index.js');

@@ -111,6 +111,7 @@ function probeRoutes(app: Application): void {
     'auth:api',
     'scopes:check-status,place-orders',
   );
+  r.get('/probe/scopes-only', (c) => c.json({ ok: true })).middleware('scopes:check-status');
   r.get('/probe/machine', (c) => c.json({ client: currentAccessToken(c)?.clientId })).middleware('client');
   r.get('/probe/machine-status', (c) => c.json({ ok: true })).middleware('client:check-status');
   r.get('/probe/can', (c) => {
