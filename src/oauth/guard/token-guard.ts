@@ -1,10 +1,11 @@
 import type { Context } from 'hono';
 import type { Kysely } from 'kysely';
 import type { SessionStore } from '../../auth/session-store.js';
-import type { User } from '../../auth/user.js';
+import type { User, UserModel } from '../../auth/user.js';
 import type { Users } from '../../auth/users.js';
 import type { Database, UserRow } from '../../database/types.js';
 import { type Clock, SystemClock } from '../../foundation/clock.js';
+import type { Container } from '../../foundation/container.js';
 import { OAuthError } from '../errors.js';
 import type { AccessTokenVerifier } from '../jwt/access-token-verifier.js';
 import type { OAuthStore } from '../stores/contracts.js';
@@ -62,6 +63,7 @@ export class TokenGuard {
   #actingAs: { user: User | undefined; token: VerifiedToken } | undefined;
   readonly #cookie: AppTokenAuthenticator;
   readonly #doorkeeper: Uint32Array;
+  #model: { cls: UserModel; container: Container } | undefined;
 
   constructor(
     private readonly deps: TokenGuardDeps,
@@ -189,7 +191,13 @@ export class TokenGuard {
 
   /** A fresh model per request: handlers may change it, and it carries this request's token. */
   #hydrate(row: UserRow, token: VerifiedToken): User {
-    return withToken(this.deps.users.hydrate(row), token);
+    // The model class is looked up in the container once; `Users.hydrate` would on every request.
+    if (this.#model === undefined) {
+      const user = this.deps.users.hydrate(row);
+      this.#model = { cls: user.constructor as UserModel, container: user.container };
+      return withToken(user, token);
+    }
+    return withToken(new this.#model.cls(this.#model.container, row), token);
   }
 
   /**
