@@ -3,6 +3,7 @@ import type { Database } from '../../database/types.js';
 import type { AccessTokenRecord, AccessTokenWithClient } from '../records.js';
 import type { OAuthAccessTokenRow } from '../tables.js';
 import type { AccessTokenStore } from './contracts.js';
+import { InsertBatch } from './insert-batch.js';
 import { toClient } from './kysely-clients.js';
 import { Precompiled } from './precompiled.js';
 
@@ -52,20 +53,43 @@ function toTokenWithClient(row: JoinedRow): AccessTokenWithClient {
   return { ...toAccessToken(row), client };
 }
 
-// Column order of the precompiled insert; the parameters below follow it.
-const insertAccessToken = new Precompiled<never>((db: Kysely<Database>) =>
-  db.insertInto('oauth_access_tokens').values({
-    id: '',
-    user_id: 0,
-    client_id: '',
-    name: '',
-    scopes: '',
-    revoked: 0,
-    created_at: '',
-    updated_at: '',
-    expires_at: '',
-  }),
-);
+// The columns of an insert, in the order of its parameters (`parametersOf`).
+const emptyRow = {
+  id: '',
+  user_id: 0,
+  client_id: '',
+  name: '',
+  scopes: '',
+  revoked: 0,
+  created_at: '',
+  updated_at: '',
+  expires_at: '',
+};
+
+function parametersOf(token: AccessTokenRecord): unknown[] {
+  return [
+    token.id,
+    token.userId,
+    token.clientId,
+    token.name,
+    JSON.stringify(token.scopes),
+    token.revoked ? 1 : 0,
+    token.createdAt,
+    token.updatedAt,
+    token.expiresAt,
+  ];
+}
+
+const MAX_BATCH = 64;
+
+// One precompiled INSERT per row count a batch may have, built on first use.
+const inserts: Precompiled<never>[] = [];
+function insertOf(rows: number): Precompiled<never> {
+  inserts[rows] ??= new Precompiled<never>((db: Kysely<Database>) =>
+    db.insertInto('oauth_access_tokens').values(Array.from({ length: rows }, () => emptyRow)),
+  );
+  return inserts[rows]!;
+}
 
 const findWithClient = new Precompiled<JoinedRow>((db: Kysely<Database>) =>
   db
@@ -77,20 +101,21 @@ const findWithClient = new Precompiled<JoinedRow>((db: Kysely<Database>) =>
 );
 
 export class KyselyAccessTokenStore implements AccessTokenStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** Outside a transaction, concurrent inserts share a commit (client_credentials under load). */
+  readonly #batch: InsertBatch<AccessTokenRecord> | undefined;
 
-  async insert(token: AccessTokenRecord): Promise<void> {
-    await insertAccessToken.execute(this.db, [
-      token.id,
-      token.userId,
-      token.clientId,
-      token.name,
-      JSON.stringify(token.scopes),
-      token.revoked ? 1 : 0,
-      token.createdAt,
-      token.updatedAt,
-      token.expiresAt,
-    ]);
+  constructor(private readonly db: Kysely<Database>) {
+    if (!db.isTransaction) {
+      this.#batch = new InsertBatch((tokens) => this.#write(tokens), MAX_BATCH);
+    }
+  }
+
+  insert(token: AccessTokenRecord): Promise<void> {
+    return this.#batch ? this.#batch.add(token) : this.#write([token]);
+  }
+
+  async #write(tokens: readonly AccessTokenRecord[]): Promise<void> {
+    await insertOf(tokens.length).execute(this.db, tokens.flatMap(parametersOf));
   }
 
   async find(id: string): Promise<AccessTokenRecord | undefined> {
