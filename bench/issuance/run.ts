@@ -2,10 +2,14 @@
 // unreliable, but CPU time per operation is stable, and (jose CPU per sign) / (server CPU per
 // token) approximates the throughput ratio on one core.
 //   npx tsx bench/issuance/run.ts [--alg RS256|ES256|EdDSA] [--requests 4000] [--rounds 3]
-//                                 [--concurrency 16] [--profile <dir>]
+//                                 [--concurrency 16] [--profile <dir>] [--peer]
+// --peer also drives oidc-provider (bench/servers/oidc-provider.ts, JWT access tokens with the
+// same algorithm) the same way, its CPU read from /proc, interleaved with Tollgate's rounds.
 // BENCH_DATABASE_URL=postgres://… runs it on PostgreSQL instead of a temporary SQLite file.
-import { execFileSync, fork } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -16,6 +20,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     concurrency: { type: 'string', default: '16' },
     profile: { type: 'string' },
+    peer: { type: 'boolean', default: false },
   },
 });
 const requests = Number(values.requests);
@@ -55,22 +60,34 @@ const cpu = async () => {
   return usage.user + usage.system;
 };
 
+interface Target {
+  port: number;
+  path: string;
+  basic: string;
+}
 const agent = new http.Agent({ keepAlive: true, maxSockets: Number(values.concurrency) });
-const body = new URLSearchParams({ grant_type: 'client_credentials', scope: '' }).toString();
-const basic = `Basic ${Buffer.from(`${encodeURIComponent(ready.clientId)}:${encodeURIComponent(ready.clientSecret)}`).toString('base64')}`;
-const issue = () =>
+// The body and client authentication of bench/lib/scenarios.ts (client_secret_basic).
+const body = new URLSearchParams({ grant_type: 'client_credentials', scope: 'check-status' }).toString();
+const basicOf = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+const tollgate: Target = {
+  port: ready.port,
+  path: '/oauth/token',
+  basic: basicOf(ready.clientId, ready.clientSecret),
+};
+const issue = (target: Target) =>
   new Promise<void>((resolve, reject) => {
     const req = http.request(
       {
         agent,
         host: '127.0.0.1',
-        port: ready.port,
-        path: '/oauth/token',
+        port: target.port,
+        path: target.path,
         method: 'POST',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
           'content-length': Buffer.byteLength(body),
-          authorization: basic,
+          authorization: target.basic,
         },
       },
       (res) => {
@@ -85,10 +102,10 @@ const issue = () =>
     req.on('error', reject);
     req.end(body);
   });
-const drive = async (n: number) => {
+const drive = async (n: number, target: Target = tollgate) => {
   let next = 0;
   const worker = async () => {
-    while (next++ < n) await issue();
+    while (next++ < n) await issue(target);
   };
   await Promise.all(Array.from({ length: Number(values.concurrency) }, worker));
 };
@@ -116,13 +133,48 @@ if (values.profile) {
   await new Promise((resolve) => child.once('exit', resolve));
   process.exit(0);
 }
+/** utime + stime of a child from /proc (Linux), in µs: works for a server that cannot be asked. */
+const procCpu = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // USER_HZ is 100 on Linux
+};
+let peer: { child: ChildProcess; target: Target } | undefined;
+if (values.peer) {
+  const peerChild = spawn(process.execPath, ['--import', 'tsx', here('../servers/oidc-provider.ts')], {
+    env: { ...process.env, BENCH_ALG: ready.algorithm, BENCH_FORMAT: 'jwt' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve) => {
+    createInterface({ input: peerChild.stdout! }).on('line', (l) => {
+      if (l.startsWith('BENCH_READY ')) resolve(l.slice('BENCH_READY '.length));
+    });
+  });
+  const announced = JSON.parse(line) as {
+    port: number;
+    fixtures: { clientId: string; clientSecret: string };
+  };
+  const target = {
+    port: announced.port,
+    path: '/token',
+    basic: basicOf(announced.fixtures.clientId, announced.fixtures.clientSecret),
+  };
+  peer = { child: peerChild, target };
+  await drive(Math.min(2000, requests), target);
+}
+
 const server: number[] = [];
 const jose: number[] = [];
+const peers: number[] = [];
 for (let round = 0; round < Number(values.rounds); round++) {
   const before = await cpu();
   await drive(requests);
   server.push((await cpu()) - before);
   jose.push(joseSign());
+  if (peer) {
+    const start = procCpu(peer.child.pid!);
+    await drive(requests, peer.target);
+    peers.push(procCpu(peer.child.pid!) - start);
+  }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const perToken = median(server) / requests;
@@ -135,11 +187,19 @@ console.log(
     joseCpuUsPerSign: Math.round(perSign),
     ratio: Number((perSign / perToken).toFixed(3)),
     oneCoreTokensPerSecond: Math.round(1e6 / perToken),
+    ...(peer
+      ? {
+          oidcProviderCpuUsPerToken: Math.round(median(peers) / requests),
+          vsOidcProvider: Number((median(peers) / requests / perToken).toFixed(3)),
+        }
+      : {}),
     rounds: {
       serverUsPerToken: server.map((s) => Math.round(s / requests)),
       joseUsPerSign: jose.map(Math.round),
+      ...(peer ? { oidcProviderUsPerToken: peers.map((p) => Math.round(p / requests)) } : {}),
     },
   }),
 );
+peer?.child.kill('SIGTERM');
 child.send({ type: 'stop' });
 agent.destroy();
