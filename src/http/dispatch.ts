@@ -23,6 +23,7 @@ interface Target {
   controller: ControllerClass;
   method: string;
   middleware: MiddlewareHandler[];
+  requestScoped: boolean;
 }
 
 /** A string action: `'Admin/PhotoController@show'` → controller and method; no `@` → a single-action controller. */
@@ -70,7 +71,9 @@ export function compileAction(
     if (typeof controller.prototype[name] !== 'function')
       throw new ConfigurationError(`${controller.name} has no method "${name}" (${route.describe()}).`);
     const refs = controllerMiddlewareFor(controller, name);
-    return { controller, method: name, middleware: middleware.resolve(refs) };
+    const tokens = [...(controller.inject ?? []), ...(controller.actionInject?.[name] ?? [])];
+    const requestScoped = tokens.includes(RequestContext as unknown as Token);
+    return { controller, method: name, middleware: middleware.resolve(refs), requestScoped };
   };
   const run = (t: Target, c: Context): Response | Promise<Response> =>
     t.middleware.length === 0
@@ -108,7 +111,10 @@ function invoke(t: Target, c: Context, container: Container, params: string[]): 
     const controller = new t.controller() as Record<string, (...args: unknown[]) => unknown>;
     return respond(c, controller[t.method]!.call(controller, ...values, c));
   }
-  const scope = container.child().instance(RequestContext as unknown as Token<Context>, c);
+  // A per-request child container only when something asks for the request context itself.
+  const scope = t.requestScoped
+    ? container.child().instance(RequestContext as unknown as Token<Context>, c)
+    : container;
   const controller = scope.construct(t.controller) as Record<string, (...args: unknown[]) => unknown>;
   const deps = injected?.length ? scope.resolveAll(injected, `${t.controller.name}@${t.method}`) : [];
   return respond(c, controller[t.method]!.call(controller, ...deps, ...values, c));

@@ -101,12 +101,7 @@ export async function bootApiGuard(app: Application): Promise<void> {
     app.logger,
   );
   registration.broadcast = broadcast;
-  // The application has no shutdown hooks yet: close the Redis connections with the database.
-  const close = app.close.bind(app);
-  app.close = async () => {
-    await broadcast.close();
-    await close();
-  };
+  app.onClose(() => broadcast.close());
   try {
     await broadcast.start();
   } catch (err) {
