@@ -10,6 +10,47 @@ function withoutBodyHeaders(headers: Headers, dropType: boolean): Headers {
   return out;
 }
 
+/** The text a replayed request serves its body from. */
+const bodyText = Symbol('tollgate.bodyText');
+type Replayed = Request & { [bodyText]: string };
+
+function asResponse(request: Replayed): Response {
+  const type = request.headers.get('content-type') ?? 'application/x-www-form-urlencoded';
+  return new Response(request[bodyText], { headers: { 'content-type': type } });
+}
+
+const own = (value: (this: Replayed) => unknown) => ({ value, configurable: true, writable: true });
+
+// Shared functions reading `this[bodyText]`: nothing is allocated per request but the text.
+const replayed: PropertyDescriptorMap = {
+  text: own(function () {
+    return Promise.resolve(this[bodyText]);
+  }),
+  json: own(function () {
+    return Promise.resolve(this[bodyText]).then(JSON.parse);
+  }),
+  arrayBuffer: own(function () {
+    return asResponse(this).arrayBuffer();
+  }),
+  blob: own(function () {
+    return asResponse(this).blob();
+  }),
+  formData: own(function () {
+    return asResponse(this).formData();
+  }),
+  clone: own(function () {
+    const { url, method, headers, signal } = this;
+    return new Request(url, { method, headers, signal, body: this[bodyText] });
+  }),
+  body: {
+    get(this: Replayed) {
+      return asResponse(this).body;
+    },
+    configurable: true,
+  },
+  bodyUsed: { get: () => false, configurable: true },
+};
+
 /**
  * Serves the body methods of a request whose URL-encoded body was already read, from that text.
  * `request.clone()` would build a full fetch Request and tee its stream for every form POST (the
@@ -17,28 +58,8 @@ function withoutBodyHeaders(headers: Headers, dropType: boolean): Headers {
  * The request object itself is kept, so its URL, headers and abort signal stay the adapter's.
  */
 function replayBody(request: Request, text: string): Request {
-  const type = request.headers.get('content-type') ?? 'application/x-www-form-urlencoded';
-  const response = () => new Response(text, { headers: { 'content-type': type } });
-  const own = (value: unknown) => ({ value, configurable: true, writable: true });
-  Object.defineProperties(request, {
-    text: own(() => Promise.resolve(text)),
-    json: own(() => Promise.resolve(text).then(JSON.parse)),
-    arrayBuffer: own(() => response().arrayBuffer()),
-    blob: own(() => response().blob()),
-    formData: own(() => response().formData()),
-    body: { get: () => response().body, configurable: true },
-    bodyUsed: { get: () => false, configurable: true },
-    clone: own(() => {
-      const copy = new Request(request.url, {
-        method: request.method,
-        headers: request.headers,
-        body: text,
-        signal: request.signal,
-      });
-      return copy;
-    }),
-  });
-  return request;
+  (request as Replayed)[bodyText] = text;
+  return Object.defineProperties(request, replayed);
 }
 
 /**

@@ -4,8 +4,9 @@ import { ClockToken } from '../../foundation/tokens.js';
 import { AccessTokenCreated, RefreshTokenCreated } from '../events.js';
 import { AccessTokenSigner } from '../jwt/access-token-signer.js';
 import type { AccessTokenRecord, ClientRecord, RefreshTokenRecord } from '../records.js';
-import { hashSecret, randomId, randomSecret } from '../secrets.js';
+import { hashSecret, randomSecret } from '../secrets.js';
 import { type OAuthStore, OAuthStoreToken } from '../stores/contracts.js';
+import { accessTokenId } from './token-ids.js';
 
 export interface IssueOptions {
   client: ClientRecord;
@@ -47,7 +48,7 @@ export class TokenIssuer {
     const expiresAt = issuedAt + options.ttlSeconds;
     const now = new Date(nowMs).toISOString();
     const record: AccessTokenRecord = {
-      id: randomId(),
+      id: accessTokenId(),
       userId: options.userId,
       clientId: options.client.id,
       name: options.name ?? null,
