@@ -55,7 +55,7 @@ export class TokenEndpoint {
       config: config.oauth,
       users,
       client: async (request, grantType) => {
-        const client = await authenticateClient(clients, request);
+        const client = await clients.authenticate(request);
         if (!clientHandlesGrant(client, grantType)) {
           throw OAuthError.unauthorizedClient(`This client may not use the ${grantType} grant.`);
         }
@@ -82,6 +82,12 @@ const CLIENT_CACHE_SIZE = 10_000;
  */
 class ClientCache implements Pick<ClientStore, 'find'> {
   readonly #entries = new Map<string, { client: ClientRecord; until: number }>();
+  /**
+   * Authorization headers that authenticated a client, so a client presenting the same Basic
+   * credentials again skips the decode and the hash. Only an exact, verified header hits; the entry
+   * is honoured while its client is the one cached (so `forget` and expiry drop it too).
+   */
+  readonly #verified = new Map<string, ClientRecord>();
 
   constructor(private readonly store: ClientStore) {}
 
@@ -96,6 +102,25 @@ class ClientCache implements Pick<ClientStore, 'find'> {
       this.#entries.set(id, { client, until: now + CLIENT_CACHE_MS });
     } else {
       this.#entries.delete(id);
+    }
+    return client;
+  }
+
+  async authenticate(request: TokenRequest): Promise<ClientRecord> {
+    const header = request.authorization;
+    const plain = request.params.client_id === undefined && request.params.client_secret === undefined;
+    if (header && plain) {
+      const known = this.#verified.get(header);
+      if (known) {
+        const hit = this.#entries.get(known.id);
+        if (hit && hit.client === known && hit.until > performance.now()) return known;
+        this.#verified.delete(header);
+      }
+    }
+    const client = await authenticateClient(this, request);
+    if (header && plain && client.secretHash !== null && this.#entries.get(client.id)?.client === client) {
+      if (this.#verified.size >= CLIENT_CACHE_SIZE) this.#verified.clear();
+      this.#verified.set(header, client);
     }
     return client;
   }
