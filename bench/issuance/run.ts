@@ -166,6 +166,7 @@ const server: number[] = [];
 const wall: number[] = [];
 const jose: number[] = [];
 const peers: number[] = [];
+const peerWall: number[] = [];
 for (let round = 0; round < Number(values.rounds); round++) {
   const before = await cpu();
   const started = performance.now();
@@ -175,7 +176,9 @@ for (let round = 0; round < Number(values.rounds); round++) {
   jose.push(joseSign());
   if (peer) {
     const start = procCpu(peer.child.pid!);
+    const peerStarted = performance.now();
     await drive(requests, peer.target);
+    peerWall.push((requests * 1000) / (performance.now() - peerStarted));
     peers.push(procCpu(peer.child.pid!) - start);
   }
 }
@@ -196,6 +199,7 @@ console.log(
       ? {
           oidcProviderCpuUsPerToken: Math.round(median(peers) / requests),
           vsOidcProvider: Number((median(peers) / requests / perToken).toFixed(3)),
+          oidcProviderWallTokensPerSecond: Math.round(median(peerWall)),
         }
       : {}),
     rounds: {
