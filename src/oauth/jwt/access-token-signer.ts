@@ -28,8 +28,13 @@ interface Signing {
   offload: boolean;
 }
 
+/** The JWS protected header of every access token (the verifier recognises our tokens by it). */
+export function protectedHeader(algorithm: SigningAlgorithm, kid: string): string {
+  return JSON.stringify({ alg: algorithm, typ: ACCESS_TOKEN_TYP, kid });
+}
+
 function signingFor(algorithm: SigningAlgorithm, key: KeyObject, kid: string): Signing {
-  const header = JSON.stringify({ alg: algorithm, typ: ACCESS_TOKEN_TYP, kid });
+  const header = protectedHeader(algorithm, kid);
   const headerDot = `${Buffer.from(header).toString('base64url')}.`;
   switch (algorithm) {
     case 'RS256':
