@@ -1,6 +1,6 @@
 import { HttpError } from '../foundation/errors.js';
 
-/** Every way a billing operation can fail, as a closed union (listed in docs/billing.md). */
+/** Every way a billing operation can fail, as a closed union (listed in docs/errors.md and docs/billing.md). */
 export type BillingErrorCode =
   | 'card_declined'
   | 'payment_failed'
