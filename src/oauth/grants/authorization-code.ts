@@ -29,21 +29,20 @@ export const authorizationCodeGrant: Grant = {
     }
     verifyCodeVerifier(stored, request.params.code_verifier);
 
+    // Signed before the transaction: on SQLite it holds the only connection (token-issuer.ts).
+    const prepared = await context.issuer.prepare({
+      client,
+      userId: stored.userId,
+      scopes: stored.scopes,
+      ttlSeconds: context.config.accessTokenTtlSeconds,
+      refresh: { ttlSeconds: context.config.refreshTokenTtlSeconds },
+    });
     const issued = await context.store.transaction(async (store) => {
       // A concurrent exchange of the same code loses here and is treated as reuse below.
       if (!(await store.authCodes.consume(id))) return undefined;
-      const tokens = await context.issuer.issue(
-        {
-          client,
-          userId: stored.userId,
-          scopes: stored.scopes,
-          ttlSeconds: context.config.accessTokenTtlSeconds,
-          refresh: { ttlSeconds: context.config.refreshTokenTtlSeconds },
-        },
-        store,
-      );
-      await store.authCodes.attachAccessToken(id, tokens.record.id);
-      return tokens;
+      await context.issuer.save(prepared, store);
+      await store.authCodes.attachAccessToken(id, prepared.record.id);
+      return prepared;
     });
     if (!issued) {
       const again = await context.store.authCodes.find(id);

@@ -16,18 +16,15 @@ export const passwordGrant: Grant = {
     const scopes = context.scopes.validate(Scopes.parse(request.params.scope), { allowAll: true });
     const user = await context.users.attempt(username, password);
     if (!user) throw OAuthError.invalidGrant('The user credentials were incorrect.');
-    const issued = await context.store.transaction((store) =>
-      context.issuer.issue(
-        {
-          client,
-          userId: user.id,
-          scopes,
-          ttlSeconds: context.config.accessTokenTtlSeconds,
-          refresh: { ttlSeconds: context.config.refreshTokenTtlSeconds },
-        },
-        store,
-      ),
-    );
+    // Signed before the transaction: on SQLite it holds the only connection (token-issuer.ts).
+    const issued = await context.issuer.prepare({
+      client,
+      userId: user.id,
+      scopes,
+      ttlSeconds: context.config.accessTokenTtlSeconds,
+      refresh: { ttlSeconds: context.config.refreshTokenTtlSeconds },
+    });
+    await context.store.transaction((store) => context.issuer.save(issued, store));
     await context.issuer.announce(issued);
     return toTokenResponse(issued);
   },

@@ -29,20 +29,19 @@ export const refreshTokenGrant: Grant = {
     const scopes = narrowScopes(previous.scopes, Scopes.parse(request.params.scope));
     context.scopes.validate(scopes, { allowAll: previous.scopes.includes(ALL_SCOPES) });
 
+    // Signed before the transaction: on SQLite it holds the only connection (token-issuer.ts).
+    const prepared = await context.issuer.prepare({
+      client,
+      userId: previous.userId,
+      scopes,
+      ttlSeconds: context.config.accessTokenTtlSeconds,
+      refresh: { ttlSeconds: context.config.refreshTokenTtlSeconds, familyId: stored.familyId },
+    });
     const result = await context.store.transaction(async (store) => {
       if (!(await store.refreshTokens.consume(id))) return undefined;
       const revoked = await context.revoker.revokeAccessTokens([previous.id], store);
-      const issued = await context.issuer.issue(
-        {
-          client,
-          userId: previous.userId,
-          scopes,
-          ttlSeconds: context.config.accessTokenTtlSeconds,
-          refresh: { ttlSeconds: context.config.refreshTokenTtlSeconds, familyId: stored.familyId },
-        },
-        store,
-      );
-      return { issued, revoked };
+      await context.issuer.save(prepared, store);
+      return { issued: prepared, revoked };
     });
     if (!result) {
       // Another request used this refresh token first: treat it as reuse.

@@ -2,7 +2,7 @@ import type { Clock } from '../../foundation/clock.js';
 import { EventDispatcher } from '../../foundation/events.js';
 import { ClockToken } from '../../foundation/tokens.js';
 import { AccessTokenCreated, RefreshTokenCreated } from '../events.js';
-import { AccessTokenSigner } from '../jwt/access-token-signer.js';
+import { AccessTokenSigner, type AccessTokenSubject } from '../jwt/access-token-signer.js';
 import type { AccessTokenRecord, ClientRecord, RefreshTokenRecord } from '../records.js';
 import { hashSecret, randomSecret } from '../secrets.js';
 import { type OAuthStore, OAuthStoreToken } from '../stores/contracts.js';
@@ -29,8 +29,10 @@ export interface IssuedTokens {
 }
 
 /**
- * Stores and signs tokens. The insert and the RS256 signature run side by side, the store is the
- * caller's (one transaction per grant), and events are announced by the caller after commit.
+ * Stores and signs tokens. Events are announced by the caller after commit. Grants that write
+ * in a transaction `prepare` (ids and RS256 signature) before opening it and only `save` inside:
+ * on SQLite the transaction holds the only connection, so a signature inside it queues every
+ * other request behind it. `issue` is both at once, for a single insert outside any transaction.
  */
 export class TokenIssuer {
   static inject = [AccessTokenSigner, ClockToken, EventDispatcher, OAuthStoreToken] as const;
@@ -42,7 +44,32 @@ export class TokenIssuer {
     private readonly store: OAuthStore,
   ) {}
 
+  /** Signs and stores: the insert and the signature run side by side. */
   async issue(options: IssueOptions, store: OAuthStore = this.store): Promise<IssuedTokens> {
+    const { issued, subject } = this.#build(options);
+    const [accessToken] = await Promise.all([
+      this.signer.sign(subject),
+      store.accessTokens.insert(issued.record),
+    ]);
+    issued.accessToken = accessToken;
+    if (issued.refreshRecord) await store.refreshTokens.insert(issued.refreshRecord);
+    return issued;
+  }
+
+  /** Generates the ids and signs the JWT (`jti` = the access token row id); stores nothing. */
+  async prepare(options: IssueOptions): Promise<IssuedTokens> {
+    const { issued, subject } = this.#build(options);
+    issued.accessToken = await this.signer.sign(subject);
+    return issued;
+  }
+
+  /** Inserts what `prepare` built; return the tokens only once this committed. */
+  async save(issued: IssuedTokens, store: OAuthStore = this.store): Promise<void> {
+    await store.accessTokens.insert(issued.record);
+    if (issued.refreshRecord) await store.refreshTokens.insert(issued.refreshRecord);
+  }
+
+  #build(options: IssueOptions): { issued: IssuedTokens; subject: AccessTokenSubject } {
     const nowMs = this.clock.now().getTime();
     const issuedAt = Math.floor(nowMs / 1000);
     const expiresAt = issuedAt + options.ttlSeconds;
@@ -58,22 +85,20 @@ export class TokenIssuer {
       updatedAt: now,
       expiresAt: new Date(expiresAt * 1000).toISOString(),
     };
-    const [accessToken] = await Promise.all([
-      this.signer.sign({
-        tokenId: record.id,
-        userId: record.userId,
-        clientId: record.clientId,
-        scopes: record.scopes,
-        issuedAt,
-        expiresAt,
-      }),
-      store.accessTokens.insert(record),
-    ]);
-    const issued: IssuedTokens = { accessToken, record, expiresIn: options.ttlSeconds };
+    const subject: AccessTokenSubject = {
+      tokenId: record.id,
+      userId: record.userId,
+      clientId: record.clientId,
+      scopes: record.scopes,
+      issuedAt,
+      expiresAt,
+    };
+    const issued: IssuedTokens = { accessToken: '', record, expiresIn: options.ttlSeconds };
     if (options.refresh) {
       const refreshToken = randomSecret();
       const id = hashSecret(refreshToken);
-      const refreshRecord: RefreshTokenRecord = {
+      issued.refreshToken = refreshToken;
+      issued.refreshRecord = {
         id,
         accessTokenId: record.id,
         familyId: options.refresh.familyId ?? id,
@@ -81,11 +106,8 @@ export class TokenIssuer {
         createdAt: now,
         expiresAt: new Date(nowMs + options.refresh.ttlSeconds * 1000).toISOString(),
       };
-      await store.refreshTokens.insert(refreshRecord);
-      issued.refreshToken = refreshToken;
-      issued.refreshRecord = refreshRecord;
     }
-    return issued;
+    return { issued, subject };
   }
 
   /** Raises AccessTokenCreated (and RefreshTokenCreated): after the transaction committed. */
