@@ -38,10 +38,10 @@ export const authorizationCodeGrant: Grant = {
       refresh: { ttlSeconds: context.config.refreshTokenTtlSeconds },
     });
     const issued = await context.store.transaction(async (store) => {
-      // A concurrent exchange of the same code loses here and is treated as reuse below.
-      if (!(await store.authCodes.consume(id))) return undefined;
+      // A concurrent exchange of the same code loses here and is treated as reuse below. The
+      // code points at the access token before that row exists: no foreign key, same commit.
+      if (!(await store.authCodes.consume(id, prepared.record.id))) return undefined;
       await context.issuer.save(prepared, store);
-      await store.authCodes.attachAccessToken(id, prepared.record.id);
       return prepared;
     });
     if (!issued) {

@@ -47,8 +47,11 @@ export interface RefreshTokenStore {
 export interface AuthCodeStore {
   insert(code: AuthCodeRecord): Promise<void>;
   find(id: string): Promise<AuthCodeRecord | undefined>;
-  /** Atomically marks a live code used; false when it was used before. */
-  consume(id: string): Promise<boolean>;
+  /**
+   * Atomically marks a live code used and records the access token it is exchanged for (so a
+   * reuse can revoke it); false when it was used before.
+   */
+  consume(id: string, accessTokenId?: string): Promise<boolean>;
   attachAccessToken(id: string, accessTokenId: string): Promise<void>;
 }
 

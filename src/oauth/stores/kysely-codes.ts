@@ -51,10 +51,10 @@ export class KyselyAuthCodeStore implements AuthCodeStore {
     return row ? toAuthCode(row) : undefined;
   }
 
-  async consume(id: string): Promise<boolean> {
+  async consume(id: string, accessTokenId?: string): Promise<boolean> {
     const result = await this.db
       .updateTable('oauth_auth_codes')
-      .set({ revoked: 1 })
+      .set(accessTokenId === undefined ? { revoked: 1 } : { revoked: 1, access_token_id: accessTokenId })
       .where('id', '=', id)
       .where('revoked', '=', 0)
       .executeTakeFirst();
