@@ -1,6 +1,7 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { wantsJson } from '../http/respond.js';
 import type { Guards } from './guards.js';
+import type { User } from './user.js';
 
 export const DEFAULT_GUARD = 'web';
 
@@ -16,17 +17,30 @@ export function authenticate(guards: Guards, names: string[], loginPath = '/logi
   // Resolved when routes are committed, so a typo in `auth:…` fails at boot, not on a request.
   const resolved = list.map((name) => [name, guards.get(name)] as const);
 
-  return async function authenticate(c, next) {
-    for (const [name, guard] of resolved) {
-      const user = await guard(c);
-      if (user) {
-        c.set('user', user);
-        c.set('guard', name);
-        return next();
+  const signIn = (c: Context, next: Next, user: User, name: string) => {
+    c.set('user', user);
+    c.set('guard', name);
+    return next();
+  };
+  // Tries the guards from `i` on; synchronous while they answer synchronously (a cached token).
+  const attempt = (c: Context, next: Next, i: number): Response | ReturnType<MiddlewareHandler> => {
+    for (; i < resolved.length; i++) {
+      const [name, guard] = resolved[i]!;
+      const user = guard(c);
+      if (isPending(user)) {
+        const at = i;
+        return Promise.resolve(user).then((found) =>
+          found ? signIn(c, next, found, name) : attempt(c, next, at + 1),
+        );
       }
+      if (user) return signIn(c, next, user, name);
     }
     return unauthenticated(c, loginPath);
   };
+  // May return a Response synchronously: Hono's compose awaits it, the route chain takes it as is.
+  return function authenticate(c, next) {
+    return attempt(c, next, 0);
+  } as MiddlewareHandler;
 }
 
 /** The `guest` middleware: a signed-in visitor is sent to `home` instead (login and register pages). */
@@ -42,6 +56,10 @@ export function redirectIfAuthenticated(
     }
     return next();
   };
+}
+
+function isPending(value: unknown): value is PromiseLike<User | undefined> {
+  return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
 }
 
 function unauthenticated(c: Context, loginPath: string): Response {

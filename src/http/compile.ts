@@ -1,7 +1,8 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { Container } from '../foundation/container.js';
 import { ConfigurationError } from '../foundation/errors.js';
 import type { Logger } from '../foundation/logger.js';
+import { chain } from './controller-middleware.js';
 import type { ControllerRegistry } from './controller-registry.js';
 import { compileAction, type RouteEndpoint } from './dispatch.js';
 import { notFound, renderError } from './error-handler.js';
@@ -47,10 +48,7 @@ export function compileRoutes(routes: readonly Route[], options: CompileOptions)
   app.onError((err, c) => renderError(err, c, logger));
   app.notFound(notFound);
   for (const mw of options.before ?? []) app.use(mw);
-  const exposeRouter: MiddlewareHandler = async (c, next) => {
-    c.set('router', router);
-    await next();
-  };
+  const onError = (err: Error, c: Context) => renderError(err, c, logger);
   for (const route of routes) {
     let middleware: MiddlewareHandler[];
     let endpoint: RouteEndpoint;
@@ -60,15 +58,14 @@ export function compileRoutes(routes: readonly Route[], options: CompileOptions)
     } catch (err) {
       throw onRoute(err, route);
     }
-    const handler = (c: Parameters<MiddlewareHandler>[0]) => {
+    // One Hono handler per route, running its middleware itself: Hono's fast path for a single
+    // handler, and no promise per layer when every layer answers synchronously.
+    const run = middleware.length ? chain(middleware, endpoint, onError) : endpoint;
+    const handler = (c: Context) => {
       c.set('router', router);
-      return endpoint(c);
+      return run(c);
     };
-    // Routes without middleware keep Hono's single-handler fast path.
-    const handlers = (middleware.length ? [exposeRouter, ...middleware, handler] : [handler]) as [
-      MiddlewareHandler,
-    ];
-    app.on([...route.methods], [toHonoPath(route.path, route.wheres)], ...handlers);
+    app.on([...route.methods], [toHonoPath(route.path, route.wheres)], handler);
   }
   return withMethodSpoofing(app);
 }

@@ -1,6 +1,6 @@
-import { Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { controllerMiddlewareFor, runMiddleware } from './controller-middleware.js';
+import { chain, controllerMiddlewareFor, runMiddleware } from './controller-middleware.js';
 
 describe('controllerMiddlewareFor', () => {
   const controller = {
@@ -54,5 +54,81 @@ describe('runMiddleware', () => {
     expect(order).toEqual(['a-in', 'b-in', 'action', 'a-out']);
     const early = await app.request('/early');
     expect(early.status).toBe(401);
+  });
+});
+
+describe('chain', () => {
+  const onError = (err: Error, c: Context) => c.json({ error: err.message }, 500);
+  const mount = (handlers: MiddlewareHandler[], endpoint: (c: Context) => Response | Promise<Response>) => {
+    const app = new Hono();
+    app.get('/', chain(handlers, endpoint, onError));
+    return app;
+  };
+
+  it('answers synchronously when every layer does', async () => {
+    const order: string[] = [];
+    const layer =
+      (name: string): MiddlewareHandler =>
+      (_c, next) => {
+        order.push(name);
+        return next();
+      };
+    const run = chain([layer('a'), layer('b')], (c) => c.text('ok'), onError);
+    const app = new Hono();
+    app.get('/', (c) => {
+      const res = run(c);
+      expect(res).toBeInstanceOf(Response);
+      return res;
+    });
+    const res = await app.request('/');
+    expect(await res.text()).toBe('ok');
+    expect(order).toEqual(['a', 'b']);
+  });
+
+  it('lets an async layer read and change the response after next()', async () => {
+    const app = mount(
+      [
+        async (c, next) => {
+          await next();
+          c.header('x-after', c.res.status.toString());
+        },
+        (_c, next) => next(),
+      ],
+      async (c) => c.text('late', 201),
+    );
+    const res = await app.request('/');
+    expect(res.status).toBe(201);
+    expect(res.headers.get('x-after')).toBe('201');
+    expect(await res.text()).toBe('late');
+  });
+
+  it('turns an error into onError’s response at its layer, so outer layers still run', async () => {
+    const app = mount(
+      [
+        async (c, next) => {
+          await next();
+          c.header('x-outer', 'seen');
+        },
+        () => {
+          throw new Error('boom');
+        },
+      ],
+      (c) => c.text('unreached'),
+    );
+    const res = await app.request('/');
+    expect(res.status).toBe(500);
+    expect(res.headers.get('x-outer')).toBe('seen');
+    expect(await res.json()).toEqual({ error: 'boom' });
+  });
+
+  it('takes a layer’s own response without running the rest', async () => {
+    let reached = false;
+    const app = mount([(c) => Promise.resolve(c.text('stop', 403))], (c) => {
+      reached = true;
+      return c.text('no');
+    });
+    const res = await app.request('/');
+    expect(res.status).toBe(403);
+    expect(reached).toBe(false);
   });
 });
