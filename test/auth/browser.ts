@@ -1,32 +1,18 @@
 import type { TestApp } from '../support/app.js';
+import { CookieJar } from '../support/cookie-jar.js';
 
 /**
  * A minimal browser over `TestApp.request`: keeps the cookies the app sets (honouring Max-Age=0
  * deletions), sends them back, and submits forms url-encoded with a same-origin `Origin`.
  */
-export class Browser {
-  readonly cookies = new Map<string, string>();
-
-  constructor(private readonly t: TestApp) {}
-
-  cookieHeader(): string {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+export class Browser extends CookieJar {
+  constructor(private readonly t: TestApp) {
+    super();
   }
 
   async request(path: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    if (this.cookies.size > 0 && !headers.has('cookie')) headers.set('cookie', this.cookieHeader());
-    const res = await this.t.request(path, { ...init, headers, redirect: 'manual' });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq).trim();
-      const value = pair!.slice(eq + 1).trim();
-      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a));
-      if (expired || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return res;
+    const headers = this.sendCookies(new Headers(init.headers));
+    return this.keepCookies(await this.t.request(path, { ...init, headers, redirect: 'manual' }));
   }
 
   get(path: string, headers: Record<string, string> = {}): Promise<Response> {

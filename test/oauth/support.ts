@@ -12,6 +12,7 @@ import {
   oauthProvider,
 } from '../../src/oauth/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { CookieJar } from '../support/cookie-jar.js';
 
 export const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 export const BOB = { name: 'Bob Babbage', email: 'bob@example.com', password: 'difference engine 2' };
@@ -77,26 +78,15 @@ export async function oauthApp(
 export const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
 /** A browser over a real socket: a cookie jar, manual redirects, forms with a same-origin Origin. */
-export class Browser {
-  readonly cookies = new Map<string, string>();
-
-  constructor(readonly base: string) {}
+export class Browser extends CookieJar {
+  constructor(readonly base: string) {
+    super();
+  }
 
   async request(path: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    if (this.cookies.size > 0)
-      headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    const headers = this.sendCookies(new Headers(init.headers));
     const url = path.startsWith('http') ? path : `${this.base}${path}`;
-    const res = await fetch(url, { ...init, headers, redirect: 'manual' });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq).trim();
-      const value = pair!.slice(eq + 1).trim();
-      if (value === '' || attributes.some((a) => /^\s*max-age=0\s*$/i.test(a))) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return res;
+    return this.keepCookies(await fetch(url, { ...init, headers, redirect: 'manual' }));
   }
 
   get(path: string, headers: Record<string, string> = {}): Promise<Response> {

@@ -16,6 +16,7 @@ import {
   oauthProvider,
 } from '../../src/oauth/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { CookieJar } from '../support/cookie-jar.js';
 
 export const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 export const BOB = { name: 'Bob Babbage', email: 'bob@example.com', password: 'difference engine 2' };
@@ -121,28 +122,14 @@ function probeRoutes(app: Application): void {
 }
 
 /** A browser over a real socket: a cookie jar (attributes kept), manual redirects, same-origin forms. */
-export class Browser {
-  readonly cookies = new Map<string, string>();
-  /** The raw Set-Cookie lines last seen per cookie name. */
-  readonly setCookie = new Map<string, string>();
-
-  constructor(readonly base: string) {}
+export class Browser extends CookieJar {
+  constructor(readonly base: string) {
+    super();
+  }
 
   async request(path: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    if (this.cookies.size > 0)
-      headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
-    const res = await fetch(`${this.base}${path}`, { ...init, headers, redirect: 'manual' });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq).trim();
-      const value = pair!.slice(eq + 1).trim();
-      this.setCookie.set(name, line);
-      if (value === '' || attributes.some((a) => /^\s*max-age=0\s*$/i.test(a))) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return res;
+    const headers = this.sendCookies(new Headers(init.headers));
+    return this.keepCookies(await fetch(`${this.base}${path}`, { ...init, headers, redirect: 'manual' }));
   }
 
   async login(user: { email: string; password: string }): Promise<void> {
