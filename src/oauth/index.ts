@@ -53,6 +53,7 @@ export {
   type VerifiedToken,
 } from './guard/index.js';
 export {
+  ApprovalDecisionFields,
   type ApprovalView,
   type ApprovalViewProps,
   ApprovalViewToken,

@@ -1,15 +1,5 @@
-import type { ApprovalView, ApprovalViewProps } from '../../../src/oauth/http/approval-view.js';
-import { CsrfField } from '../../../src/views/components.js';
+import { ApprovalDecisionFields, type ApprovalView } from '../../../src/oauth/http/approval-view.js';
 import { renderPage } from '../../../src/views/render.js';
-
-const DecisionFields = (props: ApprovalViewProps) => (
-  <>
-    <CsrfField token={props.csrfToken} />
-    <input type="hidden" name="auth_token" value={props.authToken} />
-    <input type="hidden" name="state" value={props.state ?? ''} />
-    <input type="hidden" name="client_id" value={props.client.id} />
-  </>
-);
 
 /**
  * The service's approval page (`oauthProvider({ approvalView })`): the client's name, the account
@@ -42,14 +32,14 @@ export const approvalPage: ApprovalView = (c, props) =>
       <p class="small muted">You can revoke its access at any time under Dashboard → API tokens.</p>
       <div class="actions">
         <form method="post" action={props.action}>
-          <DecisionFields {...props} />
+          <ApprovalDecisionFields {...props} />
           <button type="submit" class="btn btn-primary" name="decision" value="approve">
             Approve
           </button>
         </form>
         <form method="post" action={props.action}>
           <input type="hidden" name="_method" value="DELETE" />
-          <DecisionFields {...props} />
+          <ApprovalDecisionFields {...props} />
           <button type="submit" class="btn" name="decision" value="deny">
             Deny
           </button>

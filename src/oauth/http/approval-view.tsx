@@ -29,7 +29,11 @@ export type ApprovalView = (
 
 export const ApprovalViewToken = new InjectionToken<ApprovalView>('OAuthApprovalView');
 
-const DecisionFields = (props: ApprovalViewProps) => (
+/**
+ * The hidden fields both decision forms must carry (CSRF token, the pending request's binding,
+ * state, client). A replacement view renders these inside its Approve and Deny forms.
+ */
+export const ApprovalDecisionFields = (props: ApprovalViewProps) => (
   <>
     <CsrfField token={props.csrfToken} />
     <input type="hidden" name="auth_token" value={props.authToken} />
@@ -61,14 +65,14 @@ export const defaultApprovalView: ApprovalView = (c, props) =>
       ) : null}
       <div class="actions">
         <form method="post" action={props.action} class="inline">
-          <DecisionFields {...props} />
+          <ApprovalDecisionFields {...props} />
           <button type="submit" class="btn btn-primary" name="decision" value="approve">
             Approve
           </button>
         </form>
         <form method="post" action={props.action} class="inline">
           <input type="hidden" name="_method" value="DELETE" />
-          <DecisionFields {...props} />
+          <ApprovalDecisionFields {...props} />
           <button type="submit" class="btn btn-danger" name="decision" value="deny">
             Deny
           </button>
