@@ -1,6 +1,6 @@
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { chain, controllerMiddlewareFor, runMiddleware } from './controller-middleware.js';
+import { chain, controllerMiddlewareFor } from './controller-middleware.js';
 
 describe('controllerMiddlewareFor', () => {
   const controller = {
@@ -20,44 +20,34 @@ describe('controllerMiddlewareFor', () => {
   });
 });
 
-describe('runMiddleware', () => {
-  it('runs handlers as an onion and lets one answer early', async () => {
+describe('chain', () => {
+  it('controller middleware: an inner chain that rethrows hands its error to the route chain, whose layers still run', async () => {
     const app = new Hono();
-    const order: string[] = [];
-    app.get('/', (c) =>
-      runMiddleware(
-        c,
-        [
-          async (_c, next) => {
-            order.push('a-in');
-            await next();
-            order.push('a-out');
-          },
-          async (c2, next) => {
-            order.push('b-in');
-            await next();
-            c2.res.headers.set('x-b', '1');
-          },
-        ],
+    const controllerLayers = chain(
+      [
         async () => {
-          order.push('action');
-          return c.text('ok');
+          throw new Error('denied');
         },
-      ),
+      ],
+      (c) => c.text('never'),
+      (err) => {
+        throw err;
+      },
     );
-    app.get('/early', (c) =>
-      runMiddleware(c, [async (c2) => c2.text('stop', 401)], async () => c.text('never')),
+    const outer: MiddlewareHandler = async (c, next) => {
+      await next();
+      c.header('x-outer', 'ran');
+    };
+    app.get(
+      '/',
+      chain([outer], controllerLayers, (err, c) => c.text(`rendered ${err.message}`, 418)),
     );
     const res = await app.request('/');
-    expect(await res.text()).toBe('ok');
-    expect(res.headers.get('x-b')).toBe('1');
-    expect(order).toEqual(['a-in', 'b-in', 'action', 'a-out']);
-    const early = await app.request('/early');
-    expect(early.status).toBe(401);
+    expect(res.status).toBe(418);
+    expect(await res.text()).toBe('rendered denied');
+    expect(res.headers.get('x-outer')).toBe('ran');
   });
-});
 
-describe('chain', () => {
   const onError = (err: Error, c: Context) => c.json({ error: err.message }, 500);
   const mount = (handlers: MiddlewareHandler[], endpoint: (c: Context) => Response | Promise<Response>) => {
     const app = new Hono();

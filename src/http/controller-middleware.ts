@@ -42,33 +42,6 @@ export function controllerMiddlewareFor(
   return out;
 }
 
-/**
- * Runs `handlers` as Hono middleware around `last`, for middleware known only once a lazily loaded
- * controller arrives. Same contract as Hono's compose: a handler may return a Response, or call
- * `next()` and then read or replace `c.res`.
- */
-export async function runMiddleware(
-  c: Context,
-  handlers: readonly MiddlewareHandler[],
-  last: () => Response | Promise<Response>,
-): Promise<Response> {
-  const step = async (i: number): Promise<void> => {
-    if (i === handlers.length) {
-      c.res = await last();
-      return;
-    }
-    let called = false;
-    const res = await handlers[i]!(c, async () => {
-      if (called) throw new Error('next() called more than once');
-      called = true;
-      await step(i + 1);
-    });
-    if (res instanceof Response) c.res = res;
-  };
-  await step(0);
-  return c.res;
-}
-
 type Endpoint = (c: Context) => Response | Promise<Response>;
 type MaybeResponse = Response | undefined;
 

@@ -1,7 +1,7 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { Constructor, Container, Token } from '../foundation/container.js';
 import { ConfigurationError } from '../foundation/errors.js';
-import { controllerMiddlewareFor, runMiddleware } from './controller-middleware.js';
+import { chain, controllerMiddlewareFor } from './controller-middleware.js';
 import { type ControllerClass, ControllerRegistry } from './controller-registry.js';
 import { MiddlewareRegistry } from './middleware-registry.js';
 import { toResponse } from './respond.js';
@@ -22,8 +22,11 @@ function respond(c: Context, value: unknown): Response | Promise<Response> {
 interface Target {
   controller: ControllerClass;
   method: string;
-  middleware: MiddlewareHandler[];
   requestScoped: boolean;
+}
+
+function rethrow(err: Error): never {
+  throw err;
 }
 
 /** A string action: `'Admin/PhotoController@show'` → controller and method; no `@` → a single-action controller. */
@@ -66,35 +69,33 @@ export function compileAction(
     return (c) => respond(c, closure(c));
   }
   const params = route.parameterNames;
-  const target = (controller: ControllerClass, method: string | undefined): Target => {
+  const target = (controller: ControllerClass, method: string | undefined): RouteEndpoint => {
     const name = method ?? invokeMethodOf(controller);
     if (typeof controller.prototype[name] !== 'function')
       throw new ConfigurationError(`${controller.name} has no method "${name}" (${route.describe()}).`);
-    const refs = controllerMiddlewareFor(controller, name);
     const tokens = [...(controller.inject ?? []), ...(controller.actionInject?.[name] ?? [])];
-    const requestScoped = tokens.includes(RequestContext as unknown as Token);
-    return { controller, method: name, middleware: middleware.resolve(refs), requestScoped };
+    const t: Target = {
+      controller,
+      method: name,
+      requestScoped: tokens.includes(RequestContext as unknown as Token),
+    };
+    const endpoint: RouteEndpoint = (c) => invoke(t, c, container, params);
+    const layers = middleware.resolve(controllerMiddlewareFor(controller, name));
+    // Errors go on to the route's own chain, which renders them (see compile.ts).
+    return layers.length ? chain(layers, endpoint, rethrow) : endpoint;
   };
-  const run = (t: Target, c: Context): Response | Promise<Response> =>
-    t.middleware.length === 0
-      ? invoke(t, c, container, params)
-      : runMiddleware(c, t.middleware, () => invoke(t, c, container, params));
 
   if (typeof action !== 'string') {
     const [cls, method] = classAction(action);
-    const resolved = target(cls, method);
-    return (c) => run(resolved, c);
+    return target(cls, method);
   }
   const { controller: name, method } = parseActionString(action);
   const registered = controllers.get(name);
-  if (registered) {
-    const resolved = target(registered, method);
-    return (c) => run(resolved, c);
-  }
-  let resolved: Target | undefined;
+  if (registered) return target(registered, method);
+  let resolved: RouteEndpoint | undefined;
   return async (c) => {
     resolved ??= target(await controllers.load(name), method);
-    return run(resolved, c);
+    return resolved(c);
   };
 }
 

@@ -2,7 +2,6 @@ export { type CompileOptions, compileRoutes } from './compile.js';
 export {
   type ControllerMiddleware,
   controllerMiddlewareFor,
-  runMiddleware,
 } from './controller-middleware.js';
 export { type ControllerClass, ControllerRegistry, normalizeControllerName } from './controller-registry.js';
 export {
