@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createApp } from '../../app/bootstrap.js';
 import { run } from '../../src/cli/main.js';
 import { connect } from '../../src/database/connection.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -164,6 +165,59 @@ describe(`tollgate OAuth commands (${engine})`, () => {
     } finally {
       await close();
     }
+  });
+
+  it('token:create prints a personal access token that the API accepts, with its scopes only', async () => {
+    expect(await tollgate('user:create', '--email', 'grace@example.com', '--password', 'correct horse')).toBe(
+      0,
+    );
+    expect(
+      await tollgate(
+        'token:create',
+        '--user',
+        'grace@example.com',
+        '--name',
+        'deploy script',
+        '--scopes',
+        'check-status',
+        '--json',
+      ),
+    ).toBe(0);
+    const created = JSON.parse(output.join('')) as { accessToken: string; name: string; scopes: string[] };
+    expect(created).toMatchObject({ name: 'deploy script', scopes: ['check-status'] });
+
+    const app = await createApp();
+    await app.boot();
+    try {
+      const call = (method: string) =>
+        app.fetch(
+          new Request('http://localhost/api/orders', {
+            method,
+            headers: { Authorization: `Bearer ${created.accessToken}`, Accept: 'application/json' },
+          }),
+        );
+      expect((await call('GET')).status).toBe(200);
+      expect((await call('POST')).status).toBe(403);
+    } finally {
+      await app.close();
+    }
+
+    expect(await tollgate('token:create', '--user', 'grace@example.com', '--name', 'human')).toBe(0);
+    expect(output.join('\n')).toMatch(/created for grace@example.com[\s\S]*Scopes: \(none\)[\s\S]*\neyJ/);
+  });
+
+  it('token:create refuses an unknown user and an unknown scope with exit code 1', async () => {
+    const errors: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      errors.push(String(chunk));
+      return true;
+    });
+    expect(await tollgate('token:create', '--user', 'nobody@example.com', '--name', 'x')).toBe(1);
+    expect(
+      await tollgate('token:create', '--user', 'grace@example.com', '--name', 'x', '--scopes', 'launch'),
+    ).toBe(1);
+    expect(errors.join('')).toContain('No user with the e-mail nobody@example.com.');
+    expect(errors.join('')).toMatch(/launch/);
   });
 
   it('client reads its answers from piped stdin', () => {
