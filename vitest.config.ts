@@ -1,6 +1,17 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const src = fileURLToPath(new URL('./src/', import.meta.url));
+
 export default defineConfig({
+  // The package's own entry points (`tollgate`, `tollgate/oauth`, …) resolve to the sources in tests, as
+  // tsconfig's `paths` does for tsc and tsx; consumers get `dist/` through package.json's `exports`.
+  resolve: {
+    alias: [
+      { find: /^tollgate$/, replacement: `${src}index.ts` },
+      { find: /^tollgate\/(.+)$/, replacement: `${src}$1/index.ts` },
+    ],
+  },
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts', 'app/**/*.test.ts'],
     testTimeout: 30_000,

@@ -27,7 +27,8 @@ const DEFAULT = 'default';
  */
 export function Billable<TBase extends UserClass>(Base: TBase) {
   class BillableModel extends Base implements BillableUser {
-    private get billing() {
+    /** @internal The billing services, from the container the user holds (not part of the typed API). */
+    get billing() {
       const c = this.container;
       return {
         subscriptions: c.make(Subscriptions),
