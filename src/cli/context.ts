@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
@@ -11,14 +11,28 @@ export class CliError extends Error {
 }
 
 /**
- * The application the CLI works on: the module named by TOLLGATE_APP (default `app/bootstrap.ts`)
- * exports `createApp(): Promise<Application>`, unbooted.
+ * The module that exports the application: TOLLGATE_APP, else the `tollgate.app` field of the
+ * current folder's package.json, else this repository's reference service.
+ */
+function applicationModule(): string {
+  if (process.env.TOLLGATE_APP) return resolve(process.env.TOLLGATE_APP);
+  const manifest = resolve('package.json');
+  if (existsSync(manifest)) {
+    const app = (JSON.parse(readFileSync(manifest, 'utf8')) as { tollgate?: { app?: unknown } }).tollgate
+      ?.app;
+    if (typeof app === 'string') return resolve(app);
+  }
+  return resolve('app/bootstrap.ts');
+}
+
+/**
+ * The application the CLI works on: its module exports `createApp(): Promise<Application>`, unbooted.
  */
 export async function loadApplication(): Promise<Application> {
-  const entry = resolve(process.env.TOLLGATE_APP || 'app/bootstrap.ts');
+  const entry = applicationModule();
   if (!existsSync(entry)) {
     throw new CliError(
-      `No application found at ${entry}. Set TOLLGATE_APP to the module that exports createApp().`,
+      `No application found at ${entry}. Set TOLLGATE_APP (or "tollgate": { "app": "./server.mjs" } in package.json) to the module that exports createApp().`,
     );
   }
   const mod = (await import(pathToFileURL(entry).href)) as {

@@ -89,6 +89,7 @@ export {
   PersonalAccessTokens,
   serializeToken,
 } from './personal/personal-access-tokens.js';
+export { type InstallResult, installOAuth } from './install.js';
 export { bindOAuthServices, type OAuthOptions, oauthProvider } from './provider.js';
 export {
   type AccessTokenRecord,

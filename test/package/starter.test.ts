@@ -1,0 +1,184 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as oauth from 'oauth4webapi';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approvalFields, Browser, insecure, tokenIn } from '../oauth/support.js';
+import { freePort } from '../support/free-port.js';
+
+/**
+ * The package as a user gets it: `npm pack`, `npm install <tarball>` in an empty folder, the README's
+ * starter (`examples/starter/server.mjs`) started with plain `node`, then driven over HTTP like a
+ * person and a third-party client would.
+ */
+const repo = resolve(import.meta.dirname, '../..');
+const REDIRECT = 'http://127.0.0.1:9999/callback';
+const USER = { name: 'Ada', email: 'ada@example.com', password: 'correct horse battery' };
+
+describe('the packed package, installed in an empty folder, runs the starter with plain node', () => {
+  let project: string;
+  let server: ChildProcess;
+  let base: string;
+  let output = '';
+
+  const npm = (args: string[], cwd: string) =>
+    execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8' });
+
+  beforeAll(async () => {
+    project = mkdtempSync(join(tmpdir(), 'tollgate-starter-'));
+    const tarballs = join(project, 'tarballs');
+    mkdirSync(tarballs);
+    npm(['run', 'build', '--silent'], repo);
+    npm(['pack', '--pack-destination', tarballs], repo);
+    const packed = readdirSync(tarballs).map((file) => join(tarballs, file));
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'starter', private: true, type: 'module', tollgate: { app: './server.mjs' } }),
+    );
+    cpSync(join(repo, 'examples/starter/server.mjs'), join(project, 'server.mjs'));
+    // `--ignore-scripts` skips only better-sqlite3's native build (a minute of compiling on every run);
+    // the binary the repository's own install compiled for this Node is the same version's, copied in.
+    npm(['install', '--ignore-scripts', '--prefer-offline', ...packed], project);
+    cpSync(
+      join(repo, 'node_modules/better-sqlite3/build'),
+      join(project, 'node_modules/better-sqlite3/build'),
+      { recursive: true },
+    );
+
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = spawn(process.execPath, ['server.mjs'], {
+      cwd: project,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), LOG_LEVEL: 'warn' },
+    });
+    server.stdout!.on('data', (chunk) => (output += chunk));
+    server.stderr!.on('data', (chunk) => (output += chunk));
+    await new Promise<void>((ready, failed) => {
+      server.stdout!.on('data', () => output.includes('Listening on') && ready());
+      server.on('exit', (code) => failed(new Error(`The starter exited with ${code}:\n${output}`)));
+    });
+  }, 240_000);
+
+  afterAll(() => {
+    server?.kill();
+    if (project) rmSync(project, { recursive: true, force: true });
+  });
+
+  it('renders every page with plain node (the package ships compiled JSX)', async () => {
+    const browser = new Browser(base);
+    for (const path of ['/login', '/register', '/assets/app.css']) {
+      const res = await browser.get(path);
+      expect(res.status, path).toBe(200);
+      if (path.endsWith('.css')) continue;
+      const page = await res.text();
+      expect(page.startsWith('<!DOCTYPE html>'), path).toBe(true);
+      expect(page).toContain('name="_token"');
+    }
+    const dashboard = await browser.get('/dashboard');
+    expect(dashboard.status).toBe(302);
+    expect(dashboard.headers.get('location')).toMatch(/^\/login/);
+    expect((await browser.get('/')).headers.get('location')).toBe('/dashboard');
+  });
+
+  it("the installed `tollgate` command works on the app named in package.json's `tollgate.app`", () => {
+    const out = execFileSync(
+      process.execPath,
+      [
+        'node_modules/.bin/tollgate',
+        'user:create',
+        '--email',
+        'cli@example.com',
+        '--password',
+        'a long password',
+      ],
+      { cwd: project, encoding: 'utf8', env: { PATH: process.env.PATH, LOG_LEVEL: 'silent' } },
+    );
+    expect(out).toMatch(/Created user \d+ <cli@example.com>/);
+  });
+
+  it('registers and logs in through the HTML pages, authorizes a client, calls the API, subscribes', async () => {
+    const browser = new Browser(base);
+    const form = await browser.get('/register');
+    const registered = await browser.post('/register', {
+      _token: tokenIn(await form.text()),
+      ...USER,
+      password_confirmation: USER.password,
+    });
+    expect(registered.status).toBe(302);
+    await browser.post('/logout', { _token: await browser.csrfToken() });
+    await browser.login(USER);
+
+    // A third-party client, registered through the JSON API with the session and its CSRF token.
+    const csrf = await browser.csrfToken();
+    const created = await browser.json('POST', '/oauth/clients', { name: 'Shop', redirect: REDIRECT }, csrf);
+    expect(created.status).toBe(201);
+    const { id, secret } = (await created.json()) as { id: string; secret: string };
+
+    // Authorization code + PKCE through the real approval page.
+    const issuer = new URL(base);
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+    );
+    const client: oauth.Client = { client_id: id };
+    const verifier = oauth.generateRandomCodeVerifier();
+    const state = oauth.generateRandomState();
+    const authorize = new URL(as.authorization_endpoint!);
+    authorize.search = new URLSearchParams({
+      client_id: id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'read-orders',
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    }).toString();
+    const approval = await browser.get(authorize.href);
+    expect(approval.status).toBe(200);
+    const approvalPage = await approval.text();
+    expect(approvalPage).toContain('Shop');
+    expect(approvalPage).toContain('Read your orders');
+    const approved = await browser.post('/oauth/authorize', approvalFields(approvalPage));
+    expect(approved.status).toBe(302);
+    const callback = new URL(approved.headers.get('location')!);
+    const params = oauth.validateAuthResponse(as, client, callback, state);
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.ClientSecretPost(secret),
+      params,
+      REDIRECT,
+      verifier,
+      insecure,
+    );
+    const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
+
+    const api = (path: string, token: string, method = 'GET') =>
+      fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      });
+    const orders = await api('/api/orders', tokens.access_token);
+    expect(orders.status).toBe(200);
+    expect(await orders.json()).toMatchObject({ data: [{ item: 'Tea' }] });
+    expect((await api('/api/orders', tokens.access_token, 'POST')).status).toBe(403);
+    expect((await api('/api/orders', 'not-a-token')).status).toBe(401);
+    expect(await (await api('/api/me', tokens.access_token)).json()).toMatchObject({
+      email: USER.email,
+      subscribed: false,
+    });
+
+    // A personal access token, made in code by the starter's /tokens page.
+    const tokenPage = await (await browser.post('/tokens', { _token: csrf })).text();
+    const personal = /<pre>([^<]+)<\/pre>/.exec(tokenPage)?.[1];
+    expect(personal, tokenPage.slice(0, 500)).toBeTruthy();
+    expect((await api('/api/orders', personal!)).status).toBe(200);
+
+    // A subscription on the embedded Stripe sandbox, through the official SDK.
+    const subscribed = await browser.post('/subscribe', { _token: csrf });
+    expect(subscribed.status, output).toBe(302);
+    expect(await (await api('/api/me', tokens.access_token)).json()).toMatchObject({ subscribed: true });
+    expect(await (await browser.get('/dashboard')).text()).toContain('You are subscribed');
+  });
+});
