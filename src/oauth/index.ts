@@ -68,6 +68,7 @@ export { oauthErrorResponse } from './http/respond.js';
 export { RevocationController } from './http/revocation-controller.js';
 export { ScopesController } from './http/scopes-controller.js';
 export { TokenController } from './http/token-controller.js';
+export { type InstallResult, installOAuth } from './install.js';
 export { AccessTokenSigner, type AccessTokenSubject, issuerOf } from './jwt/access-token-signer.js';
 export { AccessTokenVerifier } from './jwt/access-token-verifier.js';
 export { ACCESS_TOKEN_TYP, type AccessTokenClaims } from './jwt/claims.js';
@@ -89,7 +90,6 @@ export {
   PersonalAccessTokens,
   serializeToken,
 } from './personal/personal-access-tokens.js';
-export { type InstallResult, installOAuth } from './install.js';
 export { bindOAuthServices, type OAuthOptions, oauthProvider } from './provider.js';
 export {
   type AccessTokenRecord,
