@@ -1,14 +1,9 @@
 import { authProvider } from '../src/auth/provider.js';
-import { UserModelToken } from '../src/auth/users.js';
+import { UserModelKey } from '../src/auth/users.js';
 import { billingProvider } from '../src/billing/service-provider.js';
-import { Application, type ApplicationOptions } from '../src/foundation/application.js';
-import {
-  configFromEnv,
-  configFromFile,
-  type DeepPartial,
-  defineConfig,
-  type TollgateConfig,
-} from '../src/foundation/config.js';
+import { configFromEnv, configFromFile, defineConfig } from '../src/config/index.js';
+import type { DeepPartial, TollgateConfig } from '../src/core/config.js';
+import { Application, type ApplicationOptions } from '../src/kernel/application.js';
 import { oauthProvider } from '../src/oauth/provider.js';
 import { referenceConfig } from './config.js';
 import { routes } from './routes.js';
@@ -27,7 +22,7 @@ export async function createApp(
 ): Promise<Application> {
   const config = defineConfig(referenceConfig, await configFromFile(), configFromEnv(), overrides);
   const app = await Application.create(config, options);
-  app.container.instance(UserModelToken, AppUser);
+  app.container.instance(UserModelKey, AppUser);
   await app.register(authProvider());
   await app.register(oauthProvider({ approvalView: approvalPage }));
   await app.register(billingProvider());

@@ -1,4 +1,4 @@
-import { closeOnSignals, listen } from '../src/http/server.js';
+import { closeOnSignals, listen } from '../src/kernel/server.js';
 import { installOAuth } from '../src/oauth/install.js';
 import { createApp } from './bootstrap.js';
 

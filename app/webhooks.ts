@@ -1,6 +1,6 @@
 import { BraintreeWebhookController } from '../src/billing/braintree-webhook-controller.js';
 import { StripeWebhookController } from '../src/billing/stripe-webhook-controller.js';
-import type { Application } from '../src/foundation/application.js';
+import type { Application } from '../src/kernel/application.js';
 
 /**
  * The billing provider's webhook receiver (the spec's `POST {base_url}/{provider}/webhook`). It sits

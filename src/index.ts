@@ -4,8 +4,10 @@
  */
 export * from './auth/index.js';
 export * from './billing/index.js';
+export * from './config/index.js';
+export * from './core/index.js';
 export * from './database/index.js';
-export * from './foundation/index.js';
 export * from './http/index.js';
+export * from './kernel/index.js';
 export * from './oauth/index.js';
 export * from './views/index.js';

@@ -1,5 +1,5 @@
-import type { Clock } from '../../src/foundation/clock.js';
-import { ClockToken } from '../../src/foundation/tokens.js';
+import type { Clock } from '../../src/core/clock.js';
+import { ClockKey } from '../../src/core/keys.js';
 
 export interface Order {
   id: number;
@@ -15,7 +15,7 @@ export interface Order {
  * show scopes at work (`check-status` reads, `place-orders` writes) without a table.
  */
 export class OrderBook {
-  static inject = [ClockToken] as const;
+  static inject = [ClockKey] as const;
   readonly #orders = new Map<number, Order>();
   readonly #byUser = new Map<number, Order[]>();
   #nextId = 1;

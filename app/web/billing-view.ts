@@ -1,7 +1,8 @@
+import type { PlanConfig } from '../../src/billing/config.js';
 import type { Invoice } from '../../src/billing/invoice.js';
 import { formatMoney } from '../../src/billing/money.js';
 import type { Subscription } from '../../src/billing/subscription.js';
-import type { PlanConfig, TollgateConfig } from '../../src/foundation/config.js';
+import type { TollgateConfig } from '../../src/core/config.js';
 import type { SubscriptionView } from './pages/billing-page.js';
 
 /** The reference service's one subscription name. */

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../app/bootstrap.js';
-import { listen } from '../../src/http/server.js';
+import { listen } from '../../src/kernel/server.js';
 import { Clients, installKeys } from '../../src/oauth/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tollgate-issuance-'));

@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { createApp } from '../../app/bootstrap.js';
 import { authProvider } from '../../src/auth/index.js';
 import { Users } from '../../src/auth/users.js';
-import type { Application, ServiceProvider } from '../../src/foundation/application.js';
-import { listen } from '../../src/http/server.js';
+import type { Application, ServiceProvider } from '../../src/kernel/application.js';
+import { listen } from '../../src/kernel/server.js';
 import * as oauth from '../../src/oauth/index.js';
 import {
   type AccessTokenRecord,

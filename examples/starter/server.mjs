@@ -20,7 +20,7 @@ import {
   renderPage,
   StripeWebhookController,
   User,
-  UserModelToken,
+  UserModelKey,
 } from 'tollgate';
 
 // 1. Configuration: your settings, then the environment (PORT, DATABASE_URL, STRIPE_SECRET, …).
@@ -102,7 +102,7 @@ async function dashboard(c, newToken) {
 /** The application, unbooted. `tollgate` commands (migrate, client, token:create, …) call it too. */
 export async function createApp(overrides = {}, options = {}) {
   const app = await Application.create(defineConfig(settings, configFromEnv(), overrides), options);
-  app.container.instance(UserModelToken, Customer);
+  app.container.instance(UserModelKey, Customer);
   await app.register(authProvider());
   await app.register(oauthProvider());
   await app.register(billingProvider());

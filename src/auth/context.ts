@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { ConfigurationError } from '../foundation/errors.js';
+import { ConfigurationError } from '../core/errors.js';
 import type { Session } from './session.js';
 import type { User } from './user.js';
 

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Container } from '../foundation/container.js';
+import type { Container } from '../core/container.js';
 import { wantsJson } from '../http/respond.js';
 import { renderPage } from '../views/render.js';
 

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
-import type { Container } from '../foundation/container.js';
-import { ConfigurationError } from '../foundation/errors.js';
+import type { Container } from '../core/container.js';
+import { ConfigurationError } from '../core/errors.js';
 import type { User } from './user.js';
 
 /**

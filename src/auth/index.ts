@@ -7,8 +7,8 @@ export { type Guard, Guards, sessionGuard } from './guards.js';
 export { sameSitePath } from './intended.js';
 export {
   type AuthOptions,
-  AuthOptionsToken,
-  LoginRateLimiterToken,
+  AuthOptionsKey,
+  LoginRateLimiterKey,
   type ResolvedAuthOptions,
 } from './options.js';
 export { hashPassword, verifyPassword } from './password.js';
@@ -18,4 +18,4 @@ export { hashSessionId, randomToken, Session, type SessionPayload, tokensMatch }
 export { SessionStore } from './session-store.js';
 export { type SessionCookieOptions, sessionCookieOptions, startSession } from './start-session.js';
 export { User, type UserModel } from './user.js';
-export { type NewUserInput, UserModelToken, Users } from './users.js';
+export { type NewUserInput, UserModelKey, Users } from './users.js';

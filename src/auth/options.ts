@@ -1,4 +1,4 @@
-import { InjectionToken } from '../foundation/container.js';
+import { InjectionKey } from '../core/container.js';
 import type { RateLimiter } from './rate-limiter.js';
 
 export interface AuthOptions {
@@ -26,6 +26,6 @@ export function resolveAuthOptions(options: AuthOptions): ResolvedAuthOptions {
   };
 }
 
-export const AuthOptionsToken = new InjectionToken<ResolvedAuthOptions>('AuthOptions');
+export const AuthOptionsKey = new InjectionKey<ResolvedAuthOptions>('AuthOptions');
 /** The failed-login counter, one per application (in memory). */
-export const LoginRateLimiterToken = new InjectionToken<RateLimiter>('LoginRateLimiter');
+export const LoginRateLimiterKey = new InjectionKey<RateLimiter>('LoginRateLimiter');

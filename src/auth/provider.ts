@@ -1,5 +1,5 @@
 import { secureHeaders } from 'hono/secure-headers';
-import type { Application, ServiceProvider } from '../foundation/application.js';
+import type { Application, ServiceProvider } from '../kernel/application.js';
 import { shareAppName } from '../views/render.js';
 import { StylesheetController } from '../views/stylesheet-controller.js';
 import { authenticate, redirectIfAuthenticated } from './authenticate.js';
@@ -8,7 +8,8 @@ import { LoginController } from './controllers/login-controller.js';
 import { RegisterController } from './controllers/register-controller.js';
 import { CsrfExceptions, verifyCsrf } from './csrf.js';
 import { Guards, sessionGuard } from './guards.js';
-import { type AuthOptions, AuthOptionsToken, LoginRateLimiterToken, resolveAuthOptions } from './options.js';
+import { authMigrations } from './migrations.js';
+import { type AuthOptions, AuthOptionsKey, LoginRateLimiterKey, resolveAuthOptions } from './options.js';
 import { RateLimiter } from './rate-limiter.js';
 import { SessionStore } from './session-store.js';
 import { sessionCookieOptions, startSession } from './start-session.js';
@@ -24,12 +25,13 @@ export function authProvider(input: AuthOptions = {}): ServiceProvider {
 
   return {
     name: 'auth',
+    migrations: [authMigrations],
 
     register(app: Application) {
       const { router, config, container } = app;
       container
-        .instance(AuthOptionsToken, options)
-        .instance(LoginRateLimiterToken, new RateLimiter(app.clock, options.maxLoginAttempts, 60))
+        .instance(AuthOptionsKey, options)
+        .instance(LoginRateLimiterKey, new RateLimiter(app.clock, options.maxLoginAttempts, 60))
         .singleton(SessionStore);
       if (!container.has(Users)) container.singleton(Users);
       const guards = Guards.of(app);

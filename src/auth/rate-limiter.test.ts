@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TestClock } from '../foundation/clock.js';
+import { TestClock } from '../core/clock.js';
 import { RateLimiter } from './rate-limiter.js';
 
 describe('RateLimiter', () => {

@@ -1,4 +1,4 @@
-import type { Clock } from '../foundation/clock.js';
+import type { Clock } from '../core/clock.js';
 
 interface Bucket {
   hits: number;

@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { Database, UserRow } from '../database/types.js';
-import type { Clock } from '../foundation/clock.js';
-import type { TollgateConfig } from '../foundation/config.js';
-import { ClockToken, ConfigToken, DbToken } from '../foundation/tokens.js';
+import type { Clock } from '../core/clock.js';
+import type { TollgateConfig } from '../core/config.js';
+import { ClockKey, ConfigKey } from '../core/keys.js';
+import { DbKey } from '../database/keys.js';
+import type { Database } from '../database/types.js';
 import { hashSessionId, Session, type SessionPayload } from './session.js';
+import type { UserRow } from './tables.js';
 
 /** How often an unchanged session's expiry is slid forward: at most one write a minute per visitor. */
 const TOUCH_AFTER_MS = 60_000;
@@ -12,7 +14,7 @@ const PRUNE_ODDS = 50;
 
 /** Sessions in the `sessions` table, keyed by the SHA-256 of their id. */
 export class SessionStore {
-  static inject = [DbToken, ClockToken, ConfigToken] as const;
+  static inject = [DbKey, ClockKey, ConfigKey] as const;
   readonly lifetimeMs: number;
 
   constructor(

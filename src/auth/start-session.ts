@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { TollgateConfig } from '../foundation/config.js';
+import type { TollgateConfig } from '../core/config.js';
 import { Session } from './session.js';
 import type { SessionStore } from './session-store.js';
 import type { Users } from './users.js';

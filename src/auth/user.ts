@@ -1,5 +1,5 @@
-import type { UserRow } from '../database/types.js';
-import type { Container } from '../foundation/container.js';
+import type { Container } from '../core/container.js';
+import type { UserRow } from './tables.js';
 
 /**
  * The user model. Applications extend it with mixins (`Billable`, `HasApiTokens`) and register

@@ -1,14 +1,16 @@
 import type { Kysely } from 'kysely';
-import type { Database, UserRow } from '../database/types.js';
-import type { Clock } from '../foundation/clock.js';
-import { Container, InjectionToken } from '../foundation/container.js';
-import { ValidationError } from '../foundation/errors.js';
-import { ClockToken, DbToken } from '../foundation/tokens.js';
+import type { Clock } from '../core/clock.js';
+import { Container, InjectionKey } from '../core/container.js';
+import { ValidationError } from '../core/errors.js';
+import { ClockKey } from '../core/keys.js';
+import { DbKey } from '../database/keys.js';
+import type { Database } from '../database/types.js';
 import { hashPassword, verifyPassword } from './password.js';
+import type { UserRow } from './tables.js';
 import { User, type UserModel } from './user.js';
 
 /** The application's user class (a subclass of `User` with its mixins). */
-export const UserModelToken = new InjectionToken<UserModel>('UserModel');
+export const UserModelKey = new InjectionKey<UserModel>('UserModel');
 
 export interface NewUserInput {
   name: string;
@@ -22,7 +24,7 @@ let dummyHash: Promise<string> | undefined;
 
 /** Finds, creates and authenticates users, hydrated into the application's user model. */
 export class Users {
-  static inject = [DbToken, ClockToken, Container] as const;
+  static inject = [DbKey, ClockKey, Container] as const;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -31,7 +33,7 @@ export class Users {
   ) {}
 
   private get model(): UserModel {
-    return this.container.has(UserModelToken) ? this.container.make(UserModelToken) : User;
+    return this.container.has(UserModelKey) ? this.container.make(UserModelKey) : User;
   }
 
   hydrate<T extends User = User>(row: UserRow): T {
@@ -63,12 +65,6 @@ export class Users {
         name: input.name.trim(),
         email,
         password: await hashPassword(input.password),
-        stripe_id: null,
-        braintree_id: null,
-        paypal_email: null,
-        card_brand: null,
-        card_last_four: null,
-        trial_ends_at: null,
         created_at: now,
         updated_at: now,
       })

@@ -22,7 +22,7 @@ const DEFAULT = 'default';
  * class AppUser extends Billable(User) {
  *   override taxPercentage() { return 20; }
  * }
- * app.container.instance(UserModelToken, AppUser);
+ * app.container.instance(UserModelKey, AppUser);
  * await user.newSubscription('main', 'pro-monthly').create('tok_visa');
  */
 export function Billable<TBase extends UserClass>(Base: TBase) {

@@ -1,7 +1,7 @@
-import type { Clock } from '../foundation/clock.js';
-import type { Token } from '../foundation/container.js';
-import type { Logger } from '../foundation/logger.js';
-import { ClockToken } from '../foundation/tokens.js';
+import type { Clock } from '../core/clock.js';
+import type { Binding } from '../core/container.js';
+import { ClockKey } from '../core/keys.js';
+import type { Logger } from '../core/logger.js';
 import type { BillingProvider, WebhookEvent } from './provider.js';
 import { SubscriptionRepository } from './subscription-repository.js';
 import type { Subscriptions } from './subscriptions.js';
@@ -22,10 +22,10 @@ import type { WebhookEvents } from './webhook-events.js';
  * app.router.post('/braintree/webhook', [MyWebhooks, 'handle']);
  */
 export class BraintreeWebhookController extends WebhookController {
-  static override inject: readonly Token[] = [
+  static override inject: readonly Binding[] = [
     ...WebhookController.inject,
     SubscriptionRepository,
-    ClockToken,
+    ClockKey,
   ];
 
   constructor(

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { User } from '../auth/user.js';
 import { Users } from '../auth/users.js';
 import { BillingError } from './errors.js';
-import { type BillingProvider, BillingProviderToken, type ProviderCustomer } from './provider.js';
+import { type BillingProvider, BillingProviderKey, type ProviderCustomer } from './provider.js';
 
 /** The user as a customer at the provider: its id column and its default payment method. */
 export class Customers {
-  static inject = [BillingProviderToken, Users] as const;
+  static inject = [BillingProviderKey, Users] as const;
 
   constructor(
     private readonly provider: BillingProvider,

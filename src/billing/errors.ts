@@ -1,4 +1,4 @@
-import { HttpError } from '../foundation/errors.js';
+import { HttpError } from '../core/errors.js';
 
 /** Every way a billing operation can fail, as a closed union (listed in docs/errors.md and docs/billing.md). */
 export type BillingErrorCode =

@@ -22,7 +22,7 @@ export { formatMoney, minorDigits, toMajor, toMinor } from './money.js';
 export {
   type BillingCapabilities,
   type BillingProvider,
-  BillingProviderToken,
+  BillingProviderKey,
   type ChargeInput,
   type ChargeResponse,
   type CreateCustomerInput,

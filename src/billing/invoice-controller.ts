@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
-import type { TollgateConfig } from '../foundation/config.js';
-import { HttpError } from '../foundation/errors.js';
-import { ConfigToken } from '../foundation/tokens.js';
+import type { TollgateConfig } from '../core/config.js';
+import { HttpError } from '../core/errors.js';
+import { ConfigKey } from '../core/keys.js';
 import type { InvoicePdfOptions } from './invoice-pdf.js';
 
 interface CanDownload {
@@ -17,7 +17,7 @@ interface CanDownload {
  * app.router.get('/user/invoice/{invoice}', [InvoiceController, 'show']).middleware('web', 'auth');
  */
 export class InvoiceController {
-  static inject = [ConfigToken] as const;
+  static inject = [ConfigKey] as const;
 
   constructor(protected readonly config: TollgateConfig) {}
 

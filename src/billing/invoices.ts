@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { TollgateConfig } from '../foundation/config.js';
-import { ConfigToken } from '../foundation/tokens.js';
+import type { TollgateConfig } from '../core/config.js';
+import { ConfigKey } from '../core/keys.js';
 import type { BillableUser } from './billable-user.js';
 import { Customers } from './customers.js';
 import { BillingError } from './errors.js';
@@ -8,14 +8,14 @@ import { Invoice } from './invoice.js';
 import { type InvoicePdfOptions, invoicePdfResponse } from './invoice-pdf.js';
 import {
   type BillingProvider,
-  BillingProviderToken,
+  BillingProviderKey,
   type ChargeResponse,
   type ProviderInvoice,
 } from './provider.js';
 
 /** One-off charges and invoices: `charge`, `invoiceFor`, `invoices`, `findInvoice`, `downloadInvoice`. */
 export class Invoices {
-  static inject = [BillingProviderToken, Customers, ConfigToken] as const;
+  static inject = [BillingProviderKey, Customers, ConfigKey] as const;
 
   constructor(
     private readonly provider: BillingProvider,

@@ -1,5 +1,5 @@
-import type { BillingEdition } from '../foundation/config.js';
-import { InjectionToken } from '../foundation/container.js';
+import { InjectionKey } from '../core/container.js';
+import type { BillingEdition } from './config.js';
 
 /**
  * The one seam between the billing layer and a payment provider. Everything edition-specific is
@@ -208,4 +208,4 @@ export interface WebhookEvent {
 }
 
 /** Container key for the application's provider. */
-export const BillingProviderToken = new InjectionToken<BillingProvider>('BillingProvider');
+export const BillingProviderKey = new InjectionKey<BillingProvider>('BillingProvider');

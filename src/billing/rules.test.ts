@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../foundation/logger.js';
+import { createLogger } from '../core/logger.js';
 import { renderError } from '../http/error-handler.js';
 import { BillingError, billingErrorCodes } from './errors.js';
 import { formatMoney, toMajor, toMinor } from './money.js';

@@ -1,10 +1,11 @@
-import type { Application, ServiceProvider } from '../foundation/application.js';
-import type { BillingEdition } from '../foundation/config.js';
-import type { Constructor } from '../foundation/container.js';
-import { ConfigurationError } from '../foundation/errors.js';
+import type { Constructor } from '../core/container.js';
+import { ConfigurationError } from '../core/errors.js';
+import type { Application, ServiceProvider } from '../kernel/application.js';
+import type { BillingEdition } from './config.js';
 import { Customers } from './customers.js';
 import { Invoices } from './invoices.js';
-import { type BillingProvider, BillingProviderToken } from './provider.js';
+import { billingMigrations } from './migrations.js';
+import { type BillingProvider, BillingProviderKey } from './provider.js';
 import { SubscriptionRepository } from './subscription-repository.js';
 import { Subscriptions } from './subscriptions.js';
 import { WebhookEvents } from './webhook-events.js';
@@ -20,8 +21,8 @@ export interface BillingProviderOptions {
 /**
  * Wires billing into an application: binds the configured edition's provider. The edition's
  * adapter lives in `providers/<edition>/index.ts` and exports `createBillingProvider(app)`, so a
- * new edition plugs in without changes here. The subscriptions and webhook-events tables are core
- * migrations (`src/database/migrations/2026_11_21_2000xx_*`), present in every install.
+ * new edition plugs in without changes here. Its migrations (`src/billing/migrations`) create the
+ * subscriptions and webhook-events tables and add the billable columns to `users`.
  *
  * @example
  * const app = await Application.create(config, { providers: [billingProvider()] });
@@ -30,9 +31,10 @@ export interface BillingProviderOptions {
 export function billingProvider(options: BillingProviderOptions = {}): ServiceProvider {
   return {
     name: 'billing',
+    migrations: [billingMigrations],
     async register(app) {
       const provider = await resolveProvider(app, options.provider);
-      app.container.instance(BillingProviderToken, provider);
+      app.container.instance(BillingProviderKey, provider);
       let closing: Promise<void> | undefined;
       const close = () => (closing ??= Promise.resolve(provider.close?.()));
       closers.set(app, close);

@@ -1,7 +1,8 @@
 import type { Kysely, Updateable } from 'kysely';
+import type { Clock } from '../core/clock.js';
+import { ClockKey } from '../core/keys.js';
+import { DbKey } from '../database/keys.js';
 import type { Database } from '../database/types.js';
-import type { Clock } from '../foundation/clock.js';
-import { ClockToken, DbToken } from '../foundation/tokens.js';
 import type { BillingCapabilities } from './provider.js';
 import type { SubscriptionRow, SubscriptionsTable } from './tables.js';
 
@@ -16,7 +17,7 @@ export interface NewSubscriptionRecord {
 
 /** The `subscriptions` table. Provider columns are named by the edition's capabilities. */
 export class SubscriptionRepository {
-  static inject = [DbToken, ClockToken] as const;
+  static inject = [DbKey, ClockKey] as const;
 
   constructor(
     private readonly db: Kysely<Database>,

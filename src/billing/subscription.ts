@@ -1,4 +1,4 @@
-import type { Clock } from '../foundation/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { ProviderSubscription } from './provider.js';
 import * as status from './status.js';
 import type { SubscriptionRow } from './tables.js';

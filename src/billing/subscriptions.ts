@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../foundation/clock.js';
-import type { TollgateConfig } from '../foundation/config.js';
-import { ClockToken, ConfigToken } from '../foundation/tokens.js';
+import type { Clock } from '../core/clock.js';
+import type { TollgateConfig } from '../core/config.js';
+import { ClockKey, ConfigKey } from '../core/keys.js';
 import type { BillableUser } from './billable-user.js';
 import { Customers } from './customers.js';
 import { BillingError } from './errors.js';
-import { type BillingProvider, BillingProviderToken, type ProviderSubscription } from './provider.js';
+import { type BillingProvider, BillingProviderKey, type ProviderSubscription } from './provider.js';
 import { Subscription, type SubscriptionActions } from './subscription.js';
 import { SubscriptionRepository } from './subscription-repository.js';
 import type { SubscriptionRow } from './tables.js';
@@ -24,7 +24,7 @@ const DAY_MS = 86_400_000;
 
 /** Subscription operations; the `Subscription` model and the builder are thin faces over these. */
 export class Subscriptions implements SubscriptionActions {
-  static inject = [BillingProviderToken, SubscriptionRepository, Customers, ClockToken, ConfigToken] as const;
+  static inject = [BillingProviderKey, SubscriptionRepository, Customers, ClockKey, ConfigKey] as const;
 
   constructor(
     private readonly provider: BillingProvider,

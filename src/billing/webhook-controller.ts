@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
-import type { Token } from '../foundation/container.js';
-import type { Logger } from '../foundation/logger.js';
-import { LoggerToken } from '../foundation/tokens.js';
+import type { Binding } from '../core/container.js';
+import { LoggerKey } from '../core/keys.js';
+import type { Logger } from '../core/logger.js';
 import { BillingError } from './errors.js';
-import { type BillingProvider, BillingProviderToken, type WebhookEvent } from './provider.js';
+import { type BillingProvider, BillingProviderKey, type WebhookEvent } from './provider.js';
 import { Subscriptions } from './subscriptions.js';
 import { WebhookEvents } from './webhook-events.js';
 
@@ -30,7 +30,7 @@ type Handler = (payload: unknown, event: WebhookEvent) => unknown;
  */
 export class WebhookController {
   /** Subclasses may append their own dependencies (and constructor parameters) after these four. */
-  static inject: readonly Token[] = [BillingProviderToken, WebhookEvents, Subscriptions, LoggerToken];
+  static inject: readonly Binding[] = [BillingProviderKey, WebhookEvents, Subscriptions, LoggerKey];
 
   constructor(
     protected readonly provider: BillingProvider,

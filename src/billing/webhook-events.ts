@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
+import type { Clock } from '../core/clock.js';
+import { ClockKey } from '../core/keys.js';
+import { DbKey } from '../database/keys.js';
 import type { Database } from '../database/types.js';
-import type { Clock } from '../foundation/clock.js';
-import { ClockToken, DbToken } from '../foundation/tokens.js';
 
 /**
  * Which webhook events were handled. An event is claimed (inserted under a unique key) before its
@@ -9,7 +10,7 @@ import { ClockToken, DbToken } from '../foundation/tokens.js';
  * run is acknowledged without running the handler twice, and a failed one can be retried.
  */
 export class WebhookEvents {
-  static inject = [DbToken, ClockToken] as const;
+  static inject = [DbKey, ClockKey] as const;
 
   constructor(
     private readonly db: Kysely<Database>,

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
-import type { Application, ApplicationOptions } from '../foundation/application.js';
-import { createLogger } from '../foundation/logger.js';
+import { createLogger } from '../core/logger.js';
+import type { Application, ApplicationOptions } from '../kernel/application.js';
 
 /** Thrown for bad input: the CLI prints the message (no stack) and exits with code 1. */
 export class CliError extends Error {

@@ -1,4 +1,5 @@
-import { loadConfig, type TollgateConfig } from '../foundation/config.js';
+import { loadConfig } from '../config/index.js';
+import type { TollgateConfig } from '../core/config.js';
 import { CliError, loadApplication } from './context.js';
 
 /** The application's billing configuration if there is an application, else the config file and environment. */

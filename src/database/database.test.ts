@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/database.js';
+import { authMigrations } from '../auth/migrations.js';
+import { billingMigrations } from '../billing/migrations.js';
+import { oauthMigrations } from '../oauth/migrations.js';
 import { connect } from './connection.js';
 import { createMigrator, migrateToLatest } from './migrator.js';
+
+const folders = [authMigrations, oauthMigrations, billingMigrations];
 
 describe(`database (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'})`, () => {
   let database: TestDatabase;
@@ -13,9 +18,9 @@ describe(`database (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'})`, 
   it('runs every migration up, reports status, and rolls back', async () => {
     const { db, engine, close } = connect(database.url);
     expect(engine).toBe(database.engine);
-    const result = await migrateToLatest(db);
+    const result = await migrateToLatest(db, folders);
     expect(result.results?.map((r) => r.status).every((s) => s === 'Success')).toBe(true);
-    const status = await createMigrator(db).getMigrations();
+    const status = await createMigrator(db, folders).getMigrations();
     expect(status.every((m) => m.executedAt !== undefined)).toBe(true);
 
     const now = new Date().toISOString();
@@ -44,7 +49,7 @@ describe(`database (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'})`, 
         .execute(),
     ).rejects.toThrow();
 
-    const down = await createMigrator(db).migrateDown();
+    const down = await createMigrator(db, folders).migrateDown();
     expect(down.error).toBeUndefined();
     await close();
   });

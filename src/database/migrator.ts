@@ -30,19 +30,14 @@ export class FolderMigrationProvider implements MigrationProvider {
   }
 }
 
-export const coreMigrationsFolder = join(import.meta.dirname, 'migrations');
-
-export function createMigrator(
-  db: Kysely<any>,
-  folders: readonly string[] = [coreMigrationsFolder],
-): Migrator {
+export function createMigrator(db: Kysely<any>, folders: readonly string[]): Migrator {
   return new Migrator({ db, provider: new FolderMigrationProvider(folders) });
 }
 
 /** Runs pending migrations; throws with the failing migration's name. */
 export async function migrateToLatest(
   db: Kysely<any>,
-  folders?: readonly string[],
+  folders: readonly string[],
 ): Promise<MigrationResultSet> {
   const result = await createMigrator(db, folders).migrateToLatest();
   assertSucceeded(result);

@@ -1,7 +1,7 @@
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import type { Container } from '../foundation/container.js';
-import { ConfigurationError } from '../foundation/errors.js';
-import type { Logger } from '../foundation/logger.js';
+import type { Container } from '../core/container.js';
+import { ConfigurationError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 import { chain } from './controller-middleware.js';
 import type { ControllerRegistry } from './controller-registry.js';
 import { compileAction, type RouteEndpoint } from './dispatch.js';

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { ConfigurationError } from '../foundation/errors.js';
+import { ConfigurationError } from '../core/errors.js';
 import type { MiddlewareRef } from './route.js';
 
 /**

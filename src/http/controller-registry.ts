@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Constructor, Token } from '../foundation/container.js';
-import { ConfigurationError } from '../foundation/errors.js';
+import type { Binding, Constructor } from '../core/container.js';
+import { ConfigurationError } from '../core/errors.js';
 import type { ControllerMiddleware } from './controller-middleware.js';
 
 /**
@@ -11,8 +11,8 @@ import type { ControllerMiddleware } from './controller-middleware.js';
  * `static middleware = [{ use: 'auth', only: ['store'] }]` for controller middleware.
  */
 export interface ControllerClass<T = unknown> extends Constructor<T> {
-  inject?: readonly Token[];
-  actionInject?: Readonly<Record<string, readonly Token[]>>;
+  inject?: readonly Binding[];
+  actionInject?: Readonly<Record<string, readonly Binding[]>>;
   middleware?: readonly ControllerMiddleware[];
 }
 
@@ -65,7 +65,7 @@ export class ControllerRegistry {
     return this;
   }
 
-  /** `registerMany({ 'OAuth/TokenController': TokenController })`. */
+  /** `registerMany({ 'OAuth/BindingController': BindingController })`. */
   registerMany(controllers: Record<string, Constructor>): this {
     for (const [name, controller] of Object.entries(controllers)) this.register(controller, name);
     return this;

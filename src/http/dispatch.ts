@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
-import type { Constructor, Container, Token } from '../foundation/container.js';
-import { ConfigurationError } from '../foundation/errors.js';
+import type { Binding, Constructor, Container } from '../core/container.js';
+import { ConfigurationError } from '../core/errors.js';
 import { chain, controllerMiddlewareFor } from './controller-middleware.js';
 import { type ControllerClass, ControllerRegistry } from './controller-registry.js';
 import { MiddlewareRegistry } from './middleware-registry.js';
@@ -77,7 +77,7 @@ export function compileAction(
     const t: Target = {
       controller,
       method: name,
-      requestScoped: tokens.includes(RequestContext as unknown as Token),
+      requestScoped: tokens.includes(RequestContext as unknown as Binding),
     };
     const endpoint: RouteEndpoint = (c) => invoke(t, c, container, params);
     const layers = middleware.resolve(controllerMiddlewareFor(controller, name));
@@ -114,7 +114,7 @@ function invoke(t: Target, c: Context, container: Container, params: string[]): 
   }
   // A per-request child container only when something asks for the request context itself.
   const scope = t.requestScoped
-    ? container.child().instance(RequestContext as unknown as Token<Context>, c)
+    ? container.child().instance(RequestContext as unknown as Binding<Context>, c)
     : container;
   const controller = scope.construct(t.controller) as Record<string, (...args: unknown[]) => unknown>;
   const deps = injected?.length ? scope.resolveAll(injected, `${t.controller.name}@${t.method}`) : [];

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { HttpError } from '../foundation/errors.js';
-import type { Logger } from '../foundation/logger.js';
+import { HttpError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 import { wantsJson } from './respond.js';
 
 /**

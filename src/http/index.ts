@@ -45,7 +45,6 @@ export {
 } from './route-cache.js';
 export { formatRouteTable, listRoutes, type RouteListing } from './route-list.js';
 export { type GroupAttributes, Router } from './router.js';
-export { closeOnSignals, listen, type RunningServer } from './server.js';
 export {
   type RouteParam,
   route,

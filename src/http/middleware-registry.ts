@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { ConfigurationError } from '../foundation/errors.js';
+import { ConfigurationError } from '../core/errors.js';
 import type { MiddlewareRef } from './route.js';
 
 /** A named middleware; `scopes:a,b` calls the factory with `['a', 'b']`. */

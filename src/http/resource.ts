@@ -1,6 +1,6 @@
 import pluralize from 'pluralize';
-import type { Constructor } from '../foundation/container.js';
-import { ConfigurationError } from '../foundation/errors.js';
+import type { Constructor } from '../core/container.js';
+import { ConfigurationError } from '../core/errors.js';
 import type { HttpMethod, MiddlewareRef, Route, RouteAction } from './route.js';
 
 export type ResourceAction = 'index' | 'create' | 'store' | 'show' | 'edit' | 'update' | 'destroy';

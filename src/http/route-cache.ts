@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ConfigurationError } from '../foundation/errors.js';
+import { ConfigurationError } from '../core/errors.js';
 import type { ControllerRegistry } from './controller-registry.js';
 import { invokeMethodOf, isClass } from './dispatch.js';
 import type { Route, RouteDefinition } from './route.js';

@@ -1,7 +1,7 @@
 import type { Hono, MiddlewareHandler } from 'hono';
-import type { Constructor, Container } from '../foundation/container.js';
-import { ConfigurationError } from '../foundation/errors.js';
-import type { Logger } from '../foundation/logger.js';
+import type { Constructor, Container } from '../core/container.js';
+import { ConfigurationError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 import { compileRoutes } from './compile.js';
 import { ControllerRegistry } from './controller-registry.js';
 import { MiddlewareRegistry } from './middleware-registry.js';

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { ConfigurationError } from '../foundation/errors.js';
+import { ConfigurationError } from '../core/errors.js';
 import type { Route } from './route.js';
 
 export type RouteParam = string | number | bigint | boolean;

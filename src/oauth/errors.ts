@@ -1,4 +1,4 @@
-import { HttpError } from '../foundation/errors.js';
+import { HttpError } from '../core/errors.js';
 
 /** The error codes of RFC 6749 §4.1.2.1/§5.2 and RFC 6750 §3.1, the only ones an OAuth client sees. */
 export type OAuthErrorCode =

@@ -55,8 +55,8 @@ export {
 export {
   ApprovalDecisionFields,
   type ApprovalView,
+  ApprovalViewKey,
   type ApprovalViewProps,
-  ApprovalViewToken,
   defaultApprovalView,
 } from './http/approval-view.js';
 export { ApprovalController, PENDING_AUTHORIZATION } from './http/authorization-controller.js';
@@ -115,7 +115,7 @@ export type {
   PurgeOptions,
   RefreshTokenStore,
 } from './stores/contracts.js';
-export { OAuthStoreToken } from './stores/contracts.js';
+export { OAuthStoreKey } from './stores/contracts.js';
 export { KyselyOAuthStore } from './stores/kysely-store.js';
 export type {
   OAuthAccessTokenRow,

@@ -1,7 +1,7 @@
-import type { Application } from '../foundation/application.js';
+import type { Application } from '../kernel/application.js';
 import { Clients, type CreatedClient } from './clients/clients.js';
 import { installKeys, keyPaths } from './keys/key-files.js';
-import { OAuthStoreToken } from './stores/contracts.js';
+import { OAuthStoreKey } from './stores/contracts.js';
 
 export interface InstallResult {
   /** Where the keys come from, and whether this run wrote them. */
@@ -25,7 +25,7 @@ export async function installOAuth(
   const fromEnv = Boolean(config.oauth.privateKey && config.oauth.publicKey);
   const written = fromEnv ? false : installKeys(config.storagePath, config.oauth.signingAlgorithm, { force });
   const clients = app.container.make(Clients);
-  const store = app.container.make(OAuthStoreToken);
+  const store = app.container.make(OAuthStoreKey);
 
   const personalAccessClient =
     !force && (await store.clients.personalAccessClient())

@@ -1,4 +1,4 @@
-import type { TollgateConfig } from '../foundation/config.js';
+import type { TollgateConfig } from '../core/config.js';
 import { issuerOf } from './jwt/access-token-signer.js';
 
 /** RFC 8414 §2 authorization server metadata, from configuration. */

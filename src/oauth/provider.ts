@@ -1,19 +1,20 @@
-import type { Application, ServiceProvider } from '../foundation/application.js';
-import type { Container } from '../foundation/container.js';
+import type { Container } from '../core/container.js';
+import type { Application, ServiceProvider } from '../kernel/application.js';
 import { AuthorizationService } from './authorization/authorization-service.js';
 import { Clients } from './clients/clients.js';
 import type { Grant } from './grants/grant.js';
 import { GrantRegistry } from './grants/registry.js';
 import { TokenEndpoint } from './grants/token-endpoint.js';
 import { type ApiGuardOptions, bootApiGuard, registerApiGuard } from './guard/register.js';
-import { type ApprovalView, ApprovalViewToken, defaultApprovalView } from './http/approval-view.js';
+import { type ApprovalView, ApprovalViewKey, defaultApprovalView } from './http/approval-view.js';
 import { AccessTokenSigner } from './jwt/access-token-signer.js';
 import { AccessTokenVerifier } from './jwt/access-token-verifier.js';
 import { SigningKeys } from './keys/signing-keys.js';
+import { oauthMigrations } from './migrations.js';
 import { PersonalAccessTokens } from './personal/personal-access-tokens.js';
 import { registerOAuthRoutes } from './routes.js';
 import { Scopes } from './scopes.js';
-import { OAuthStoreToken } from './stores/contracts.js';
+import { OAuthStoreKey } from './stores/contracts.js';
 import { KyselyOAuthStore } from './stores/kysely-store.js';
 import { TokenInspector } from './tokens/token-inspector.js';
 import { TokenIssuer } from './tokens/token-issuer.js';
@@ -33,11 +34,12 @@ export interface OAuthOptions {
 /**
  * The OAuth 2.0 server: binds its services as singletons (the signing key is imported once) and
  * declares its routes. Needs `authProvider()` registered first (the `web` group and `auth`).
- * Its tables come with the core migrations (`2026_11_21_1xxxxx_*`).
+ * Its tables come with its own migrations (`src/oauth/migrations`).
  */
 export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
   return {
     name: 'oauth',
+    migrations: [oauthMigrations],
     register(app: Application) {
       bindOAuthServices(app.container, options);
       if (options.routes !== false) registerOAuthRoutes(app.router);
@@ -50,7 +52,7 @@ export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
 /** The OAuth services as singletons, without routes (the CLI uses this on any application). */
 export function bindOAuthServices(container: Container, options: Omit<OAuthOptions, 'routes'> = {}): void {
   container
-    .singleton(OAuthStoreToken, (c) => c.construct(KyselyOAuthStore))
+    .singleton(OAuthStoreKey, (c) => c.construct(KyselyOAuthStore))
     .singleton(SigningKeys)
     .singleton(AccessTokenSigner)
     .singleton(AccessTokenVerifier)
@@ -63,5 +65,5 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(AuthorizationService)
     .singleton(Clients)
     .singleton(PersonalAccessTokens)
-    .instance(ApprovalViewToken, options.approvalView ?? defaultApprovalView);
+    .instance(ApprovalViewKey, options.approvalView ?? defaultApprovalView);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineConfig } from '../foundation/config.js';
+import { defineConfig } from '../config/index.js';
 import { OAuthError } from './errors.js';
 import { Scopes, scopesAllow } from './scopes.js';
 

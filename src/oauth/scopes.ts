@@ -1,5 +1,5 @@
-import type { TollgateConfig } from '../foundation/config.js';
-import { ConfigToken } from '../foundation/tokens.js';
+import type { TollgateConfig } from '../core/config.js';
+import { ConfigKey } from '../core/keys.js';
 import { OAuthError } from './errors.js';
 
 /** A scope as the JSON API and the approval page show it (Passport's shape). */
@@ -16,7 +16,7 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
 /** The application's scopes (name → description, from `config.oauth.scopes`). */
 export class Scopes {
-  static inject = [ConfigToken] as const;
+  static inject = [ConfigKey] as const;
   readonly #descriptions: ReadonlyMap<string, string>;
 
   constructor(config: TollgateConfig) {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app/bootstrap.js';
-import type { Application } from '../../src/foundation/application.js';
-import { TestClock } from '../../src/foundation/clock.js';
-import { createLogger } from '../../src/foundation/logger.js';
+import { TestClock } from '../../src/core/clock.js';
+import { createLogger } from '../../src/core/logger.js';
+import type { Application } from '../../src/kernel/application.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 describe('the reference app wiring', () => {

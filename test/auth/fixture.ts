@@ -1,8 +1,8 @@
 import { currentUser } from '../../src/auth/context.js';
 import { type AuthOptions, authProvider } from '../../src/auth/index.js';
 import { Users } from '../../src/auth/users.js';
-import type { Application } from '../../src/foundation/application.js';
-import type { DeepPartial, TollgateConfig } from '../../src/foundation/config.js';
+import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
+import type { Application } from '../../src/kernel/application.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 export const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };

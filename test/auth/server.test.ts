@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen, type RunningServer } from '../../src/http/server.js';
+import { listen, type RunningServer } from '../../src/kernel/server.js';
 import type { TestApp } from '../support/app.js';
 import { tokenIn } from './browser.js';
 import { ADA, authApp } from './fixture.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Guards } from '../../src/auth/index.js';
 import { Users } from '../../src/auth/users.js';
-import { HttpError } from '../../src/foundation/errors.js';
+import { HttpError } from '../../src/core/errors.js';
 import type { TestApp } from '../support/app.js';
 import { Browser } from './browser.js';
 import { ADA, authApp, countRows } from './fixture.js';

@@ -1,14 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe } from 'vitest';
-import { UserModelToken, Users } from '../../src/auth/users.js';
+import { authProvider } from '../../src/auth/provider.js';
+import { UserModelKey, Users } from '../../src/auth/users.js';
 import {
-  BillingProviderToken,
+  BillingProviderKey,
   billingProvider,
   closeBilling,
   handlerName,
   type WebhookEvent,
 } from '../../src/billing/index.js';
-import { TestClock } from '../../src/foundation/clock.js';
-import { listen, type RunningServer } from '../../src/http/server.js';
+import { TestClock } from '../../src/core/clock.js';
+import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { type ContractContext, expectBillingError, TestUser } from './contract/context.js';
 import { creationCases } from './contract/creation.js';
@@ -55,9 +56,9 @@ export function billingContract(harness: EditionHarness): void {
       t = await createTestApp({
         clock,
         config: { billing: { ...sandbox.config, ...catalog, currency: 'usd', currencySymbol: '$' } },
-        providers: [billingProvider()],
+        providers: [authProvider(), billingProvider()],
         setup: (app) => {
-          app.container.instance(UserModelToken, TestUser);
+          app.container.instance(UserModelKey, TestUser);
           // Outside the `web` group: no session, no CSRF (spec, "Webhook receiver").
           app.router.post(harness.webhook.path, [TestWebhooks, 'handle']);
         },
@@ -79,7 +80,7 @@ export function billingContract(harness: EditionHarness): void {
     });
 
     const customerId = (user: TestUser) =>
-      user[t.app.container.make(BillingProviderToken).capabilities.columns.customerId]!;
+      user[t.app.container.make(BillingProviderKey).capabilities.columns.customerId]!;
 
     const ctx: ContractContext = {
       harness,

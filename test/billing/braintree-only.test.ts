@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import braintree from 'braintree';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { authProvider } from '../../src/auth/provider.js';
 import { User } from '../../src/auth/user.js';
-import { UserModelToken, Users } from '../../src/auth/users.js';
+import { UserModelKey, Users } from '../../src/auth/users.js';
 import { BraintreeWebhookController } from '../../src/billing/braintree-webhook-controller.js';
 import {
   Billable,
   BillingError,
-  BillingProviderToken,
+  BillingProviderKey,
   billingProvider,
   closeBilling,
 } from '../../src/billing/index.js';
@@ -22,12 +23,12 @@ import {
   sandboxDiscounts,
   sandboxPlans,
 } from '../../src/billing/providers/braintree/index.js';
-import { Application } from '../../src/foundation/application.js';
-import { TestClock } from '../../src/foundation/clock.js';
-import { defineConfig } from '../../src/foundation/config.js';
-import { ConfigurationError } from '../../src/foundation/errors.js';
-import { createLogger } from '../../src/foundation/logger.js';
-import { listen, type RunningServer } from '../../src/http/server.js';
+import { defineConfig } from '../../src/config/index.js';
+import { TestClock } from '../../src/core/clock.js';
+import { ConfigurationError } from '../../src/core/errors.js';
+import { createLogger } from '../../src/core/logger.js';
+import { Application } from '../../src/kernel/application.js';
+import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { type BraintreeSandbox, createBraintreeSandbox } from '../../src/sandbox/braintree/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase } from '../support/database.js';
@@ -87,9 +88,9 @@ describe('Braintree edition specifics', () => {
           braintree: { environment: 'sandbox', merchantId, publicKey, privateKey, apiBase: running.url },
         },
       },
-      providers: [billingProvider()],
+      providers: [authProvider(), billingProvider()],
       setup: (app) => {
-        app.container.instance(UserModelToken, Customer);
+        app.container.instance(UserModelKey, Customer);
         app.router.post('/braintree/webhook', [Webhooks, 'handle']);
       },
     });
@@ -120,7 +121,7 @@ describe('Braintree edition specifics', () => {
       .map((tr) => tr.amount);
 
   it('the adapter is the official SDK, configured from billing.braintree at boot', () => {
-    const provider = t.app.container.make(BillingProviderToken) as BraintreeProvider;
+    const provider = t.app.container.make(BillingProviderKey) as BraintreeProvider;
     expect(provider).toBeInstanceOf(BraintreeProvider);
     expect(provider.gateway).toBeInstanceOf(braintree.BraintreeGateway);
     expect(provider.gateway.config.merchantId).toBe(sandbox.credentials.merchantId);
@@ -246,7 +247,7 @@ describe('Braintree edition specifics', () => {
     ]) {
       await expect(op()).rejects.toMatchObject({ code: 'unsupported_by_edition' });
     }
-    const provider = t.app.container.make(BillingProviderToken);
+    const provider = t.app.container.make(BillingProviderKey);
     await expect(
       provider.updateSubscription(sub.providerId, { quantity: 2, idempotencyKey: 'k' }),
     ).rejects.toThrow(/braintree edition/);
@@ -436,11 +437,11 @@ describe('billingProvider() with no Braintree credentials', () => {
       {
         clock: new TestClock(new Date('2026-05-01T00:00:00Z')),
         logger: createLogger('info', sink),
-        providers: [billingProvider()],
+        providers: [authProvider(), billingProvider()],
       },
     );
     try {
-      app.container.instance(UserModelToken, Customer);
+      app.container.instance(UserModelKey, Customer);
       await app.migrate();
       await app.boot();
       expect(lines.join('')).toMatch(/embedded Braintree sandbox/);

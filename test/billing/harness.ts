@@ -1,12 +1,7 @@
+import type { BillingEdition, CouponConfig, PlanConfig } from '../../src/billing/config.js';
 import type { WebhookController } from '../../src/billing/index.js';
-import type { TestClock } from '../../src/foundation/clock.js';
-import type {
-  BillingEdition,
-  CouponConfig,
-  DeepPartial,
-  PlanConfig,
-  TollgateConfig,
-} from '../../src/foundation/config.js';
+import type { TestClock } from '../../src/core/clock.js';
+import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
 
 /**
  * What the shared billing suite (`billing.case.ts`) needs of an edition. Everything that differs

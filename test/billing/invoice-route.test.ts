@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import type { MiddlewareHandler } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authProvider } from '../../src/auth/provider.js';
 import { User } from '../../src/auth/user.js';
-import { UserModelToken, Users } from '../../src/auth/users.js';
+import { UserModelKey, Users } from '../../src/auth/users.js';
 import { Billable, billingProvider, closeBilling, InvoiceController } from '../../src/billing/index.js';
 import { sandboxPlans } from '../../src/billing/providers/stripe/catalog.js';
-import { TestClock } from '../../src/foundation/clock.js';
+import { TestClock } from '../../src/core/clock.js';
 import { createStripeSandbox } from '../../src/sandbox/stripe/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
@@ -29,9 +30,9 @@ describe('GET /user/invoice/{invoice} (spec, "Invoice download")', () => {
         app: { name: 'Acme Billing' },
         billing: { plans, stripe: { secret: 'sk_test_route', apiBase: running.url } },
       },
-      providers: [billingProvider()],
+      providers: [authProvider(), billingProvider()],
       setup: (app) => {
-        app.container.instance(UserModelToken, Customer);
+        app.container.instance(UserModelKey, Customer);
         const users = app.container.make(Users);
         // Stands in for the session + `auth` middleware: the user named by a header is signed in.
         const auth: MiddlewareHandler = async (c, next) => {

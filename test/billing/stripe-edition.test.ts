@@ -4,20 +4,21 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authProvider } from '../../src/auth/provider.js';
 import { User } from '../../src/auth/user.js';
-import { UserModelToken, Users } from '../../src/auth/users.js';
+import { UserModelKey, Users } from '../../src/auth/users.js';
 import {
   Billable,
   BillingError,
-  BillingProviderToken,
+  BillingProviderKey,
   billingProvider,
   closeBilling,
 } from '../../src/billing/index.js';
 import { sandboxCoupons, sandboxPlans } from '../../src/billing/providers/stripe/catalog.js';
-import { Application } from '../../src/foundation/application.js';
-import { TestClock } from '../../src/foundation/clock.js';
-import { defineConfig } from '../../src/foundation/config.js';
-import { createLogger } from '../../src/foundation/logger.js';
+import { defineConfig } from '../../src/config/index.js';
+import { TestClock } from '../../src/core/clock.js';
+import { createLogger } from '../../src/core/logger.js';
+import { Application } from '../../src/kernel/application.js';
 import { createStripeSandbox, RETRY_DAYS, type StripeSandbox } from '../../src/sandbox/stripe/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase } from '../support/database.js';
@@ -57,9 +58,9 @@ describe('Stripe edition specifics', () => {
           stripe: { secret: 'sk_test_edition', webhookSecret: 'whsec_x', apiBase: running.url },
         },
       },
-      providers: [billingProvider()],
+      providers: [authProvider(), billingProvider()],
       setup: (app) => {
-        app.container.instance(UserModelToken, Customer);
+        app.container.instance(UserModelKey, Customer);
       },
     });
   });
@@ -161,7 +162,7 @@ describe('Stripe edition specifics', () => {
   });
 
   it('a failed invoiceFor is retried by Stripe unless voided after the first failure', async () => {
-    const provider = t.app.container.make(BillingProviderToken);
+    const provider = t.app.container.make(BillingProviderKey);
     const retried = await newUser(t.app);
     const voided = await newUser(t.app);
     const failures: Record<string, BillingError> = {};
@@ -189,7 +190,7 @@ describe('Stripe edition specifics', () => {
   });
 
   it('the SDK the adapter uses is the official one, pointed at the sandbox', () => {
-    const provider = t.app.container.make(BillingProviderToken) as unknown as { stripe: Stripe };
+    const provider = t.app.container.make(BillingProviderKey) as unknown as { stripe: Stripe };
     expect(provider.stripe).toBeInstanceOf(Stripe);
   });
 });
@@ -210,11 +211,11 @@ describe('billingProvider() with no Stripe secret', () => {
       {
         clock: new TestClock(new Date('2026-05-01T00:00:00Z')),
         logger: createLogger('info', sink),
-        providers: [billingProvider()],
+        providers: [authProvider(), billingProvider()],
       },
     );
     try {
-      app.container.instance(UserModelToken, Customer);
+      app.container.instance(UserModelKey, Customer);
       await app.migrate();
       await app.boot();
       // Nothing starts (and nothing is logged) until billing is used: CLI commands stay quiet.

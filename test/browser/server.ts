@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../app/bootstrap.js';
 import { closeBilling } from '../../src/billing/service-provider.js';
-import type { Application } from '../../src/foundation/application.js';
-import type { DeepPartial, TollgateConfig } from '../../src/foundation/config.js';
-import { createLogger } from '../../src/foundation/logger.js';
-import { listen, type RunningServer } from '../../src/http/server.js';
+import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
+import { createLogger } from '../../src/core/logger.js';
+import type { Application } from '../../src/kernel/application.js';
+import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { installOAuth } from '../../src/oauth/install.js';
 import { createTestDatabase } from '../support/database.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BillingError } from '../../src/billing/errors.js';
-import { ConfigurationError, HttpError, ValidationError } from '../../src/foundation/errors.js';
+import { ConfigurationError, HttpError, ValidationError } from '../../src/core/errors.js';
 import { OAuthError } from '../../src/oauth/errors.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 

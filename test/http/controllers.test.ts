@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeepPartial, TollgateConfig } from '../../src/foundation/config.js';
-import { Container } from '../../src/foundation/container.js';
-import { createLogger } from '../../src/foundation/logger.js';
+import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
+import { Container } from '../../src/core/container.js';
+import { createLogger } from '../../src/core/logger.js';
 import { Router } from '../../src/http/index.js';
 import { createTestApp } from '../support/app.js';
 import { controllersRoot, type ServedApp, serve, tempCachePath } from './support.js';

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InjectionToken } from '../../src/foundation/container.js';
-import { ConfigToken } from '../../src/foundation/tokens.js';
+import { InjectionKey } from '../../src/core/container.js';
+import { ConfigKey } from '../../src/core/keys.js';
 import { RequestContext, Router } from '../../src/http/index.js';
 import { type ServedApp, serve } from './support.js';
 
@@ -11,11 +11,11 @@ class Greeter {
   }
 }
 
-const Prefix = new InjectionToken<string>('Prefix');
-const Unbound = new InjectionToken<string>('UnboundThing');
+const Prefix = new InjectionKey<string>('Prefix');
+const Unbound = new InjectionKey<string>('UnboundThing');
 
 class CommentController {
-  static inject = [Greeter, ConfigToken];
+  static inject = [Greeter, ConfigKey];
   static actionInject = { show: [Prefix, RequestContext], index: [Router] };
   constructor(
     private readonly greeter: Greeter,

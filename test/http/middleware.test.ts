@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Container } from '../../src/foundation/container.js';
-import { createLogger } from '../../src/foundation/logger.js';
+import { Container } from '../../src/core/container.js';
+import { createLogger } from '../../src/core/logger.js';
 import { Router } from '../../src/http/index.js';
 import { type ServedApp, serve } from './support.js';
 

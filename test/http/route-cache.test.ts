@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { RouteCacheError, type RouteCacheFile, type RouteListing, Router } from '../../src/http/index.js';
-import { listen } from '../../src/http/server.js';
+import { listen } from '../../src/kernel/server.js';
 import { createApp, PingController, TokenController } from './fixtures/route-app.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tollgate-route-cache-'));

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Application } from '../../src/foundation/application.js';
-import type { DeepPartial, TollgateConfig } from '../../src/foundation/config.js';
-import { listen } from '../../src/http/server.js';
+import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
+import type { Application } from '../../src/kernel/application.js';
+import { listen } from '../../src/kernel/server.js';
 import { createTestApp } from '../support/app.js';
 
 export const controllersRoot = join(import.meta.dirname, 'fixtures', 'controllers');

@@ -159,7 +159,7 @@ describe(`OAuth grants with oauth4webapi (${engine})`, () => {
     const newClaims = await verifier.verify(refreshed.access_token);
     expect(newClaims.scopes).toEqual(['check-status']);
     // The refreshed-away access token is revoked in the store.
-    const store = t.app.container.make((await import('../../src/oauth/index.js')).OAuthStoreToken);
+    const store = t.app.container.make((await import('../../src/oauth/index.js')).OAuthStoreKey);
     expect((await store.accessTokens.find(oldClaims.jti))?.revoked).toBe(true);
     expect((await store.accessTokens.find(newClaims.jti))?.revoked).toBe(false);
 

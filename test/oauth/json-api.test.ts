@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessTokenVerifier, OAuthStoreToken } from '../../src/oauth/index.js';
+import { AccessTokenVerifier, OAuthStoreKey } from '../../src/oauth/index.js';
 import { ADA, BOB, Browser, type OAuthTestApp, oauthApp, SCOPES, tokenRequest } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -129,7 +129,7 @@ describe(`OAuth JSON APIs (${engine})`, () => {
       expect((await bob.json('DELETE', `/oauth/clients/${created.id}`, undefined, bobCsrf)).status).toBe(404);
       expect((await ada.json('DELETE', `/oauth/clients/${created.id}`, undefined, adaCsrf)).status).toBe(204);
       const claims = await t.app.container.make(AccessTokenVerifier).verify(token.access_token);
-      const stored = await t.app.container.make(OAuthStoreToken).accessTokens.findWithClient(claims.jti);
+      const stored = await t.app.container.make(OAuthStoreKey).accessTokens.findWithClient(claims.jti);
       expect(stored?.revoked).toBe(true);
       expect(stored?.client.revoked).toBe(true);
       const again = await tokenRequest(t, {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { User } from '../../src/auth/user.js';
-import { UserModelToken, Users } from '../../src/auth/users.js';
+import { UserModelKey, Users } from '../../src/auth/users.js';
 import {
   AccessTokenCreated,
   AccessTokenRevoked,
@@ -9,7 +9,7 @@ import {
   ClientRevoked,
   HasApiTokens,
   OAuthError,
-  OAuthStoreToken,
+  OAuthStoreKey,
   PersonalAccessClientMissing,
   RefreshTokenCreated,
   TokenRevoker,
@@ -26,7 +26,7 @@ describe(`OAuth storage, events and the HasApiTokens mixin (${engine})`, () => {
 
   beforeAll(async () => {
     t = await oauthApp();
-    t.app.container.instance(UserModelToken, AppUser);
+    t.app.container.instance(UserModelKey, AppUser);
   });
   afterAll(async () => t.stop());
 
@@ -88,7 +88,7 @@ describe(`OAuth storage, events and the HasApiTokens mixin (${engine})`, () => {
     const created: AccessTokenCreated[] = [];
     const refreshed: RefreshTokenCreated[] = [];
     const revoker = t.app.container.make(TokenRevoker);
-    const store = t.app.container.make(OAuthStoreToken);
+    const store = t.app.container.make(OAuthStoreKey);
     // Passport's classic listener: keep only the newest token per user and client.
     const stop = [
       t.app.events.listen(AccessTokenCreated, async (event) => {
@@ -154,7 +154,7 @@ describe(`OAuth storage, events and the HasApiTokens mixin (${engine})`, () => {
   it('personal access tokens ignore the configured access token lifetime', async () => {
     const short = await oauthApp({ config: { oauth: { accessTokenTtlSeconds: 60 } } });
     try {
-      short.app.container.instance(UserModelToken, AppUser);
+      short.app.container.instance(UserModelKey, AppUser);
       await short.createClient({ personalAccess: true });
       const user = (await short.app.container.make(Users).find<AppUser>(short.ada.id))!;
       const { accessToken } = await user.createToken('long');
@@ -204,7 +204,7 @@ describe(`OAuth storage, events and the HasApiTokens mixin (${engine})`, () => {
       expect(await revoker.revoke(one)).toBe(true);
       expect(await revoker.revoke(one)).toBe(false);
       expect(revokedEvents).toEqual([one]);
-      const store = t.app.container.make(OAuthStoreToken);
+      const store = t.app.container.make(OAuthStoreKey);
       expect(await store.accessTokens.findWithClient(one)).toMatchObject({
         revoked: true,
         client: { revoked: false },
@@ -254,7 +254,7 @@ describe(`OAuth storage, events and the HasApiTokens mixin (${engine})`, () => {
   });
 
   it('purge deletes revoked and expired rows', async () => {
-    const store = t.app.container.make(OAuthStoreToken);
+    const store = t.app.container.make(OAuthStoreKey);
     const count = async () =>
       Number(
         (

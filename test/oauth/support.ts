@@ -2,8 +2,8 @@ import * as oauth from 'oauth4webapi';
 import { authProvider } from '../../src/auth/index.js';
 import type { User } from '../../src/auth/user.js';
 import { Users } from '../../src/auth/users.js';
-import type { DeepPartial, TollgateConfig } from '../../src/foundation/config.js';
-import { listen, type RunningServer } from '../../src/http/server.js';
+import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
+import { listen, type RunningServer } from '../../src/kernel/server.js';
 import {
   Clients,
   type CreatedClient,

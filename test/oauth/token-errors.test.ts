@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthorizationRequest, AuthorizationService, OAuthStoreToken } from '../../src/oauth/index.js';
+import { type AuthorizationRequest, AuthorizationService, OAuthStoreKey } from '../../src/oauth/index.js';
 import { ADA, basic, type OAuthTestApp, oauthApp, REDIRECT, tokenRequest } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -242,7 +242,7 @@ describe(`POST /oauth/token errors (${engine})`, () => {
       const tokens = (await first.json()) as { access_token: string; refresh_token: string };
       await expectError(await exchange(c), 400, 'invalid_grant');
 
-      const store = t.app.container.make(OAuthStoreToken);
+      const store = t.app.container.make(OAuthStoreKey);
       const jti = JSON.parse(Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString()).jti;
       expect((await store.accessTokens.find(jti))?.revoked).toBe(true);
       // The refresh token of the first exchange is dead too.
@@ -265,7 +265,7 @@ describe(`POST /oauth/token errors (${engine})`, () => {
       const winner = results.find((r) => r.status === 200)!;
       const { access_token } = (await winner.json()) as { access_token: string };
       const jti = JSON.parse(Buffer.from(access_token.split('.')[1]!, 'base64url').toString()).jti;
-      expect((await t.app.container.make(OAuthStoreToken).accessTokens.find(jti))?.revoked).toBe(true);
+      expect((await t.app.container.make(OAuthStoreKey).accessTokens.find(jti))?.revoked).toBe(true);
     });
   });
 
@@ -289,7 +289,7 @@ describe(`POST /oauth/token errors (${engine})`, () => {
       await expectError(await refresh(first.refresh_token), 400, 'invalid_grant');
       // The chain is revoked: the newer refresh token no longer works, nor its access token.
       await expectError(await refresh(second.refresh_token), 400, 'invalid_grant');
-      const store = t.app.container.make(OAuthStoreToken);
+      const store = t.app.container.make(OAuthStoreKey);
       const jti = JSON.parse(Buffer.from(second.access_token.split('.')[1]!, 'base64url').toString()).jti;
       expect((await store.accessTokens.find(jti))?.revoked).toBe(true);
     });

@@ -5,11 +5,12 @@ import { referenceConfig } from '../../app/config.js';
 import { routes } from '../../app/routes.js';
 import { AppUser } from '../../app/user.js';
 import { authProvider } from '../../src/auth/index.js';
-import { UserModelToken, Users } from '../../src/auth/users.js';
-import { Application } from '../../src/foundation/application.js';
-import { TestClock } from '../../src/foundation/clock.js';
-import { type DeepPartial, defineConfig, type TollgateConfig } from '../../src/foundation/config.js';
-import { createLogger } from '../../src/foundation/logger.js';
+import { UserModelKey, Users } from '../../src/auth/users.js';
+import { defineConfig } from '../../src/config/index.js';
+import { TestClock } from '../../src/core/clock.js';
+import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
+import { createLogger } from '../../src/core/logger.js';
+import { Application } from '../../src/kernel/application.js';
 import {
   type ApiGuardOptions,
   type ApiTokensUser,
@@ -49,7 +50,7 @@ export async function twoInstances(
       logger: createLogger('silent'),
       providers: [authProvider(), oauthProvider({ guard }), routes],
     });
-    app.container.instance(UserModelToken, AppUser);
+    app.container.instance(UserModelKey, AppUser);
     return app;
   };
   const a = await make(guards.a);

@@ -2,10 +2,10 @@ import { referenceConfig } from '../../app/config.js';
 import { routes } from '../../app/routes.js';
 import { AppUser } from '../../app/user.js';
 import { authProvider } from '../../src/auth/index.js';
-import { UserModelToken, Users } from '../../src/auth/users.js';
-import type { Application } from '../../src/foundation/application.js';
-import type { DeepPartial, TollgateConfig } from '../../src/foundation/config.js';
-import { listen, type RunningServer } from '../../src/http/server.js';
+import { UserModelKey, Users } from '../../src/auth/users.js';
+import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
+import type { Application } from '../../src/kernel/application.js';
+import { listen, type RunningServer } from '../../src/kernel/server.js';
 import {
   type ApiGuardOptions,
   type ApiTokensUser,
@@ -48,7 +48,7 @@ export async function protectionApp(
     providers: [authProvider(), oauthProvider({ guard: options.guard }), routes],
     config: { oauth: referenceConfig.oauth, ...options.config },
     setup: (app) => {
-      app.container.instance(UserModelToken, AppUser);
+      app.container.instance(UserModelKey, AppUser);
       installKeys(app.config.storagePath, app.config.oauth.signingAlgorithm);
       probeRoutes(app);
     },

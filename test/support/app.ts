@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Application, type ServiceProvider } from '../../src/foundation/application.js';
-import { TestClock } from '../../src/foundation/clock.js';
-import { type DeepPartial, defineConfig, type TollgateConfig } from '../../src/foundation/config.js';
-import { createLogger } from '../../src/foundation/logger.js';
+import { defineConfig } from '../../src/config/index.js';
+import { TestClock } from '../../src/core/clock.js';
+import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
+import { createLogger } from '../../src/core/logger.js';
+import { Application, type ServiceProvider } from '../../src/kernel/application.js';
 import { createTestDatabase } from './database.js';
 
 export interface TestApp {

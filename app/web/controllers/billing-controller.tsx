@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
 import { csrfToken } from '../../../src/auth/context.js';
 import { BillingError } from '../../../src/billing/errors.js';
-import { type BillingProvider, BillingProviderToken } from '../../../src/billing/provider.js';
-import type { TollgateConfig } from '../../../src/foundation/config.js';
-import type { Logger } from '../../../src/foundation/logger.js';
-import { ConfigToken, LoggerToken } from '../../../src/foundation/tokens.js';
+import { type BillingProvider, BillingProviderKey } from '../../../src/billing/provider.js';
+import type { TollgateConfig } from '../../../src/core/config.js';
+import { ConfigKey, LoggerKey } from '../../../src/core/keys.js';
+import type { Logger } from '../../../src/core/logger.js';
 import { renderPage } from '../../../src/views/render.js';
 import type { AppUser } from '../../user.js';
 import { invoiceRow, planPrice, SUBSCRIPTION, subscriptionView } from '../billing-view.js';
@@ -20,7 +20,7 @@ const BACK = '/dashboard/billing';
  * flashed message: card declines and other billing errors come back as the provider's message.
  */
 export class BillingController {
-  static inject = [ConfigToken, BillingProviderToken, LoggerToken] as const;
+  static inject = [ConfigKey, BillingProviderKey, LoggerKey] as const;
 
   constructor(
     private readonly config: TollgateConfig,

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
-import type { TollgateConfig } from '../../../src/foundation/config.js';
-import { ConfigToken } from '../../../src/foundation/tokens.js';
+import type { TollgateConfig } from '../../../src/core/config.js';
+import { ConfigKey } from '../../../src/core/keys.js';
 import { Clients } from '../../../src/oauth/clients/clients.js';
 import { PersonalAccessTokens } from '../../../src/oauth/personal/personal-access-tokens.js';
 import { Scopes } from '../../../src/oauth/scopes.js';
@@ -14,7 +14,7 @@ import { scriptUrl } from '../scripts.js';
 
 /** `/dashboard`, `/dashboard/clients`, `/dashboard/tokens`. The lists are loaded by the page's script. */
 export class DashboardController {
-  static inject = [ConfigToken, Clients, PersonalAccessTokens, Scopes] as const;
+  static inject = [ConfigKey, Clients, PersonalAccessTokens, Scopes] as const;
 
   constructor(
     private readonly config: TollgateConfig,

@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'hono';
-import type { TollgateConfig } from '../../../src/foundation/config.js';
-import { HttpError } from '../../../src/foundation/errors.js';
-import { ConfigToken } from '../../../src/foundation/tokens.js';
+import type { TollgateConfig } from '../../../src/core/config.js';
+import { HttpError } from '../../../src/core/errors.js';
+import { ConfigKey } from '../../../src/core/keys.js';
 import { renderPage } from '../../../src/views/render.js';
 import { renderMarkdown } from '../markdown.js';
 import { LandingPage } from '../pages/landing-page.js';
@@ -13,7 +13,7 @@ const PAGE = /^[a-z0-9][a-z0-9-]*$/;
 
 /** `GET /` and the documentation pages (`/docs`, `/docs/{page}`: the Markdown files of `docs/`). */
 export class LandingController {
-  static inject = [ConfigToken] as const;
+  static inject = [ConfigKey] as const;
 
   constructor(private readonly config: TollgateConfig) {}
 

@@ -1,5 +1,5 @@
 import type { FC } from 'hono/jsx';
-import type { PlanConfig } from '../../../src/foundation/config.js';
+import type { PlanConfig } from '../../../src/billing/config.js';
 import { CsrfField } from '../../../src/views/components.js';
 import { CardEntry, type CardEntryConfig } from '../card-entry.js';
 import { DashboardFrame, displayDate } from './frame.js';

@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
-import type { TollgateConfig } from '../../foundation/config.js';
-import { ConfigToken } from '../../foundation/tokens.js';
+import type { TollgateConfig } from '../../core/config.js';
+import { ConfigKey } from '../../core/keys.js';
 import { renderPage } from '../../views/render.js';
 import { csrfToken, login, logout } from '../context.js';
 import { sameSitePath } from '../intended.js';
-import { AuthOptionsToken, LoginRateLimiterToken, type ResolvedAuthOptions } from '../options.js';
+import { AuthOptionsKey, LoginRateLimiterKey, type ResolvedAuthOptions } from '../options.js';
 import { LoginPage, type LoginPageProps } from '../pages/login-page.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import { Users } from '../users.js';
@@ -14,7 +14,7 @@ export const CREDENTIALS_MISMATCH = 'These credentials do not match our records.
 
 /** `GET/POST /login`, `POST /logout`. */
 export class LoginController {
-  static inject = [Users, LoginRateLimiterToken, AuthOptionsToken, ConfigToken] as const;
+  static inject = [Users, LoginRateLimiterKey, AuthOptionsKey, ConfigKey] as const;
 
   constructor(
     private readonly users: Users,

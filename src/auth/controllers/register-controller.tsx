@@ -1,15 +1,15 @@
 import type { Context } from 'hono';
-import { ValidationError } from '../../foundation/errors.js';
+import { ValidationError } from '../../core/errors.js';
 import { renderPage } from '../../views/render.js';
 import { csrfToken, login } from '../context.js';
-import { AuthOptionsToken, type ResolvedAuthOptions } from '../options.js';
+import { AuthOptionsKey, type ResolvedAuthOptions } from '../options.js';
 import { RegisterPage, type RegisterPageProps } from '../pages/register-page.js';
 import { Users } from '../users.js';
 import { formFields, validateRegistration } from '../validation.js';
 
 /** `GET/POST /register`: errors next to the fields, the name and e-mail kept. */
 export class RegisterController {
-  static inject = [Users, AuthOptionsToken] as const;
+  static inject = [Users, AuthOptionsKey] as const;
 
   constructor(
     private readonly users: Users,

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { Users } from '../../auth/users.js';
-import type { Application } from '../../foundation/application.js';
+import type { Application } from '../../kernel/application.js';
 import {
   bindOAuthServices,
   Clients,
@@ -9,7 +9,7 @@ import {
   installKeys,
   isValidRedirect,
   keyPaths,
-  OAuthStoreToken,
+  OAuthStoreKey,
   serializeClient,
 } from '../../oauth/index.js';
 import { installOAuth } from '../../oauth/install.js';
@@ -17,7 +17,7 @@ import { CliError, withApplication } from '../context.js';
 
 /** The OAuth services on the CLI's application, whether or not it registered `oauthProvider()`. */
 async function prepared(app: Application): Promise<Application> {
-  if (!app.container.has(OAuthStoreToken)) bindOAuthServices(app.container);
+  if (!app.container.has(OAuthStoreKey)) bindOAuthServices(app.container);
   await app.migrate();
   return app;
 }
@@ -205,7 +205,7 @@ export function register(program: Command): void {
         const app = await prepared(application);
         const both = !options.revoked && !options.expired;
         const before = new Date(app.clock.now().getTime() - hours * 3_600_000).toISOString();
-        const counts = await app.container.make(OAuthStoreToken).purge({
+        const counts = await app.container.make(OAuthStoreKey).purge({
           revoked: both || Boolean(options.revoked),
           expired: both || Boolean(options.expired),
           before,

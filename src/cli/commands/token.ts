@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { Users } from '../../auth/users.js';
-import { bindOAuthServices, OAuthError, OAuthStoreToken, PersonalAccessTokens } from '../../oauth/index.js';
+import { bindOAuthServices, OAuthError, OAuthStoreKey, PersonalAccessTokens } from '../../oauth/index.js';
 import { PersonalAccessClientMissing } from '../../oauth/personal/personal-access-tokens.js';
 import { CliError, withApplication } from '../context.js';
 
@@ -28,7 +28,7 @@ export function register(program: Command): void {
       withApplication(async (app) => {
         const name = options.name.trim();
         if (!name || name.length > 255) throw new CliError('--name must be 1 to 255 characters.');
-        if (!app.container.has(OAuthStoreToken)) bindOAuthServices(app.container);
+        if (!app.container.has(OAuthStoreKey)) bindOAuthServices(app.container);
         await app.migrate();
         const user = await app.container.make(Users).findByEmail(options.user);
         if (!user) throw new CliError(`No user with the e-mail ${options.user}.`);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { Users } from '../../auth/users.js';
-import { ValidationError } from '../../foundation/errors.js';
+import { ValidationError } from '../../core/errors.js';
 import { CliError, withApplication } from '../context.js';
 
 const input = z.object({

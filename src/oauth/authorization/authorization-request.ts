@@ -1,4 +1,4 @@
-import type { TollgateConfig } from '../../foundation/config.js';
+import type { TollgateConfig } from '../../core/config.js';
 import { OAuthError } from '../errors.js';
 import { type ClientRecord, clientHandlesGrant, isPublicClient } from '../records.js';
 import { type CodeChallengeMethod, checkCodeChallenge } from '../rules/check-pkce.js';

@@ -1,12 +1,12 @@
-import type { Clock } from '../../foundation/clock.js';
-import type { TollgateConfig } from '../../foundation/config.js';
-import { ClockToken, ConfigToken } from '../../foundation/tokens.js';
+import type { Clock } from '../../core/clock.js';
+import type { TollgateConfig } from '../../core/config.js';
+import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { OAuthError } from '../errors.js';
 import { issuerOf } from '../jwt/access-token-signer.js';
 import { clientHandlesGrant } from '../records.js';
 import { Scopes } from '../scopes.js';
 import { hashSecret, randomSecret } from '../secrets.js';
-import { type OAuthStore, OAuthStoreToken } from '../stores/contracts.js';
+import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { TokenIssuer } from '../tokens/token-issuer.js';
 import {
   type AuthorizationRequest,
@@ -20,7 +20,7 @@ import {
  * always as a URL to redirect to.
  */
 export class AuthorizationService {
-  static inject = [OAuthStoreToken, Scopes, TokenIssuer, ClockToken, ConfigToken] as const;
+  static inject = [OAuthStoreKey, Scopes, TokenIssuer, ClockKey, ConfigKey] as const;
   readonly #issuer: string;
 
   constructor(

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../../foundation/clock.js';
-import { ClockToken } from '../../foundation/tokens.js';
+import type { Clock } from '../../core/clock.js';
+import { ClockKey } from '../../core/keys.js';
 import type { ClientRecord } from '../records.js';
 import { hashSecret, randomSecret } from '../secrets.js';
-import { type OAuthStore, OAuthStoreToken } from '../stores/contracts.js';
+import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { TokenRevoker } from '../tokens/token-revoker.js';
 
 export interface NewClientInput {
@@ -24,7 +24,7 @@ export interface CreatedClient {
 
 /** Creates, finds, updates and revokes OAuth clients (Passport's ClientRepository). */
 export class Clients {
-  static inject = [OAuthStoreToken, ClockToken, TokenRevoker] as const;
+  static inject = [OAuthStoreKey, ClockKey, TokenRevoker] as const;
 
   constructor(
     private readonly store: OAuthStore,

@@ -1,5 +1,5 @@
-import type { Clock } from '../../foundation/clock.js';
-import type { TollgateConfig } from '../../foundation/config.js';
+import type { Clock } from '../../core/clock.js';
+import type { TollgateConfig } from '../../core/config.js';
 import { OAuthError } from '../errors.js';
 import type { ClientRecord } from '../records.js';
 import type { Scopes } from '../scopes.js';

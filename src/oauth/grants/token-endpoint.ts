@@ -1,14 +1,14 @@
 import { Users } from '../../auth/users.js';
-import type { Clock } from '../../foundation/clock.js';
-import type { TollgateConfig } from '../../foundation/config.js';
-import { EventDispatcher } from '../../foundation/events.js';
-import { ClockToken, ConfigToken } from '../../foundation/tokens.js';
+import type { Clock } from '../../core/clock.js';
+import type { TollgateConfig } from '../../core/config.js';
+import { EventDispatcher } from '../../core/events.js';
+import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { OAuthError } from '../errors.js';
 import { ClientRevoked } from '../events.js';
 import { type ClientRecord, clientHandlesGrant } from '../records.js';
 import { authenticateClient } from '../rules/authenticate-client.js';
 import { Scopes } from '../scopes.js';
-import { type ClientStore, type OAuthStore, OAuthStoreToken } from '../stores/contracts.js';
+import { type ClientStore, type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { TokenIssuer, type TokenResponse } from '../tokens/token-issuer.js';
 import { TokenRevoker } from '../tokens/token-revoker.js';
 import type { GrantContext, TokenRequest } from './grant.js';
@@ -18,12 +18,12 @@ import { GrantRegistry } from './registry.js';
 export class TokenEndpoint {
   static inject = [
     GrantRegistry,
-    OAuthStoreToken,
+    OAuthStoreKey,
     TokenIssuer,
     TokenRevoker,
     Scopes,
-    ClockToken,
-    ConfigToken,
+    ClockKey,
+    ConfigKey,
     Users,
     EventDispatcher,
   ] as const;

@@ -1,5 +1,5 @@
 import type { User } from '../../auth/user.js';
-import type { Container } from '../../foundation/container.js';
+import type { Container } from '../../core/container.js';
 import { TokenGuard } from './token-guard.js';
 import { transientToken } from './verified-token.js';
 

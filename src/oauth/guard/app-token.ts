@@ -1,7 +1,8 @@
 import { EncryptJWT, jwtDecrypt } from 'jose';
-import type { Clock } from '../../foundation/clock.js';
-import type { TollgateConfig } from '../../foundation/config.js';
-import { AppKeyToken, ClockToken, ConfigToken } from '../../foundation/tokens.js';
+import type { Clock } from '../../core/clock.js';
+import type { TollgateConfig } from '../../core/config.js';
+import { ClockKey, ConfigKey } from '../../core/keys.js';
+import { AppEncryptionKey } from '../../kernel/app-key.js';
 
 /** The JWE `typ`: a value sealed with the app key for another purpose is never read as an app_token. */
 const TYP = 'app-token+jwt';
@@ -18,7 +19,7 @@ export interface AppTokenClaims {
  * It names the user and the session's CSRF token and lives as long as a session.
  */
 export class AppTokenCookie {
-  static inject = [AppKeyToken, ConfigToken, ClockToken] as const;
+  static inject = [AppEncryptionKey, ConfigKey, ClockKey] as const;
   readonly name: string;
   readonly secure: boolean;
   readonly lifetimeSeconds: number;

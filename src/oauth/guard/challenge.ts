@@ -1,4 +1,4 @@
-import { HttpError } from '../../foundation/errors.js';
+import { HttpError } from '../../core/errors.js';
 
 /** The body of every 401 from the `api` guard (Laravel's). */
 export const UNAUTHENTICATED = 'Unauthenticated.';

@@ -1,11 +1,11 @@
 import { Guards } from '../../auth/guards.js';
 import { SessionStore } from '../../auth/session-store.js';
 import { Users } from '../../auth/users.js';
-import type { Application, ServiceProvider } from '../../foundation/application.js';
+import type { Application, ServiceProvider } from '../../kernel/application.js';
 import { AccessTokenCreated, AccessTokenRevoked, ClientRevoked } from '../events.js';
 import { AccessTokenVerifier } from '../jwt/access-token-verifier.js';
 import { Scopes } from '../scopes.js';
-import { OAuthStoreToken } from '../stores/contracts.js';
+import { OAuthStoreKey } from '../stores/contracts.js';
 import { AppTokenCookie } from './app-token.js';
 import { createFreshApiToken } from './fresh-api-token.js';
 import { RevocationBroadcast, type RevocationMessage } from './revocation-broadcast.js';
@@ -42,7 +42,7 @@ export function registerApiGuard(app: Application, options: ApiGuardOptions = {}
       new TokenGuard(
         {
           verifier: c.make(AccessTokenVerifier),
-          store: c.make(OAuthStoreToken),
+          store: c.make(OAuthStoreKey),
           users: c.make(Users),
           db: app.db,
           clock: app.clock,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../foundation/logger.js';
+import { createLogger } from '../../core/logger.js';
 import { RevocationBroadcast } from './revocation-broadcast.js';
 
 describe('RevocationBroadcast without a reachable Redis', () => {

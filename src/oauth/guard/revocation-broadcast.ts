@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { Logger } from '../../foundation/logger.js';
+import type { Logger } from '../../core/logger.js';
 
 export type RevocationMessage = { type: 'token' | 'client'; id: string };
 

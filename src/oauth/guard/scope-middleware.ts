@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { ConfigurationError } from '../../foundation/errors.js';
+import { ConfigurationError } from '../../core/errors.js';
 import { ALL_SCOPES } from '../scopes.js';
 import { insufficientScope, unauthenticated } from './challenge.js';
 import type { TokenGuard } from './token-guard.js';

@@ -1,11 +1,12 @@
 import type { Context } from 'hono';
 import type { Kysely } from 'kysely';
 import type { SessionStore } from '../../auth/session-store.js';
+import type { UserRow } from '../../auth/tables.js';
 import type { User, UserModel } from '../../auth/user.js';
 import type { Users } from '../../auth/users.js';
-import type { Database, UserRow } from '../../database/types.js';
-import { type Clock, SystemClock } from '../../foundation/clock.js';
-import type { Container } from '../../foundation/container.js';
+import { type Clock, SystemClock } from '../../core/clock.js';
+import type { Container } from '../../core/container.js';
+import type { Database } from '../../database/types.js';
 import { OAuthError } from '../errors.js';
 import type { AccessTokenVerifier } from '../jwt/access-token-verifier.js';
 import type { OAuthStore } from '../stores/contracts.js';

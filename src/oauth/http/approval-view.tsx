@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { User } from '../../auth/user.js';
-import { InjectionToken } from '../../foundation/container.js';
+import { InjectionKey } from '../../core/container.js';
 import { CsrfField } from '../../views/components.js';
 import { renderPage } from '../../views/render.js';
 import type { Scope } from '../scopes.js';
@@ -27,7 +27,7 @@ export type ApprovalView = (
   props: ApprovalViewProps,
 ) => Response | string | Promise<Response | string>;
 
-export const ApprovalViewToken = new InjectionToken<ApprovalView>('OAuthApprovalView');
+export const ApprovalViewKey = new InjectionKey<ApprovalView>('OAuthApprovalView');
 
 /**
  * The hidden fields both decision forms must carry (CSRF token, the pending request's binding,

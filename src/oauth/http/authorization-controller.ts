@@ -6,7 +6,7 @@ import { AuthorizationService } from '../authorization/authorization-service.js'
 import { OAuthError } from '../errors.js';
 import { Scopes } from '../scopes.js';
 import { randomSecret, safeEqual } from '../secrets.js';
-import { type ApprovalView, ApprovalViewToken } from './approval-view.js';
+import { type ApprovalView, ApprovalViewKey } from './approval-view.js';
 import { readQuery } from './respond.js';
 
 /** The session key of the request waiting for the user's decision. */
@@ -30,7 +30,7 @@ const pageHeaders = {
  * request, which the session binds to the user and to the `auth_token` of the page's forms.
  */
 export class ApprovalController {
-  static inject = [AuthorizationService, Scopes, ApprovalViewToken] as const;
+  static inject = [AuthorizationService, Scopes, ApprovalViewKey] as const;
 
   constructor(
     private readonly service: AuthorizationService,

@@ -1,14 +1,14 @@
 import type { Context } from 'hono';
-import type { Clock } from '../../foundation/clock.js';
-import { ClockToken } from '../../foundation/tokens.js';
+import type { Clock } from '../../core/clock.js';
+import { ClockKey } from '../../core/keys.js';
 import { serializeToken } from '../personal/personal-access-tokens.js';
-import { type OAuthStore, OAuthStoreToken } from '../stores/contracts.js';
+import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { TokenRevoker } from '../tokens/token-revoker.js';
 import { notFound } from './clients-controller.js';
 
 /** `/oauth/tokens`: the applications the user authorized (Passport's AuthorizedAccessTokenController). */
 export class AuthorizedTokensController {
-  static inject = [OAuthStoreToken, TokenRevoker, ClockToken] as const;
+  static inject = [OAuthStoreKey, TokenRevoker, ClockKey] as const;
 
   constructor(
     private readonly store: OAuthStore,

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { HttpError } from '../../foundation/errors.js';
+import { HttpError } from '../../core/errors.js';
 import { Clients, serializeClient } from '../clients/clients.js';
 import { clientSchema } from './schemas.js';
 import { validateJson } from './validate.js';

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
-import type { TollgateConfig } from '../../foundation/config.js';
-import { ConfigToken } from '../../foundation/tokens.js';
+import type { TollgateConfig } from '../../core/config.js';
+import { ConfigKey } from '../../core/keys.js';
 import { GrantRegistry } from '../grants/registry.js';
 import { SigningKeys } from '../keys/signing-keys.js';
 import { authorizationServerMetadata } from '../metadata.js';
@@ -8,7 +8,7 @@ import { Scopes } from '../scopes.js';
 
 /** `GET /.well-known/oauth-authorization-server` (RFC 8414) and `GET /oauth/jwks` (RFC 7517). */
 export class MetadataController {
-  static inject = [ConfigToken, GrantRegistry, Scopes, SigningKeys] as const;
+  static inject = [ConfigKey, GrantRegistry, Scopes, SigningKeys] as const;
 
   constructor(
     private readonly config: TollgateConfig,

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { Logger } from '../../foundation/logger.js';
+import type { Logger } from '../../core/logger.js';
 import { OAuthError } from '../errors.js';
 
 /** RFC 6749 §5.1: token responses and errors must not be cached. */

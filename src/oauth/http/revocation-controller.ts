@@ -1,16 +1,16 @@
 import type { Context } from 'hono';
-import type { Logger } from '../../foundation/logger.js';
-import { LoggerToken } from '../../foundation/tokens.js';
+import { LoggerKey } from '../../core/keys.js';
+import type { Logger } from '../../core/logger.js';
 import { OAuthError } from '../errors.js';
 import { isPublicClient } from '../records.js';
 import { authenticateClient } from '../rules/authenticate-client.js';
-import { type OAuthStore, OAuthStoreToken } from '../stores/contracts.js';
+import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { TokenInspector } from '../tokens/token-inspector.js';
 import { noStore, oauthErrorResponse, readForm } from './respond.js';
 
 /** `POST /oauth/revoke` (RFC 7009) and `POST /oauth/introspect` (RFC 7662), client-authenticated. */
 export class RevocationController {
-  static inject = [TokenInspector, OAuthStoreToken, LoggerToken] as const;
+  static inject = [TokenInspector, OAuthStoreKey, LoggerKey] as const;
 
   constructor(
     private readonly inspector: TokenInspector,

@@ -1,12 +1,12 @@
 import type { Context } from 'hono';
-import type { Logger } from '../../foundation/logger.js';
-import { LoggerToken } from '../../foundation/tokens.js';
+import { LoggerKey } from '../../core/keys.js';
+import type { Logger } from '../../core/logger.js';
 import { TokenEndpoint } from '../grants/token-endpoint.js';
 import { noStore, oauthErrorResponse, readForm } from './respond.js';
 
 /** `POST /oauth/token` (RFC 6749 §3.2). */
 export class TokenController {
-  static inject = [TokenEndpoint, LoggerToken] as const;
+  static inject = [TokenEndpoint, LoggerKey] as const;
 
   constructor(
     private readonly endpoint: TokenEndpoint,

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { ValidationError } from '../../foundation/errors.js';
+import { ValidationError } from '../../core/errors.js';
 
 /**
  * The JSON body checked against a schema; 422 `{ message, errors: { field: [..] } }` otherwise

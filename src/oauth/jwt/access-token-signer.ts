@@ -1,6 +1,7 @@
 import { type KeyObject, type SignKeyObjectInput, sign } from 'node:crypto';
-import type { SigningAlgorithm, TollgateConfig } from '../../foundation/config.js';
-import { ConfigToken } from '../../foundation/tokens.js';
+import type { TollgateConfig } from '../../core/config.js';
+import { ConfigKey } from '../../core/keys.js';
+import type { SigningAlgorithm } from '../config.js';
 import { SigningKeys } from '../keys/signing-keys.js';
 import { ACCESS_TOKEN_TYP, type AccessTokenClaims } from './claims.js';
 
@@ -54,7 +55,7 @@ function signingFor(algorithm: SigningAlgorithm, key: KeyObject, kid: string): S
  * cost a fifth again of an RSA signature. The header is serialised once; tokens verify with jose.
  */
 export class AccessTokenSigner {
-  static inject = [SigningKeys, ConfigToken] as const;
+  static inject = [SigningKeys, ConfigKey] as const;
   readonly #issuer: string;
   #signing: Promise<Signing> | undefined;
   /** The `SigningKeys.load()` promise `#signing` was derived from: a reset makes a new one. */

@@ -5,9 +5,9 @@ import {
   type VerifyKeyObjectInput,
 } from 'node:crypto';
 import { compactVerify, errors, jwtVerify } from 'jose';
-import type { Clock } from '../../foundation/clock.js';
-import type { TollgateConfig } from '../../foundation/config.js';
-import { ClockToken, ConfigToken } from '../../foundation/tokens.js';
+import type { Clock } from '../../core/clock.js';
+import type { TollgateConfig } from '../../core/config.js';
+import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { OAuthError } from '../errors.js';
 import { SigningKeys } from '../keys/signing-keys.js';
 import { issuerOf, protectedHeader } from './access-token-signer.js';
@@ -32,7 +32,7 @@ const invalid = (detail: string) => OAuthError.invalidToken('The access token is
  * @example const claims = await verifier.verify(bearer); // throws OAuthError('invalid_token')
  */
 export class AccessTokenVerifier {
-  static inject = [SigningKeys, ConfigToken, ClockToken] as const;
+  static inject = [SigningKeys, ConfigKey, ClockKey] as const;
   readonly #issuer: string;
 
   constructor(

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SigningAlgorithm } from '../../foundation/config.js';
+import type { SigningAlgorithm } from '../config.js';
 
 export interface PemKeyPair {
   privateKey: string;

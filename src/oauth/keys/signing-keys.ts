@@ -1,8 +1,9 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, importPKCS8, importSPKI, type JWK } from 'jose';
-import type { SigningAlgorithm, TollgateConfig } from '../../foundation/config.js';
-import { ConfigurationError } from '../../foundation/errors.js';
-import { ConfigToken } from '../../foundation/tokens.js';
+import type { TollgateConfig } from '../../core/config.js';
+import { ConfigurationError } from '../../core/errors.js';
+import { ConfigKey } from '../../core/keys.js';
+import type { SigningAlgorithm } from '../config.js';
 import { readKeys } from './key-files.js';
 
 type Key = Awaited<ReturnType<typeof importPKCS8>>;
@@ -23,7 +24,7 @@ export interface LoadedKeys {
  * signatures), from `OAUTH_PRIVATE_KEY`/`OAUTH_PUBLIC_KEY` or `storage/oauth-*.key`.
  */
 export class SigningKeys {
-  static inject = [ConfigToken] as const;
+  static inject = [ConfigKey] as const;
   #loading: Promise<LoadedKeys> | undefined;
 
   constructor(private readonly config: TollgateConfig) {}

@@ -1,8 +1,8 @@
 import type { User } from '../../auth/user.js';
-import { ClockToken } from '../../foundation/tokens.js';
+import { ClockKey } from '../../core/keys.js';
 import type { ClientRecord } from '../records.js';
 import { scopesAllow } from '../scopes.js';
-import { OAuthStoreToken } from '../stores/contracts.js';
+import { OAuthStoreKey } from '../stores/contracts.js';
 import { type PersonalAccessTokenResult, PersonalAccessTokens } from './personal-access-tokens.js';
 
 /** The token a request was authenticated with, as the `api` guard hands it to the user. */
@@ -34,13 +34,13 @@ export function HasApiTokens<TBase extends UserClass>(Base: TBase) {
 
     /** The user's live access tokens, of every client. */
     tokens() {
-      const now = this.container.make(ClockToken).now().toISOString();
-      return this.container.make(OAuthStoreToken).accessTokens.forUser(this.id, { now });
+      const now = this.container.make(ClockKey).now().toISOString();
+      return this.container.make(OAuthStoreKey).accessTokens.forUser(this.id, { now });
     }
 
     /** The clients this user registered. */
     clients(): Promise<ClientRecord[]> {
-      return this.container.make(OAuthStoreToken).clients.forUser(this.id);
+      return this.container.make(OAuthStoreKey).clients.forUser(this.id);
     }
 
     /** The token of the current request (set by the `api` guard), if any. */

@@ -1,10 +1,10 @@
-import type { Clock } from '../../foundation/clock.js';
-import type { TollgateConfig } from '../../foundation/config.js';
-import { ConfigurationError } from '../../foundation/errors.js';
-import { ClockToken, ConfigToken } from '../../foundation/tokens.js';
+import type { Clock } from '../../core/clock.js';
+import type { TollgateConfig } from '../../core/config.js';
+import { ConfigurationError } from '../../core/errors.js';
+import { ClockKey, ConfigKey } from '../../core/keys.js';
 import type { AccessTokenRecord, AccessTokenWithClient } from '../records.js';
 import { Scopes } from '../scopes.js';
-import { type OAuthStore, OAuthStoreToken } from '../stores/contracts.js';
+import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { TokenIssuer } from '../tokens/token-issuer.js';
 import { TokenRevoker } from '../tokens/token-revoker.js';
 
@@ -29,7 +29,7 @@ export class PersonalAccessClientMissing extends ConfigurationError {
  * (`oauth.personalAccessTokenTtlSeconds`, not the configured access token lifetime).
  */
 export class PersonalAccessTokens {
-  static inject = [OAuthStoreToken, TokenIssuer, TokenRevoker, Scopes, ConfigToken, ClockToken] as const;
+  static inject = [OAuthStoreKey, TokenIssuer, TokenRevoker, Scopes, ConfigKey, ClockKey] as const;
 
   constructor(
     private readonly store: OAuthStore,

@@ -1,4 +1,4 @@
-import { InjectionToken } from '../../foundation/container.js';
+import { InjectionKey } from '../../core/container.js';
 import type {
   AccessTokenRecord,
   AccessTokenWithClient,
@@ -81,4 +81,4 @@ export interface OAuthStore {
   purge(options: PurgeOptions): Promise<PurgeCounts>;
 }
 
-export const OAuthStoreToken = new InjectionToken<OAuthStore>('OAuthStore');
+export const OAuthStoreKey = new InjectionKey<OAuthStore>('OAuthStore');

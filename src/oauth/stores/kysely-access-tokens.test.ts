@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OAuthTestApp, oauthApp } from '../../../test/oauth/support.js';
 import type { AccessTokenRecord } from '../records.js';
-import { type OAuthStore, OAuthStoreToken } from './contracts.js';
+import { type OAuthStore, OAuthStoreKey } from './contracts.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
@@ -10,7 +10,7 @@ describe(`KyselyAccessTokenStore inserts (${engine})`, () => {
   let store: OAuthStore;
   beforeAll(async () => {
     t = await oauthApp();
-    store = t.app.container.make(OAuthStoreToken);
+    store = t.app.container.make(OAuthStoreKey);
   });
   afterAll(async () => t.stop());
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import { DbKey } from '../../database/keys.js';
 import type { Database } from '../../database/types.js';
-import { DbToken } from '../../foundation/tokens.js';
 import type {
   AccessTokenStore,
   AuthCodeStore,
@@ -17,7 +17,7 @@ import { KyselyRefreshTokenStore } from './kysely-refresh-tokens.js';
 
 /** The OAuth stores on Kysely (SQLite or PostgreSQL). */
 export class KyselyOAuthStore implements OAuthStore {
-  static inject = [DbToken] as const;
+  static inject = [DbKey] as const;
   readonly clients: ClientStore;
   readonly accessTokens: AccessTokenStore;
   readonly refreshTokens: RefreshTokenStore;

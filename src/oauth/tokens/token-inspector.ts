@@ -1,9 +1,9 @@
-import type { Clock } from '../../foundation/clock.js';
-import { ClockToken } from '../../foundation/tokens.js';
+import type { Clock } from '../../core/clock.js';
+import { ClockKey } from '../../core/keys.js';
 import { AccessTokenVerifier } from '../jwt/access-token-verifier.js';
 import type { AccessTokenRecord, ClientRecord, RefreshTokenRecord } from '../records.js';
 import { hashSecret } from '../secrets.js';
-import { type OAuthStore, OAuthStoreToken } from '../stores/contracts.js';
+import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { TokenRevoker } from './token-revoker.js';
 
 type Found =
@@ -26,7 +26,7 @@ export interface IntrospectionResponse {
 
 /** Revocation (RFC 7009) and introspection (RFC 7662) of our access and refresh tokens. */
 export class TokenInspector {
-  static inject = [OAuthStoreToken, AccessTokenVerifier, TokenRevoker, ClockToken] as const;
+  static inject = [OAuthStoreKey, AccessTokenVerifier, TokenRevoker, ClockKey] as const;
 
   constructor(
     private readonly store: OAuthStore,

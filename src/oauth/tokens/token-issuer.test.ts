@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TestClock } from '../../foundation/clock.js';
-import { EventDispatcher } from '../../foundation/events.js';
+import { TestClock } from '../../core/clock.js';
+import { EventDispatcher } from '../../core/events.js';
 import type { AccessTokenSigner, AccessTokenSubject } from '../jwt/access-token-signer.js';
 import type { ClientRecord } from '../records.js';
 import type { OAuthStore } from '../stores/contracts.js';

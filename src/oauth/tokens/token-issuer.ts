@@ -1,11 +1,11 @@
-import type { Clock } from '../../foundation/clock.js';
-import { EventDispatcher } from '../../foundation/events.js';
-import { ClockToken } from '../../foundation/tokens.js';
+import type { Clock } from '../../core/clock.js';
+import { EventDispatcher } from '../../core/events.js';
+import { ClockKey } from '../../core/keys.js';
 import { AccessTokenCreated, RefreshTokenCreated } from '../events.js';
 import { AccessTokenSigner, type AccessTokenSubject } from '../jwt/access-token-signer.js';
 import type { AccessTokenRecord, ClientRecord, RefreshTokenRecord } from '../records.js';
 import { hashSecret, randomSecret } from '../secrets.js';
-import { type OAuthStore, OAuthStoreToken } from '../stores/contracts.js';
+import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { accessTokenId } from './token-ids.js';
 
 export interface IssueOptions {
@@ -35,7 +35,7 @@ export interface IssuedTokens {
  * other request behind it. `issue` is both at once, for a single insert outside any transaction.
  */
 export class TokenIssuer {
-  static inject = [AccessTokenSigner, ClockToken, EventDispatcher, OAuthStoreToken] as const;
+  static inject = [AccessTokenSigner, ClockKey, EventDispatcher, OAuthStoreKey] as const;
 
   constructor(
     private readonly signer: AccessTokenSigner,

@@ -1,8 +1,8 @@
-import type { Clock } from '../../foundation/clock.js';
-import { EventDispatcher } from '../../foundation/events.js';
-import { ClockToken } from '../../foundation/tokens.js';
+import type { Clock } from '../../core/clock.js';
+import { EventDispatcher } from '../../core/events.js';
+import { ClockKey } from '../../core/keys.js';
 import { AccessTokenRevoked, ClientRevoked } from '../events.js';
-import { type OAuthStore, OAuthStoreToken } from '../stores/contracts.js';
+import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 
 /**
  * Every revocation goes through here, so every revoked access token raises AccessTokenRevoked
@@ -10,7 +10,7 @@ import { type OAuthStore, OAuthStoreToken } from '../stores/contracts.js';
  * then the caller announces the returned ids after commit.
  */
 export class TokenRevoker {
-  static inject = [OAuthStoreToken, ClockToken, EventDispatcher] as const;
+  static inject = [OAuthStoreKey, ClockKey, EventDispatcher] as const;
 
   constructor(
     private readonly store: OAuthStore,

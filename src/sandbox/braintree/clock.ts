@@ -1,4 +1,4 @@
-import type { Clock } from '../../foundation/clock.js';
+import type { Clock } from '../../core/clock.js';
 
 /** Real time plus an offset: the CLI sandbox's clock, so `advance` works without freezing time. */
 export class ShiftedClock implements Clock {

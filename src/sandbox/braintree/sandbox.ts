@@ -1,5 +1,5 @@
 import { serve } from '@hono/node-server';
-import type { Clock } from '../../foundation/clock.js';
+import type { Clock } from '../../core/clock.js';
 import { buildApp } from './app.js';
 import { moveClock, ShiftedClock } from './clock.js';
 import type { Credentials, SandboxContext } from './context.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../foundation/clock.js';
+import type { Clock } from '../../core/clock.js';
 import type {
   CustomerRecord,
   Instrument,

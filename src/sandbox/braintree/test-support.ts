@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import braintree from 'braintree';
-import { TestClock } from '../../foundation/clock.js';
+import { TestClock } from '../../core/clock.js';
 import { type BraintreeSandboxOptions, createBraintreeSandbox } from './sandbox.js';
 
 /** Test-only: a sandbox listening on a random port, and the official SDK pointed at it. */

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type Stripe from 'stripe';
-import { TestClock } from '../../foundation/clock.js';
+import { TestClock } from '../../core/clock.js';
 import { runDue } from './billing-cycle.js';
 import type { SandboxContext } from './context.js';
 import { type SandboxCoupon, type SandboxPlan, seedCoupon, seedPlan } from './resources/catalog.js';

@@ -1,4 +1,4 @@
-import { TestClock } from '../../foundation/clock.js';
+import { TestClock } from '../../core/clock.js';
 import type { SandboxCoupon, SandboxPlan } from './resources/catalog.js';
 import { createStripeSandbox, type RunningStripeSandbox, type StripeSandbox } from './sandbox.js';
 

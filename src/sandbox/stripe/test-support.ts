@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import Stripe from 'stripe';
-import { TestClock } from '../../foundation/clock.js';
+import { TestClock } from '../../core/clock.js';
 import { createStripeSandbox, type StripeSandbox, type StripeSandboxOptions } from './sandbox.js';
 
 /** A fixed start, mid-month, so month arithmetic in tests is unambiguous. */

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { User } from '../../../src/auth/user.js';
 import { Billable, BillingError, type SubscriptionRow } from '../../../src/billing/index.js';
-import type { TestClock } from '../../../src/foundation/clock.js';
+import type { TestClock } from '../../../src/core/clock.js';
 import type { TestApp } from '../../support/app.js';
 import type { EditionHarness, EditionSandbox } from '../harness.js';
 

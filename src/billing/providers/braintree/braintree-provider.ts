@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type braintree from 'braintree';
-import type { Clock } from '../../../foundation/clock.js';
-import type { CouponConfig } from '../../../foundation/config.js';
+import type { Clock } from '../../../core/clock.js';
+import type { CouponConfig } from '../../config.js';
 import { BillingError } from '../../errors.js';
 import { toMajor, toMinor } from '../../money.js';
 import type {

@@ -1,5 +1,5 @@
-import type { CouponConfig, PlanConfig } from '../../../foundation/config.js';
 import type { SandboxDiscount, SandboxPlan } from '../../../sandbox/braintree/index.js';
+import type { CouponConfig, PlanConfig } from '../../config.js';
 import { toMajor, toMinor } from '../../money.js';
 
 /**

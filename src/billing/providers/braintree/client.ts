@@ -1,5 +1,5 @@
 import braintree from 'braintree';
-import { ConfigurationError } from '../../../foundation/errors.js';
+import { ConfigurationError } from '../../../core/errors.js';
 
 export interface BraintreeClientOptions {
   /** `sandbox`, `production`, `development` or `qa` (Braintree's own environments). */

@@ -1,4 +1,4 @@
-import type { Application } from '../../../foundation/application.js';
+import type { Application } from '../../../kernel/application.js';
 import { deferredProvider } from '../../deferred-provider.js';
 import type { BillingProvider } from '../../provider.js';
 import { BraintreeProvider, braintreeCapabilities } from './braintree-provider.js';

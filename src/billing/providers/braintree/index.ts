@@ -1,4 +1,4 @@
-import type { Application } from '../../../foundation/application.js';
+import type { Application } from '../../../kernel/application.js';
 import type { BillingProvider } from '../../provider.js';
 import { BraintreeProvider } from './braintree-provider.js';
 import { createBraintreeGateway } from './client.js';

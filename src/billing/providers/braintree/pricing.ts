@@ -1,5 +1,5 @@
 import type braintree from 'braintree';
-import type { CouponConfig } from '../../../foundation/config.js';
+import type { CouponConfig } from '../../config.js';
 import { BillingError } from '../../errors.js';
 import { toMajor } from '../../money.js';
 import { braintreeCall } from './errors.js';

@@ -1,5 +1,5 @@
 import type braintree from 'braintree';
-import type { Clock } from '../../../foundation/clock.js';
+import type { Clock } from '../../../core/clock.js';
 import { BillingError } from '../../errors.js';
 import type {
   CreateSubscriptionInput,

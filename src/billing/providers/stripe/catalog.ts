@@ -1,5 +1,5 @@
-import type { CouponConfig, PlanConfig } from '../../../foundation/config.js';
 import type { SandboxCoupon, SandboxPlan } from '../../../sandbox/stripe/index.js';
+import type { CouponConfig, PlanConfig } from '../../config.js';
 
 /** `billing.plans` as Stripe sandbox plans (amounts are already minor units in the Stripe edition). */
 export function sandboxPlans(plans: readonly PlanConfig[], currency: string): SandboxPlan[] {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import type { Application } from '../../../foundation/application.js';
+import type { Application } from '../../../kernel/application.js';
 import { deferredProvider } from '../../deferred-provider.js';
 import type { BillingProvider } from '../../provider.js';
 import { sandboxCoupons, sandboxPlans } from './catalog.js';

@@ -1,4 +1,4 @@
-import type { Application } from '../../../foundation/application.js';
+import type { Application } from '../../../kernel/application.js';
 import type { BillingProvider } from '../../provider.js';
 import { embeddedSandboxProvider } from './embedded-sandbox.js';
 import { StripeProvider } from './stripe-provider.js';

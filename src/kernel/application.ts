@@ -1,25 +1,18 @@
 import { resolve } from 'node:path';
 import type { Hono } from 'hono';
 import type { Kysely } from 'kysely';
+import { type Clock, SystemClock } from '../core/clock.js';
+import type { TollgateConfig } from '../core/config.js';
+import { Container } from '../core/container.js';
+import { EventDispatcher } from '../core/events.js';
+import { ClockKey, ConfigKey, EventsKey, LoggerKey } from '../core/keys.js';
+import { createLogger, type Logger } from '../core/logger.js';
 import { type Connection, connect, type Engine } from '../database/connection.js';
-import { coreMigrationsFolder, migrateToLatest } from '../database/migrator.js';
+import { DbKey, EngineKey } from '../database/keys.js';
+import { migrateToLatest } from '../database/migrator.js';
 import type { Database } from '../database/types.js';
 import { Router } from '../http/router.js';
-import { loadAppKey } from './app-key.js';
-import { type Clock, SystemClock } from './clock.js';
-import type { TollgateConfig } from './config.js';
-import { Container } from './container.js';
-import { EventDispatcher } from './events.js';
-import { createLogger, type Logger } from './logger.js';
-import {
-  AppKeyToken,
-  ClockToken,
-  ConfigToken,
-  DbToken,
-  EngineToken,
-  EventsToken,
-  LoggerToken,
-} from './tokens.js';
+import { AppEncryptionKey, loadAppKey } from './app-key.js';
 
 /**
  * A module's way in: `register` binds services and declares routes, `boot` runs once everything is
@@ -27,7 +20,7 @@ import {
  */
 export interface ServiceProvider {
   readonly name: string;
-  /** Folders of migrations this module owns; they run with the core ones. */
+  /** Folders of migrations this module owns; every registered module's run together, by name. */
   readonly migrations?: readonly string[];
   register?(app: Application): void | Promise<void>;
   boot?(app: Application): void | Promise<void>;
@@ -44,7 +37,7 @@ export class Application {
   readonly router = new Router();
   readonly events = new EventDispatcher();
   readonly providers: ServiceProvider[] = [];
-  readonly migrationFolders: string[] = [coreMigrationsFolder];
+  readonly migrationFolders: string[] = [];
   readonly #connection: Connection;
   #http: Hono | undefined;
   #closing: Promise<void> | undefined;
@@ -61,14 +54,14 @@ export class Application {
       .instance(Application, this)
       .instance(Container, this.container)
       .instance(Router, this.router)
-      .instance(ConfigToken, config)
-      .instance(DbToken, this.#connection.db)
-      .instance(EngineToken, this.#connection.engine)
-      .instance(ClockToken, clock)
-      .instance(LoggerToken, logger)
-      .instance(EventsToken, this.events)
+      .instance(ConfigKey, config)
+      .instance(DbKey, this.#connection.db)
+      .instance(EngineKey, this.#connection.engine)
+      .instance(ClockKey, clock)
+      .instance(LoggerKey, logger)
+      .instance(EventsKey, this.events)
       .instance(EventDispatcher, this.events)
-      .instance(AppKeyToken, key);
+      .instance(AppEncryptionKey, key);
   }
 
   /** Builds the application and registers its providers; call `boot()` (or `start()`) next. */

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import type { Application } from '../foundation/application.js';
+import type { Application } from './application.js';
 
 export interface RunningServer {
   url: string;

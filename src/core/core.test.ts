@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { loadAppKey } from './app-key.js';
+import { configFromEnv, defineConfig } from '../config/index.js';
+import { loadAppKey } from '../kernel/app-key.js';
 import { TestClock } from './clock.js';
-import { configFromEnv, defineConfig } from './config.js';
-import { Container, InjectionToken } from './container.js';
+import { Container, InjectionKey } from './container.js';
 import { ConfigurationError } from './errors.js';
 import { EventDispatcher } from './events.js';
 import { createLogger } from './logger.js';
@@ -49,7 +49,7 @@ describe('application key', () => {
 });
 
 describe('container', () => {
-  const Greeting = new InjectionToken<string>('Greeting');
+  const Greeting = new InjectionKey<string>('Greeting');
   class Greeter {
     static inject = [Greeting];
     constructor(readonly greeting: string) {}

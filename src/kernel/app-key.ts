@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { InjectionKey } from '../core/container.js';
 
 /**
  * The application key: 32 random bytes used to encrypt the `app_token` cookie and other sealed
@@ -23,3 +24,6 @@ function decodeKey(value: string, where: string): Uint8Array {
   if (key.length !== 32) throw new Error(`The application key in ${where} must be 32 bytes, base64-encoded.`);
   return new Uint8Array(key);
 }
+
+/** Container key for the application key's bytes. */
+export const AppEncryptionKey = new InjectionKey<Uint8Array>('AppKey');

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { withIncrements } from '../schema.js';
+import { withIncrements } from '../../database/schema.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await withIncrements(db, db.schema.createTable('billing_webhook_events'))

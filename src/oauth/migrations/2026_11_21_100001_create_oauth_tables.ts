@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { withTimestamps } from '../schema.js';
+import { withTimestamps } from '../../database/schema.js';
 
 /** Passport's OAuth tables, with secrets, codes and refresh tokens stored only as SHA-256 digests. */
 export async function up(db: Kysely<any>): Promise<void> {

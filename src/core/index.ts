@@ -1,0 +1,12 @@
+export type { Clock } from './clock.js';
+export { epochSeconds, SystemClock, TestClock } from './clock.js';
+export type { ConfigSlice, DeepPartial, Env, TollgateConfig } from './config.js';
+export { coreConfig, deepFreeze, envBool, envInt, mergeConfig } from './config.js';
+export type { Binding, Constructor, Injectable } from './container.js';
+export { Container, InjectionKey } from './container.js';
+export { ConfigurationError, HttpError, ValidationError } from './errors.js';
+export type { EventClass, Listener } from './events.js';
+export { EventDispatcher } from './events.js';
+export { ClockKey, ConfigKey, EventsKey, LoggerKey } from './keys.js';
+export type { Logger } from './logger.js';
+export { createLogger, redactedPaths } from './logger.js';

@@ -1,0 +1,54 @@
+import { type ConfigSlice, envBool, envInt } from '../core/config.js';
+
+export type SigningAlgorithm = 'RS256' | 'ES256' | 'EdDSA';
+
+export interface OAuthConfig {
+  scopes: Record<string, string>;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  personalAccessTokenTtlSeconds: number;
+  authCodeTtlSeconds: number;
+  implicitGrant: boolean;
+  allowPlainPkce: boolean;
+  signingAlgorithm: SigningAlgorithm;
+  /** PEM keys from the environment (containers); empty means `storage/oauth-*.key`. */
+  privateKey: string;
+  publicKey: string;
+  cookieName: string;
+}
+
+declare module '../core/config.js' {
+  interface TollgateConfig {
+    oauth: OAuthConfig;
+  }
+}
+
+const YEAR = 365 * 24 * 3600;
+
+export const oauthConfig: ConfigSlice<'oauth'> = {
+  defaults: {
+    oauth: {
+      scopes: {},
+      accessTokenTtlSeconds: YEAR,
+      refreshTokenTtlSeconds: 2 * YEAR,
+      personalAccessTokenTtlSeconds: YEAR,
+      authCodeTtlSeconds: 600,
+      implicitGrant: false,
+      allowPlainPkce: false,
+      signingAlgorithm: 'RS256',
+      privateKey: '',
+      publicKey: '',
+      cookieName: 'app_token',
+    },
+  },
+  fromEnv: (env) => ({
+    oauth: {
+      accessTokenTtlSeconds: envInt(env.OAUTH_ACCESS_TOKEN_TTL, 'OAUTH_ACCESS_TOKEN_TTL'),
+      refreshTokenTtlSeconds: envInt(env.OAUTH_REFRESH_TOKEN_TTL, 'OAUTH_REFRESH_TOKEN_TTL'),
+      implicitGrant: envBool(env.OAUTH_IMPLICIT_GRANT),
+      signingAlgorithm: (env.OAUTH_SIGNING_ALG as SigningAlgorithm) || undefined,
+      privateKey: env.OAUTH_PRIVATE_KEY || undefined,
+      publicKey: env.OAUTH_PUBLIC_KEY || undefined,
+    },
+  }),
+};

@@ -1,0 +1,86 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const src = resolve(import.meta.dirname, '../../src');
+
+/**
+ * The layer rule of docs/architecture.md: which folders of `src/` each folder may import.
+ * Tests (`*.test.ts`) may import anything.
+ */
+const allowed: Record<string, readonly string[]> = {
+  core: [],
+  database: ['core'],
+  http: ['core'],
+  views: ['core', 'http'],
+  kernel: ['core', 'database', 'http'],
+  auth: ['core', 'database', 'http', 'views', 'kernel'],
+  oauth: ['core', 'database', 'http', 'views', 'kernel', 'auth'],
+  billing: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'sandbox'],
+  // Leaving src/ for its own package (packages/sandbox).
+  sandbox: ['core'],
+  config: ['core', 'database', 'http', 'auth', 'oauth', 'billing'],
+  testing: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing', 'config'],
+  cli: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing', 'config', 'sandbox'],
+  index: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing', 'config'],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+const folderOf = (path: string) =>
+  relative(src, path)
+    .split('/')[0]!
+    .replace(/\.tsx?$|\.js$/, '');
+
+/** Folder → folder edges, each with one file that makes it. */
+function folderEdges(): Map<string, Map<string, string>> {
+  const edges = new Map<string, Map<string, string>>();
+  for (const file of sourceFiles(src)) {
+    const from = folderOf(file);
+    const text = readFileSync(file, 'utf8');
+    for (const [, spec] of text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      const to = folderOf(resolve(dirname(file), spec!));
+      if (to === from) continue;
+      if (!edges.has(from)) edges.set(from, new Map());
+      edges.get(from)!.set(to, relative(src, file));
+    }
+  }
+  return edges;
+}
+
+describe('architecture: dependencies point one way', () => {
+  const edges = folderEdges();
+
+  it('every folder of src/ has a place in the layer rule', () => {
+    const folders = new Set([...edges.keys(), ...[...edges.values()].flatMap((m) => [...m.keys()])]);
+    expect([...folders].filter((f) => !(f in allowed))).toEqual([]);
+  });
+
+  it('no import goes against the layer rule', () => {
+    const wrong: string[] = [];
+    for (const [from, targets] of edges) {
+      for (const [to, file] of targets) {
+        if (!allowed[from]?.includes(to)) wrong.push(`${from} -> ${to} (in ${file})`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('no import cycle between folders', () => {
+    const cycles: string[] = [];
+    const visit = (node: string, path: string[]) => {
+      for (const next of edges.get(node)?.keys() ?? []) {
+        if (path.includes(next)) cycles.push([...path.slice(path.indexOf(next)), next].join(' -> '));
+        else visit(next, [...path, next]);
+      }
+    };
+    for (const node of edges.keys()) visit(node, [node]);
+    expect(cycles).toEqual([]);
+  });
+});
