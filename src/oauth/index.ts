@@ -102,7 +102,13 @@ export {
   type RefreshTokenRecord,
 } from './records.js';
 export { registerOAuthRoutes } from './routes.js';
-export { isValidRedirect, redirectUriMatches, registeredRedirects } from './rules/check-redirect-uri.js';
+export {
+  isValidRedirect,
+  redirectListProblem,
+  redirectProblem,
+  redirectUriMatches,
+  registeredRedirects,
+} from './rules/check-redirect-uri.js';
 export { ALL_SCOPES, type Scope, Scopes, scopesAllow } from './scopes.js';
 export { hashSecret, randomId, randomSecret, safeEqual, secretMatches } from './secrets.js';
 export type {

@@ -115,6 +115,34 @@ describe(`tollgate OAuth commands (${engine})`, () => {
     ).toBe(0);
     expect(JSON.parse(output.join(''))).toMatchObject({ secret: null, confidential: false });
 
+    // RFC 8252: a native app (public client) may register a private-use scheme or a loopback redirect.
+    expect(
+      await tollgate(
+        'client',
+        '--public',
+        '--name',
+        'Desktop',
+        '--redirect',
+        'com.example.app:/cb',
+        '--json',
+      ),
+    ).toBe(0);
+    expect(JSON.parse(output.join(''))).toMatchObject({
+      redirect: 'com.example.app:/cb',
+      confidential: false,
+    });
+    expect(
+      await tollgate(
+        'client',
+        '--public',
+        '--name',
+        'CLI',
+        '--redirect',
+        'http://127.0.0.1/callback',
+        '--json',
+      ),
+    ).toBe(0);
+
     expect(await tollgate('client', '--password', '--name', 'Mobile')).toBe(0);
     expect(output.join('\n')).toMatch(/Client ID: \S+\nClient secret: \S+/);
 
@@ -133,6 +161,13 @@ describe(`tollgate OAuth commands (${engine})`, () => {
       1,
     );
     expect(errors.join('')).toContain('No user with id 999');
+    // Private-use schemes are for public clients; a public client's http must stay on loopback.
+    expect(await tollgate('client', '--name', 'x', '--redirect', 'com.example.app:/cb')).toBe(1);
+    expect(await tollgate('client', '--public', '--name', 'x', '--redirect', 'http://app.example/cb')).toBe(
+      1,
+    );
+    expect(await tollgate('client', '--public', '--name', 'x', '--redirect', 'javascript:alert(1)')).toBe(1);
+    expect(errors.join('')).toContain('public (native app) clients');
   });
 
   it('purge deletes revoked and expired rows (--revoked, --expired, --hours)', async () => {

@@ -48,7 +48,10 @@ export const ClientsPage: FC<{ script: string; baseUrl: string }> = ({ script, b
             autocomplete="off"
             placeholder="https://example.com/callback"
           />
-          <p class="hint">Where users are sent after approving or denying. Must match exactly.</p>
+          <p class="hint">
+            Where users are sent after approving or denying. Must match exactly; a public (native) client may
+            use a private-use scheme (com.example.app:/cb) or http://127.0.0.1/… on any port.
+          </p>
         </div>
         <div class="field checkbox">
           <label>

@@ -7,9 +7,9 @@ import {
   Clients,
   type CreatedClient,
   installKeys,
-  isValidRedirect,
   keyPaths,
   OAuthStoreKey,
+  redirectListProblem,
   serializeClient,
 } from '../../oauth/index.js';
 import { installOAuth } from '../../oauth/install.js';
@@ -162,10 +162,8 @@ export function register(program: Command): void {
                     'Where should we redirect the request after authorization?',
                     `${config.app.url.replace(/\/+$/, '')}/auth/callback`,
                   ));
-            for (const uri of redirect.split(',')) {
-              if (!isValidRedirect(uri.trim()))
-                throw new CliError(`The redirect "${uri}" is not an absolute http(s) URL.`);
-            }
+            const problem = redirectListProblem(redirect, { publicClient: Boolean(options.public) });
+            if (problem) throw new CliError(`${problem} (got "${redirect}")`);
             const userId = options.user ?? '';
             let owner: number | null = null;
             if (userId) {

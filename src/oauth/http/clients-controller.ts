@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
 import { HttpError } from '../../core/errors.js';
 import { Clients, serializeClient } from '../clients/clients.js';
-import { clientSchema } from './schemas.js';
+import { isPublicClient } from '../records.js';
+import { clientSchema, clientUpdateSchema } from './schemas.js';
 import { validateJson } from './validate.js';
 
 function notFound(): HttpError {
@@ -34,7 +35,7 @@ export class ClientsController {
   async update(clientId: string, c: Context): Promise<Response> {
     const client = await this.clients.findForUser(clientId, c.get('user')!.id);
     if (!client) throw notFound();
-    const input = await validateJson(c, clientSchema.omit({ confidential: true }));
+    const input = await validateJson(c, clientUpdateSchema(isPublicClient(client)));
     return c.json(serializeClient(await this.clients.update(client, input)));
   }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isValidRedirect } from '../rules/check-redirect-uri.js';
+import { redirectListProblem, redirectShapeProblem } from '../rules/check-redirect-uri.js';
 import { ALL_SCOPES, type Scopes } from '../scopes.js';
 
 const name = z
@@ -8,19 +8,50 @@ const name = z
   .min(1, 'The name field is required.')
   .max(255, 'The name may not be greater than 255 characters.');
 
-/** `POST/PUT /oauth/clients`: the redirect is one absolute http(s) URL, or several separated by commas. */
-export const clientSchema = z.object({
+const redirect = z
+  .string({ error: 'The redirect field is required.' })
+  .trim()
+  .min(1, 'The redirect field is required.')
+  .superRefine((value, ctx) => {
+    const problem = shapeProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+function shapeProblem(list: string): string | undefined {
+  return list
+    .split(',')
+    .map((uri) => redirectShapeProblem(uri.trim()))
+    .find(Boolean);
+}
+
+/**
+ * The redirects for this kind of client (RFC 8252 §7 for public ones); runs once the fields'
+ * own checks passed.
+ */
+function redirectsFit(publicClient: (data: { confidential?: boolean }) => boolean) {
+  return (data: { redirect: string; confidential?: boolean }, ctx: z.RefinementCtx) => {
+    if (typeof data.redirect !== 'string' || shapeProblem(data.redirect)) return; // already reported
+    const problem = redirectListProblem(data.redirect, { publicClient: publicClient(data) });
+    if (problem) ctx.addIssue({ code: 'custom', path: ['redirect'], message: problem });
+  };
+}
+
+const clientFields = z.object({
   name,
-  redirect: z
-    .string({ error: 'The redirect field is required.' })
-    .trim()
-    .min(1, 'The redirect field is required.')
-    .refine(
-      (value) => value.split(',').every((uri) => isValidRedirect(uri.trim())),
-      'The redirect must be an absolute http or https URL.',
-    ),
+  redirect,
   confidential: z.boolean({ error: 'The confidential field must be true or false.' }).optional(),
 });
+
+/**
+ * `POST /oauth/clients`: the redirect is one absolute URL, or several separated by commas;
+ * http(s) for confidential clients, and loopback or private-use schemes for public ones.
+ */
+export const clientSchema = clientFields.superRefine(redirectsFit((data) => data.confidential === false));
+
+/** `PUT /oauth/clients/{id}`: name and redirect; the client's type stays what it is. */
+export function clientUpdateSchema(publicClient: boolean) {
+  return clientFields.omit({ confidential: true }).superRefine(redirectsFit(() => publicClient));
+}
 
 /** `POST /oauth/personal-access-tokens`: scopes must be defined by the application, and not `*`. */
 export function personalAccessTokenSchema(scopes: Scopes) {
