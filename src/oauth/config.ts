@@ -2,6 +2,20 @@ import { type ConfigSlice, envBool, envInt } from '../core/config.js';
 
 export type SigningAlgorithm = 'RS256' | 'ES256' | 'EdDSA';
 
+/** One API this server's tokens protect, as RFC 9728 protected-resource metadata describes it. */
+export interface ProtectedResourceConfig {
+  /** The resource identifier (RFC 9728 §1.2): an absolute URL without query or fragment. */
+  resource: string;
+  /** `scopes_supported`; default: every scope in `oauth.scopes`. */
+  scopes?: string[];
+  /** `authorization_servers` (issuer identifiers); default: this server's issuer. */
+  authorizationServers?: string[];
+  /** `resource_name`, shown to users by some clients. */
+  name?: string;
+  /** `resource_documentation`: a page about the API for developers. */
+  documentation?: string;
+}
+
 export interface OAuthConfig {
   scopes: Record<string, string>;
   accessTokenTtlSeconds: number;
@@ -15,6 +29,11 @@ export interface OAuthConfig {
   privateKey: string;
   publicKey: string;
   cookieName: string;
+  /**
+   * The APIs described at `/.well-known/oauth-protected-resource` (RFC 9728). Empty: one resource,
+   * the application itself (its URL), with every scope.
+   */
+  protectedResources: ProtectedResourceConfig[];
 }
 
 declare module '../core/config.js' {
@@ -39,6 +58,7 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
       privateKey: '',
       publicKey: '',
       cookieName: 'app_token',
+      protectedResources: [],
     },
   },
   fromEnv: (env) => ({

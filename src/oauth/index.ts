@@ -7,6 +7,7 @@ export {
 } from './authorization/authorization-request.js';
 export { AuthorizationService } from './authorization/authorization-service.js';
 export { Clients, type CreatedClient, type NewClientInput, serializeClient } from './clients/clients.js';
+export type { OAuthConfig, ProtectedResourceConfig, SigningAlgorithm } from './config.js';
 export { OAuthError, type OAuthErrorCode, type OAuthErrorOptions, oauthErrorStatus } from './errors.js';
 export { AccessTokenCreated, AccessTokenRevoked, ClientRevoked, RefreshTokenCreated } from './events.js';
 export { authorizationCodeGrant } from './grants/authorization-code.js';
@@ -64,6 +65,7 @@ export { AuthorizedTokensController } from './http/authorized-tokens-controller.
 export { ClientsController } from './http/clients-controller.js';
 export { MetadataController } from './http/metadata-controller.js';
 export { PersonalAccessTokensController } from './http/personal-access-tokens-controller.js';
+export { ProtectedResourceController } from './http/protected-resource-controller.js';
 export { oauthErrorResponse } from './http/respond.js';
 export { RevocationController } from './http/revocation-controller.js';
 export { ScopesController } from './http/scopes-controller.js';
@@ -90,6 +92,13 @@ export {
   PersonalAccessTokens,
   serializeToken,
 } from './personal/personal-access-tokens.js';
+export {
+  metadataUrlFor,
+  PROTECTED_RESOURCE_WELL_KNOWN,
+  type ProtectedResource,
+  type ProtectedResourceMetadata,
+  ProtectedResources,
+} from './protected-resources.js';
 export { bindOAuthServices, type OAuthOptions, oauthProvider } from './provider.js';
 export {
   type AccessTokenRecord,

@@ -1,5 +1,6 @@
 import type { TollgateConfig } from '../core/config.js';
 import { issuerOf } from './jwt/access-token-signer.js';
+import { protectedResources } from './protected-resources.js';
 
 /** RFC 8414 §2 authorization server metadata, from configuration. */
 export function authorizationServerMetadata(
@@ -24,6 +25,11 @@ export function authorizationServerMetadata(
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     code_challenge_methods_supported: config.oauth.allowPlainPkce ? ['S256', 'plain'] : ['S256'],
+    // RFC 9207 §3: every authorization response carries `iss`.
     authorization_response_iss_parameter_supported: true,
+    // RFC 9728 §4: the APIs this server issues tokens for, when the application names them.
+    ...(config.oauth.protectedResources.length
+      ? { protected_resources: protectedResources(config).map((entry) => entry.metadata.resource) }
+      : {}),
   };
 }

@@ -12,6 +12,7 @@ import { AccessTokenVerifier } from './jwt/access-token-verifier.js';
 import { SigningKeys } from './keys/signing-keys.js';
 import { oauthMigrations } from './migrations.js';
 import { PersonalAccessTokens } from './personal/personal-access-tokens.js';
+import { ProtectedResources } from './protected-resources.js';
 import { registerOAuthRoutes } from './routes.js';
 import { Scopes } from './scopes.js';
 import { OAuthStoreKey } from './stores/contracts.js';
@@ -42,6 +43,8 @@ export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
     migrations: [oauthMigrations],
     register(app: Application) {
       bindOAuthServices(app.container, options);
+      // A bad protected-resource entry stops the boot with its message.
+      app.container.make(ProtectedResources);
       if (options.routes !== false) registerOAuthRoutes(app.router);
       registerApiGuard(app, options.guard);
     },
@@ -65,5 +68,6 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(AuthorizationService)
     .singleton(Clients)
     .singleton(PersonalAccessTokens)
+    .singleton(ProtectedResources)
     .instance(ApprovalViewKey, options.approvalView ?? defaultApprovalView);
 }

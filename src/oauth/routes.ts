@@ -4,6 +4,7 @@ import { AuthorizedTokensController } from './http/authorized-tokens-controller.
 import { ClientsController } from './http/clients-controller.js';
 import { MetadataController } from './http/metadata-controller.js';
 import { PersonalAccessTokensController } from './http/personal-access-tokens-controller.js';
+import { ProtectedResourceController } from './http/protected-resource-controller.js';
 import { RevocationController } from './http/revocation-controller.js';
 import { ScopesController } from './http/scopes-controller.js';
 import { TokenController } from './http/token-controller.js';
@@ -23,6 +24,7 @@ export function registerOAuthRoutes(router: Router): void {
     'OAuth/AuthorizedTokensController': AuthorizedTokensController,
     'OAuth/RevocationController': RevocationController,
     'OAuth/MetadataController': MetadataController,
+    'OAuth/ProtectedResourceController': ProtectedResourceController,
   });
 
   router.post('/oauth/token', [TokenController, 'issue']).name('passport.token');
@@ -32,6 +34,13 @@ export function registerOAuthRoutes(router: Router): void {
     .get('/.well-known/oauth-authorization-server', [MetadataController, 'metadata'])
     .name('oauth.metadata');
   router.get('/oauth/jwks', [MetadataController, 'jwks']).name('oauth.jwks');
+  router
+    .get('/.well-known/oauth-protected-resource', [ProtectedResourceController, 'show'])
+    .name('oauth.protected-resource');
+  router
+    .get('/.well-known/oauth-protected-resource/{path}', [ProtectedResourceController, 'showPath'])
+    .where('path', '.+')
+    .name('oauth.protected-resource.path');
 
   router.group({ middleware: ['web', 'auth'] }, (r) => {
     r.get('/oauth/authorize', [ApprovalController, 'authorize']).name('passport.authorizations.authorize');
