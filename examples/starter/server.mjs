@@ -1,6 +1,7 @@
 // A complete Tollgate service in one file: users with login pages, an OAuth 2.0 server with a
 // protected API and scopes, personal access tokens, and subscription billing on the embedded Stripe
-// sandbox (no account needed). Run it with `node server.mjs`, then open http://127.0.0.1:4000.
+// sandbox (no account needed). Install both packages (`npm install tollgate @tollgate/sandbox`; the
+// sandbox is optional once STRIPE_SECRET is set), run `node server.mjs`, then open http://127.0.0.1:4000.
 import { pathToFileURL } from 'node:url';
 import {
   Application,

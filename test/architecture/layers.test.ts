@@ -16,12 +16,10 @@ const allowed: Record<string, readonly string[]> = {
   kernel: ['core', 'database', 'http'],
   auth: ['core', 'database', 'http', 'views', 'kernel'],
   oauth: ['core', 'database', 'http', 'views', 'kernel', 'auth'],
-  billing: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'sandbox'],
-  // Leaving src/ for its own package (packages/sandbox).
-  sandbox: ['core'],
+  billing: ['core', 'database', 'http', 'views', 'kernel', 'auth'],
   config: ['core', 'database', 'http', 'auth', 'oauth', 'billing'],
   testing: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing', 'config'],
-  cli: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing', 'config', 'sandbox'],
+  cli: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing', 'config'],
   index: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing', 'config'],
 };
 
@@ -70,6 +68,15 @@ describe('architecture: dependencies point one way', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('loads the optional @tollgate/sandbox package in one place only, with a dynamic import', () => {
+    const importers = sourceFiles(src).filter((file) =>
+      readFileSync(file, 'utf8').includes("'@tollgate/sandbox"),
+    );
+    expect(importers.map((file) => relative(src, file))).toEqual(['billing/sandbox-package.ts']);
+    const text = readFileSync(join(src, 'billing/sandbox-package.ts'), 'utf8');
+    expect(text).not.toMatch(/^import[^;]*'@tollgate\/sandbox/m);
   });
 
   it('no import cycle between folders', () => {

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { type BraintreeSandbox, createBraintreeSandbox } from '@tollgate/sandbox/braintree';
 import braintree from 'braintree';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { authProvider } from '../../src/auth/provider.js';
@@ -29,7 +30,6 @@ import { ConfigurationError } from '../../src/core/errors.js';
 import { createLogger } from '../../src/core/logger.js';
 import { Application } from '../../src/kernel/application.js';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
-import { type BraintreeSandbox, createBraintreeSandbox } from '../../src/sandbox/braintree/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase } from '../support/database.js';
 

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createStripeSandbox } from '@tollgate/sandbox/stripe';
 import type { MiddlewareHandler } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authProvider } from '../../src/auth/provider.js';
@@ -7,7 +8,6 @@ import { UserModelKey, Users } from '../../src/auth/users.js';
 import { Billable, billingProvider, closeBilling, InvoiceController } from '../../src/billing/index.js';
 import { sandboxPlans } from '../../src/billing/providers/stripe/catalog.js';
 import { TestClock } from '../../src/core/clock.js';
-import { createStripeSandbox } from '../../src/sandbox/stripe/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 
 class Customer extends Billable(User) {}

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { createStripeSandbox, RETRY_DAYS, type StripeSandbox } from '@tollgate/sandbox/stripe';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authProvider } from '../../src/auth/provider.js';
@@ -19,7 +20,6 @@ import { defineConfig } from '../../src/config/index.js';
 import { TestClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import { Application } from '../../src/kernel/application.js';
-import { createStripeSandbox, RETRY_DAYS, type StripeSandbox } from '../../src/sandbox/stripe/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase } from '../support/database.js';
 

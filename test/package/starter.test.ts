@@ -8,9 +8,10 @@ import { approvalFields, Browser, insecure, tokenIn } from '../oauth/support.js'
 import { freePort } from '../support/free-port.js';
 
 /**
- * The package as a user gets it: `npm pack`, `npm install <tarball>` in an empty folder, the README's
- * starter (`examples/starter/server.mjs`) started with plain `node`, then driven over HTTP like a
- * person and a third-party client would.
+ * The packages as a user gets them: `npm pack` of `tollgate` and of `@tollgate/sandbox`, both tarballs
+ * installed in an empty folder (`npm install tollgate @tollgate/sandbox`), the README's starter
+ * (`examples/starter/server.mjs`) started with plain `node`, then driven over HTTP like a person and a
+ * third-party client would.
  */
 const repo = resolve(import.meta.dirname, '../..');
 const REDIRECT = 'http://127.0.0.1:9999/callback';
@@ -18,6 +19,7 @@ const USER = { name: 'Ada', email: 'ada@example.com', password: 'correct horse b
 
 describe('the packed package, installed in an empty folder, runs the starter with plain node', () => {
   let project: string;
+  let packed: string[];
   let server: ChildProcess;
   let base: string;
   let output = '';
@@ -31,7 +33,8 @@ describe('the packed package, installed in an empty folder, runs the starter wit
     mkdirSync(tarballs);
     npm(['run', 'build', '--silent'], repo);
     npm(['pack', '--pack-destination', tarballs], repo);
-    const packed = readdirSync(tarballs).map((file) => join(tarballs, file));
+    npm(['pack', '--workspace', '@tollgate/sandbox', '--pack-destination', tarballs], repo);
+    packed = readdirSync(tarballs).map((file) => join(tarballs, file));
     writeFileSync(
       join(project, 'package.json'),
       JSON.stringify({ name: 'starter', private: true, type: 'module', tollgate: { app: './server.mjs' } }),
@@ -63,6 +66,24 @@ describe('the packed package, installed in an empty folder, runs the starter wit
   afterAll(() => {
     server?.kill();
     if (project) rmSync(project, { recursive: true, force: true });
+  });
+
+  it('packs the sandbox apart: tollgate holds none of it, @tollgate/sandbox only dist, README and package.json', () => {
+    const contents = (name: string) => {
+      const tarball = packed.find((file) => file.endsWith(name));
+      expect(tarball, name).toBeDefined();
+      return execFileSync('tar', ['-tzf', tarball!], { encoding: 'utf8' }).trim().split('\n');
+    };
+    expect(packed).toHaveLength(2);
+    const tollgate = contents('/tollgate-0.1.0.tgz');
+    expect(tollgate).toContain('package/dist/billing/index.js');
+    expect(tollgate.filter((file) => /^package\/(dist\/)?sandbox\//.test(file))).toEqual([]);
+    const sandbox = contents('/tollgate-sandbox-0.1.0.tgz');
+    expect(sandbox).toContain('package/dist/stripe/index.js');
+    expect(sandbox).toContain('package/dist/braintree/index.d.ts');
+    expect(new Set(sandbox.map((file) => file.split('/').slice(0, 2).join('/')))).toEqual(
+      new Set(['package/dist', 'package/README.md', 'package/package.json']),
+    );
   });
 
   it('renders every page with plain node (the package ships compiled JSX)', async () => {

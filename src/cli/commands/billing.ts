@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { sandboxCoupons, sandboxPlans } from '../../billing/providers/stripe/catalog.js';
-import { serveStripeSandbox } from '../../sandbox/stripe/index.js';
+import { loadStripeSandbox } from '../../billing/sandbox-package.js';
 import { billingConfig, parsePort, untilSignal } from '../sandbox-support.js';
 
 interface SandboxOptions {
@@ -21,6 +21,9 @@ export function register(program: Command): void {
     .option('--webhook-secret <secret>', 'the signing secret for webhooks (default: a fresh whsec_…)')
     .action(async (options: SandboxOptions) => {
       const port = parsePort(options.port);
+      const { serveStripeSandbox } = await loadStripeSandbox(
+        'The offline sandbox is not installed: `npm install @tollgate/sandbox`, then run `tollgate sandbox:stripe` again.',
+      );
       const billing = await billingConfig();
       const webhookSecret = options.webhookUrl
         ? (options.webhookSecret ?? `whsec_${randomBytes(24).toString('hex')}`)

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { sandboxDiscounts, sandboxPlans } from '../../billing/providers/braintree/catalog.js';
-import { serveBraintreeSandbox } from '../../sandbox/braintree/index.js';
+import { loadBraintreeSandbox } from '../../billing/sandbox-package.js';
 import { CliError } from '../context.js';
 import { billingConfig, parsePort, untilSignal } from '../sandbox-support.js';
 
@@ -27,6 +27,9 @@ export function register(program: Command): void {
       const port = parsePort(options.port);
       if (options.webhookUrl && !URL.canParse(options.webhookUrl))
         throw new CliError('--webhook-url must be an absolute URL.');
+      const { serveBraintreeSandbox } = await loadBraintreeSandbox(
+        'The offline sandbox is not installed: `npm install @tollgate/sandbox`, then run `tollgate sandbox:braintree` again.',
+      );
       const billing = await billingConfig();
       // Listen for the signal before the banner: whoever reads the banner may signal at once.
       const stopped = untilSignal();

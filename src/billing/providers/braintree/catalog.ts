@@ -1,6 +1,27 @@
-import type { SandboxDiscount, SandboxPlan } from '../../../sandbox/braintree/index.js';
 import type { CouponConfig, PlanConfig } from '../../config.js';
 import { toMajor, toMinor } from '../../money.js';
+
+/** A plan as the Braintree sandbox (`@tollgate/sandbox/braintree`) is seeded with; prices in the full unit. */
+export interface SandboxPlan {
+  id: string;
+  name: string;
+  price: string;
+  /** Months between charges. */
+  billingFrequency: number;
+  currencyIsoCode: string;
+  description?: string;
+  trialPeriod: boolean;
+  trialDuration?: number;
+  trialDurationUnit?: 'day';
+}
+
+/** A discount as the Braintree sandbox is seeded with. */
+export interface SandboxDiscount {
+  id: string;
+  name: string;
+  amount: string;
+  neverExpires: boolean;
+}
 
 /**
  * A configured amount as Braintree's decimal string of the full unit. A string is taken as that

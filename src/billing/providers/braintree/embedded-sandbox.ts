@@ -1,6 +1,7 @@
 import type { Application } from '../../../kernel/application.js';
 import { deferredProvider } from '../../deferred-provider.js';
 import type { BillingProvider } from '../../provider.js';
+import { loadBraintreeSandbox } from '../../sandbox-package.js';
 import { BraintreeProvider, braintreeCapabilities } from './braintree-provider.js';
 import { sandboxDiscounts, sandboxPlans } from './catalog.js';
 import { createBraintreeGateway } from './client.js';
@@ -12,9 +13,11 @@ const TICK_MS = 10_000;
  * No Braintree credentials configured: run the Braintree sandbox in this process on a free loopback
  * port, seeded with the configured plans and coupons (as discounts, plus `plan-credit`), its signed
  * webhooks sent to `APP_URL/braintree/webhook`, and point the real adapter (the official SDK) at it
- * through the SDK's own environment settings. The server starts on the first billing call.
+ * through the SDK's own environment settings. The package is loaded at boot (a missing one fails
+ * there, with what to do); the server starts on the first billing call.
  */
-export function embeddedSandboxProvider(app: Application): BillingProvider {
+export async function embeddedSandboxProvider(app: Application): Promise<BillingProvider> {
+  await loadBraintreeSandbox();
   app.logger.warn(
     'No Braintree credentials configured (BRAINTREE_MERCHANT_ID, BRAINTREE_PUBLIC_KEY, BRAINTREE_PRIVATE_KEY): billing will use the embedded Braintree sandbox',
   );
@@ -22,8 +25,7 @@ export function embeddedSandboxProvider(app: Application): BillingProvider {
 }
 
 export async function startEmbeddedSandbox(app: Application): Promise<BraintreeProvider> {
-  // Loaded only here, so an install with real credentials never loads the sandbox.
-  const { createBraintreeSandbox } = await import('../../../sandbox/braintree/index.js');
+  const { createBraintreeSandbox } = await loadBraintreeSandbox();
   const { currency, plans, coupons } = app.config.billing;
   const webhookUrl = new URL('/braintree/webhook', app.config.app.url).toString();
   const sandbox = createBraintreeSandbox({

@@ -1,5 +1,25 @@
-import type { SandboxCoupon, SandboxPlan } from '../../../sandbox/stripe/index.js';
 import type { CouponConfig, PlanConfig } from '../../config.js';
+
+/** A plan as the Stripe sandbox (`@tollgate/sandbox/stripe`) is seeded with. */
+export interface SandboxPlan {
+  id: string;
+  /** Minor units. */
+  amount: number;
+  currency: string;
+  interval: 'month' | 'year';
+  product: string;
+  nickname: string;
+}
+
+/** A coupon as the Stripe sandbox is seeded with. */
+export interface SandboxCoupon {
+  id: string;
+  name: string;
+  percent_off?: number;
+  amount_off?: number;
+  currency?: string;
+  duration: 'forever';
+}
 
 /** `billing.plans` as Stripe sandbox plans (amounts are already minor units in the Stripe edition). */
 export function sandboxPlans(plans: readonly PlanConfig[], currency: string): SandboxPlan[] {

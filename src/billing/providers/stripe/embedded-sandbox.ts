@@ -5,6 +5,7 @@ import { serve } from '@hono/node-server';
 import type { Application } from '../../../kernel/application.js';
 import { deferredProvider } from '../../deferred-provider.js';
 import type { BillingProvider } from '../../provider.js';
+import { loadStripeSandbox } from '../../sandbox-package.js';
 import { sandboxCoupons, sandboxPlans } from './catalog.js';
 import { StripeProvider, stripeCapabilities } from './stripe-provider.js';
 
@@ -14,16 +15,17 @@ const TICK_MS = 10_000;
 /**
  * No Stripe secret configured: run the Stripe sandbox in this process on a free loopback port,
  * seeded with the configured plans and coupons, its webhooks signed with a fresh secret and sent
- * to `APP_URL/stripe/webhook`, and point the real adapter (the official SDK) at it. It starts on
- * the first billing call, so CLI commands that never bill open no port and print no log line.
+ * to `APP_URL/stripe/webhook`, and point the real adapter (the official SDK) at it. The package is
+ * loaded at boot (a missing one fails there, with what to do); the server starts on the first
+ * billing call, so CLI commands that never bill open no port and print no log line.
  */
-export function embeddedSandboxProvider(app: Application): BillingProvider {
+export async function embeddedSandboxProvider(app: Application): Promise<BillingProvider> {
+  await loadStripeSandbox();
   return deferredProvider(stripeCapabilities, () => startEmbeddedSandbox(app));
 }
 
 export async function startEmbeddedSandbox(app: Application): Promise<StripeProvider> {
-  // Loaded only here, so an install with real credentials never loads the sandbox.
-  const { createStripeSandbox } = await import('../../../sandbox/stripe/index.js');
+  const { createStripeSandbox } = await loadStripeSandbox();
   const { currency, plans, coupons } = app.config.billing;
   const secret = `whsec_${randomBytes(24).toString('hex')}`;
   const webhookUrl = new URL('/stripe/webhook', app.config.app.url).toString();

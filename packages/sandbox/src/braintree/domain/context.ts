@@ -1,0 +1,19 @@
+import type { SubscriptionRecord } from '../store/records.js';
+import type { SandboxStore } from '../store/store.js';
+
+export interface Credentials {
+  merchantId: string;
+  publicKey: string;
+  privateKey: string;
+}
+
+/** What every operation needs: the state, the credentials, the retry policy and the webhook sender. */
+export interface SandboxContext {
+  store: SandboxStore;
+  credentials: Credentials;
+  retry: { attempts: number; intervalDays: number };
+  /** `next-day`: settled by the first `runDue` on a later date; `immediate`: settled when charged. */
+  settlement: 'next-day' | 'immediate';
+  /** Sends a subscription notification (awaited, so tests see it when the call returns). */
+  notifySubscription(kind: string, subscription: SubscriptionRecord): Promise<void>;
+}

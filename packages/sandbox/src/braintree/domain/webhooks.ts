@@ -1,0 +1,107 @@
+import { postWebhook } from '../../shared/webhooks.js';
+import { formatAmount } from '../objects/money.js';
+import { signPayload } from '../objects/signature.js';
+import { serializeSubscription } from '../objects/subscriptions.js';
+import { serializeTransaction } from '../objects/transactions.js';
+import { array, boolean, buildXml, date, datetime, type XmlNode } from '../objects/xml.js';
+import type { WebhookDelivery } from '../store/records.js';
+import type { SandboxStore } from '../store/store.js';
+
+const DISPUTE_STATUS: Record<string, string> = {
+  dispute_opened: 'open',
+  dispute_lost: 'lost',
+  dispute_won: 'won',
+  dispute_accepted: 'accepted',
+  dispute_auto_accepted: 'auto_accepted',
+  dispute_disputed: 'disputed',
+  dispute_expired: 'expired',
+  dispute_under_review: 'under_review',
+};
+
+/** The `<subject>` of a notification: the stored object when the id names one, a minimal one otherwise. */
+function subjectFor(
+  store: SandboxStore,
+  kind: string,
+  id: string,
+  transactionId?: string,
+): { [key: string]: XmlNode } {
+  if (kind === 'check') return { check: boolean(true) };
+  if (kind in DISPUTE_STATUS) {
+    const t = store.transactions.get(transactionId ?? id);
+    const today = store.now().slice(0, 10);
+    return {
+      dispute: {
+        id,
+        amount: formatAmount(t?.amount ?? 0),
+        'amount-disputed': formatAmount(t?.amount ?? 0),
+        'amount-won': '0.00',
+        'currency-iso-code': t?.currencyIsoCode ?? 'USD',
+        kind: 'chargeback',
+        reason: 'fraud',
+        status: DISPUTE_STATUS[kind] ?? 'open',
+        'received-date': date(today),
+        'date-opened': date(today),
+        'case-number': `CB${id.toUpperCase()}`,
+        transaction: t
+          ? { id: t.id, amount: formatAmount(t.amount), 'created-at': datetime(t.createdAt) }
+          : { id: transactionId ?? id },
+        'status-history': array('status-history', []),
+        evidence: array('evidence', []),
+      },
+    };
+  }
+  if (kind.startsWith('transaction_') || kind === 'refund_failed') {
+    const t = store.transactions.get(id);
+    return { transaction: t ? serializeTransaction(store, t) : { id, amount: '0.00', status: 'settled' } };
+  }
+  const s = store.subscriptions.get(id);
+  if (s) return { subscription: serializeSubscription(store, s) };
+  const empty = { $: { type: 'array' } };
+  return { subscription: { id, transactions: empty, 'add-ons': empty, discounts: empty } };
+}
+
+export interface WebhookTarget {
+  url: string | null;
+  publicKey: string;
+  privateKey: string;
+}
+
+/**
+ * Builds, signs and (when a URL is set) POSTs one notification as the form fields `bt_signature` and
+ * `bt_payload` — base64 of the `<notification>` XML — which `webhookNotification.parse` accepts.
+ */
+export async function deliver(
+  store: SandboxStore,
+  target: WebhookTarget,
+  kind: string,
+  subjectId: string,
+  options: { transactionId?: string } = {},
+): Promise<WebhookDelivery> {
+  const timestamp = store.now();
+  const xml = buildXml('notification', {
+    timestamp: datetime(timestamp),
+    kind,
+    subject: subjectFor(store, kind, subjectId, options.transactionId),
+  });
+  const btPayload = `${Buffer.from(xml, 'utf8').toString('base64')}\n`;
+  const btSignature = signPayload(target.publicKey, target.privateKey, btPayload);
+  const delivery: WebhookDelivery = {
+    kind,
+    subjectId,
+    timestamp,
+    url: target.url,
+    status: null,
+    btSignature,
+    btPayload,
+  };
+  store.deliveries.push(delivery);
+  if (target.url) {
+    const outcome = await postWebhook(target.url, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ bt_signature: btSignature, bt_payload: btPayload }),
+    });
+    delivery.status = outcome.status;
+    if (outcome.error !== null) delivery.error = outcome.error;
+  }
+  return delivery;
+}

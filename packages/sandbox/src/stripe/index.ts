@@ -1,0 +1,12 @@
+export type { SandboxClock } from '../shared/clock.js';
+export type { ListeningSandbox } from '../shared/listen.js';
+export { TEST_TOKENS } from './domain/cards.js';
+export type { SandboxCoupon, SandboxPlan } from './domain/catalog.js';
+export { RETRY_DAYS } from './domain/invoice-lifecycle.js';
+export { API_VERSION, type WebhookDelivery, type WebhookTarget } from './domain/webhooks.js';
+export { type StripeErrorBody, type StripeErrorType, StripeSandboxError } from './objects/errors.js';
+export { signPayload } from './objects/signature.js';
+export type { RequestLogEntry } from './routes/app.js';
+export { createStripeSandbox, type StripeSandbox, type StripeSandboxOptions } from './sandbox.js';
+export { type ServeStripeSandboxOptions, serveStripeSandbox } from './serve.js';
+export type { SandboxStore } from './store/store.js';

@@ -1,0 +1,160 @@
+import { Hono } from 'hono';
+import type { SandboxContext } from '../domain/context.js';
+import { Params, type RawParams } from '../domain/params.js';
+import { API_VERSION } from '../domain/webhooks.js';
+import { StripeSandboxError } from '../objects/errors.js';
+import { newId } from '../objects/ids.js';
+import { registerCatalog } from './catalog.js';
+import { registerCharges } from './charges.js';
+import { registerCouponsAndTaxRates } from './coupons-and-tax-rates.js';
+import { registerCustomers } from './customers.js';
+import { registerEvents } from './events.js';
+import { readParams } from './form.js';
+import { registerInvoiceItems } from './invoice-items.js';
+import { registerInvoices } from './invoices.js';
+import type { SandboxEnv } from './respond.js';
+import { registerSubscriptions } from './subscriptions.js';
+
+/** One API request as the sandbox received it, for tests to assert what a client sent. */
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  params: RawParams;
+  idempotencyKey: string | null;
+  status: number;
+  at: Date;
+}
+
+interface StoredResponse {
+  fingerprint: string;
+  status: number;
+  body: string;
+  at: number;
+}
+
+/** Stripe keeps idempotency keys for at least 24 hours; so does the sandbox (wall-clock time). */
+const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+/** A long-running sandbox keeps only the latest requests in its log. */
+export const REQUEST_LOG_LIMIT = 10_000;
+
+export interface ControlHooks {
+  advance(seconds: number): Promise<number>;
+  runDue(): Promise<number>;
+  state(): unknown;
+}
+
+/** `Authorization: Bearer sk_test_…` (or HTTP Basic with the key as user name), as Stripe accepts. */
+function apiKey(header: string | undefined): string {
+  if (!header) throw StripeSandboxError.unauthenticated();
+  let key = '';
+  if (header.startsWith('Bearer ')) key = header.slice(7).trim();
+  else if (header.startsWith('Basic '))
+    key = Buffer.from(header.slice(6), 'base64').toString().split(':')[0] ?? '';
+  if (key === '') throw StripeSandboxError.unauthenticated();
+  if (!key.startsWith('sk_test_')) throw StripeSandboxError.invalidKey();
+  return key;
+}
+
+export function createSandboxApp(
+  ctx: SandboxContext,
+  requests: RequestLogEntry[],
+  hooks: ControlHooks,
+): Hono<SandboxEnv> {
+  const app = new Hono<SandboxEnv>();
+  const idempotent = new Map<string, StoredResponse>();
+
+  app.onError((error, c) => {
+    c.header('request-id', newId('req'));
+    if (error instanceof StripeSandboxError) return c.json(error.toJSON(), error.status);
+    const body = new StripeSandboxError(500, {
+      type: 'api_error',
+      message: `Stripe sandbox error: ${error.message}`,
+    });
+    return c.json(body.toJSON(), 500);
+  });
+
+  app.post('/_sandbox/advance', async (c) => {
+    const params = new Params(await readParams(c.req.raw));
+    const seconds = params.num('seconds') ?? Number.NaN;
+    if (!Number.isFinite(seconds) || seconds < 0) {
+      throw StripeSandboxError.invalid('seconds must be a non-negative number', 'seconds');
+    }
+    const steps = await hooks.advance(seconds);
+    return c.json({ now: ctx.store.clockSeconds(), steps });
+  });
+  app.post('/_sandbox/run-due', async (c) =>
+    c.json({ now: ctx.store.clockSeconds(), steps: await hooks.runDue() }),
+  );
+  app.get('/_sandbox/state', (c) => c.json(hooks.state() as object));
+
+  app.use('/v1/*', async function stripeRequest(c, next) {
+    const params = new Params(await readParams(c.req.raw));
+    c.set('params', params);
+    const key = c.req.header('idempotency-key') ?? null;
+    const entry: RequestLogEntry = {
+      method: c.req.method,
+      path: c.req.path,
+      params: params.raw,
+      idempotencyKey: key,
+      status: 0,
+      at: new Date(),
+    };
+    requests.push(entry);
+    if (requests.length > REQUEST_LOG_LIMIT) requests.splice(0, requests.length - REQUEST_LOG_LIMIT);
+    c.header('request-id', newId('req'));
+    c.header('stripe-version', API_VERSION);
+    let account: string;
+    try {
+      account = apiKey(c.req.header('authorization'));
+    } catch (error) {
+      entry.status = 401;
+      throw error;
+    }
+
+    // https://docs.stripe.com/api/idempotent_requests: same key → the first response, replayed.
+    const scope = key && c.req.method === 'POST' ? `${account}\n${key}` : null;
+    const fingerprint = `${c.req.method} ${c.req.path} ${JSON.stringify(params.raw)}`;
+    const stored = scope ? idempotent.get(scope) : undefined;
+    if (stored) {
+      if (stored.fingerprint !== fingerprint) throw StripeSandboxError.idempotencyMismatch(key!);
+      entry.status = stored.status;
+      return new Response(stored.body, {
+        status: stored.status,
+        headers: {
+          'content-type': 'application/json',
+          'idempotent-replayed': 'true',
+          'idempotency-key': key!,
+        },
+      });
+    }
+    await ctx.events.withRequest(key, async () => {
+      await next();
+    });
+    await ctx.events.flush();
+    entry.status = c.res.status;
+    if (scope) {
+      const now = Date.now();
+      for (const [k, v] of idempotent) {
+        if (now - v.at < IDEMPOTENCY_TTL_MS) break;
+        idempotent.delete(k);
+      }
+      idempotent.set(scope, { fingerprint, status: c.res.status, body: await c.res.clone().text(), at: now });
+      c.header('idempotency-key', key!);
+    }
+  });
+
+  registerCustomers(app, ctx);
+  registerCatalog(app, ctx);
+  registerCouponsAndTaxRates(app, ctx);
+  registerEvents(app, ctx);
+  registerCharges(app, ctx);
+  registerSubscriptions(app, ctx);
+  registerInvoiceItems(app, ctx);
+  registerInvoices(app, ctx);
+
+  app.notFound((c) => {
+    const error = StripeSandboxError.unknownRoute(c.req.method, c.req.path);
+    return c.json(error.toJSON(), 404);
+  });
+  return app;
+}

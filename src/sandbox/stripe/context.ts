@@ -1,8 +1,0 @@
-import type { SandboxStore } from './store.js';
-import type { EventBus } from './webhooks.js';
-
-/** What every resource handler and billing step works on. */
-export interface SandboxContext {
-  store: SandboxStore;
-  events: EventBus;
-}
