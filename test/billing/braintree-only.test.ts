@@ -18,6 +18,7 @@ import {
   billingProvider,
   closeBilling,
 } from '../../src/billing/index.js';
+import { BRAINTREE_SANDBOX_WARNING } from '../../src/billing/providers/braintree/embedded-sandbox.js';
 import {
   BraintreeProvider,
   createBraintreeGateway,
@@ -444,7 +445,9 @@ describe('billingProvider() with no Braintree credentials', () => {
       app.container.instance(UserModelKey, Customer);
       await app.migrate();
       await app.boot();
-      expect(lines.join('')).toMatch(/embedded Braintree sandbox/);
+      const warnings = () => lines.filter((line) => line.includes(BRAINTREE_SANDBOX_WARNING));
+      expect(warnings()).toHaveLength(1);
+      expect(JSON.parse(warnings()[0]!)).toMatchObject({ level: 40 });
       const user = await newUser(app);
       const sub = await user
         .newSubscription('main', 'basic-monthly')
@@ -454,6 +457,7 @@ describe('billingProvider() with no Braintree credentials', () => {
       expect((await user.invoices())[0]?.total()).toBe('$4.50');
       expect(lines.join('')).toMatch(/Embedded Braintree sandbox started/);
       expect(lines.join('')).toMatch(/"sandbox":"http:\/\/127\.0\.0\.1:\d+"/);
+      expect(warnings()).toHaveLength(1);
     } finally {
       await closeBilling(app);
       await app.close();

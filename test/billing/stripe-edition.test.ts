@@ -16,6 +16,7 @@ import {
   closeBilling,
 } from '../../src/billing/index.js';
 import { sandboxCoupons, sandboxPlans } from '../../src/billing/providers/stripe/catalog.js';
+import { STRIPE_SANDBOX_WARNING } from '../../src/billing/providers/stripe/embedded-sandbox.js';
 import { defineConfig } from '../../src/config/index.js';
 import { TestClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
@@ -218,16 +219,18 @@ describe('billingProvider() with no Stripe secret', () => {
       app.container.instance(UserModelKey, Customer);
       await app.migrate();
       await app.boot();
-      // Nothing starts (and nothing is logged) until billing is used: CLI commands stay quiet.
-      expect(lines.join('')).not.toMatch(/Stripe sandbox/);
+      // One loud warning at boot; nothing listens until billing is used, so CLI commands open no port.
+      const warnings = () => lines.filter((line) => line.includes(STRIPE_SANDBOX_WARNING));
+      expect(warnings()).toHaveLength(1);
+      expect(JSON.parse(warnings()[0]!)).toMatchObject({ level: 40 });
+      expect(lines.join('')).not.toMatch(/"sandbox":"http/);
       const user = await newUser(app);
       const sub = await user.newSubscription('main', 'basic-monthly').withCoupon('HALF').create('tok_visa');
       expect(sub.providerId).toMatch(/^sub_/);
       expect((await user.invoices())[0]?.total()).toBe('$5.00');
-      expect(lines.join('')).toMatch(
-        /No Stripe secret configured \(STRIPE_SECRET\): billing uses the embedded Stripe sandbox/,
-      );
+      expect(lines.join('')).toMatch(/Embedded Stripe sandbox started/);
       expect(lines.join('')).toMatch(/"sandbox":"http:\/\/127\.0\.0\.1:\d+"/);
+      expect(warnings()).toHaveLength(1);
     } finally {
       await closeBilling(app);
       await app.close();

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Application } from '../../../kernel/application.js';
 import { deferredProvider } from '../../deferred-provider.js';
 import type { BillingProvider } from '../../provider.js';
@@ -9,18 +10,33 @@ import { createBraintreeGateway } from './client.js';
 /** How often the embedded sandbox bills renewals and retries that fell due (wall-clock mode). */
 const TICK_MS = 10_000;
 
+/** Said once at boot, loudly: an install that meant to bill for real must notice. */
+export const BRAINTREE_SANDBOX_WARNING =
+  'BILLING RUNS ON THE EMBEDDED BRAINTREE SANDBOX: no Braintree credentials are configured (BRAINTREE_MERCHANT_ID, BRAINTREE_PUBLIC_KEY, BRAINTREE_PRIVATE_KEY), so nothing is charged; its keys are random for this process';
+
+/**
+ * Keys known only to this process. The sandbox's own defaults are published, so webhooks signed
+ * with them (a forged `subscription_canceled`, say) would pass the receiver's signature check.
+ */
+function randomCredentials() {
+  return {
+    merchantId: `sandbox_${randomBytes(8).toString('hex')}`,
+    publicKey: randomBytes(16).toString('hex'),
+    privateKey: randomBytes(32).toString('hex'),
+  };
+}
+
 /**
  * No Braintree credentials configured: run the Braintree sandbox in this process on a free loopback
- * port, seeded with the configured plans and coupons (as discounts, plus `plan-credit`), its signed
- * webhooks sent to `APP_URL/braintree/webhook`, and point the real adapter (the official SDK) at it
- * through the SDK's own environment settings. The package is loaded at boot (a missing one fails
- * there, with what to do); the server starts on the first billing call.
+ * port, seeded with the configured plans and coupons (as discounts, plus `plan-credit`), its
+ * webhooks signed with credentials made for this process and sent to `APP_URL/braintree/webhook`,
+ * and point the real adapter (the official SDK) at it through the SDK's own environment settings.
+ * The package is loaded at boot (a missing one fails there, with what to do), which also logs one
+ * warning; the server starts on the first billing call.
  */
 export async function embeddedSandboxProvider(app: Application): Promise<BillingProvider> {
   await loadBraintreeSandbox();
-  app.logger.warn(
-    'No Braintree credentials configured (BRAINTREE_MERCHANT_ID, BRAINTREE_PUBLIC_KEY, BRAINTREE_PRIVATE_KEY): billing will use the embedded Braintree sandbox',
-  );
+  app.logger.warn(BRAINTREE_SANDBOX_WARNING);
   return deferredProvider(braintreeCapabilities, () => startEmbeddedSandbox(app));
 }
 
@@ -33,11 +49,12 @@ export async function startEmbeddedSandbox(app: Application): Promise<BraintreeP
     plans: sandboxPlans(plans, currency),
     discounts: sandboxDiscounts(coupons, currency),
     webhook: { url: webhookUrl },
+    ...randomCredentials(),
   });
   const server = await sandbox.listen(0, '127.0.0.1');
   const timer = setInterval(() => void sandbox.runDue().catch(() => undefined), TICK_MS);
   timer.unref();
-  app.logger.warn({ sandbox: server.url, webhook: webhookUrl }, 'Embedded Braintree sandbox started');
+  app.logger.info({ sandbox: server.url, webhook: webhookUrl }, 'Embedded Braintree sandbox started');
   const config = sandbox.gatewayConfig(server);
   return new BraintreeProvider({
     gateway: createBraintreeGateway({ ...config, environment: 'sandbox', apiBase: server.url }),

@@ -12,15 +12,20 @@ import { StripeProvider, stripeCapabilities } from './stripe-provider.js';
 /** How often the embedded sandbox bills renewals and retries that fell due (wall-clock mode). */
 const TICK_MS = 10_000;
 
+/** Said once at boot, loudly: an install that meant to bill for real must notice. */
+export const STRIPE_SANDBOX_WARNING =
+  'BILLING RUNS ON THE EMBEDDED STRIPE SANDBOX: no Stripe secret is configured (STRIPE_SECRET), so nothing is charged; its webhook secret is random for this process';
+
 /**
  * No Stripe secret configured: run the Stripe sandbox in this process on a free loopback port,
  * seeded with the configured plans and coupons, its webhooks signed with a fresh secret and sent
  * to `APP_URL/stripe/webhook`, and point the real adapter (the official SDK) at it. The package is
- * loaded at boot (a missing one fails there, with what to do); the server starts on the first
- * billing call, so CLI commands that never bill open no port and print no log line.
+ * loaded at boot (a missing one fails there, with what to do), which also logs one warning; the
+ * server starts on the first billing call, so CLI commands that never bill open no port.
  */
 export async function embeddedSandboxProvider(app: Application): Promise<BillingProvider> {
   await loadStripeSandbox();
+  app.logger.warn(STRIPE_SANDBOX_WARNING);
   return deferredProvider(stripeCapabilities, () => startEmbeddedSandbox(app));
 }
 
@@ -43,10 +48,7 @@ export async function startEmbeddedSandbox(app: Application): Promise<StripeProv
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const timer = setInterval(() => void sandbox.runDue().catch(() => undefined), TICK_MS);
   timer.unref();
-  app.logger.warn(
-    { sandbox: url, webhook: webhookUrl },
-    'No Stripe secret configured (STRIPE_SECRET): billing uses the embedded Stripe sandbox',
-  );
+  app.logger.info({ sandbox: url, webhook: webhookUrl }, 'Embedded Stripe sandbox started');
   return new StripeProvider({
     secret: 'sk_test_tollgate_sandbox',
     apiBase: url,
