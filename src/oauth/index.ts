@@ -83,7 +83,9 @@ export {
   readKeys,
   writeKeys,
 } from './keys/key-files.js';
-export { type LoadedKeys, SigningKeys } from './keys/signing-keys.js';
+export { type PreviousKey, previousKeysPath, readPreviousKeys } from './keys/previous-keys.js';
+export { type PruneResult, pruneKeys, type RotationResult, rotateKeys } from './keys/rotation.js';
+export { type LoadedKeys, SigningKeys, type VerificationKey } from './keys/signing-keys.js';
 export { authorizationServerMetadata } from './metadata.js';
 export { type ApiTokensUser, type CurrentAccessToken, HasApiTokens } from './personal/has-api-tokens.js';
 export {

@@ -27,6 +27,8 @@ export interface AccessTokenRecord {
   createdAt: string;
   updatedAt: string;
   expiresAt: string;
+  /** The `kid` of the key that signed it; null or absent for tokens issued before kids were recorded. */
+  kid?: string | null;
 }
 
 /** A stored access token with what the protection layer needs to know about its client. */

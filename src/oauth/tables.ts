@@ -31,6 +31,8 @@ export interface OAuthAccessTokensTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   expires_at: Timestamp;
+  /** The signing key's `kid`; null for tokens issued before it was recorded. */
+  kid: string | null;
 }
 
 export interface OAuthRefreshTokensTable {

@@ -6,8 +6,6 @@ import {
   bindOAuthServices,
   Clients,
   type CreatedClient,
-  installKeys,
-  keyPaths,
   OAuthStoreKey,
   redirectListProblem,
   serializeClient,
@@ -16,7 +14,7 @@ import { installOAuth } from '../../oauth/install.js';
 import { CliError, withApplication } from '../context.js';
 
 /** The OAuth services on the CLI's application, whether or not it registered `oauthProvider()`. */
-async function prepared(app: Application): Promise<Application> {
+export async function prepared(app: Application): Promise<Application> {
   if (!app.container.has(OAuthStoreKey)) bindOAuthServices(app.container);
   await app.migrate();
   return app;
@@ -90,31 +88,6 @@ export function register(program: Command): void {
         else console.log('A personal access client already exists; kept it.');
         if (password) printClient('Password grant client', password);
         else console.log('A password grant client already exists; kept it.');
-      }),
-    );
-
-  program
-    .command('keys')
-    .description('Regenerate the OAuth signing keys only. Tokens signed with the old key stop verifying.')
-    .option('--force', 'accepted for Passport compatibility: keys are always regenerated')
-    .option('--length <bits>', 'RSA modulus length for RS256', '2048')
-    .option('--json', 'machine-readable output')
-    .action((options: { json?: boolean; length: string }) =>
-      withApplication(async (app) => {
-        const { config } = app;
-        const rsaBits = Number(options.length);
-        if (![2048, 3072, 4096].includes(rsaBits)) throw new CliError('--length must be 2048, 3072 or 4096.');
-        installKeys(config.storagePath, config.oauth.signingAlgorithm, { force: true, rsaBits });
-        const paths = keyPaths(config.storagePath);
-        if (options.json) {
-          console.log(JSON.stringify({ algorithm: config.oauth.signingAlgorithm, ...paths }));
-          return;
-        }
-        console.log(
-          `Encryption keys generated (${config.oauth.signingAlgorithm}): ${paths.privateKey}, ${paths.publicKey}`,
-        );
-        if (config.oauth.privateKey)
-          console.log('Note: OAUTH_PRIVATE_KEY is set and takes precedence over these files.');
       }),
     );
 

@@ -14,8 +14,10 @@ export interface AccessTokenSubject {
   expiresAt: number;
 }
 
-/** What `crypto.sign` needs for one JWS algorithm (RFC 7518 §3.1, RFC 8037 §3.1). */
-interface Signing {
+/** What `crypto.sign` needs for one JWS algorithm and key (RFC 7518 §3.1, RFC 8037 §3.1). */
+export interface Signing {
+  /** The key's `kid`: the token row records it (`tollgate keys:prune` reads them). */
+  readonly kid: string;
   /** The base64url protected header and its trailing dot: the same for every token. */
   headerDot: string;
   digest: string | null;
@@ -39,12 +41,12 @@ function signingFor(algorithm: SigningAlgorithm, key: KeyObject, kid: string): S
   const headerDot = `${Buffer.from(header).toString('base64url')}.`;
   switch (algorithm) {
     case 'RS256':
-      return { headerDot, digest: 'sha256', key, offload: true };
+      return { kid, headerDot, digest: 'sha256', key, offload: true };
     case 'ES256':
       // RFC 7518 §3.4: R || S, not the DER that OpenSSL produces by default.
-      return { headerDot, digest: 'sha256', key: { key, dsaEncoding: 'ieee-p1363' }, offload: false };
+      return { kid, headerDot, digest: 'sha256', key: { key, dsaEncoding: 'ieee-p1363' }, offload: false };
     case 'EdDSA':
-      return { headerDot, digest: null, key, offload: false };
+      return { kid, headerDot, digest: null, key, offload: false };
   }
 }
 
@@ -72,8 +74,17 @@ export class AccessTokenSigner {
     return this.#issuer;
   }
 
-  async sign(subject: AccessTokenSubject): Promise<string> {
-    const signing = await this.#loadSigning();
+  /**
+   * The key the next tokens are signed with. Pass it to `sign` to know the `kid` before signing
+   * (the token row is written while the signature runs).
+   */
+  currentKey(): Promise<Signing> {
+    this.keys.refreshSoon();
+    return this.#loadSigning();
+  }
+
+  async sign(subject: AccessTokenSubject, key?: Signing): Promise<string> {
+    const signing = key ?? (await this.currentKey());
     const claims: AccessTokenClaims = {
       iss: this.#issuer,
       sub: subject.userId === null ? subject.clientId : String(subject.userId),

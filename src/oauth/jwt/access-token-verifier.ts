@@ -1,25 +1,26 @@
-import {
-  createPublicKey,
-  verify as cryptoVerify,
-  type KeyObject,
-  type VerifyKeyObjectInput,
-} from 'node:crypto';
-import { compactVerify, errors, jwtVerify } from 'jose';
+import { verify as cryptoVerify, type KeyObject, type VerifyKeyObjectInput } from 'node:crypto';
+import { compactVerify, errors, type JWSHeaderParameters, jwtVerify } from 'jose';
 import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { OAuthError } from '../errors.js';
-import { SigningKeys } from '../keys/signing-keys.js';
+import { SigningKeys, type VerificationKey } from '../keys/signing-keys.js';
 import { issuerOf, protectedHeader } from './access-token-signer.js';
 import { ACCESS_TOKEN_TYP, type AccessTokenClaims } from './claims.js';
 
 const REQUIRED = ['jti', 'sub', 'exp', 'iat', 'client_id'];
 
-/** Our own tokens' header, byte for byte, and how to check their signature with `node:crypto`. */
-interface OwnTokens {
+/** One key's tokens as we sign them: the header byte for byte, and how to check the signature with `node:crypto`. */
+interface OwnKey {
   headerDot: string;
   digest: string | null;
   key: KeyObject | VerifyKeyObjectInput;
+}
+
+/** Our own tokens: the current key's first (nearly every token), then every key by its encoded header. */
+interface OwnTokens {
+  current: OwnKey;
+  byHeader: ReadonlyMap<string, OwnKey>;
 }
 
 const invalid = (detail: string) => OAuthError.invalidToken('The access token is invalid.', detail);
@@ -45,11 +46,14 @@ export class AccessTokenVerifier {
 
   async verify(token: string): Promise<AccessTokenClaims> {
     const own = await this.#ownTokens();
-    if (token.startsWith(own.headerDot)) return this.#verifyOwn(token, own);
-    const { publicKey, algorithm } = await this.keys.load();
+    if (token.startsWith(own.current.headerDot)) return this.#verifyOwn(token, own.current);
+    // A token signed with a previous key (or one this process has not loaded yet: the jose path
+    // looks it up by `kid`, which reads the key files again).
+    const previous = own.byHeader.get(token.slice(0, token.indexOf('.') + 1));
+    if (previous) return this.#verifyOwn(token, previous);
     try {
-      const { payload } = await jwtVerify(token, publicKey, {
-        algorithms: [algorithm],
+      const { payload } = await jwtVerify(token, this.#keyFor, {
+        algorithms: ALGORITHMS,
         issuer: this.#issuer,
         typ: ACCESS_TOKEN_TYP,
         currentDate: this.clock.now(),
@@ -66,6 +70,14 @@ export class AccessTokenVerifier {
     }
   }
 
+  /** jose's key lookup: the key named by the header's `kid` (the current one without a `kid`), for its algorithm only. */
+  readonly #keyFor = async (header: JWSHeaderParameters) => {
+    const key = await this.keys.find(header.kid);
+    if (!key) throw new errors.JWKSNoMatchingKey();
+    if (header.alg !== key.algorithm) throw new errors.JOSEAlgNotAllowed('the key is for another algorithm');
+    return key.publicKey;
+  };
+
   #own: Promise<OwnTokens> | undefined;
   #ownFrom: Promise<unknown> | undefined;
 
@@ -73,12 +85,9 @@ export class AccessTokenVerifier {
     const loading = this.keys.load();
     if (this.#own && this.#ownFrom === loading) return this.#own;
     this.#ownFrom = loading;
-    this.#own = loading.then(({ algorithm, signingKey, kid }) => {
-      const key = createPublicKey(signingKey);
-      const headerDot = `${Buffer.from(protectedHeader(algorithm, kid)).toString('base64url')}.`;
-      if (algorithm === 'ES256')
-        return { headerDot, digest: 'sha256', key: { key, dsaEncoding: 'ieee-p1363' } };
-      return { headerDot, digest: algorithm === 'RS256' ? 'sha256' : null, key };
+    this.#own = loading.then(({ keys }) => {
+      const all = keys.map(ownKey);
+      return { current: all[0]!, byHeader: new Map(all.map((key) => [key.headerDot, key])) };
     });
     return this.#own;
   }
@@ -90,7 +99,7 @@ export class AccessTokenVerifier {
    * token. The same checks as the jose path: signature, issuer, expiry and not-before against the
    * injected clock (no leeway, as jose's default), and the required claims.
    */
-  #verifyOwn(token: string, own: OwnTokens): AccessTokenClaims {
+  #verifyOwn(token: string, own: OwnKey): AccessTokenClaims {
     const dot = token.indexOf('.', own.headerDot.length);
     if (dot < 0 || token.indexOf('.', dot + 1) >= 0) throw invalid('not a compact JWS');
     const signature = Buffer.from(token.slice(dot + 1), 'base64url');
@@ -121,9 +130,10 @@ export class AccessTokenVerifier {
    * (RFC 7662) must recognise a token of ours even after it expired. Undefined if it is not ours.
    */
   async verifySignature(token: string): Promise<AccessTokenClaims | undefined> {
-    const { publicKey, algorithm } = await this.keys.load();
     try {
-      const { payload, protectedHeader } = await compactVerify(token, publicKey, { algorithms: [algorithm] });
+      const { payload, protectedHeader } = await compactVerify(token, this.#keyFor, {
+        algorithms: ALGORITHMS,
+      });
       if (protectedHeader.typ !== ACCESS_TOKEN_TYP) return undefined;
       const claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
       if (claims.iss !== this.#issuer) return undefined;
@@ -132,6 +142,15 @@ export class AccessTokenVerifier {
       return undefined;
     }
   }
+}
+
+const ALGORITHMS: string[] = ['RS256', 'ES256', 'EdDSA'];
+
+function ownKey({ algorithm, kid, verifyKey }: VerificationKey): OwnKey {
+  const headerDot = `${Buffer.from(protectedHeader(algorithm, kid)).toString('base64url')}.`;
+  if (algorithm === 'ES256')
+    return { headerDot, digest: 'sha256', key: { key: verifyKey, dsaEncoding: 'ieee-p1363' } };
+  return { headerDot, digest: algorithm === 'RS256' ? 'sha256' : null, key: verifyKey };
 }
 
 function normalize(payload: Record<string, unknown>): AccessTokenClaims {

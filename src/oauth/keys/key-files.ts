@@ -1,7 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SigningAlgorithm } from '../config.js';
+import { writeAtomically } from './previous-keys.js';
 
 export interface PemKeyPair {
   privateKey: string;
@@ -48,10 +49,9 @@ export function keysExist(storagePath: string): boolean {
 /** Writes the pair under `storagePath`, the private key readable by its owner only (0600). */
 export function writeKeys(storagePath: string, pair: PemKeyPair): { privateKey: string; publicKey: string } {
   const paths = keyPaths(storagePath);
-  mkdirSync(storagePath, { recursive: true });
-  writeFileSync(paths.privateKey, pair.privateKey, { mode: 0o600 });
-  chmodSync(paths.privateKey, 0o600);
-  writeFileSync(paths.publicKey, pair.publicKey, { mode: 0o644 });
+  // By rename: a running server reading the files sees the old key or the new one, never half.
+  writeAtomically(paths.privateKey, pair.privateKey, 0o600);
+  writeAtomically(paths.publicKey, pair.publicKey, 0o644);
   return paths;
 }
 

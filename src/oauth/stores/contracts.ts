@@ -31,6 +31,8 @@ export interface AccessTokenStore {
   revoke(ids: readonly string[], now: string): Promise<string[]>;
   /** Revokes every token of a client; returns the ids newly revoked. */
   revokeForClient(clientId: string, now: string): Promise<string[]>;
+  /** The `kid`s that live tokens (not revoked, not expired at `now`) were signed with; null for unrecorded ones. */
+  kidsInUse(now: string): Promise<(string | null)[]>;
 }
 
 export interface RefreshTokenStore {

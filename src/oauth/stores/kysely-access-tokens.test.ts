@@ -24,6 +24,7 @@ describe(`KyselyAccessTokenStore inserts (${engine})`, () => {
     createdAt: '2026-11-21T00:00:00.000Z',
     updatedAt: '2026-11-21T00:00:00.000Z',
     expiresAt: '2026-11-21T01:00:00.000Z',
+    kid: 'key-1',
   });
 
   it('concurrent inserts share a commit; a row the database refuses fails alone', async () => {

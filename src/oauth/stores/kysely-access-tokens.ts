@@ -18,6 +18,7 @@ function toAccessToken(row: OAuthAccessTokenRow): AccessTokenRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     expiresAt: row.expires_at,
+    kid: row.kid,
   };
 }
 
@@ -64,6 +65,7 @@ const emptyRow = {
   created_at: '',
   updated_at: '',
   expires_at: '',
+  kid: '',
 };
 
 function parametersOf(token: AccessTokenRecord): unknown[] {
@@ -77,6 +79,7 @@ function parametersOf(token: AccessTokenRecord): unknown[] {
     token.createdAt,
     token.updatedAt,
     token.expiresAt,
+    token.kid ?? null,
   ];
 }
 
@@ -163,6 +166,17 @@ export class KyselyAccessTokenStore implements AccessTokenStore {
       .returning('id')
       .execute();
     return rows.map((r) => r.id);
+  }
+
+  async kidsInUse(now: string): Promise<(string | null)[]> {
+    const rows = await this.db
+      .selectFrom('oauth_access_tokens')
+      .select('kid')
+      .distinct()
+      .where('revoked', '=', 0)
+      .where('expires_at', '>', now)
+      .execute();
+    return rows.map((row) => row.kid);
   }
 
   async revokeForClient(clientId: string, now: string): Promise<string[]> {

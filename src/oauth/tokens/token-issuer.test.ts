@@ -10,8 +10,11 @@ import { TokenIssuer } from './token-issuer.js';
 function harness() {
   const log: string[] = [];
   const signer = {
-    async sign(subject: AccessTokenSubject) {
-      log.push(`sign ${subject.tokenId}`);
+    async currentKey() {
+      return { kid: 'key-1' };
+    },
+    async sign(subject: AccessTokenSubject, key: { kid: string }) {
+      log.push(`sign ${subject.tokenId} with ${key.kid}`);
       return `jwt.${subject.tokenId}`;
     },
   } as unknown as AccessTokenSigner;
@@ -33,21 +36,23 @@ describe('TokenIssuer', () => {
     const { log, store, issuer } = harness();
     const prepared = await issuer.prepare(options);
     const id = prepared.record.id;
-    expect(log).toEqual([`sign ${id}`]);
+    expect(log).toEqual([`sign ${id} with key-1`]);
+    // The row records the key that signed the token (`tollgate keys:prune` reads it).
+    expect(prepared.record.kid).toBe('key-1');
     expect(prepared.accessToken).toBe(`jwt.${id}`);
     expect(prepared.refreshRecord?.accessTokenId).toBe(id);
     expect(prepared.refreshRecord?.familyId).toBe(prepared.refreshRecord?.id);
     expect(prepared.record.expiresAt).toBe('2026-11-21T00:01:00.000Z');
 
     await issuer.save(prepared, store);
-    expect(log).toEqual([`sign ${id}`, `insert access ${id}`, `insert refresh ${id}`]);
+    expect(log).toEqual([`sign ${id} with key-1`, `insert access ${id}`, `insert refresh ${id}`]);
   });
 
   it('issue signs and stores; a refresh family carries over', async () => {
     const { log, issuer } = harness();
     const issued = await issuer.issue({ ...options, refresh: { ttlSeconds: 600, familyId: 'family-1' } });
     const id = issued.record.id;
-    expect(log.sort()).toEqual([`insert access ${id}`, `insert refresh ${id}`, `sign ${id}`]);
+    expect(log.sort()).toEqual([`insert access ${id}`, `insert refresh ${id}`, `sign ${id} with key-1`]);
     expect(issued.refreshRecord?.familyId).toBe('family-1');
     expect(issued.accessToken).toBe(`jwt.${id}`);
   });

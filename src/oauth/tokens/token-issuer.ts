@@ -46,9 +46,10 @@ export class TokenIssuer {
 
   /** Signs and stores: the insert and the signature run side by side. */
   async issue(options: IssueOptions, store: OAuthStore = this.store): Promise<IssuedTokens> {
-    const { issued, subject } = this.#build(options);
+    const key = await this.signer.currentKey();
+    const { issued, subject } = this.#build(options, key.kid);
     const [accessToken] = await Promise.all([
-      this.signer.sign(subject),
+      this.signer.sign(subject, key),
       store.accessTokens.insert(issued.record),
     ]);
     issued.accessToken = accessToken;
@@ -58,8 +59,9 @@ export class TokenIssuer {
 
   /** Generates the ids and signs the JWT (`jti` = the access token row id); stores nothing. */
   async prepare(options: IssueOptions): Promise<IssuedTokens> {
-    const { issued, subject } = this.#build(options);
-    issued.accessToken = await this.signer.sign(subject);
+    const key = await this.signer.currentKey();
+    const { issued, subject } = this.#build(options, key.kid);
+    issued.accessToken = await this.signer.sign(subject, key);
     return issued;
   }
 
@@ -69,7 +71,7 @@ export class TokenIssuer {
     if (issued.refreshRecord) await store.refreshTokens.insert(issued.refreshRecord);
   }
 
-  #build(options: IssueOptions): { issued: IssuedTokens; subject: AccessTokenSubject } {
+  #build(options: IssueOptions, kid: string): { issued: IssuedTokens; subject: AccessTokenSubject } {
     const nowMs = this.clock.now().getTime();
     const issuedAt = Math.floor(nowMs / 1000);
     const expiresAt = issuedAt + options.ttlSeconds;
@@ -84,6 +86,7 @@ export class TokenIssuer {
       createdAt: now,
       updatedAt: now,
       expiresAt: new Date(expiresAt * 1000).toISOString(),
+      kid,
     };
     const subject: AccessTokenSubject = {
       tokenId: record.id,
