@@ -20,6 +20,18 @@ export class HttpError extends Error {
     this.body = options.body;
     this.headers = options.headers ?? {};
   }
+
+  /**
+   * The error as a JSON response (Hono's `HTTPException.getResponse()`): its own `body`, or
+   * `{ message }` (generic for a 5xx), with its status and headers.
+   */
+  getResponse(): Response {
+    const body = this.body ?? { message: this.expose ? this.message : 'Server Error' };
+    return new Response(JSON.stringify(body), {
+      status: this.status,
+      headers: { 'Content-Type': 'application/json', ...this.headers },
+    });
+  }
 }
 
 /** 422 with Laravel's shape: `{ message, errors: { field: [messages] } }`. */

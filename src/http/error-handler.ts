@@ -10,10 +10,14 @@ import { wantsJson } from './respond.js';
  */
 export function renderError(err: Error, c: Context, logger: Logger): Response {
   if (err instanceof HttpError) {
-    const body = err.body ?? { message: err.expose ? err.message : 'Server Error' };
     if (err.status >= 500) logger.error({ err }, 'request failed');
-    if (wantsJson(c) || err.body) return c.json(body, err.status as 400, err.headers);
-    return c.html(errorPage(err.status, String(body.message ?? err.message)), err.status as 400, err.headers);
+    if (wantsJson(c) || err.body) {
+      // The error renders itself; the context keeps headers set before the error (Hono's errorHandler).
+      const res = err.getResponse();
+      return c.newResponse(res.body, res);
+    }
+    const message = err.expose ? err.message : 'Server Error';
+    return c.html(errorPage(err.status, message), err.status as 400, err.headers);
   }
   if (err instanceof HTTPException) {
     const status = err.status;

@@ -32,6 +32,26 @@ export const oauthErrorStatus: Record<OAuthErrorCode, number> = {
   temporarily_unavailable: 503,
 };
 
+/**
+ * Why a protected resource refused its credentials (RFC 6750 §3.1). `missing`: the request carried
+ * no bearer token (nor an acceptable app_token cookie), so its challenge has no error code.
+ */
+export type InvalidTokenReason = 'missing' | 'invalid' | 'expired' | 'revoked' | 'unknown_user';
+
+const TOKEN_DESCRIPTIONS: Record<InvalidTokenReason, string> = {
+  missing: 'The request has no access token.',
+  invalid: 'The access token is invalid.',
+  expired: 'The access token has expired.',
+  revoked: 'The access token has been revoked.',
+  unknown_user: 'The access token does not belong to a user.',
+};
+
+/** The body of every 401 from a protected resource (Laravel's). */
+export const UNAUTHENTICATED = 'Unauthenticated.';
+/** Passport's message for a failed scope check. */
+export const INVALID_SCOPES = 'Invalid scope(s) provided.';
+const GENERIC = 'The server could not complete the request.';
+
 export interface OAuthErrorOptions {
   /** Private: for logs only, never sent to a client. */
   detail?: string;
@@ -40,12 +60,18 @@ export interface OAuthErrorOptions {
    * when the client or the redirect URI itself is in doubt: those are shown to the user instead.
    */
   redirectable?: boolean;
-  headers?: Record<string, string>;
   cause?: unknown;
+  /** `invalid_token` only. */
+  reason?: InvalidTokenReason;
+  /** `insufficient_scope` only: the scopes the resource needs (RFC 6750 §3 `scope`). */
+  scope?: string;
 }
 
 /**
- * The one OAuth error. `description` is public (`error_description`), `detail` private.
+ * The one OAuth error. `description` is public (`error_description`), `detail` private. It renders
+ * itself (`getResponse()`, as Hono's `HTTPException`): RFC 6749 §5.2 JSON at the authorization
+ * server's endpoints; at a protected resource (`invalid_token`, `insufficient_scope`) Laravel's
+ * body with the RFC 6750 §3 `WWW-Authenticate` challenge. Always `Cache-Control: no-store`.
  *
  * @example throw OAuthError.invalidGrant('The authorization code has expired.')
  */
@@ -54,20 +80,28 @@ export class OAuthError extends HttpError {
   readonly description: string;
   readonly detail: string | undefined;
   readonly redirectable: boolean;
+  /** Set on `invalid_token`: what was wrong with the credentials. */
+  readonly reason: InvalidTokenReason | undefined;
 
   constructor(code: OAuthErrorCode, description: string, options: OAuthErrorOptions = {}) {
     const status = oauthErrorStatus[code];
-    const publicDescription = status >= 500 ? 'The server could not complete the request.' : description;
-    super(status, publicDescription, {
-      body: { error: code, error_description: publicDescription },
-      headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache', ...options.headers },
+    const text = status >= 500 ? GENERIC : description;
+    const { body, challenge } = rendering(code, text, options);
+    super(status, text, {
+      body,
+      headers: {
+        'Cache-Control': 'no-store',
+        Pragma: 'no-cache',
+        ...(challenge ? { 'WWW-Authenticate': challenge } : {}),
+      },
       cause: options.cause,
     });
     this.name = 'OAuthError';
     this.code = code;
-    this.description = publicDescription;
+    this.description = text;
     this.detail = options.detail;
     this.redirectable = options.redirectable ?? false;
+    this.reason = options.reason;
   }
 
   /** What a client sees, as JSON or as redirect parameters. */
@@ -80,10 +114,7 @@ export class OAuthError extends HttpError {
   }
 
   static invalidClient(detail?: string): OAuthError {
-    return new OAuthError('invalid_client', 'Client authentication failed.', {
-      detail,
-      headers: { 'WWW-Authenticate': 'Basic realm="oauth"' },
-    });
+    return new OAuthError('invalid_client', 'Client authentication failed.', { detail });
   }
 
   static invalidGrant(description: string, detail?: string): OAuthError {
@@ -108,14 +139,57 @@ export class OAuthError extends HttpError {
     return new OAuthError('access_denied', description, { redirectable: true });
   }
 
-  static invalidToken(description = 'The access token is invalid.', detail?: string): OAuthError {
-    return new OAuthError('invalid_token', description, {
-      detail,
-      headers: { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${description}"` },
-    });
+  /** RFC 6750 §3.1 at a protected resource; the reason picks the public description. */
+  static invalidToken(
+    refusal: { reason: InvalidTokenReason; detail?: string } = { reason: 'invalid' },
+  ): OAuthError {
+    const reason = refusal?.reason ?? 'invalid';
+    return new OAuthError('invalid_token', TOKEN_DESCRIPTIONS[reason], { reason, detail: refusal?.detail });
+  }
+
+  /** RFC 6750 §3.1: the token lacks every (`all`) or any (`any`) of the scopes a route needs. */
+  static insufficientScope(
+    required: string | readonly string[] = [],
+    mode: 'all' | 'any' = 'all',
+  ): OAuthError {
+    const description =
+      mode === 'any'
+        ? 'The access token has none of the accepted scopes.'
+        : 'The access token lacks a required scope.';
+    return new OAuthError('insufficient_scope', description, { scope: [required].flat().join(' ') });
   }
 
   static serverError(detail: string, cause?: unknown): OAuthError {
-    return new OAuthError('server_error', 'The server could not complete the request.', { detail, cause });
+    return new OAuthError('server_error', GENERIC, { detail, cause });
+  }
+}
+
+/** The body and challenge of each kind of error: the one place they are decided. */
+function rendering(
+  code: OAuthErrorCode,
+  description: string,
+  options: OAuthErrorOptions,
+): { body: Record<string, unknown>; challenge: string | undefined } {
+  switch (code) {
+    case 'invalid_token':
+      // §3.1: a request without credentials gets a bare challenge, "SHOULD NOT include an error code".
+      return {
+        body: { message: UNAUTHENTICATED },
+        challenge:
+          options.reason === 'missing'
+            ? 'Bearer'
+            : `Bearer error="invalid_token", error_description="${description}"`,
+      };
+    case 'insufficient_scope': {
+      const scope = options.scope ?? '';
+      return {
+        body: { message: INVALID_SCOPES, error: code, error_description: description, scope },
+        challenge: `Bearer error="insufficient_scope", error_description="${description}", scope="${scope}"`,
+      };
+    }
+    case 'invalid_client':
+      return { body: { error: code, error_description: description }, challenge: 'Basic realm="oauth"' };
+    default:
+      return { body: { error: code, error_description: description }, challenge: undefined };
   }
 }

@@ -8,27 +8,44 @@ export {
 export { AuthorizationService } from './authorization/authorization-service.js';
 export { Clients, type CreatedClient, type NewClientInput, serializeClient } from './clients/clients.js';
 export type { OAuthConfig, ProtectedResourceConfig, SigningAlgorithm } from './config.js';
-export { OAuthError, type OAuthErrorCode, type OAuthErrorOptions, oauthErrorStatus } from './errors.js';
+export {
+  INVALID_SCOPES,
+  type InvalidTokenReason,
+  OAuthError,
+  type OAuthErrorCode,
+  type OAuthErrorOptions,
+  oauthErrorStatus,
+  UNAUTHENTICATED,
+} from './errors.js';
 export { AccessTokenCreated, AccessTokenRevoked, ClientRevoked, RefreshTokenCreated } from './events.js';
 export { authorizationCodeGrant } from './grants/authorization-code.js';
+export { ClientAuthenticator } from './grants/client-authenticator.js';
 export { clientCredentialsGrant } from './grants/client-credentials.js';
 export {
+  defineGrant,
   type Grant,
-  type GrantContext,
-  required,
+  type GrantParameters,
+  type GrantParams,
+  type GrantRequest,
+  type GrantServices,
   type TokenRequest,
   type UserCredentials,
 } from './grants/grant.js';
 export { passwordGrant } from './grants/password.js';
 export { refreshTokenGrant } from './grants/refresh-token.js';
 export { defaultGrants, GrantRegistry } from './grants/registry.js';
-export { TokenEndpoint } from './grants/token-endpoint.js';
+export {
+  TokenEndpoint,
+  type TokenEndpointParts,
+  type TokenExchange,
+  type TokenInput,
+  type TokenStep,
+  tokenPipeline,
+} from './grants/token-endpoint.js';
 export {
   type ApiGuardOptions,
   type AppTokenClaims,
   AppTokenCookie,
-  actingAs,
-  actingAsClient,
   apiGuardProvider,
   bearerToken,
   bootApiGuard,
@@ -37,20 +54,15 @@ export {
   checkScopes,
   createFreshApiToken,
   currentAccessToken,
+  DEFAULT_RECHECK_MS,
   hasAllScopes,
   hasAnyScope,
-  INVALID_SCOPES,
-  insufficientScope,
   RevocationBroadcast,
   RevocationCache,
   registerApiGuard,
-  stopActing,
-  type TokenFailure,
   TokenGuard,
   type TokenGuardOptions,
   transientToken,
-  UNAUTHENTICATED,
-  unauthenticated,
   type VerifiedToken,
 } from './guard/index.js';
 export {
@@ -146,8 +158,10 @@ export type {
 } from './tables.js';
 export { type IntrospectionResponse, TokenInspector } from './tokens/token-inspector.js';
 export {
+  type GrantWrites,
   type IssuedTokens,
   type IssueOptions,
+  type IssuingTransaction,
   TokenIssuer,
   type TokenResponse,
   toTokenResponse,

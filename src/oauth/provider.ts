@@ -2,6 +2,7 @@ import type { Container } from '../core/container.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { AuthorizationService } from './authorization/authorization-service.js';
 import { Clients } from './clients/clients.js';
+import { ClientAuthenticator } from './grants/client-authenticator.js';
 import type { Grant } from './grants/grant.js';
 import { GrantRegistry } from './grants/registry.js';
 import { TokenEndpoint } from './grants/token-endpoint.js';
@@ -63,6 +64,7 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(GrantRegistry, () => new GrantRegistry().registerAll(options.grants ?? []))
     .singleton(TokenIssuer)
     .singleton(TokenRevoker)
+    .singleton(ClientAuthenticator)
     .singleton(TokenEndpoint)
     .singleton(TokenInspector)
     .singleton(AuthorizationService)

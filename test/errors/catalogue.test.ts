@@ -1,8 +1,13 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BillingError, billingErrorCodes } from '../../src/billing/errors.js';
-import { OAuthError, type OAuthErrorCode, oauthErrorStatus } from '../../src/oauth/errors.js';
-import { type TokenFailure, UNAUTHENTICATED, unauthenticated } from '../../src/oauth/guard/challenge.js';
+import {
+  type InvalidTokenReason,
+  OAuthError,
+  type OAuthErrorCode,
+  oauthErrorStatus,
+  UNAUTHENTICATED,
+} from '../../src/oauth/errors.js';
 import { catalogue, constructorNames, errorClassesInSource, root, unionMembers } from './doc.js';
 
 type Statics = Record<string, unknown>;
@@ -36,13 +41,20 @@ describe('docs/errors.md against the code', () => {
     }
   });
 
-  it('OAuth: each code renders as { error, error_description } with its status; 5xx generic', () => {
+  it('OAuth: getResponse() renders every code with its status, no-store, RFC 6749 §5.2 or RFC 6750 §3 bodies; 5xx generic', async () => {
+    const shapes: Partial<Record<OAuthErrorCode, string[]>> = {
+      invalid_token: ['message'],
+      insufficient_scope: ['error', 'error_description', 'message', 'scope'],
+    };
     for (const code of Object.keys(oauthErrorStatus) as OAuthErrorCode[]) {
-      const err = new OAuthError(code, 'secret detail from db-1');
-      expect(err.status).toBe(oauthErrorStatus[code]);
-      expect(Object.keys(err.body ?? {}).sort()).toEqual(['error', 'error_description']);
-      expect(err.headers['Cache-Control']).toBe('no-store');
-      if (err.status >= 500) expect(JSON.stringify(err.body)).not.toContain('db-1');
+      const res = new OAuthError(code, 'secret detail from db-1').getResponse();
+      const text = await res.text();
+      expect(res.status, code).toBe(oauthErrorStatus[code]);
+      expect(Object.keys(JSON.parse(text)).sort(), code).toEqual(
+        shapes[code] ?? ['error', 'error_description'],
+      );
+      expect(res.headers.get('Cache-Control')).toBe('no-store');
+      if (res.status >= 500) expect(text).not.toContain('db-1');
     }
   });
 
@@ -72,15 +84,16 @@ describe('docs/errors.md against the code', () => {
     }
   });
 
-  it('RFC 6750 §3: the api guard table matches TokenFailure and the challenges the guard sends', () => {
+  it('RFC 6750 §3: the api guard table matches InvalidTokenReason and the challenges getResponse() sends', async () => {
     const rows = catalogue('guard');
-    expect(rows.map(([failure]) => failure).sort()).toEqual(
-      unionMembers('src/oauth/guard/challenge.ts', 'TokenFailure'),
+    expect(rows.map(([reason]) => reason).sort()).toEqual(
+      unionMembers('src/oauth/errors.ts', 'InvalidTokenReason'),
     );
-    for (const [failure, status, challenge] of rows) {
-      const err = unauthenticated(failure as TokenFailure);
-      expect([err.status, err.headers['WWW-Authenticate']], failure).toEqual([Number(status), challenge]);
-      expect(err.body).toEqual({ message: UNAUTHENTICATED });
+    for (const [reason, status, challenge] of rows) {
+      const res = OAuthError.invalidToken({ reason: reason as InvalidTokenReason }).getResponse();
+      expect([res.status, res.headers.get('WWW-Authenticate')], reason).toEqual([Number(status), challenge]);
+      expect(res.headers.get('Cache-Control')).toBe('no-store');
+      expect(await res.json()).toEqual({ message: UNAUTHENTICATED });
     }
   });
 

@@ -1,6 +1,6 @@
 import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Clients, PersonalAccessTokens, TokenGuard } from '../../src/oauth/index.js';
+import { AccessTokenSigner, Clients, PersonalAccessTokens, TokenGuard } from '../../src/oauth/index.js';
 import { ADA, Browser, type ProtectionApp, protectionApp } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -195,6 +195,26 @@ describe(`auth:api bearer tokens (${engine})`, () => {
     expect((await t.call('/api/orders', accessToken)).status).toBe(200);
     await t.app.container.make(Clients).delete(t.passwordClient.client);
     await expectUnauthenticated(await t.call('/api/orders', accessToken), true);
+  });
+
+  it("a validly signed token whose sub is not its row's user is refused on every request, cached or not", async () => {
+    const { accessToken, token } = await t.ada.createToken('bound', []);
+    // Ada's token is verified, its row read and cached as live, then admitted to the cache.
+    for (let i = 0; i < 3; i++) expect((await t.call('/api/user', accessToken)).status).toBe(200);
+    // Our own key signs the same jti for Bob: only the stored row can tell.
+    const borrowed = await t.app.container.make(AccessTokenSigner).sign({
+      tokenId: token.id,
+      userId: t.bob.id,
+      clientId: token.clientId,
+      scopes: [],
+      issuedAt: Math.floor(t.clock.now().getTime() / 1000),
+      expiresAt: Math.floor(t.clock.now().getTime() / 1000) + 3600,
+    });
+    for (let i = 0; i < 3; i++) {
+      const challenge = await expectUnauthenticated(await t.call('/api/user', borrowed), true);
+      expect(challenge).toContain('invalid');
+    }
+    expect((await t.call('/api/user', accessToken)).status).toBe(200);
   });
 
   it('a client_credentials token (no user) is refused by auth:api', async () => {

@@ -1,5 +1,5 @@
+import { actingAs, stopActing } from 'tollgate/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { actingAs, stopActing } from '../../src/oauth/index.js';
 import { type ProtectionApp, protectionApp } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';

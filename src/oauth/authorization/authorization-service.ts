@@ -57,7 +57,6 @@ export class AuthorizationService {
         scopes: request.scopes,
         ttlSeconds: this.config.oauth.accessTokenTtlSeconds,
       });
-      await this.issuer.announce(issued);
       return this.redirect(request.redirectUri, 'token', {
         access_token: issued.accessToken,
         token_type: 'Bearer',

@@ -1,13 +1,12 @@
 import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
-import { OAuthError } from '../errors.js';
 import type { ClientRecord } from '../records.js';
 import type { Scopes } from '../scopes.js';
 import type { OAuthStore } from '../stores/contracts.js';
 import type { TokenIssuer, TokenResponse } from '../tokens/token-issuer.js';
 import type { TokenRevoker } from '../tokens/token-revoker.js';
 
-/** A token request, free of HTTP: the form fields and the Authorization header. */
+/** A token request, free of HTTP: its form fields (RFC 6749 §3.2) and the Authorization header. */
 export interface TokenRequest {
   params: Readonly<Record<string, string | undefined>>;
   authorization?: string | undefined;
@@ -19,7 +18,7 @@ export interface UserCredentials {
 }
 
 /** What a grant may use. Built once by the token endpoint. */
-export interface GrantContext {
+export interface GrantServices {
   store: OAuthStore;
   issuer: TokenIssuer;
   revoker: TokenRevoker;
@@ -27,21 +26,45 @@ export interface GrantContext {
   clock: Clock;
   config: TollgateConfig['oauth'];
   users: UserCredentials;
-  /** Authenticates the client and checks it may use `grantType` (else `unauthorized_client`). */
-  client(request: TokenRequest, grantType: string): Promise<ClientRecord>;
 }
 
-/** One grant type of the token endpoint (node-oidc-provider's `{ grantType, handler }` modules). */
-export interface Grant {
+/**
+ * The form fields a grant reads besides `grant_type` and the client's credentials
+ * (node-oidc-provider's `parameters`): the endpoint refuses a request missing a required one
+ * before the grant runs, and hands the grant only these, typed.
+ */
+export interface GrantParameters {
+  readonly required: readonly string[];
+  readonly optional: readonly string[];
+}
+
+/** The parameters of `P` as the grant receives them. */
+export type GrantParams<P extends GrantParameters> = { readonly [K in P['required'][number]]: string } & {
+  readonly [K in P['optional'][number]]?: string;
+};
+
+/** A token request that passed the endpoint's checks: an authenticated client allowed this grant. */
+export interface GrantRequest<P extends GrantParameters = GrantParameters> {
+  readonly client: ClientRecord;
+  readonly params: GrantParams<P>;
+}
+
+/**
+ * One grant type of the token endpoint (node-oidc-provider's `{ grantType, parameters, handler }`
+ * modules). Its handler issues through one `TokenIssuer.issue()` call.
+ */
+export interface Grant<P extends GrantParameters = GrantParameters> {
   readonly grantType: string;
-  handle(request: TokenRequest, context: GrantContext): Promise<TokenResponse>;
+  readonly parameters: P;
+  handle(request: GrantRequest<P>, services: GrantServices): Promise<TokenResponse>;
 }
 
-/** A required parameter, or `invalid_request`. */
-export function required(request: TokenRequest, name: string): string {
-  const value = request.params[name];
-  if (value === undefined || value === '') {
-    throw OAuthError.invalidRequest(`The request is missing the "${name}" parameter.`);
-  }
-  return value;
+/**
+ * A grant with its parameters' names kept as literal types, so its handler reads them typed.
+ *
+ * @example
+ * defineGrant({ grantType: 'urn:example:otp', parameters: { required: ['otp'], optional: [] }, handle })
+ */
+export function defineGrant<const P extends GrantParameters>(grant: Grant<P>): Grant<P> {
+  return grant;
 }

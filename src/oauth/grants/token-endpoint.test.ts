@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, type OAuthTestApp, oauthApp, tokenRequest } from '../../../test/oauth/support.js';
 import { TokenRevoker } from '../tokens/token-revoker.js';
+import { tokenPipeline } from './token-endpoint.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
-describe(`token endpoint client authentication cache (${engine})`, () => {
+describe(`ClientAuthenticator: the token endpoint's client cache (${engine})`, () => {
   let t: OAuthTestApp;
   beforeAll(async () => {
     t = await oauthApp();
@@ -36,5 +37,18 @@ describe(`token endpoint client authentication cache (${engine})`, () => {
     const refused = await issue(good);
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ error: 'invalid_client' });
+  });
+});
+
+describe('the token endpoint pipeline', () => {
+  it('reads as RFC 6749 §3.2 and §5.2 do: form, grant type, client, allowed grant, parameters, grant', () => {
+    expect(tokenPipeline.map((step) => step.name)).toEqual([
+      'readForm',
+      'supportedGrantType',
+      'authenticateClient',
+      'allowedGrantType',
+      'grantParameters',
+      'runGrant',
+    ]);
   });
 });

@@ -2,11 +2,10 @@ import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { type Session, tokensMatch } from '../../auth/session.js';
 import type { SessionStore } from '../../auth/session-store.js';
-import type { UserRow } from '../../auth/tables.js';
 import type { User } from '../../auth/user.js';
-import type { Users } from '../../auth/users.js';
+import { OAuthError } from '../errors.js';
 import type { AppTokenCookie } from './app-token.js';
-import { unauthenticated } from './challenge.js';
+import type { UserFinder } from './user-resolver.js';
 import { transientToken, type VerifiedToken } from './verified-token.js';
 
 /** A session id as the session cookie carries it; anything else never reaches the database. */
@@ -14,16 +13,19 @@ const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 
 export interface AppTokenAuthenticatorDeps {
   cookie: AppTokenCookie;
-  users: Users;
+  users: UserFinder;
   sessions: () => SessionStore | undefined;
   sessionCookie: string;
-  loadUser: (id: number) => Promise<UserRow | undefined>;
 }
 
-/** The user (already a model when the session had one) or the row to hydrate, and the transient token. */
-export type CookieAuthentication =
-  | { user: User; row?: undefined; token: VerifiedToken }
-  | { user?: undefined; row: UserRow; token: VerifiedToken };
+/** The user the cookie authenticates and its transient token. */
+export interface CookieAuthentication {
+  user: User;
+  token: VerifiedToken;
+}
+
+/** A refused cookie is not a refused bearer token: RFC 6750 §3.1's bare challenge. */
+const refused = () => OAuthError.invalidToken({ reason: 'missing', detail: 'app_token cookie refused' });
 
 /**
  * The app_token cookie as a credential (spec "Authentication" 5): accepted only with
@@ -37,30 +39,28 @@ export class AppTokenAuthenticator {
 
   async authenticate(c: Context): Promise<CookieAuthentication> {
     const value = c.req.header('cookie') === undefined ? undefined : getCookie(c, this.deps.cookie.name);
-    if (!value) throw unauthenticated('missing');
+    if (!value) throw OAuthError.invalidToken({ reason: 'missing' });
     const csrf = c.req.header('x-csrf-token');
-    if (c.req.header('x-requested-with') !== 'XMLHttpRequest' || !csrf) throw unauthenticated('cookie');
+    if (c.req.header('x-requested-with') !== 'XMLHttpRequest' || !csrf) throw refused();
     const claims = await this.deps.cookie.open(value);
-    if (!claims || !tokensMatch(claims.csrf, csrf)) throw unauthenticated('cookie');
-    const live = await this.#session(c);
-    if (!live || live.session.userId !== claims.userId || !live.session.verifyCsrfToken(claims.csrf))
-      throw unauthenticated('cookie');
-    const token = transientToken(claims.userId, ['*']);
-    if (live.user) return { user: live.user, token };
-    const row = await this.deps.loadUser(claims.userId);
-    if (!row) throw unauthenticated('cookie');
-    return { row, token };
+    if (!claims || !tokensMatch(claims.csrf, csrf)) throw refused();
+    const session = await this.#session(c);
+    if (!session || session.userId !== claims.userId || !session.verifyCsrfToken(claims.csrf))
+      throw refused();
+    const started = c.get('session');
+    const user =
+      started?.user?.id === claims.userId ? started.user : await this.deps.users.find(claims.userId);
+    if (!user) throw refused();
+    return { user, token: transientToken(claims.userId, ['*']) };
   }
 
   /** The request's session: already started (a `web` route), or loaded from the session cookie. */
-  async #session(c: Context): Promise<{ session: Session; user: User | undefined } | undefined> {
+  async #session(c: Context): Promise<Session | undefined> {
     const started = c.get('session');
-    if (started) return { session: started, user: started.user };
+    if (started) return started;
     const id = getCookie(c, this.deps.sessionCookie);
     const store = this.deps.sessions();
     if (!id || !store || !SESSION_ID.test(id)) return undefined;
-    const loaded = await store.load(id);
-    if (!loaded) return undefined;
-    return { session: loaded.session, user: loaded.user && this.deps.users.hydrate(loaded.user) };
+    return (await store.load(id))?.session;
   }
 }

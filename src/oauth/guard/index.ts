@@ -1,13 +1,6 @@
-export { actingAs, actingAsClient, stopActing } from './acting-as.js';
 export { type AppTokenClaims, AppTokenCookie } from './app-token.js';
 export { AppTokenAuthenticator, type CookieAuthentication } from './app-token-authenticator.js';
-export {
-  INVALID_SCOPES,
-  insufficientScope,
-  type TokenFailure,
-  UNAUTHENTICATED,
-  unauthenticated,
-} from './challenge.js';
+export { bearerToken } from './bearer.js';
 export { currentAccessToken } from './context.js';
 export { createFreshApiToken } from './fresh-api-token.js';
 export { LruCache } from './lru.js';
@@ -19,8 +12,14 @@ export {
   checkScopes,
   type KnownScopes,
 } from './scope-middleware.js';
-export { bearerToken, TokenGuard, type TokenGuardDeps, type TokenGuardOptions } from './token-guard.js';
-export { RevocationCache, type TokenState } from './token-states.js';
+export { TokenGuard, type TokenGuardDeps, type TokenGuardOptions } from './token-guard.js';
+export {
+  DEFAULT_RECHECK_MS,
+  RevocationCache,
+  type RevocationOptions,
+  type TokenState,
+} from './token-states.js';
+export { type UserFinder, UserResolver, type UserResolverOptions } from './user-resolver.js';
 export {
   hasAllScopes,
   hasAnyScope,
@@ -28,3 +27,4 @@ export {
   transientToken,
   type VerifiedToken,
 } from './verified-token.js';
+export { type VerifiedEntry, VerifiedTokenCache } from './verified-tokens.js';

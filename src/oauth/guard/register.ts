@@ -7,6 +7,7 @@ import { AccessTokenVerifier } from '../jwt/access-token-verifier.js';
 import { Scopes } from '../scopes.js';
 import { OAuthStoreKey } from '../stores/contracts.js';
 import { AppTokenCookie } from './app-token.js';
+import { AppTokenAuthenticator } from './app-token-authenticator.js';
 import { createFreshApiToken } from './fresh-api-token.js';
 import { RevocationBroadcast, type RevocationMessage } from './revocation-broadcast.js';
 import { checkClientCredentials, checkForAnyScope, checkScopes } from './scope-middleware.js';
@@ -36,23 +37,23 @@ export function registerApiGuard(app: Application, options: ApiGuardOptions = {}
   if (container.has(ApiGuardRegistration)) return;
   const registration = new ApiGuardRegistration(options);
   container.instance(ApiGuardRegistration, registration);
-  container.singleton(AppTokenCookie).singleton(
-    TokenGuard,
-    (c) =>
-      new TokenGuard(
-        {
-          verifier: c.make(AccessTokenVerifier),
-          store: c.make(OAuthStoreKey),
-          users: c.make(Users),
-          db: app.db,
-          clock: app.clock,
-          cookie: c.make(AppTokenCookie),
-          sessions: () => (c.has(SessionStore) ? c.make(SessionStore) : undefined),
-          sessionCookie: config.session.cookie,
-        },
-        options,
-      ),
-  );
+  container.singleton(AppTokenCookie).singleton(TokenGuard, (c) => {
+    const users = c.make(Users);
+    const cookie = new AppTokenAuthenticator({
+      cookie: c.make(AppTokenCookie),
+      users,
+      sessions: () => (c.has(SessionStore) ? c.make(SessionStore) : undefined),
+      sessionCookie: config.session.cookie,
+    });
+    const deps = {
+      verifier: c.make(AccessTokenVerifier),
+      store: c.make(OAuthStoreKey),
+      users,
+      clock: app.clock,
+      cookie,
+    };
+    return new TokenGuard(deps, options);
+  });
   if (!container.has(Users)) container.singleton(Users);
 
   let guard: TokenGuard | undefined;
@@ -67,13 +68,16 @@ export function registerApiGuard(app: Application, options: ApiGuardOptions = {}
     .alias('fresh-api-token', () => createFreshApiToken(container.make(AppTokenCookie)));
 
   const publish = (message: RevocationMessage) => registration.broadcast?.publish(message);
-  events.listen(AccessTokenCreated, (e) => tokenGuard().tokenCreated(e.tokenId, e.clientId));
+  const revocations = () => tokenGuard().revocations;
+  events.listen(AccessTokenCreated, (e) =>
+    revocations().created(e.tokenId, e.clientId, e.userId, performance.now()),
+  );
   events.listen(AccessTokenRevoked, (e) => {
-    tokenGuard().tokenRevoked(e.tokenId);
+    revocations().revoke(e.tokenId, performance.now());
     publish({ type: 'token', id: e.tokenId });
   });
   events.listen(ClientRevoked, (e) => {
-    tokenGuard().clientRevoked(e.clientId);
+    revocations().revokeClient(e.clientId, performance.now());
     publish({ type: 'client', id: e.clientId });
   });
 }
@@ -95,7 +99,10 @@ export async function bootApiGuard(app: Application): Promise<void> {
     url,
     registration.options.redisChannel ?? 'tollgate:oauth:revocations',
     {
-      revoked: (m) => (m.type === 'token' ? guard.tokenRevoked(m.id) : guard.clientRevoked(m.id)),
+      revoked: (m) =>
+        m.type === 'token'
+          ? guard.revocations.revoke(m.id, performance.now())
+          : guard.revocations.revokeClient(m.id, performance.now()),
       flush: () => guard.flush(),
     },
     app.logger,

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { ConfigurationError } from '../../core/errors.js';
+import { OAuthError } from '../errors.js';
 import { ALL_SCOPES } from '../scopes.js';
-import { insufficientScope, unauthenticated } from './challenge.js';
 import type { TokenGuard } from './token-guard.js';
 import { hasAllScopes, hasAnyScope } from './verified-token.js';
 
@@ -22,16 +22,17 @@ function required(alias: string, scopes: readonly string[], known?: KnownScopes)
 
 /**
  * `scopes:a,b` — the token must have every listed scope (`*` has them all). Runs after
- * `auth:api`; the list is parsed once, when the route is compiled. 403 `insufficient_scope`.
+ * `auth:api`; the list is parsed once, when the route is compiled. 403 `insufficient_scope`,
+ * rendered by the error handler through `OAuthError.getResponse()`.
  */
 export function checkScopes(scopes: readonly string[], known?: KnownScopes): MiddlewareHandler {
   const list = required('scopes', scopes, known);
-  const refused = insufficientScope(list, 'all');
+  const refused = OAuthError.insufficientScope(list, 'all');
   // Not `async`: on the way through, Hono's own promise from `next()` is all that is needed.
   return function checkScopes(c, next) {
     const token = c.get('accessToken');
-    if (token === undefined) throw unauthenticated('missing');
-    if (!hasAllScopes(token, list)) return Promise.resolve(c.json(refused.body, 403, refused.headers));
+    if (token === undefined) throw OAuthError.invalidToken({ reason: 'missing' });
+    if (!hasAllScopes(token, list)) throw refused;
     return next();
   };
 }
@@ -39,11 +40,11 @@ export function checkScopes(scopes: readonly string[], known?: KnownScopes): Mid
 /** `scope:a,b` — the token must have at least one listed scope. 403 `insufficient_scope`. */
 export function checkForAnyScope(scopes: readonly string[], known?: KnownScopes): MiddlewareHandler {
   const list = required('scope', scopes, known);
-  const refused = insufficientScope(list, 'any');
+  const refused = OAuthError.insufficientScope(list, 'any');
   return function checkForAnyScope(c, next) {
     const token = c.get('accessToken');
-    if (token === undefined) throw unauthenticated('missing');
-    if (!hasAnyScope(token, list)) return Promise.resolve(c.json(refused.body, 403, refused.headers));
+    if (token === undefined) throw OAuthError.invalidToken({ reason: 'missing' });
+    if (!hasAnyScope(token, list)) throw refused;
     return next();
   };
 }
@@ -58,10 +59,10 @@ export function checkClientCredentials(
   known?: KnownScopes,
 ): MiddlewareHandler {
   const list = scopes.length === 0 ? scopes : required('client', scopes, known);
-  const refused = insufficientScope(list, 'all');
+  const refused = OAuthError.insufficientScope(list, 'all');
   return async function checkClientCredentials(c, next) {
     const token = await guard().token(c);
-    if (list.length > 0 && !hasAllScopes(token, list)) return c.json(refused.body, 403, refused.headers);
+    if (list.length > 0 && !hasAllScopes(token, list)) throw refused;
     return next();
   };
 }

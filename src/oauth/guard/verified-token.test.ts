@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AccessTokenClaims } from '../jwt/claims.js';
-import { bearerToken } from './token-guard.js';
+import { bearerToken } from './bearer.js';
 import { hasAllScopes, hasAnyScope, toVerifiedToken, transientToken } from './verified-token.js';
 
 const claims = (over: Partial<AccessTokenClaims> = {}): AccessTokenClaims => ({

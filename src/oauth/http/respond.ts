@@ -6,15 +6,16 @@ import { OAuthError } from '../errors.js';
 export const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
 
 /**
- * The OAuth endpoints' one error serializer: RFC 6749 §5.2 JSON with the error's headers; any
- * other error is logged and becomes a bare `server_error`.
+ * The OAuth endpoints' errors, logged, then rendered by `OAuthError.getResponse()` (RFC 6749 §5.2
+ * JSON, no-store); any other error is logged and becomes a bare `server_error`.
  */
 export function oauthErrorResponse(c: Context, err: unknown, logger: Logger): Response {
   const error =
     err instanceof OAuthError ? err : OAuthError.serverError('unexpected error at an OAuth endpoint', err);
   if (error.status >= 500) logger.error({ err, path: c.req.path }, 'OAuth endpoint failed');
   else if (error.detail) logger.debug({ code: error.code, detail: error.detail }, 'OAuth request refused');
-  return c.json(error.toJSON(), error.status as 400, { ...noStore, ...error.headers });
+  const res = error.getResponse();
+  return c.newResponse(res.body, res);
 }
 
 /**

@@ -15,8 +15,10 @@ export class TokenController {
 
   async issue(c: Context): Promise<Response> {
     try {
-      const params = await readForm(c);
-      const body = await this.endpoint.handle({ params, authorization: c.req.header('authorization') });
+      const body = await this.endpoint.handle({
+        form: () => readForm(c),
+        authorization: c.req.header('authorization'),
+      });
       return c.json(body, 200, noStore);
     } catch (err) {
       return oauthErrorResponse(c, err, this.logger);

@@ -23,7 +23,7 @@ interface OwnTokens {
   byHeader: ReadonlyMap<string, OwnKey>;
 }
 
-const invalid = (detail: string) => OAuthError.invalidToken('The access token is invalid.', detail);
+const invalid = (detail: string) => OAuthError.invalidToken({ reason: 'invalid', detail });
 
 /**
  * Verifies an access token's signature, issuer, type and expiry (against the injected clock) and
@@ -62,11 +62,8 @@ export class AccessTokenVerifier {
       return normalize(payload as Record<string, unknown>);
     } catch (err) {
       if (err instanceof OAuthError) throw err;
-      const expired = err instanceof errors.JWTExpired;
-      throw OAuthError.invalidToken(
-        expired ? 'The access token has expired.' : 'The access token is invalid.',
-        (err as Error).message,
-      );
+      const reason = err instanceof errors.JWTExpired ? 'expired' : 'invalid';
+      throw OAuthError.invalidToken({ reason, detail: (err as Error).message });
     }
   }
 
@@ -116,8 +113,7 @@ export class AccessTokenVerifier {
     if (payload.iss !== this.#issuer) throw invalid('unexpected "iss"');
     const now = Math.floor(this.clock.now().getTime() / 1000);
     if (typeof payload.exp !== 'number') throw invalid('"exp" is not a number');
-    if (payload.exp <= now)
-      throw OAuthError.invalidToken('The access token has expired.', '"exp" has passed');
+    if (payload.exp <= now) throw OAuthError.invalidToken({ reason: 'expired', detail: '"exp" has passed' });
     if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > now)) {
       throw invalid('"nbf" is in the future');
     }
@@ -161,8 +157,7 @@ function normalize(payload: Record<string, unknown>): AccessTokenClaims {
         .split(' ')
         .filter(Boolean);
   for (const claim of REQUIRED) {
-    if (payload[claim] === undefined)
-      throw OAuthError.invalidToken('The access token is invalid.', `no ${claim}`);
+    if (payload[claim] === undefined) throw invalid(`no ${claim}`);
   }
   return {
     iss: String(payload.iss),

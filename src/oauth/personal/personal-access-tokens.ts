@@ -56,7 +56,6 @@ export class PersonalAccessTokens {
       scopes: granted,
       ttlSeconds: this.config.oauth.personalAccessTokenTtlSeconds,
     });
-    await this.issuer.announce(issued);
     return { accessToken: issued.accessToken, token: issued.record };
   }
 

@@ -19,6 +19,15 @@ export interface IssueOptions {
   refresh?: { ttlSeconds: number; familyId?: string };
 }
 
+/** The token endpoint's success body (RFC 6749 §5.1). */
+export interface TokenResponse {
+  token_type: 'Bearer';
+  expires_in: number;
+  access_token: string;
+  refresh_token?: string;
+  scope?: string;
+}
+
 export interface IssuedTokens {
   /** The signed JWT. */
   accessToken: string;
@@ -26,13 +35,31 @@ export interface IssuedTokens {
   expiresIn: number;
   refreshToken?: string;
   refreshRecord?: RefreshTokenRecord;
+  /** What the token endpoint answers. */
+  response: TokenResponse;
 }
 
+/** What a grant's own writes see inside the issuing transaction. */
+export interface IssuingTransaction {
+  /** The transaction's stores. */
+  readonly store: OAuthStore;
+  /** The new access token's id (its `jti`, already signed): an authorization code points at it. */
+  readonly accessTokenId: string;
+  /** Runs after commit, before the new tokens are announced (say, announcing what the grant revoked). */
+  afterCommit(task: () => Promise<void>): void;
+}
+
+/** A grant's writes in the issuing transaction; false aborts it (nothing is saved). */
+export type GrantWrites = (transaction: IssuingTransaction) => Promise<boolean>;
+
 /**
- * Stores and signs tokens. Events are announced by the caller after commit. Grants that write
- * in a transaction `prepare` (ids and RS256 signature) before opening it and only `save` inside:
- * on SQLite the transaction holds the only connection, so a signature inside it queues every
- * other request behind it. `issue` is both at once, for a single insert outside any transaction.
+ * The whole issuing sequence, in one call: ids and signature (`jti` = the stored row's id), then
+ * the rows, then `AccessTokenCreated`/`RefreshTokenCreated` once they are committed, then the RFC
+ * 6749 §5.1 response. With `writes` (a grant that consumes a code or a refresh token), or a
+ * refresh token to store, the grant's writes and the rows share one transaction, opened only after
+ * signing: on SQLite a transaction holds the only connection, so a signature inside it would
+ * queue every other request. A single access token needs no transaction: its insert runs beside
+ * the signature.
  */
 export class TokenIssuer {
   static inject = [AccessTokenSigner, ClockKey, EventDispatcher, OAuthStoreKey] as const;
@@ -44,31 +71,41 @@ export class TokenIssuer {
     private readonly store: OAuthStore,
   ) {}
 
-  /** Signs and stores: the insert and the signature run side by side. */
-  async issue(options: IssueOptions, store: OAuthStore = this.store): Promise<IssuedTokens> {
+  issue(options: IssueOptions): Promise<IssuedTokens>;
+  issue(options: IssueOptions, writes: GrantWrites): Promise<IssuedTokens | undefined>;
+  async issue(options: IssueOptions, writes?: GrantWrites): Promise<IssuedTokens | undefined> {
     const key = await this.signer.currentKey();
     const { issued, subject } = this.#build(options, key.kid);
-    const [accessToken] = await Promise.all([
-      this.signer.sign(subject, key),
-      store.accessTokens.insert(issued.record),
-    ]);
-    issued.accessToken = accessToken;
-    if (issued.refreshRecord) await store.refreshTokens.insert(issued.refreshRecord);
+    if (writes === undefined && issued.refreshRecord === undefined) {
+      const [jwt] = await Promise.all([
+        this.signer.sign(subject, key),
+        this.store.accessTokens.insert(issued.record),
+      ]);
+      issued.accessToken = jwt;
+    } else {
+      issued.accessToken = await this.signer.sign(subject, key);
+      const after: (() => Promise<void>)[] = [];
+      const saved = await this.store.transaction(async (store) => {
+        const transaction = {
+          store,
+          accessTokenId: issued.record.id,
+          afterCommit: (t: () => Promise<void>) => after.push(t),
+        };
+        if (writes !== undefined && !(await writes(transaction))) return false;
+        await store.accessTokens.insert(issued.record);
+        if (issued.refreshRecord) await store.refreshTokens.insert(issued.refreshRecord);
+        return true;
+      });
+      if (!saved) return undefined;
+      for (const task of after) await task();
+    }
+    issued.response = toTokenResponse(issued);
+    await this.events.dispatch(
+      new AccessTokenCreated(issued.record.id, issued.record.userId, issued.record.clientId),
+    );
+    if (issued.refreshRecord)
+      await this.events.dispatch(new RefreshTokenCreated(issued.refreshRecord.id, issued.record.id));
     return issued;
-  }
-
-  /** Generates the ids and signs the JWT (`jti` = the access token row id); stores nothing. */
-  async prepare(options: IssueOptions): Promise<IssuedTokens> {
-    const key = await this.signer.currentKey();
-    const { issued, subject } = this.#build(options, key.kid);
-    issued.accessToken = await this.signer.sign(subject, key);
-    return issued;
-  }
-
-  /** Inserts what `prepare` built; return the tokens only once this committed. */
-  async save(issued: IssuedTokens, store: OAuthStore = this.store): Promise<void> {
-    await store.accessTokens.insert(issued.record);
-    if (issued.refreshRecord) await store.refreshTokens.insert(issued.refreshRecord);
   }
 
   #build(options: IssueOptions, kid: string): { issued: IssuedTokens; subject: AccessTokenSubject } {
@@ -96,7 +133,7 @@ export class TokenIssuer {
       issuedAt,
       expiresAt,
     };
-    const issued: IssuedTokens = { accessToken: '', record, expiresIn: options.ttlSeconds };
+    const issued = { accessToken: '', record, expiresIn: options.ttlSeconds } as IssuedTokens;
     if (options.refresh) {
       const refreshToken = randomSecret();
       const id = hashSecret(refreshToken);
@@ -112,25 +149,9 @@ export class TokenIssuer {
     }
     return { issued, subject };
   }
-
-  /** Raises AccessTokenCreated (and RefreshTokenCreated): after the transaction committed. */
-  async announce(issued: IssuedTokens): Promise<void> {
-    const { record, refreshRecord } = issued;
-    await this.events.dispatch(new AccessTokenCreated(record.id, record.userId, record.clientId));
-    if (refreshRecord) await this.events.dispatch(new RefreshTokenCreated(refreshRecord.id, record.id));
-  }
 }
 
-/** The token endpoint's success body (RFC 6749 §5.1). */
-export interface TokenResponse {
-  token_type: 'Bearer';
-  expires_in: number;
-  access_token: string;
-  refresh_token?: string;
-  scope?: string;
-}
-
-export function toTokenResponse(issued: IssuedTokens): TokenResponse {
+export function toTokenResponse(issued: Omit<IssuedTokens, 'response'>): TokenResponse {
   const body: TokenResponse = {
     token_type: 'Bearer',
     expires_in: issued.expiresIn,

@@ -1,7 +1,7 @@
-import type { User } from '../../auth/user.js';
-import type { Container } from '../../core/container.js';
-import { TokenGuard } from './token-guard.js';
-import { transientToken } from './verified-token.js';
+import type { User } from '../auth/user.js';
+import type { Container } from '../core/container.js';
+import { TokenGuard } from '../oauth/guard/token-guard.js';
+import { transientToken } from '../oauth/guard/verified-token.js';
 
 type HasContainer = { container: Container };
 
@@ -14,16 +14,19 @@ type HasContainer = { container: Container };
  * expect((await app.fetch(new Request('http://localhost/api/orders'))).status).toBe(200);
  */
 export function actingAs<T extends User>(app: HasContainer, user: T, scopes: readonly string[] = []): T {
-  app.container.make(TokenGuard).actAs(user, transientToken(user.id, scopes));
+  app.container.make(TokenGuard).actingAs = { user, token: transientToken(user.id, scopes) };
   return user;
 }
 
 /** Passport's `actingAsClient`: requests pass the `client` middleware as `clientId` with `scopes` (no user). */
 export function actingAsClient(app: HasContainer, clientId: string, scopes: readonly string[] = []): void {
-  app.container.make(TokenGuard).actAs(undefined, transientToken(null, scopes, clientId));
+  app.container.make(TokenGuard).actingAs = {
+    user: undefined,
+    token: transientToken(null, scopes, clientId),
+  };
 }
 
 /** Requests need real tokens again. */
 export function stopActing(app: HasContainer): void {
-  app.container.make(TokenGuard).stopActing();
+  app.container.make(TokenGuard).actingAs = undefined;
 }

@@ -1,0 +1,77 @@
+import { EventDispatcher } from '../../core/events.js';
+import { ClientRevoked } from '../events.js';
+import type { ClientRecord } from '../records.js';
+import { authenticateClient, type ClientCredentialsInput } from '../rules/authenticate-client.js';
+import { type ClientStore, type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
+
+const CLIENT_CACHE_MS = 5_000;
+const CLIENT_CACHE_SIZE = 10_000;
+
+/**
+ * Client authentication for the token endpoint (RFC 6749 §2.3.1, by `authenticateClient`), over
+ * a few seconds' cache of live clients: issuance then costs one insert and one signature. A
+ * client's secret never changes, and a revocation on this instance is forgotten at once (on
+ * other instances within `CLIENT_CACHE_MS`; the guard refuses a revoked client's tokens anyway).
+ */
+export class ClientAuthenticator {
+  static inject = [OAuthStoreKey, EventDispatcher] as const;
+  readonly #clients: LiveClients;
+  /**
+   * Authorization headers that authenticated a client, so the same Basic credentials again skip
+   * the decode and the hash. Only an exact, verified header hits, and only while its client is
+   * the one cached (so revocation and expiry end it too).
+   */
+  readonly #verified = new Map<string, ClientRecord>();
+
+  constructor(store: OAuthStore, events: EventDispatcher) {
+    this.#clients = new LiveClients(store.clients);
+    events.listen(ClientRevoked, (event) => this.#clients.forget(event.clientId));
+  }
+
+  async authenticate(request: ClientCredentialsInput): Promise<ClientRecord> {
+    const header = request.authorization;
+    const plain = request.params.client_id === undefined && request.params.client_secret === undefined;
+    if (header && plain) {
+      const known = this.#verified.get(header);
+      if (known && this.#clients.holds(known)) return known;
+      if (known) this.#verified.delete(header);
+    }
+    const client = await authenticateClient(this.#clients, request);
+    if (header && plain && client.secretHash !== null && this.#clients.holds(client)) {
+      if (this.#verified.size >= CLIENT_CACHE_SIZE) this.#verified.clear();
+      this.#verified.set(header, client);
+    }
+    return client;
+  }
+}
+
+/** Live clients by id for `CLIENT_CACHE_MS` (monotonic time: an operational detail, not domain time). */
+class LiveClients implements Pick<ClientStore, 'find'> {
+  readonly #entries = new Map<string, { client: ClientRecord; until: number }>();
+
+  constructor(private readonly store: ClientStore) {}
+
+  async find(id: string): Promise<ClientRecord | undefined> {
+    const now = performance.now();
+    const hit = this.#entries.get(id);
+    if (hit && hit.until > now) return hit.client;
+    const client = await this.store.find(id);
+    if (client && !client.revoked) {
+      if (this.#entries.size >= CLIENT_CACHE_SIZE) this.#entries.clear();
+      this.#entries.set(id, { client, until: now + CLIENT_CACHE_MS });
+    } else {
+      this.#entries.delete(id);
+    }
+    return client;
+  }
+
+  /** Whether `client` is still the cached, unexpired record of its id. */
+  holds(client: ClientRecord): boolean {
+    const hit = this.#entries.get(client.id);
+    return hit !== undefined && hit.client === client && hit.until > performance.now();
+  }
+
+  forget(id: string): void {
+    this.#entries.delete(id);
+  }
+}

@@ -1,0 +1,5 @@
+/**
+ * `tollgate/testing`: helpers for an application's own tests. Not for production code: what they
+ * change bypasses authentication.
+ */
+export { actingAs, actingAsClient, stopActing } from './acting-as.js';
