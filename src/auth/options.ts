@@ -1,5 +1,6 @@
 import { InjectionKey } from '../core/container.js';
 import type { RateLimiter } from './rate-limiter.js';
+import type { UsersProviderInput } from './users-provider.js';
 
 export interface AuthOptions {
   /** Where users land after login or registration, and where `guest` sends signed-in users. */
@@ -13,9 +14,14 @@ export interface AuthOptions {
    * path (default true). Declare your own dashboard in a provider's `register()` to replace it.
    */
   dashboardPlaceholder?: boolean;
+  /**
+   * Where users live (default: Tollgate's `users` table). `tableUsers({ table, columns, verifyPassword })`
+   * for a table of yours, or any `UsersProvider`; Tollgate's users migration then does not run.
+   */
+  users?: UsersProviderInput;
 }
 
-export type ResolvedAuthOptions = Required<AuthOptions>;
+export type ResolvedAuthOptions = Required<Omit<AuthOptions, 'users'>>;
 
 export function resolveAuthOptions(options: AuthOptions): ResolvedAuthOptions {
   return {

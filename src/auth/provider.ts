@@ -8,12 +8,12 @@ import { LoginController } from './controllers/login-controller.js';
 import { RegisterController } from './controllers/register-controller.js';
 import { CsrfExceptions, verifyCsrf } from './csrf.js';
 import { Guards, sessionGuard } from './guards.js';
-import { authMigrations } from './migrations.js';
+import { authMigrations, usersTableMigrations } from './migrations.js';
 import { type AuthOptions, AuthOptionsKey, LoginRateLimiterKey, resolveAuthOptions } from './options.js';
 import { RateLimiter } from './rate-limiter.js';
 import { SessionStore } from './session-store.js';
 import { sessionCookieOptions, startSession } from './start-session.js';
-import { Users } from './users.js';
+import { bindUsers, Users } from './users.js';
 
 /**
  * Sessions, CSRF protection, the `auth`/`guest` middleware and the login, logout and registration
@@ -25,7 +25,7 @@ export function authProvider(input: AuthOptions = {}): ServiceProvider {
 
   return {
     name: 'auth',
-    migrations: [authMigrations],
+    migrations: input.users ? [authMigrations] : [usersTableMigrations, authMigrations],
 
     register(app: Application) {
       const { router, config, container } = app;
@@ -33,7 +33,7 @@ export function authProvider(input: AuthOptions = {}): ServiceProvider {
         .instance(AuthOptionsKey, options)
         .instance(LoginRateLimiterKey, new RateLimiter(app.clock, options.maxLoginAttempts, 60))
         .singleton(SessionStore);
-      if (!container.has(Users)) container.singleton(Users);
+      bindUsers(container, input.users);
       const guards = Guards.of(app);
       if (!guards.has('web')) guards.define('web', sessionGuard);
       const exceptions = CsrfExceptions.of(app).add(...config.csrf.except);

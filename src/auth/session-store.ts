@@ -5,7 +5,7 @@ import { ClockKey, ConfigKey } from '../core/keys.js';
 import { DbKey } from '../database/keys.js';
 import type { Database } from '../database/types.js';
 import { hashSessionId, Session, type SessionPayload } from './session.js';
-import type { UserRow } from './tables.js';
+import { type UserRecord, type UsersProvider, UsersProviderKey } from './users-provider.js';
 
 /** How often an unchanged session's expiry is slid forward: at most one write a minute per visitor. */
 const TOUCH_AFTER_MS = 60_000;
@@ -14,58 +14,37 @@ const PRUNE_ODDS = 50;
 
 /** Sessions in the `sessions` table, keyed by the SHA-256 of their id. */
 export class SessionStore {
-  static inject = [DbKey, ClockKey, ConfigKey] as const;
+  static inject = [DbKey, ClockKey, ConfigKey, UsersProviderKey] as const;
   readonly lifetimeMs: number;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     config: TollgateConfig,
+    private readonly users: UsersProvider,
   ) {
     this.lifetimeMs = config.session.lifetimeMinutes * 60_000;
   }
 
-  /**
-   * The live session with this id and the row of its user, in one query (the session and user
-   * lookups are on every signed-in page view); undefined when unknown or past its lifetime.
-   */
-  async load(id: string): Promise<{ session: Session; user: UserRow | undefined } | undefined> {
+  /** The live session with this id and its user's record; undefined when unknown or past its lifetime. */
+  async load(id: string): Promise<{ session: Session; user: UserRecord | undefined } | undefined> {
     const hash = hashSessionId(id);
-    const row = await this.db
-      .selectFrom('sessions')
-      .leftJoin('users', 'users.id', 'sessions.user_id')
-      .selectAll('users')
-      .select([
-        'sessions.user_id as session_user_id',
-        'sessions.csrf_token as session_csrf_token',
-        'sessions.payload as session_payload',
-        'sessions.last_activity as session_last_activity',
-        'sessions.expires_at as session_expires_at',
-      ])
-      .where('sessions.id', '=', hash)
-      .executeTakeFirst();
+    const row = await this.db.selectFrom('sessions').selectAll().where('id', '=', hash).executeTakeFirst();
     if (!row) return undefined;
-    if (Date.parse(row.session_expires_at) <= this.clock.now().getTime()) {
+    if (Date.parse(row.expires_at) <= this.clock.now().getTime()) {
       await this.db.deleteFrom('sessions').where('id', '=', hash).execute();
       return undefined;
     }
-    const {
-      session_user_id,
-      session_csrf_token,
-      session_payload,
-      session_last_activity,
-      session_expires_at: _,
-      ...user
-    } = row;
     const session = new Session({
       id,
-      csrfToken: session_csrf_token,
-      userId: session_user_id,
-      payload: parsePayload(session_payload),
+      csrfToken: row.csrf_token,
+      userId: row.user_id,
+      payload: parsePayload(row.payload),
     });
     session.storedHash = hash;
-    session.lastActivity = Date.parse(session_last_activity);
-    return { session, user: user.id === null ? undefined : (user as UserRow) };
+    session.lastActivity = Date.parse(row.last_activity);
+    const user = row.user_id === null ? undefined : await this.users.findById(row.user_id);
+    return { session, user };
   }
 
   /** Whether a stored session should be rewritten only to slide its expiry. */

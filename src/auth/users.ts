@@ -1,34 +1,31 @@
-import type { Kysely } from 'kysely';
-import type { Clock } from '../core/clock.js';
 import { Container, InjectionKey } from '../core/container.js';
-import { ValidationError } from '../core/errors.js';
-import { ClockKey } from '../core/keys.js';
-import { DbKey } from '../database/keys.js';
-import type { Database } from '../database/types.js';
+import { ConfigurationError } from '../core/errors.js';
 import { hashPassword, verifyPassword } from './password.js';
-import type { UserRow } from './tables.js';
+import { tableUsers } from './table-users.js';
 import { User, type UserModel } from './user.js';
+import {
+  type NewUserInput,
+  type UserRecord,
+  type UsersProvider,
+  type UsersProviderInput,
+  UsersProviderKey,
+} from './users-provider.js';
 
 /** The application's user class (a subclass of `User` with its mixins). */
 export const UserModelKey = new InjectionKey<UserModel>('UserModel');
 
-export interface NewUserInput {
-  name: string;
-  email: string;
-  password: string;
-}
+export type { NewUserInput };
 
 // A real hash of a random string: comparing against it costs the same as against a user's hash,
 // so a login for an unknown e-mail takes as long as one with a wrong password.
 let dummyHash: Promise<string> | undefined;
 
-/** Finds, creates and authenticates users, hydrated into the application's user model. */
+/** Finds, creates and authenticates users through the users provider, hydrated into the user model. */
 export class Users {
-  static inject = [DbKey, ClockKey, Container] as const;
+  static inject = [UsersProviderKey, Container] as const;
 
   constructor(
-    private readonly db: Kysely<Database>,
-    private readonly clock: Clock,
+    private readonly provider: UsersProvider,
     private readonly container: Container,
   ) {}
 
@@ -36,57 +33,54 @@ export class Users {
     return this.container.has(UserModelKey) ? this.container.make(UserModelKey) : User;
   }
 
-  hydrate<T extends User = User>(row: UserRow): T {
-    return new this.model(this.container, row) as T;
+  hydrate<T extends User = User>(record: UserRecord): T {
+    return new this.model(this.container, record as never) as T;
   }
 
   async find<T extends User = User>(id: number): Promise<T | undefined> {
-    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? this.hydrate<T>(row) : undefined;
+    const record = await this.provider.findById(id);
+    return record ? this.hydrate<T>(record) : undefined;
   }
 
   async findByEmail<T extends User = User>(email: string): Promise<T | undefined> {
-    const row = await this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('email', '=', email.trim().toLowerCase())
-      .executeTakeFirst();
-    return row ? this.hydrate<T>(row) : undefined;
+    const record = await this.provider.findByCredentials(email);
+    return record ? this.hydrate<T>(record) : undefined;
   }
 
+  /** Creates a user; a taken e-mail is a `ValidationError`, also when two registrations race. */
   async create<T extends User = User>(input: NewUserInput): Promise<T> {
-    const email = input.email.trim().toLowerCase();
-    if (await this.findByEmail(email))
-      throw new ValidationError({ email: ['The email has already been taken.'] });
-    const now = this.clock.now().toISOString();
-    const row = await this.db
-      .insertInto('users')
-      .values({
-        name: input.name.trim(),
-        email,
-        password: await hashPassword(input.password),
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return this.hydrate<T>(row);
+    if (!this.provider.create) throw new ConfigurationError('The users provider cannot create users.');
+    return this.hydrate<T>(await this.provider.create(input));
   }
 
   /** The user whose e-mail and password match, or undefined. Constant work either way. */
   async attempt<T extends User = User>(email: string, password: string): Promise<T | undefined> {
-    const user = await this.findByEmail<T>(email);
-    if (!user) {
+    const record = await this.provider.findByCredentials(email);
+    if (!record) {
       dummyHash ??= hashPassword(crypto.randomUUID());
       await verifyPassword(await dummyHash, password);
       return undefined;
     }
-    return (await verifyPassword(user.password, password)) ? user : undefined;
+    return (await this.provider.verifyPassword(record, password)) ? this.hydrate<T>(record) : undefined;
   }
 
-  async update(user: User, values: Partial<Omit<UserRow, 'id' | 'created_at'>>): Promise<void> {
-    const row = { ...values, updated_at: this.clock.now().toISOString() };
-    await this.db.updateTable('users').set(row).where('id', '=', user.id).execute();
-    user.fill(row);
+  async update(user: User, values: Record<string, unknown>): Promise<void> {
+    if (!this.provider.update) throw new ConfigurationError('The users provider cannot update users.');
+    await this.provider.update(user.id, values);
+    user.fill(values);
   }
+}
+
+/**
+ * Binds the users provider (the one given, else the default `users` table) and the `Users` service,
+ * unless already bound: the auth and OAuth modules both call it.
+ */
+export function bindUsers(container: Container, provider?: UsersProviderInput): void {
+  if (provider || !container.has(UsersProviderKey)) {
+    container.singleton(
+      UsersProviderKey,
+      typeof provider === 'function' ? provider : () => provider ?? tableUsers()(container),
+    );
+  }
+  if (!container.has(Users)) container.singleton(Users);
 }

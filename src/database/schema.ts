@@ -1,4 +1,10 @@
-import { type CreateTableBuilder, type Kysely, PostgresAdapter, sql } from 'kysely';
+import {
+  type ColumnDefinitionBuilder,
+  type CreateTableBuilder,
+  type Kysely,
+  PostgresAdapter,
+  sql,
+} from 'kysely';
 
 /** Migrations are "frozen in time": they take `Kysely<any>` and these few portable helpers. */
 export function isPostgres(db: Kysely<any>): boolean {
@@ -20,3 +26,13 @@ export function withTimestamps<T extends string>(table: CreateTableBuilder<T, an
 }
 
 export const now = sql`CURRENT_TIMESTAMP`;
+
+/**
+ * A `user_id` column: a foreign key to `users.id` when the users live in Tollgate's own `users`
+ * table, a plain integer when the application brings its own users provider (no such table).
+ */
+export async function userIdColumn(db: Kysely<any>) {
+  const tables = await db.introspection.getTables();
+  const hasUsers = tables.some((table) => table.name === 'users');
+  return (c: ColumnDefinitionBuilder) => (hasUsers ? c.references('users.id').onDelete('cascade') : c);
+}

@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
+import { userIdColumn } from '../../database/schema.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
+  const userId = await userIdColumn(db);
   await db.schema
     .createTable('sessions')
     .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
-    .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('cascade'))
+    .addColumn('user_id', 'integer', userId)
     .addColumn('csrf_token', 'varchar(64)', (c) => c.notNull())
     .addColumn('payload', 'text', (c) => c.notNull())
     .addColumn('last_activity', 'varchar(32)', (c) => c.notNull())

@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
-import { withIncrements, withTimestamps } from '../../database/schema.js';
+import { userIdColumn, withIncrements, withTimestamps } from '../../database/schema.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
+  const userId = await userIdColumn(db);
   await withTimestamps(
     withIncrements(db, db.schema.createTable('subscriptions'))
-      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('user_id', 'integer', (c) => userId(c.notNull()))
       .addColumn('name', 'varchar(255)', (c) => c.notNull())
       .addColumn('stripe_id', 'varchar(255)')
       .addColumn('stripe_plan', 'varchar(255)')

@@ -10,10 +10,13 @@ const columns: [name: string, type: 'varchar(255)' | 'varchar(32)' | 'varchar(4)
   ['trial_ends_at', 'varchar(32)'],
 ];
 
-/** Installs from before billing owned its columns already have them: only missing ones are added. */
+/**
+ * Installs from before billing owned its columns already have them: only missing ones are added.
+ * An application with its own users table (its own users provider) adds these columns itself.
+ */
 export async function up(db: Kysely<any>): Promise<void> {
   const users = (await db.introspection.getTables()).find((t) => t.name === 'users');
-  if (!users) throw new Error('Billing adds its columns to the users table, which does not exist yet.');
+  if (!users) return;
   const existing = new Set(users.columns.map((c) => c.name));
   for (const [name, type] of columns) {
     if (!existing.has(name)) await db.schema.alterTable('users').addColumn(name, type).execute();

@@ -1,6 +1,6 @@
 import { Guards } from '../../auth/guards.js';
 import { SessionStore } from '../../auth/session-store.js';
-import { Users } from '../../auth/users.js';
+import { bindUsers, Users } from '../../auth/users.js';
 import type { Application, ServiceProvider } from '../../kernel/application.js';
 import { AccessTokenCreated, AccessTokenRevoked, ClientRevoked } from '../events.js';
 import { AccessTokenVerifier } from '../jwt/access-token-verifier.js';
@@ -54,7 +54,7 @@ export function registerApiGuard(app: Application, options: ApiGuardOptions = {}
     };
     return new TokenGuard(deps, options);
   });
-  if (!container.has(Users)) container.singleton(Users);
+  bindUsers(container);
 
   let guard: TokenGuard | undefined;
   const tokenGuard = () => (guard ??= container.make(TokenGuard));

@@ -1,13 +1,14 @@
 import type { Kysely } from 'kysely';
-import { withTimestamps } from '../../database/schema.js';
+import { userIdColumn, withTimestamps } from '../../database/schema.js';
 
 /** Passport's OAuth tables, with secrets, codes and refresh tokens stored only as SHA-256 digests. */
 export async function up(db: Kysely<any>): Promise<void> {
+  const userId = await userIdColumn(db);
   await withTimestamps(
     db.schema
       .createTable('oauth_clients')
       .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
-      .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('cascade'))
+      .addColumn('user_id', 'integer', userId)
       .addColumn('name', 'varchar(255)', (c) => c.notNull())
       .addColumn('secret', 'varchar(64)')
       .addColumn('redirect', 'text', (c) => c.notNull())
@@ -21,7 +22,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     db.schema
       .createTable('oauth_access_tokens')
       .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
-      .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('cascade'))
+      .addColumn('user_id', 'integer', userId)
       .addColumn('client_id', 'varchar(64)', (c) =>
         c.notNull().references('oauth_clients.id').onDelete('cascade'),
       )
@@ -67,7 +68,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('oauth_auth_codes')
     .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('user_id', 'integer', (c) => userId(c.notNull()))
     .addColumn('client_id', 'varchar(64)', (c) =>
       c.notNull().references('oauth_clients.id').onDelete('cascade'),
     )

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { withIncrements, withTimestamps } from '../../database/schema.js';
+import { withIncrements, withTimestamps } from '../../../database/schema.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await withTimestamps(
