@@ -1,10 +1,16 @@
-import { authProvider } from '../src/auth/provider.js';
-import { UserModelKey } from '../src/auth/users.js';
-import { billingProvider } from '../src/billing/service-provider.js';
-import { configFromEnv, configFromFile, defineConfig } from '../src/config/index.js';
-import type { DeepPartial, TollgateConfig } from '../src/core/config.js';
-import { Application, type ApplicationOptions } from '../src/kernel/application.js';
-import { oauthProvider } from '../src/oauth/provider.js';
+import {
+  Application,
+  type ApplicationOptions,
+  authProvider,
+  billingProvider,
+  configFromEnv,
+  configFromFile,
+  type DeepPartial,
+  defineConfig,
+  oauthProvider,
+  type TollgateConfig,
+  UserModelKey,
+} from 'tollgate';
 import { referenceConfig } from './config.js';
 import { routes } from './routes.js';
 import { AppUser } from './user.js';

@@ -1,4 +1,4 @@
-import type { DeepPartial, TollgateConfig } from '../src/core/config.js';
+import type { DeepPartial, TollgateConfig } from 'tollgate';
 
 /** The reference service's own configuration, under the environment variables. */
 export const referenceConfig: DeepPartial<TollgateConfig> = {

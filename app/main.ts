@@ -1,5 +1,4 @@
-import { closeOnSignals, listen } from '../src/kernel/server.js';
-import { installOAuth } from '../src/oauth/install.js';
+import { closeOnSignals, installOAuth, listen } from 'tollgate';
 import { createApp } from './bootstrap.js';
 
 const app = await createApp();

@@ -1,4 +1,4 @@
-import type { ServiceProvider } from '../src/kernel/application.js';
+import type { ServiceProvider } from 'tollgate';
 import { OrderBook } from './api/orders.js';
 import { registerApiRoutes } from './api/routes.js';
 import { HealthController } from './health-controller.js';

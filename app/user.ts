@@ -1,6 +1,4 @@
-import { User } from '../src/auth/user.js';
-import { Billable } from '../src/billing/billable.js';
-import { HasApiTokens } from '../src/oauth/personal/has-api-tokens.js';
+import { Billable, HasApiTokens, User } from 'tollgate';
 
 /** The reference service's user: personal access tokens and subscription billing. */
 export class AppUser extends Billable(HasApiTokens(User)) {}

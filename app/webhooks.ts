@@ -1,6 +1,4 @@
-import { BraintreeWebhookController } from '../src/billing/braintree-webhook-controller.js';
-import { StripeWebhookController } from '../src/billing/stripe-webhook-controller.js';
-import type { Application } from '../src/kernel/application.js';
+import { type Application, BraintreeWebhookController, StripeWebhookController } from 'tollgate';
 
 /**
  * The billing provider's webhook receiver (the spec's `POST {base_url}/{provider}/webhook`). It sits

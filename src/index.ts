@@ -1,13 +1,35 @@
 /**
- * Tollgate's public API: what an application imports. Each module's own `index.ts` lists its
- * exports by name; this file gathers them.
+ * `tollgate`: what an application needs to start — configuration, the application kernel, the
+ * server, and the modules' service providers. Each module's own entry point (`tollgate/oauth`,
+ * `tollgate/billing`, `tollgate/auth`, `tollgate/http`, `tollgate/views`, `tollgate/database`,
+ * `tollgate/testing`) has the rest.
  */
-export * from './auth/index.js';
-export * from './billing/index.js';
-export * from './config/index.js';
-export * from './core/index.js';
-export * from './database/index.js';
-export * from './http/index.js';
-export * from './kernel/index.js';
-export * from './oauth/index.js';
-export * from './views/index.js';
+
+export { csrfToken, currentUser } from './auth/context.js';
+export { authProvider } from './auth/provider.js';
+export { tableUsers } from './auth/table-users.js';
+export { User } from './auth/user.js';
+export { UserModelKey, Users } from './auth/users.js';
+export { Billable } from './billing/billable.js';
+export { BraintreeWebhookController } from './billing/braintree-webhook-controller.js';
+export { billingProvider } from './billing/service-provider.js';
+export { StripeWebhookController } from './billing/stripe-webhook-controller.js';
+export { configFromEnv, configFromFile, defineConfig, loadConfig } from './config/index.js';
+export type { Clock } from './core/clock.js';
+export { SystemClock } from './core/clock.js';
+export type { DeepPartial, TollgateConfig } from './core/config.js';
+export type { Binding, Constructor, Injectable } from './core/container.js';
+export { Container, InjectionKey } from './core/container.js';
+export { ConfigurationError, HttpError, ValidationError } from './core/errors.js';
+export { EventDispatcher } from './core/events.js';
+export { ClockKey, ConfigKey, EventsKey, LoggerKey } from './core/keys.js';
+export type { Logger } from './core/logger.js';
+export { createLogger } from './core/logger.js';
+export { AppEncryptionKey } from './kernel/app-key.js';
+export type { ApplicationOptions, ServiceProvider } from './kernel/application.js';
+export { Application } from './kernel/application.js';
+export type { RunningServer } from './kernel/server.js';
+export { closeOnSignals, listen } from './kernel/server.js';
+export { installOAuth } from './oauth/install.js';
+export { HasApiTokens } from './oauth/personal/has-api-tokens.js';
+export { oauthProvider } from './oauth/provider.js';

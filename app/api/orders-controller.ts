@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
+import { currentUser, HttpError, ValidationError } from 'tollgate';
 import { z } from 'zod';
-import { currentUser } from '../../src/auth/index.js';
-import { HttpError, ValidationError } from '../../src/core/errors.js';
 import { OrderBook } from './orders.js';
 
 const NewOrder = z.object({

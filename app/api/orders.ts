@@ -1,5 +1,4 @@
-import type { Clock } from '../../src/core/clock.js';
-import { ClockKey } from '../../src/core/keys.js';
+import { type Clock, ClockKey } from 'tollgate';
 
 export interface Order {
   id: number;

@@ -1,4 +1,4 @@
-import type { Router } from '../../src/http/index.js';
+import type { Router } from 'tollgate/http';
 import { OrdersController } from './orders-controller.js';
 import { UserController } from './user-controller.js';
 

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { currentUser } from '../../src/auth/index.js';
+import { currentUser } from 'tollgate';
 
 /** `GET /api/user`: the user the token belongs to (Laravel's `$request->user()`). */
 export class UserController {

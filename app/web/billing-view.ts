@@ -1,8 +1,5 @@
-import type { PlanConfig } from '../../src/billing/config.js';
-import type { Invoice } from '../../src/billing/invoice.js';
-import { formatMoney } from '../../src/billing/money.js';
-import type { Subscription } from '../../src/billing/subscription.js';
-import type { TollgateConfig } from '../../src/core/config.js';
+import type { TollgateConfig } from 'tollgate';
+import { formatMoney, type Invoice, type PlanConfig, type Subscription } from 'tollgate/billing';
 import type { SubscriptionView } from './pages/billing-page.js';
 
 /** The reference service's one subscription name. */

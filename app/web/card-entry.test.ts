@@ -1,5 +1,5 @@
+import { defineConfig } from 'tollgate';
 import { describe, expect, it } from 'vitest';
-import { defineConfig } from '../../src/config/index.js';
 import { CardEntry, cardEntryConfig } from './card-entry.js';
 
 const html = async (config: ReturnType<typeof cardEntryConfig>) =>

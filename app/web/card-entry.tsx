@@ -1,5 +1,5 @@
 import type { FC } from 'hono/jsx';
-import type { TollgateConfig } from '../../src/core/config.js';
+import type { TollgateConfig } from 'tollgate';
 
 /** Which browser tokenizer the card forms use, decided on the server from the configuration. */
 export type CardEntryConfig =

@@ -1,4 +1,4 @@
-import type { ServiceProvider } from '../../src/kernel/application.js';
+import type { ServiceProvider } from 'tollgate';
 import { BillingController } from './controllers/billing-controller.js';
 import { DashboardController } from './controllers/dashboard-controller.js';
 import { ServiceInvoiceController } from './controllers/invoice-controller.js';

@@ -4,9 +4,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { listen } from 'tollgate';
+import { Clients, installKeys } from 'tollgate/oauth';
 import { createApp } from '../../app/bootstrap.js';
-import { listen } from '../../src/kernel/server.js';
-import { Clients, installKeys } from '../../src/oauth/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tollgate-issuance-'));
 const app = await createApp({

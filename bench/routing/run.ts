@@ -8,10 +8,8 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Hono } from 'hono';
-import { Container } from '../../src/core/container.js';
-import { createLogger } from '../../src/core/logger.js';
-import { toHonoPath } from '../../src/http/route.js';
-import { Router } from '../../src/http/router.js';
+import { Container, createLogger } from 'tollgate';
+import { Router, toHonoPath } from 'tollgate/http';
 
 export interface Row {
   bench: 'routing';

@@ -12,20 +12,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { createApp } from '../../app/bootstrap.js';
-import { authProvider } from '../../src/auth/index.js';
-import { Users } from '../../src/auth/users.js';
-import type { Application, ServiceProvider } from '../../src/kernel/application.js';
-import { listen } from '../../src/kernel/server.js';
-import * as oauth from '../../src/oauth/index.js';
+import { type Application, authProvider, listen, oauthProvider, Users } from 'tollgate';
 import {
   type AccessTokenRecord,
   AccessTokenSigner,
   Clients,
   installKeys,
-  oauthProvider,
   PersonalAccessTokens,
-} from '../../src/oauth/index.js';
+} from 'tollgate/oauth';
+import { createApp } from '../../app/bootstrap.js';
 import { announce, exitOnSigterm } from './announce.js';
 import { logIn } from './tollgate-session.js';
 
@@ -39,11 +34,6 @@ const app = await createApp();
 const has = (name: string) => app.providers.some((provider) => provider.name === name);
 if (!has('auth')) await app.register(authProvider());
 if (!has('oauth')) await app.register(oauthProvider());
-// The `api` guard and the scope middleware (issue 5), looked up so this runs before they land.
-const guardProvider = (oauth as Record<string, unknown>).apiGuardProvider as
-  | (() => ServiceProvider)
-  | undefined;
-if (!has('oauth.guard') && guardProvider) await app.register(guardProvider());
 if (scenario.startsWith('protected')) {
   await app.register({
     name: 'bench.routes',

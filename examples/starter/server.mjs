@@ -14,15 +14,14 @@ import {
   currentUser,
   defineConfig,
   HasApiTokens,
-  html,
   installOAuth,
   listen,
   oauthProvider,
-  renderPage,
   StripeWebhookController,
   User,
   UserModelKey,
 } from 'tollgate';
+import { html, renderPage } from 'tollgate/views';
 
 // 1. Configuration: your settings, then the environment (PORT, DATABASE_URL, STRIPE_SECRET, …).
 const settings = {

@@ -1,55 +1,27 @@
+/**
+ * `tollgate/billing`: subscription billing on the user model, over Stripe or Braintree. Register
+ * `billingProvider()`, mix `Billable` into the user class, and route the provider's webhook to
+ * `StripeWebhookController` or `BraintreeWebhookController`.
+ */
+
 export { Billable } from './billable.js';
 export type { BillableUser } from './billable-user.js';
 export { BraintreeWebhookController } from './braintree-webhook-controller.js';
-export { Customers } from './customers.js';
-export { deferredProvider } from './deferred-provider.js';
-export {
-  BillingError,
-  type BillingErrorCode,
-  type BillingErrorDetails,
-  billingErrorCodes,
-} from './errors.js';
-export { Invoice, type InvoiceLine } from './invoice.js';
+export type { BillingConfig, BillingEdition, CouponConfig, PlanConfig } from './config.js';
+export { billingConfig } from './config.js';
+export type { BillingErrorCode } from './errors.js';
+export { BillingError } from './errors.js';
+export type { InvoiceLine } from './invoice.js';
+export { Invoice } from './invoice.js';
 export { InvoiceController } from './invoice-controller.js';
-export {
-  type InvoicePdfOptions,
-  invoiceFileName,
-  invoicePdfResponse,
-  renderInvoicePdf,
-} from './invoice-pdf.js';
-export { Invoices } from './invoices.js';
-export { formatMoney, minorDigits, toMajor, toMinor } from './money.js';
-export {
-  type BillingCapabilities,
-  type BillingProvider,
-  BillingProviderKey,
-  type ChargeInput,
-  type ChargeResponse,
-  type CreateCustomerInput,
-  type CreateSubscriptionInput,
-  type InvoiceForInput,
-  type ProviderCustomer,
-  type ProviderInvoice,
-  type ProviderInvoiceLine,
-  type ProviderSubscription,
-  type ResumeContext,
-  type SubscriptionChanges,
-  type WebhookEvent,
-  type WebhookRequest,
-} from './provider.js';
-export {
-  type BillingProviderOptions,
-  billingProvider,
-  closeBilling,
-  type EditionFactory,
-} from './service-provider.js';
-export * as subscriptionStatus from './status.js';
+export type { InvoicePdfOptions } from './invoice-pdf.js';
+export { formatMoney } from './money.js';
+export type { BillingProvider, ChargeResponse, WebhookEvent } from './provider.js';
+export { BillingProviderKey } from './provider.js';
+export type { BillingProviderOptions } from './service-provider.js';
+export { billingProvider, closeBilling } from './service-provider.js';
 export { StripeWebhookController } from './stripe-webhook-controller.js';
 export { Subscription } from './subscription.js';
 export { SubscriptionBuilder } from './subscription-builder.js';
-export { SubscriptionRepository } from './subscription-repository.js';
-export { Subscriptions } from './subscriptions.js';
-export type { SubscriptionRow, SubscriptionsTable } from './tables.js';
-export { validateTaxPercentage } from './tax.js';
-export { handlerName, WebhookController } from './webhook-controller.js';
-export { WebhookEvents } from './webhook-events.js';
+export type { SubscriptionRow } from './tables.js';
+export { WebhookController } from './webhook-controller.js';

@@ -1,54 +1,19 @@
-export { type CompileOptions, compileRoutes } from './compile.js';
-export {
-  type ControllerMiddleware,
-  controllerMiddlewareFor,
-} from './controller-middleware.js';
-export { type ControllerClass, ControllerRegistry, normalizeControllerName } from './controller-registry.js';
-export {
-  compileAction,
-  invokeMethodOf,
-  parseActionString,
-  RequestContext,
-  type RouteEndpoint,
-} from './dispatch.js';
-export { errorPage, notFound, renderError } from './error-handler.js';
-export { spoofMethod, withMethodSpoofing } from './method-spoofing.js';
-export { type MiddlewareFactory, MiddlewareRegistry } from './middleware-registry.js';
-export {
-  type ApiResourceAction,
-  apiResourceActions,
-  type ResourceAction,
-  type ResourceDefaults,
-  type ResourceOptions,
-  ResourceRegistration,
-  resourceActions,
-  resourceParameter,
-} from './resource.js';
-export { toResponse, wantsJson } from './respond.js';
-export {
-  allMethods,
-  type HttpMethod,
-  type MiddlewareRef,
-  Route,
-  type RouteAction,
-  type RouteDefinition,
-  type RouteHandler,
-  toHonoPath,
-} from './route.js';
-export {
-  clearRouteCache,
-  RouteCacheError,
-  type RouteCacheFile,
-  readRouteCache,
-  serializeRoutes,
-  writeRouteCache,
-} from './route-cache.js';
-export { formatRouteTable, listRoutes, type RouteListing } from './route-list.js';
-export { type GroupAttributes, Router } from './router.js';
-export {
-  type RouteParam,
-  route,
-  UrlGenerationError,
-  type UrlOptions,
-  type UrlParams,
-} from './url-generator.js';
+/**
+ * `tollgate/http`: the Laravel-style router compiled onto Hono — routes, names, groups, resource
+ * routes, controllers by class or string, middleware aliases, the route cache.
+ */
+
+export { httpConfig } from './config.js';
+export type { ControllerMiddleware } from './controller-middleware.js';
+export type { ControllerClass } from './controller-registry.js';
+export { RequestContext } from './dispatch.js';
+export type { MiddlewareFactory } from './middleware-registry.js';
+export type { ResourceAction, ResourceOptions } from './resource.js';
+export type { HttpMethod, MiddlewareRef, RouteAction, RouteDefinition, RouteHandler } from './route.js';
+export { Route, toHonoPath } from './route.js';
+export type { RouteCacheFile } from './route-cache.js';
+export { RouteCacheError } from './route-cache.js';
+export type { RouteListing } from './route-list.js';
+export type { GroupAttributes } from './router.js';
+export { Router } from './router.js';
+export { route, UrlGenerationError } from './url-generator.js';

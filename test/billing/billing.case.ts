@@ -5,9 +5,9 @@ import {
   BillingProviderKey,
   billingProvider,
   closeBilling,
-  handlerName,
   type WebhookEvent,
 } from '../../src/billing/index.js';
+import { handlerName } from '../../src/billing/webhook-controller.js';
 import { TestClock } from '../../src/core/clock.js';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { createTestApp, type TestApp } from '../support/app.js';

@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessTokenVerifier } from '../../src/oauth/index.js';
+import { AccessTokenVerifier } from '../../src/oauth/jwt/access-token-verifier.js';
 import { ADA, approvalFields, Browser, insecure, type OAuthTestApp, oauthApp, REDIRECT } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -159,7 +159,7 @@ describe(`OAuth grants with oauth4webapi (${engine})`, () => {
     const newClaims = await verifier.verify(refreshed.access_token);
     expect(newClaims.scopes).toEqual(['check-status']);
     // The refreshed-away access token is revoked in the store.
-    const store = t.app.container.make((await import('../../src/oauth/index.js')).OAuthStoreKey);
+    const store = t.app.container.make((await import('../../src/oauth/stores/contracts.js')).OAuthStoreKey);
     expect((await store.accessTokens.find(oldClaims.jti))?.revoked).toBe(true);
     expect((await store.accessTokens.find(newClaims.jti))?.revoked).toBe(false);
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessTokenVerifier, OAuthStoreKey } from '../../src/oauth/index.js';
+import { AccessTokenVerifier } from '../../src/oauth/jwt/access-token-verifier.js';
+import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
 import { ADA, BOB, Browser, type OAuthTestApp, oauthApp, SCOPES, tokenRequest } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';

@@ -3,7 +3,9 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Users } from '../../src/auth/users.js';
 import { run } from '../../src/cli/main.js';
-import { Clients, generateKeyPair, PersonalAccessTokens, TokenRevoker } from '../../src/oauth/index.js';
+import { Clients, PersonalAccessTokens } from '../../src/oauth/index.js';
+import { generateKeyPair } from '../../src/oauth/keys/key-files.js';
+import { TokenRevoker } from '../../src/oauth/tokens/token-revoker.js';
 import { type ReferenceServer, startReferenceServer } from '../browser/server.js';
 import { insecure } from './support.js';
 

@@ -5,15 +5,15 @@ import { UserModelKey, Users } from '../../src/auth/users.js';
 import {
   AccessTokenCreated,
   AccessTokenRevoked,
-  AccessTokenVerifier,
   ClientRevoked,
   HasApiTokens,
   OAuthError,
-  OAuthStoreKey,
   PersonalAccessClientMissing,
   RefreshTokenCreated,
-  TokenRevoker,
 } from '../../src/oauth/index.js';
+import { AccessTokenVerifier } from '../../src/oauth/jwt/access-token-verifier.js';
+import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
+import { TokenRevoker } from '../../src/oauth/tokens/token-revoker.js';
 import { ADA, type OAuthTestApp, oauthApp, REDIRECT, tokenRequest } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -64,7 +64,7 @@ describe(`OAuth storage, events and the HasApiTokens mixin (${engine})`, () => {
 
     // An authorization code: only its hash is kept.
     const { client: web } = await t.createClient();
-    const { AuthorizationService } = await import('../../src/oauth/index.js');
+    const { AuthorizationService } = await import('../../src/oauth/authorization/authorization-service.js');
     const url = await t.app.container.make(AuthorizationService).approve(
       {
         clientId: web.id,

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthorizationRequest, AuthorizationService, OAuthStoreKey } from '../../src/oauth/index.js';
+import type { AuthorizationRequest } from '../../src/oauth/authorization/authorization-request.js';
+import { AuthorizationService } from '../../src/oauth/authorization/authorization-service.js';
+import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
 import { ADA, basic, type OAuthTestApp, oauthApp, REDIRECT, tokenRequest } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';

@@ -1,6 +1,7 @@
 import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessTokenSigner, Clients, PersonalAccessTokens, TokenGuard } from '../../src/oauth/index.js';
+import { TokenGuard } from '../../src/oauth/guard/index.js';
+import { AccessTokenSigner, Clients, PersonalAccessTokens } from '../../src/oauth/index.js';
 import { ADA, Browser, type ProtectionApp, protectionApp } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';

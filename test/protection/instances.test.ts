@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Clients, DEFAULT_RECHECK_MS, PersonalAccessTokens } from '../../src/oauth/index.js';
+import { DEFAULT_RECHECK_MS } from '../../src/oauth/guard/index.js';
+import { Clients, PersonalAccessTokens } from '../../src/oauth/index.js';
 import { type Instances, twoInstances } from './instances.js';
 import { protectionApp } from './support.js';
 

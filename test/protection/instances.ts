@@ -11,13 +11,8 @@ import { TestClock } from '../../src/core/clock.js';
 import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/logger.js';
 import { Application } from '../../src/kernel/application.js';
-import {
-  type ApiGuardOptions,
-  type ApiTokensUser,
-  Clients,
-  installKeys,
-  oauthProvider,
-} from '../../src/oauth/index.js';
+import type { ApiGuardOptions } from '../../src/oauth/guard/index.js';
+import { type ApiTokensUser, Clients, installKeys, oauthProvider } from '../../src/oauth/index.js';
 import { createTestDatabase } from '../support/database.js';
 import { ADA } from './support.js';
 

@@ -119,7 +119,7 @@ describe(`scope middleware (${engine})`, () => {
   });
 
   it('unknown scopes in a route are a boot error, not a request-time surprise', async () => {
-    const { MiddlewareRegistry } = await import('../../src/http/index.js');
+    const { MiddlewareRegistry } = await import('../../src/http/middleware-registry.js');
     const { checkScopes } = await import('../../src/oauth/index.js');
     const registry = new MiddlewareRegistry().alias('scopes', (...s) =>
       checkScopes(s, { has: (name) => name === 'check-status' }),

@@ -6,8 +6,8 @@ import { UserModelKey, Users } from '../../src/auth/users.js';
 import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
 import type { Application } from '../../src/kernel/application.js';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
+import type { ApiGuardOptions } from '../../src/oauth/guard/index.js';
 import {
-  type ApiGuardOptions,
   type ApiTokensUser,
   Clients,
   type CreatedClient,

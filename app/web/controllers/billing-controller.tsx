@@ -1,11 +1,7 @@
 import type { Context } from 'hono';
-import { csrfToken } from '../../../src/auth/context.js';
-import { BillingError } from '../../../src/billing/errors.js';
-import { type BillingProvider, BillingProviderKey } from '../../../src/billing/provider.js';
-import type { TollgateConfig } from '../../../src/core/config.js';
-import { ConfigKey, LoggerKey } from '../../../src/core/keys.js';
-import type { Logger } from '../../../src/core/logger.js';
-import { renderPage } from '../../../src/views/render.js';
+import { ConfigKey, csrfToken, type Logger, LoggerKey, type TollgateConfig } from 'tollgate';
+import { BillingError, type BillingProvider, BillingProviderKey } from 'tollgate/billing';
+import { renderPage } from 'tollgate/views';
 import type { AppUser } from '../../user.js';
 import { invoiceRow, planPrice, SUBSCRIPTION, subscriptionView } from '../billing-view.js';
 import { cardEntryConfig } from '../card-entry.js';

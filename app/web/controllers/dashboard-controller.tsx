@@ -1,10 +1,7 @@
 import type { Context } from 'hono';
-import type { TollgateConfig } from '../../../src/core/config.js';
-import { ConfigKey } from '../../../src/core/keys.js';
-import { Clients } from '../../../src/oauth/clients/clients.js';
-import { PersonalAccessTokens } from '../../../src/oauth/personal/personal-access-tokens.js';
-import { Scopes } from '../../../src/oauth/scopes.js';
-import { renderPage } from '../../../src/views/render.js';
+import { ConfigKey, type TollgateConfig } from 'tollgate';
+import { Clients, PersonalAccessTokens, Scopes } from 'tollgate/oauth';
+import { renderPage } from 'tollgate/views';
 import type { AppUser } from '../../user.js';
 import { SUBSCRIPTION, subscriptionSummary, subscriptionView } from '../billing-view.js';
 import { ClientsPage } from '../pages/clients-page.js';

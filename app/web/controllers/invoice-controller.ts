@@ -1,6 +1,5 @@
 import type { Context } from 'hono';
-import { InvoiceController } from '../../../src/billing/invoice-controller.js';
-import type { InvoicePdfOptions } from '../../../src/billing/invoice-pdf.js';
+import { InvoiceController, type InvoicePdfOptions } from 'tollgate/billing';
 
 /** `GET /user/invoice/{invoice}`: the billing module's controller, with the service's own letterhead. */
 export class ServiceInvoiceController extends InvoiceController {

@@ -1,10 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'hono';
-import type { TollgateConfig } from '../../../src/core/config.js';
-import { HttpError } from '../../../src/core/errors.js';
-import { ConfigKey } from '../../../src/core/keys.js';
-import { renderPage } from '../../../src/views/render.js';
+import { ConfigKey, HttpError, type TollgateConfig } from 'tollgate';
+import { renderPage } from 'tollgate/views';
 import { renderMarkdown } from '../markdown.js';
 import { LandingPage } from '../pages/landing-page.js';
 

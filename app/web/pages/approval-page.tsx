@@ -1,5 +1,5 @@
-import { ApprovalDecisionFields, type ApprovalView } from '../../../src/oauth/http/approval-view.js';
-import { renderPage } from '../../../src/views/render.js';
+import { ApprovalDecisionFields, type ApprovalView } from 'tollgate/oauth';
+import { renderPage } from 'tollgate/views';
 
 /**
  * The service's approval page (`oauthProvider({ approvalView })`): the client's name, the account

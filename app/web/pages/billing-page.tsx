@@ -1,6 +1,6 @@
 import type { FC } from 'hono/jsx';
-import type { PlanConfig } from '../../../src/billing/config.js';
-import { CsrfField } from '../../../src/views/components.js';
+import type { PlanConfig } from 'tollgate/billing';
+import { CsrfField } from 'tollgate/views';
 import { CardEntry, type CardEntryConfig } from '../card-entry.js';
 import { DashboardFrame, displayDate } from './frame.js';
 

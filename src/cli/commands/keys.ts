@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
-import { installKeys, keyPaths, OAuthStoreKey, pruneKeys, rotateKeys } from '../../oauth/index.js';
+import { installKeys } from '../../oauth/index.js';
+import { keyPaths } from '../../oauth/keys/key-files.js';
+import { pruneKeys, rotateKeys } from '../../oauth/keys/rotation.js';
+import { OAuthStoreKey } from '../../oauth/stores/contracts.js';
 import { CliError, withApplication } from '../context.js';
 import { prepared } from './oauth.js';
 

@@ -2,15 +2,12 @@ import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { Users } from '../../auth/users.js';
 import type { Application } from '../../kernel/application.js';
-import {
-  bindOAuthServices,
-  Clients,
-  type CreatedClient,
-  OAuthStoreKey,
-  redirectListProblem,
-  serializeClient,
-} from '../../oauth/index.js';
+import { serializeClient } from '../../oauth/clients/clients.js';
+import { Clients, type CreatedClient } from '../../oauth/index.js';
 import { installOAuth } from '../../oauth/install.js';
+import { bindOAuthServices } from '../../oauth/provider.js';
+import { redirectListProblem } from '../../oauth/rules/check-redirect-uri.js';
+import { OAuthStoreKey } from '../../oauth/stores/contracts.js';
 import { CliError, withApplication } from '../context.js';
 
 /** The OAuth services on the CLI's application, whether or not it registered `oauthProvider()`. */

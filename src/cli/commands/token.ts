@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { Users } from '../../auth/users.js';
-import { bindOAuthServices, OAuthError, OAuthStoreKey, PersonalAccessTokens } from '../../oauth/index.js';
+import { OAuthError, PersonalAccessTokens } from '../../oauth/index.js';
 import { PersonalAccessClientMissing } from '../../oauth/personal/personal-access-tokens.js';
+import { bindOAuthServices } from '../../oauth/provider.js';
+import { OAuthStoreKey } from '../../oauth/stores/contracts.js';
 import { CliError, withApplication } from '../context.js';
 
 interface TokenCreateOptions {
