@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/database.js';
-import { authMigrations } from '../auth/migrations.js';
+import { authMigrations, usersTableMigrations } from '../auth/migrations.js';
 import { billingMigrations } from '../billing/migrations.js';
 import { oauthMigrations } from '../oauth/migrations.js';
 import { connect } from './connection.js';
 import { createMigrator, migrateToLatest } from './migrator.js';
 
-const folders = [authMigrations, oauthMigrations, billingMigrations];
+const folders = [usersTableMigrations, authMigrations, oauthMigrations, billingMigrations];
 
 describe(`database (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'})`, () => {
   let database: TestDatabase;
