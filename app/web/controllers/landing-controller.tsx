@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'hono';
@@ -6,7 +7,10 @@ import { renderPage } from 'tollgate/views';
 import { renderMarkdown } from '../markdown.js';
 import { LandingPage } from '../pages/landing-page.js';
 
-const DOCS = fileURLToPath(new URL('../../../docs/', import.meta.url));
+// The repository's docs/: three folders up from the sources, four from the compiled build/app/.
+const DOCS = [new URL('../../../docs/', import.meta.url), new URL('../../../../docs/', import.meta.url)]
+  .map((url) => fileURLToPath(url))
+  .find((path) => existsSync(path))!;
 const PAGE = /^[a-z0-9][a-z0-9-]*$/;
 
 /** `GET /` and the documentation pages (`/docs`, `/docs/{page}`: the Markdown files of `docs/`). */
