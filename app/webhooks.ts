@@ -12,8 +12,14 @@ export function registerWebhookRoute(app: Application): void {
     'Billing/BraintreeWebhookController': BraintreeWebhookController,
   });
   if (app.config.billing.edition === 'braintree') {
-    router.post('/braintree/webhook', [BraintreeWebhookController, 'handle']).name('cashier.webhook');
+    router
+      .post('/braintree/webhook', [BraintreeWebhookController, 'handle'])
+      .name('cashier.webhook')
+      .bodyLimit('webhooks');
   } else {
-    router.post('/stripe/webhook', [StripeWebhookController, 'handle']).name('cashier.webhook');
+    router
+      .post('/stripe/webhook', [StripeWebhookController, 'handle'])
+      .name('cashier.webhook')
+      .bodyLimit('webhooks');
   }
 }

@@ -14,9 +14,20 @@ import { createLogger } from './logger.js';
 describe('configuration', () => {
   it('fills documented defaults and lets the environment override them', () => {
     const config = defineConfig(
-      configFromEnv({ PORT: '4100', DATABASE_URL: 'postgres://db/x', OAUTH_IMPLICIT_GRANT: 'true' }),
+      configFromEnv({
+        PORT: '4100',
+        DATABASE_URL: 'postgres://db/x',
+        OAUTH_IMPLICIT_GRANT: 'true',
+        BODY_LIMIT_WEBHOOKS: '2000000',
+      }),
     );
-    expect(config.http).toEqual({ host: '127.0.0.1', port: 4100 });
+    expect(config.http).toMatchObject({ host: '127.0.0.1', port: 4100 });
+    expect(config.http.bodyLimits).toEqual({
+      default: 100_000,
+      oauth: 57_344,
+      forms: 57_344,
+      webhooks: 2_000_000,
+    });
     expect(config.app.url).toBe('http://127.0.0.1:4100');
     expect(config.database.url).toBe('postgres://db/x');
     expect(config.oauth.implicitGrant).toBe(true);

@@ -2,14 +2,17 @@ import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { Container } from '../core/container.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import { BodyLimitTable } from './body-limit.js';
+import { type BodyLimits, defaultBodyLimits } from './config.js';
 import { chain } from './controller-middleware.js';
 import type { ControllerRegistry } from './controller-registry.js';
 import { compileAction, type RouteEndpoint } from './dispatch.js';
+import { guardEntry } from './entry.js';
 import { notFound, renderError } from './error-handler.js';
-import { withMethodSpoofing } from './method-spoofing.js';
 import type { MiddlewareRegistry } from './middleware-registry.js';
 import { type Route, toHonoPath } from './route.js';
 import type { Router } from './router.js';
+import { SecurityHeaders } from './security-headers.js';
 
 export interface CompileOptions {
   router: Router;
@@ -19,6 +22,10 @@ export interface CompileOptions {
   middleware: MiddlewareRegistry;
   /** App-level middleware, run before every route's. */
   before?: readonly MiddlewareHandler[];
+  /** Request body limits by kind (`http.bodyLimits`); the documented defaults when omitted. */
+  bodyLimits?: BodyLimits;
+  /** The headers every response carries; the strict defaults when omitted. */
+  securityHeaders?: SecurityHeaders;
 }
 
 function assertUniqueNames(routes: readonly Route[]): void {
@@ -44,6 +51,7 @@ function onRoute(err: unknown, route: Route): unknown {
 export function compileRoutes(routes: readonly Route[], options: CompileOptions): Hono {
   assertUniqueNames(routes);
   const { router, container, logger } = options;
+  const limits = new BodyLimitTable(options.bodyLimits ?? defaultBodyLimits, routes);
   const app = new Hono();
   app.onError((err, c) => renderError(err, c, logger));
   app.notFound(notFound);
@@ -67,5 +75,5 @@ export function compileRoutes(routes: readonly Route[], options: CompileOptions)
     };
     app.on([...route.methods], [toHonoPath(route.path, route.wheres)], handler);
   }
-  return withMethodSpoofing(app);
+  return guardEntry(app, limits, options.securityHeaders ?? new SecurityHeaders());
 }

@@ -3,6 +3,7 @@
  * routes, controllers by class or string, middleware aliases, the route cache.
  */
 
+export type { BodyLimitKind, BodyLimits, CspSources } from './config.js';
 export { httpConfig } from './config.js';
 export type { ControllerMiddleware } from './controller-middleware.js';
 export type { ControllerClass } from './controller-registry.js';
@@ -16,4 +17,5 @@ export { RouteCacheError } from './route-cache.js';
 export type { RouteListing } from './route-list.js';
 export type { GroupAttributes } from './router.js';
 export { Router } from './router.js';
+export { SecurityHeaders } from './security-headers.js';
 export { route, UrlGenerationError } from './url-generator.js';

@@ -1,5 +1,3 @@
-import type { Hono } from 'hono';
-
 /** Spec rule 4: the verbs an HTML form may carry in `_method`. */
 const spoofable = new Set(['PUT', 'PATCH', 'DELETE']);
 
@@ -92,18 +90,4 @@ export async function spoofMethod(request: Request): Promise<Request> {
     return new Request(request.url, { method, headers, body: form, signal: request.signal });
   }
   return request;
-}
-
-/**
- * Method spoofing has to happen before routing (Hono picks the handlers from the verb), so it wraps
- * the app's entry point instead of being a middleware: one string comparison for non-POST
- * requests, and no second trip through global middleware as `hono/method-override` makes.
- */
-export function withMethodSpoofing<T extends Hono<any, any, any>>(app: T): T {
-  const inner = app.fetch;
-  app.fetch = (request, env, executionCtx) =>
-    request.method === 'POST'
-      ? spoofMethod(request).then((r) => inner(r, env, executionCtx))
-      : inner(request, env, executionCtx);
-  return app;
 }

@@ -10,10 +10,14 @@ export function toResponse(c: Context, value: unknown): Response {
 
 /** Whether the client asked for JSON (API clients, fetch from the frontend) rather than a page. */
 export function wantsJson(c: Context): boolean {
-  const accept = c.req.header('accept') ?? '';
+  return requestWantsJson(c.req.raw.headers);
+}
+
+/** `wantsJson` from the request headers alone, for answers given before routing. */
+export function requestWantsJson(headers: Headers): boolean {
   return (
-    accept.includes('application/json') ||
-    c.req.header('x-requested-with') === 'XMLHttpRequest' ||
-    (c.req.header('content-type') ?? '').includes('application/json')
+    (headers.get('accept') ?? '').includes('application/json') ||
+    headers.get('x-requested-with') === 'XMLHttpRequest' ||
+    (headers.get('content-type') ?? '').includes('application/json')
   );
 }

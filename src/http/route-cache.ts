@@ -68,6 +68,7 @@ export function serializeRoutes(
       action,
       middleware: route.middlewareRefs as string[],
       wheres: { ...route.wheres },
+      ...(route.bodyLimitKind ? { bodyLimit: route.bodyLimitKind } : {}),
     });
   }
   if (problems.length > 0) throw new RouteCacheError(problems);

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Constructor } from '../core/container.js';
+import type { BodyLimitKind } from './config.js';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 export const allMethods: readonly HttpMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -21,11 +22,15 @@ export interface RouteDefinition {
   /** Aliases and group names only: closures cannot be written to a file. */
   middleware: string[];
   wheres: Record<string, string>;
+  /** Set when the route declared one (`route.bodyLimit('webhooks')`). */
+  bodyLimit?: BodyLimitKind;
 }
 
 /** One declared route: built fluently, then frozen into the route table by `Router.commit()`. */
 export class Route {
   routeName: string | undefined;
+  /** The body limit this route declared; see `bodyLimit()`. */
+  bodyLimitKind: BodyLimitKind | undefined;
   readonly middlewareRefs: MiddlewareRef[] = [];
   readonly wheres: Record<string, string> = {};
 
@@ -53,6 +58,7 @@ export class Route {
       wheres: definition.wheres,
     });
     if (definition.name) route.name(definition.name);
+    if (definition.bodyLimit) route.bodyLimit(definition.bodyLimit);
     return route;
   }
 
@@ -65,6 +71,16 @@ export class Route {
   /** Appends middleware after the group's: group → route → controller is the order they run in. */
   middleware(...refs: (MiddlewareRef | readonly MiddlewareRef[])[]): this {
     for (const ref of refs.flat()) this.middlewareRefs.push(ref);
+    return this;
+  }
+
+  /**
+   * Which of `http.bodyLimits` applies to this route's request bodies (`'oauth'`, `'webhooks'`, …).
+   * Without it a URL-encoded or multipart body gets `forms` and any other body `default`. The limit
+   * is enforced before routing, while the body streams in: a larger body is answered 413 unread.
+   */
+  bodyLimit(kind: BodyLimitKind): this {
+    this.bodyLimitKind = kind;
     return this;
   }
 

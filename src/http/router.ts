@@ -1,8 +1,10 @@
 import type { Hono, MiddlewareHandler } from 'hono';
+import type { TollgateConfig } from '../core/config.js';
 import type { Constructor, Container } from '../core/container.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { compileRoutes } from './compile.js';
+import type { BodyLimits } from './config.js';
 import { ControllerRegistry } from './controller-registry.js';
 import { MiddlewareRegistry } from './middleware-registry.js';
 import {
@@ -16,6 +18,7 @@ import {
 } from './resource.js';
 import { allMethods, type HttpMethod, type MiddlewareRef, Route, type RouteAction } from './route.js';
 import { type RouteCacheFile, readRouteCache, serializeRoutes } from './route-cache.js';
+import { SecurityHeaders } from './security-headers.js';
 import {
   absoluteUrl,
   buildPath,
@@ -64,6 +67,10 @@ export class Router {
   readonly controllers = new ControllerRegistry();
   /** The application's URL, for `url(name, params, { absolute: true })`; boot sets it from `config.app.url`. */
   baseUrl = '';
+  /** The headers every response carries; modules add CSP sources (`securityHeaders.allow('script-src', …)`). */
+  readonly securityHeaders = new SecurityHeaders();
+  /** Request body limits by kind; `useHttpConfig` sets them from `http.bodyLimits`. */
+  bodyLimits: BodyLimits | undefined;
   readonly #stack: GroupFrame[] = [{ prefix: '', as: '', middleware: [], namespace: '', where: {} }];
   readonly #resources: ResourceDefaults = { verbs: { create: 'create', edit: 'edit' }, parameters: {} };
   #byName: Map<string, Route> | undefined;
@@ -247,6 +254,13 @@ export class Router {
     return serializeRoutes(this.routes, this.controllers, now);
   }
 
+  /** The `http` configuration's body limits and extra CSP sources (boot calls this). */
+  useHttpConfig(http: Pick<TollgateConfig['http'], 'bodyLimits' | 'csp'>): this {
+    this.bodyLimits = http.bodyLimits;
+    this.securityHeaders.allowAll(http.csp);
+    return this;
+  }
+
   /** Validates the table (duplicate names, unknown middleware) and compiles it onto a Hono app. */
   commit(container: Container, logger: Logger, before: MiddlewareHandler[] = []): Hono {
     if (this.#committed) return this.#committed;
@@ -257,6 +271,8 @@ export class Router {
       controllers: this.controllers,
       middleware: this.middleware,
       before,
+      bodyLimits: this.bodyLimits,
+      securityHeaders: this.securityHeaders,
     });
     this.#byName = undefined;
     this.#committed = app;

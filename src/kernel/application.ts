@@ -96,6 +96,7 @@ export class Application {
   async boot(): Promise<Hono> {
     if (this.#http) return this.#http;
     this.router.baseUrl ||= this.config.app.url;
+    this.router.useHttpConfig(this.config.http);
     const controllers = this.config.routes.controllersPath;
     if (controllers) this.router.controllers.useDefaultRoot(controllers);
     // `tollgate route:cache` output replaces the declared routes (providers may check `router.cachedFrom`).
@@ -110,8 +111,11 @@ export class Application {
     return this.#http;
   }
 
-  /** Web-standard entry point: tests call it directly, the server passes every request to it. */
-  fetch = (request: Request): Response | Promise<Response> => this.http.fetch(request);
+  /**
+   * Web-standard entry point: tests call it directly, the server passes every request to it (with
+   * `@hono/node-server`'s `{ incoming, outgoing }` as `env`, which the security headers use).
+   */
+  fetch = (request: Request, env?: unknown): Response | Promise<Response> => this.http.fetch(request, env);
 
   /** Runs `fn` when the application closes, before the database does (last registered, first run). */
   onClose(fn: () => Promise<void> | void): this {

@@ -27,9 +27,13 @@ export function registerOAuthRoutes(router: Router): void {
     'OAuth/ProtectedResourceController': ProtectedResourceController,
   });
 
-  router.post('/oauth/token', [TokenController, 'issue']).name('passport.token');
-  router.post('/oauth/revoke', [RevocationController, 'revoke']).name('oauth.revoke');
-  router.post('/oauth/introspect', [RevocationController, 'introspect']).name('oauth.introspect');
+  // Small form bodies only (`http.bodyLimits.oauth`): a larger one is answered 413 unread.
+  router.post('/oauth/token', [TokenController, 'issue']).name('passport.token').bodyLimit('oauth');
+  router.post('/oauth/revoke', [RevocationController, 'revoke']).name('oauth.revoke').bodyLimit('oauth');
+  router
+    .post('/oauth/introspect', [RevocationController, 'introspect'])
+    .name('oauth.introspect')
+    .bodyLimit('oauth');
   router
     .get('/.well-known/oauth-authorization-server', [MetadataController, 'metadata'])
     .name('oauth.metadata');

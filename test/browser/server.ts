@@ -30,7 +30,8 @@ export async function startReferenceServer(
   // Listen first (port 0), then build the app with that URL: the server forwards to it once built.
   let target: Application | undefined;
   const forwarder = {
-    fetch: (request: Request) => target?.fetch(request) ?? new Response('starting', { status: 503 }),
+    fetch: (request: Request, env: unknown) =>
+      target?.fetch(request, env) ?? new Response('starting', { status: 503 }),
   } as unknown as Application;
   const server: RunningServer = await listen(forwarder, '127.0.0.1', 0);
   const app = await createApp(

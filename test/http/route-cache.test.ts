@@ -193,6 +193,16 @@ describe('route cache (rule 10)', () => {
     ]);
   });
 
+  it("keeps a route's body limit through the cache", () => {
+    const router = new Router();
+    router.controllers.register(TokenController);
+    router.post('/hook', [TokenController, 'show']).bodyLimit('webhooks');
+    const file = router.toCache(new Date('2026-01-15T12:00:00Z'));
+    expect(file.routes[0]).toMatchObject({ path: '/hook', bodyLimit: 'webhooks' });
+    const reloaded = new Router().useCache(file);
+    expect(reloaded.routes[0]!.bodyLimitKind).toBe('webhooks');
+  });
+
   it('route:list prints verb, path, name, action and middleware as a table, and as JSON', async () => {
     await cli('route:clear');
     const table = await cli('route:list');

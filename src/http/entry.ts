@@ -1,0 +1,53 @@
+import type { Hono } from 'hono';
+import { type BodyLimitTable, payloadTooLarge, unreadableBody, withinLimit } from './body-limit.js';
+import { spoofMethod } from './method-spoofing.js';
+import type { SecurityHeaders } from './security-headers.js';
+
+type Fetch = Hono['fetch'];
+
+/**
+ * A request that may carry a body: bounded first, then — for a POST — method-spoofed, which may
+ * read a form body, now known to be within its limit.
+ */
+async function admit(
+  request: Request,
+  limits: BodyLimitTable,
+  route: (request: Request) => Response | Promise<Response>,
+): Promise<Response> {
+  const kind = limits.kindOf(request);
+  const limit = limits.limits[kind];
+  let admitted: Request;
+  try {
+    const bounded = await withinLimit(request, limit);
+    if (!bounded) return payloadTooLarge(request, kind, limit);
+    admitted = bounded.method === 'POST' ? await spoofMethod(bounded) : bounded;
+  } catch {
+    return unreadableBody(request, kind);
+  }
+  return route(admitted);
+}
+
+/**
+ * Everything a request passes before the router, in one place: the default security headers
+ * (on every response: pages, errors, the 404 page, JSON, assets), the body limit (413 before the
+ * body is read), then method spoofing (which has to run before routing: Hono picks handlers by
+ * verb). GET and HEAD cost a string comparison and the headers; their bodies are never read.
+ */
+export function guardEntry<T extends Hono<any, any, any>>(
+  app: T,
+  limits: BodyLimitTable,
+  headers: SecurityHeaders,
+): T {
+  const inner: Fetch = app.fetch;
+  app.fetch = (request, env, executionCtx) => {
+    const preset = headers.presetOn(env);
+    const method = request.method;
+    const res =
+      method === 'GET' || method === 'HEAD'
+        ? inner(request, env, executionCtx)
+        : admit(request, limits, (r) => inner(r, env, executionCtx));
+    if (preset) return res;
+    return res instanceof Response ? headers.addTo(res) : res.then((r) => headers.addTo(r));
+  };
+  return app;
+}
