@@ -13,7 +13,7 @@ interface Token {
 
 function scopeList(scopes: string[]): HTMLElement {
   if (scopes.length === 0) return h('span', { class: 'muted' }, 'no scopes');
-  return h('span', {}, ...scopes.map((s) => h('span', { class: 'badge', style: 'margin-right:0.25rem' }, s)));
+  return h('span', {}, ...scopes.map((s) => h('span', { class: 'badge mr-xs' }, s)));
 }
 
 /** Personal access tokens: create (token shown once), list, delete — over `/oauth/personal-access-tokens`. */

@@ -48,9 +48,9 @@ export const CardEntry: FC<{ config: CardEntryConfig; idPrefix: string }> = ({ c
   <div class="field">
     <input type="hidden" name="token" value="" />
     {config.provider === 'sandbox' ? (
-      <fieldset data-card-entry data-provider="sandbox" style="margin:0">
+      <fieldset class="m-0" data-card-entry data-provider="sandbox">
         <legend>Test card</legend>
-        <p class="small muted" style="margin-bottom:0.5rem">
+        <p class="small muted mb-sm">
           Sandbox mode: no real payment provider is configured, so pick one of the sandbox's test cards.
         </p>
         <div class="test-cards">
@@ -77,9 +77,7 @@ export const CardEntry: FC<{ config: CardEntryConfig; idPrefix: string }> = ({ c
         data-key={config.provider === 'stripe' ? config.key : undefined}
         data-authorization={config.provider === 'braintree' ? config.authorization : undefined}
       >
-        <p class="small" style="font-weight:600;margin-bottom:0.25rem">
-          Card
-        </p>
+        <p class="small strong mb-xs">Card</p>
         <div class="card-element" data-card-element />
       </div>
     )}

@@ -2,6 +2,7 @@ import type { Constructor } from '../core/container.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import type { BillingEdition } from './config.js';
+import { allowCardFormSources } from './content-security.js';
 import { Customers } from './customers.js';
 import { Invoices } from './invoices.js';
 import { billingMigrations } from './migrations.js';
@@ -35,6 +36,7 @@ export function billingProvider(options: BillingProviderOptions = {}): ServicePr
     async register(app) {
       const provider = await resolveProvider(app, options.provider);
       app.container.instance(BillingProviderKey, provider);
+      allowCardFormSources(app.router.securityHeaders, app.config.billing.edition);
       let closing: Promise<void> | undefined;
       const close = () => (closing ??= Promise.resolve(provider.close?.()));
       closers.set(app, close);

@@ -198,6 +198,19 @@ legend { font-weight: 600; padding: 0 0.25rem; }
 .doc .table td, .doc .table th { font-size: 0.9rem; }
 .doc p code, .doc li code, .doc td code { background: #f0f2f5; padding: 0.05rem 0.3rem; border-radius: 4px; }
 
+/* Spacing helpers: pages use classes, not style attributes (the CSP has no 'unsafe-inline'). */
+.m-0 { margin: 0; }
+.mt-0 { margin-top: 0; }
+.mt-sm { margin-top: 0.5rem; }
+.mt-md { margin-top: 1rem; }
+.mt-lg { margin-top: 1.5rem; }
+.mb-xs { margin-bottom: 0.25rem; }
+.mb-sm { margin-bottom: 0.5rem; }
+.mb-md { margin-bottom: 1rem; }
+.mb-lg { margin-bottom: 1.5rem; }
+.mr-xs { margin-right: 0.25rem; }
+.strong { font-weight: 600; }
+
 @media (max-width: 600px) {
   :root { font-size: 15px; }
   main.container { padding-top: 1.25rem; }

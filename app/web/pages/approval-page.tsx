@@ -17,7 +17,7 @@ export const approvalPage: ApprovalView = (c, props) =>
       </p>
       {props.scopes.length > 0 ? (
         <>
-          <p style="margin-bottom:0.5rem">It will be able to:</p>
+          <p class="mb-sm">It will be able to:</p>
           <ul class="scopes">
             {props.scopes.map((scope) => (
               <li data-scope={scope.id}>

@@ -56,7 +56,7 @@ const Current: FC<BillingPageProps & { sub: SubscriptionView }> = (props) => {
         <h2>Your subscription</h2>
         <StatusBadge sub={sub} />
       </div>
-      <dl class="dl" style="margin-top:1rem">
+      <dl class="dl mt-md">
         <dt>Plan</dt>
         <dd data-plan={sub.planId}>{sub.plan?.name ?? sub.planId}</dd>
         <dt>Price</dt>
@@ -86,7 +86,7 @@ const Current: FC<BillingPageProps & { sub: SubscriptionView }> = (props) => {
       {sub.state === 'active' || sub.state === 'trial' ? (
         <div class="actions">
           {others.length > 0 ? (
-            <form method="post" action="/dashboard/billing/swap" class="actions" style="margin:0">
+            <form method="post" action="/dashboard/billing/swap" class="actions m-0">
               <CsrfField token={csrfToken} />
               <label class="small" for="swap-plan">
                 Change plan
@@ -104,9 +104,9 @@ const Current: FC<BillingPageProps & { sub: SubscriptionView }> = (props) => {
             </form>
           ) : null}
           <form
+            class="m-0"
             method="post"
             action="/dashboard/billing/cancel"
-            style="margin:0"
             data-confirm="Cancel your subscription? It stays active until the end of the paid period."
           >
             <CsrfField token={csrfToken} />
@@ -141,9 +141,7 @@ const Subscribe: FC<BillingPageProps> = ({ plans, price, csrfToken, cardEntry, s
               <Price plan={plan} price={price(plan)} />
               {plan.description ? <span class="small muted desc">{plan.description}</span> : null}
               {plan.trialDays ? (
-                <span class="badge badge-success" style="margin-top:0.5rem">
-                  {plan.trialDays}-day free trial
-                </span>
+                <span class="badge badge-success mt-sm">{plan.trialDays}-day free trial</span>
               ) : null}
             </label>
           ))}
@@ -189,7 +187,7 @@ export const BillingPage: FC<BillingPageProps> = (props) => {
         {props.card || live ? (
           <details>
             <summary class="btn">Update card</summary>
-            <form method="post" action="/dashboard/billing/card" data-card-form style="margin-top:1rem">
+            <form class="mt-md" method="post" action="/dashboard/billing/card" data-card-form>
               <CsrfField token={props.csrfToken} />
               <CardEntry config={props.cardEntry} idPrefix="update" />
               <div class="actions">

@@ -30,7 +30,7 @@ export const ClientsPage: FC<{ script: string; baseUrl: string }> = ({ script, b
       <p class="muted hidden" data-empty>
         You have not created any OAuth clients.
       </p>
-      <h2 data-form-title style="margin-top:1.5rem">
+      <h2 class="mt-lg" data-form-title>
         Create a client
       </h2>
       <form data-client-form novalidate>

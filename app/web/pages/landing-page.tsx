@@ -54,9 +54,9 @@ export const LandingPage: FC<LandingProps> = ({ appName, baseUrl, signedIn }) =>
         </a>
       </div>
     </section>
-    <div class="grid grid-2" style="margin-bottom:1.5rem">
+    <div class="grid grid-2 mb-lg">
       {FEATURES.map(([title, text]) => (
-        <section class="card feature" style="margin:0">
+        <section class="card feature m-0">
           <h3>{title}</h3>
           <p>{text}</p>
         </section>
@@ -68,7 +68,7 @@ export const LandingPage: FC<LandingProps> = ({ appName, baseUrl, signedIn }) =>
       <pre>
         <code>{`curl -H "Authorization: Bearer $TOKEN" ${baseUrl}/api/user\ncurl -H "Authorization: Bearer $TOKEN" ${baseUrl}/api/orders   # scope check-status`}</code>
       </pre>
-      <p class="small muted" style="margin:0">
+      <p class="small muted m-0">
         OAuth metadata:{' '}
         <a href="/.well-known/oauth-authorization-server">/.well-known/oauth-authorization-server</a> · Keys:{' '}
         <a href="/oauth/jwks">/oauth/jwks</a> · <a href="/docs/oauth">OAuth guide</a> ·{' '}

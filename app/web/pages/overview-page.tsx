@@ -42,7 +42,7 @@ export const OverviewPage: FC<OverviewProps> = ({ user, script, subscription, co
         <code>X-CSRF-TOKEN</code> and <code>X-Requested-With: XMLHttpRequest</code>. Programs use a bearer
         token instead.
       </p>
-      <div class="actions" style="margin-top:0;margin-bottom:1rem">
+      <div class="actions mt-0 mb-md">
         <button type="button" class="btn" data-call="/api/user">
           GET /api/user
         </button>

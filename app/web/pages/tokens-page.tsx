@@ -38,18 +38,18 @@ export const TokensPage: FC<TokensPageProps> = ({ script, scopes }) => (
           </div>
         </fieldset>
         <div data-form-error />
-        <div class="actions" style="margin-top:0">
+        <div class="actions mt-0">
           <button type="submit" class="btn btn-primary">
             Create token
           </button>
         </div>
       </form>
-      <div class="table-wrap hidden" style="margin-top:1.5rem">
+      <div class="table-wrap hidden mt-lg">
         <table class="table stack-sm">
           <tbody data-list />
         </table>
       </div>
-      <p class="muted hidden" data-empty style="margin-top:1.5rem">
+      <p class="muted hidden mt-lg" data-empty>
         You have no personal access tokens.
       </p>
     </section>

@@ -20,7 +20,8 @@ export interface ApprovalViewProps {
 
 /**
  * Renders the approval page. Replace it with `oauthProvider({ approvalView })`; the response gets
- * `X-Frame-Options: DENY` and `frame-ancestors 'none'` whatever the view returns.
+ * `X-Frame-Options: DENY` and `no-store` whatever the view returns, and the application's strict
+ * Content-Security-Policy (`frame-ancestors 'none'` included) unless the view sets its own.
  */
 export type ApprovalView = (
   c: Context,

@@ -18,10 +18,11 @@ interface PendingAuthorization {
   userId: number;
 }
 
-// RFC 9700 §4.16: the approval page must not be framable (clickjacking).
+// RFC 9700 §4.16: the approval page must not be framable (clickjacking). The application's strict
+// Content-Security-Policy (with `frame-ancestors 'none'`) reaches it as every response, unless a
+// replacement view sets its own; framing stays refused either way.
 const pageHeaders = {
   'X-Frame-Options': 'DENY',
-  'Content-Security-Policy': "frame-ancestors 'none'",
   'Cache-Control': 'no-store',
 } as const;
 
