@@ -1,7 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvalFields, Browser, insecure, tokenIn } from '../oauth/support.js';
@@ -102,8 +103,10 @@ describe('the packed package, installed in an empty folder, runs the starter wit
     expect((await browser.get('/')).headers.get('location')).toBe('/dashboard');
   });
 
-  it("the installed `tollgate` command works on the app named in package.json's `tollgate.app`", () => {
-    const out = execFileSync(
+  // Run asynchronously: a synchronous call blocks this process for longer than the server's
+  // keep-alive timeout, so fetch's pooled sockets would still look open when the next test reuses them.
+  it("the installed `tollgate` command works on the app named in package.json's `tollgate.app`", async () => {
+    const { stdout: out } = await promisify(execFile)(
       process.execPath,
       [
         'node_modules/.bin/tollgate',
