@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { User } from '../auth/user.js';
 import { Users } from '../auth/users.js';
+import { BillingLock } from './billing-lock.js';
 import { BillingError } from './errors.js';
 import { type BillingProvider, BillingProviderKey, type ProviderCustomer } from './provider.js';
 
 /** The user as a customer at the provider: its id column and its default payment method. */
 export class Customers {
-  static inject = [BillingProviderKey, Users] as const;
+  static inject = [BillingProviderKey, Users, BillingLock] as const;
 
   constructor(
     private readonly provider: BillingProvider,
     private readonly users: Users,
+    private readonly lock: BillingLock,
   ) {}
 
   /** The customer id, or undefined before the first subscription or card. */
@@ -27,32 +29,49 @@ export class Customers {
   /**
    * The customer id, creating the customer with `token` as its default payment method when there is
    * none yet; an existing customer gets `token` as its new default (Cashier's `getStripeCustomer`).
+   * Runs under the user's billing lock and reads the customer id again from the database inside it,
+   * so concurrent calls (two requests, two instances) make one customer and reuse it.
    */
-  async createOrUpdate(
+  createOrUpdate(
     user: User,
     token: string | null,
     details: Record<string, unknown> = {},
+    idempotencyKey = `tollgate-customer-${randomUUID()}`,
   ): Promise<string> {
-    const existing = this.idOf(user);
-    if (existing) {
-      if (token) await this.updateCard(user, token);
-      return existing;
-    }
-    const customer = await this.provider.createCustomer({
-      token,
-      email: user.email,
-      name: user.name,
-      details,
-      idempotencyKey: randomUUID(),
+    return this.lock.forUser(user.id, async () => {
+      const existing = await this.freshId(user);
+      if (existing) {
+        if (token) await this.updateCard(user, token, `${idempotencyKey}-card`);
+        return existing;
+      }
+      const customer = await this.provider.createCustomer({
+        token,
+        email: user.email,
+        name: user.name,
+        details,
+        idempotencyKey: `${idempotencyKey}-customer`,
+      });
+      await this.store(user, customer);
+      return customer.id;
     });
-    await this.store(user, customer);
-    return customer.id;
   }
 
   /** Makes `token` the default payment method and stores its brand and last four digits. */
-  async updateCard(user: User, token: string): Promise<void> {
-    const customer = await this.provider.updatePaymentMethod(this.idOrFail(user), token, randomUUID());
+  async updateCard(
+    user: User,
+    token: string,
+    idempotencyKey = `tollgate-card-${randomUUID()}`,
+  ): Promise<void> {
+    const customer = await this.provider.updatePaymentMethod(this.idOrFail(user), token, idempotencyKey);
     await this.store(user, customer);
+  }
+
+  /** The customer id as the database has it now (another request may have just created it). */
+  private async freshId(user: User): Promise<string | undefined> {
+    const column = this.provider.capabilities.columns.customerId;
+    const id = (await this.users.find(user.id))?.[column] ?? this.idOf(user);
+    if (id && id !== user[column]) user.fill({ [column]: id });
+    return id ?? undefined;
   }
 
   private async store(user: User, customer: ProviderCustomer): Promise<void> {

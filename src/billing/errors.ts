@@ -14,6 +14,10 @@ export type BillingErrorCode =
   | 'invalid_amount'
   | 'invalid_quantity'
   | 'invalid_webhook_signature'
+  | 'subscription_exists'
+  | 'request_in_progress'
+  | 'invalid_request_key'
+  | 'request_key_reused'
   | 'provider_error';
 
 /** The HTTP status each code becomes if it ever reaches a response. */
@@ -30,6 +34,10 @@ const statusOf: Record<BillingErrorCode, number> = {
   invalid_amount: 422,
   invalid_quantity: 422,
   invalid_webhook_signature: 400,
+  subscription_exists: 409,
+  request_in_progress: 409,
+  invalid_request_key: 422,
+  request_key_reused: 422,
   provider_error: 502,
 };
 
@@ -125,6 +133,34 @@ export class BillingError extends HttpError {
 
   static invalidWebhookSignature(reason: string): BillingError {
     return new BillingError('invalid_webhook_signature', `Webhook signature verification failed: ${reason}`);
+  }
+
+  static subscriptionExists(name: string): BillingError {
+    return new BillingError(
+      'subscription_exists',
+      `The user already has a live subscription named "${name}": cancel it (or let it end) first.`,
+    );
+  }
+
+  static requestInProgress(): BillingError {
+    return new BillingError(
+      'request_in_progress',
+      'Another billing operation for this user is still running; try again in a moment.',
+    );
+  }
+
+  static invalidRequestKey(key: unknown): BillingError {
+    return new BillingError(
+      'invalid_request_key',
+      `A request key must be a string of 1 to 255 characters, got ${typeof key}.`,
+    );
+  }
+
+  static requestKeyReused(): BillingError {
+    return new BillingError(
+      'request_key_reused',
+      'This request key was already used for a different billing operation or with different parameters.',
+    );
   }
 
   static provider(message: string, details: BillingErrorDetails = {}): BillingError {

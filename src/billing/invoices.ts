@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { TollgateConfig } from '../core/config.js';
 import { ConfigKey } from '../core/keys.js';
 import type { BillableUser } from './billable-user.js';
@@ -12,15 +11,17 @@ import {
   type ChargeResponse,
   type ProviderInvoice,
 } from './provider.js';
+import { RequestKeys } from './request-keys.js';
 
 /** One-off charges and invoices: `charge`, `invoiceFor`, `invoices`, `findInvoice`, `downloadInvoice`. */
 export class Invoices {
-  static inject = [BillingProviderKey, Customers, ConfigKey] as const;
+  static inject = [BillingProviderKey, Customers, ConfigKey, RequestKeys] as const;
 
   constructor(
     private readonly provider: BillingProvider,
     private readonly customers: Customers,
     private readonly config: TollgateConfig,
+    private readonly requestKeys: RequestKeys,
   ) {}
 
   private wrap = (data: ProviderInvoice): Invoice => new Invoice(data, this.config.billing.currencySymbol);
@@ -29,14 +30,21 @@ export class Invoices {
   async charge(
     user: BillableUser,
     amount: number,
-    options: Record<string, unknown> = {},
+    { requestKey, ...options }: Record<string, unknown> = {},
   ): Promise<ChargeResponse> {
     this.checkAmount(amount);
-    return this.provider.charge({
-      customerId: this.customers.idOf(user) ?? null,
-      amount,
-      options: { currency: this.config.billing.currency, ...options },
-      idempotencyKey: randomUUID(),
+    return this.requestKeys.once(user.id, requestKey, {
+      operation: 'charge',
+      params: { amount, options },
+      run: (key) =>
+        this.provider.charge({
+          customerId: this.customers.idOf(user) ?? null,
+          amount,
+          options: { currency: this.config.billing.currency, ...options },
+          idempotencyKey: key,
+        }),
+      save: (response) => JSON.stringify(response),
+      load: async (saved) => JSON.parse(saved) as ChargeResponse,
     });
   }
 
@@ -45,15 +53,23 @@ export class Invoices {
     user: BillableUser,
     description: string,
     amount: number,
-    options: Record<string, unknown> = {},
+    { requestKey, ...options }: Record<string, unknown> = {},
   ): Promise<Invoice> {
     this.checkAmount(amount);
-    const invoice = await this.provider.invoiceFor({
-      customerId: this.customers.idOrFail(user),
-      description,
-      amount,
-      options: { currency: this.config.billing.currency, ...options },
-      idempotencyKey: randomUUID(),
+    const customerId = this.customers.idOrFail(user);
+    const invoice = await this.requestKeys.once(user.id, requestKey, {
+      operation: 'invoice-for',
+      params: { description, amount, options },
+      run: (key) =>
+        this.provider.invoiceFor({
+          customerId,
+          description,
+          amount,
+          options: { currency: this.config.billing.currency, ...options },
+          idempotencyKey: key,
+        }),
+      save: (data) => JSON.stringify(data),
+      load: async (saved) => reviveInvoice(JSON.parse(saved) as ProviderInvoice),
     });
     return this.wrap(invoice);
   }
@@ -103,4 +119,14 @@ export class Invoices {
         unit === 'minor' ? 'smallest-currency-unit' : 'full-currency-unit',
       );
   }
+}
+
+/** An invoice replayed from `billing_requests`: its dates come back as strings. */
+function reviveInvoice(data: ProviderInvoice): ProviderInvoice {
+  const date = (d: Date | string | null) => (d === null ? null : new Date(d));
+  return {
+    ...data,
+    date: new Date(data.date),
+    lines: data.lines.map((l) => ({ ...l, periodStart: date(l.periodStart), periodEnd: date(l.periodEnd) })),
+  };
 }

@@ -1,12 +1,14 @@
 import type { Constructor } from '../core/container.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
+import { BillingLock } from './billing-lock.js';
 import type { BillingEdition } from './config.js';
 import { allowCardFormSources } from './content-security.js';
 import { Customers } from './customers.js';
 import { Invoices } from './invoices.js';
 import { billingMigrations } from './migrations.js';
 import { type BillingProvider, BillingProviderKey } from './provider.js';
+import { RequestKeys } from './request-keys.js';
 import { SubscriptionRepository } from './subscription-repository.js';
 import { Subscriptions } from './subscriptions.js';
 import { WebhookEvents } from './webhook-events.js';
@@ -41,8 +43,16 @@ export function billingProvider(options: BillingProviderOptions = {}): ServicePr
       const close = () => (closing ??= Promise.resolve(provider.close?.()));
       closers.set(app, close);
       app.onClose(close);
-      // Stateless services: one each, rather than one per call from every Billable model.
-      for (const service of [SubscriptionRepository, Customers, Subscriptions, Invoices, WebhookEvents]) {
+      // One each, rather than one per call from every Billable model (the lock must be one: it is re-entrant).
+      for (const service of [
+        BillingLock,
+        RequestKeys,
+        SubscriptionRepository,
+        Customers,
+        Subscriptions,
+        Invoices,
+        WebhookEvents,
+      ]) {
         app.container.singleton(service as Constructor);
       }
     },

@@ -62,6 +62,21 @@ export class SubscriptionRepository {
       .executeTakeFirst();
   }
 
+  async find(id: number): Promise<SubscriptionRow | undefined> {
+    return this.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The live (not cancelled) row of that name: at most one, by the partial unique index. */
+  async findLive(userId: number, name: string): Promise<SubscriptionRow | undefined> {
+    return this.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('name', '=', name)
+      .where('ends_at', 'is', null)
+      .executeTakeFirst();
+  }
+
   async forUser(userId: number): Promise<SubscriptionRow[]> {
     return this.db
       .selectFrom('subscriptions')

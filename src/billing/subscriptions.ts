@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import type { TollgateConfig } from '../core/config.js';
 import { ClockKey, ConfigKey } from '../core/keys.js';
+import { isUniqueViolation } from '../database/errors.js';
 import type { BillableUser } from './billable-user.js';
 import { Customers } from './customers.js';
 import { BillingError } from './errors.js';
 import { type BillingProvider, BillingProviderKey, type ProviderSubscription } from './provider.js';
+import { RequestKeys } from './request-keys.js';
 import { Subscription, type SubscriptionActions } from './subscription.js';
 import { SubscriptionRepository } from './subscription-repository.js';
 import type { SubscriptionRow } from './tables.js';
@@ -24,7 +26,14 @@ const DAY_MS = 86_400_000;
 
 /** Subscription operations; the `Subscription` model and the builder are thin faces over these. */
 export class Subscriptions implements SubscriptionActions {
-  static inject = [BillingProviderKey, SubscriptionRepository, Customers, ClockKey, ConfigKey] as const;
+  static inject = [
+    BillingProviderKey,
+    SubscriptionRepository,
+    Customers,
+    ClockKey,
+    ConfigKey,
+    RequestKeys,
+  ] as const;
 
   constructor(
     private readonly provider: BillingProvider,
@@ -32,6 +41,7 @@ export class Subscriptions implements SubscriptionActions {
     private readonly customers: Customers,
     readonly clock: Clock,
     private readonly config: TollgateConfig,
+    private readonly requestKeys: RequestKeys,
   ) {}
 
   private get caps() {
@@ -61,16 +71,40 @@ export class Subscriptions implements SubscriptionActions {
     return (await this.repository.forUser(owner.id)).map((row) => this.model(row, owner));
   }
 
-  /** The builder's `create`: customer first, then the provider subscription, then the local row. */
+  /**
+   * The builder's `create`: customer first, then the provider subscription, then the local row —
+   * under the user's billing lock, once per `details.requestKey` (see `RequestKeys`).
+   */
   async create(
     owner: BillableUser,
     options: NewSubscriptionOptions,
     token: string | null,
     details: Record<string, unknown>,
   ): Promise<Subscription> {
+    const { requestKey, ...customerDetails } = details;
     this.checkQuantity(options.quantity);
     const taxPercentage = validateTaxPercentage(owner.taxPercentage());
-    const customerId = await this.customers.createOrUpdate(owner, token, details);
+    return this.requestKeys.once(owner.id, requestKey, {
+      operation: `subscription.create:${options.name}`,
+      params: { options, token, customerDetails },
+      run: (key) => this.createNow(owner, options, token, customerDetails, taxPercentage, key),
+      save: (sub) => String(sub.id),
+      load: async (id) => this.model((await this.repository.find(Number(id)))!, owner),
+    });
+  }
+
+  private async createNow(
+    owner: BillableUser,
+    options: NewSubscriptionOptions,
+    token: string | null,
+    details: Record<string, unknown>,
+    taxPercentage: number,
+    key: string,
+  ): Promise<Subscription> {
+    // One live subscription per (user, name): checked here, enforced by the partial unique index.
+    if (await this.repository.findLive(owner.id, options.name))
+      throw BillingError.subscriptionExists(options.name);
+    const customerId = await this.customers.createOrUpdate(owner, token, details, key);
     const trialDays =
       options.trialDays ?? this.config.billing.plans.find((p) => p.id === options.plan)?.trialDays;
     const trialEndsAt =
@@ -83,16 +117,23 @@ export class Subscriptions implements SubscriptionActions {
       trialEndsAt,
       coupon: options.coupon,
       taxPercentage,
-      idempotencyKey: randomUUID(),
+      idempotencyKey: `${key}-subscription`,
     });
-    const row = await this.repository.insert(this.caps.columns, {
-      userId: owner.id,
-      name: options.name,
-      providerId: remote.id,
-      plan: remote.plan,
-      quantity: this.caps.supportsQuantities ? remote.quantity : null,
-      trialEndsAt: iso(remote.trialEndsAt ?? trialEndsAt),
-    });
+    const row = await this.repository
+      .insert(this.caps.columns, {
+        userId: owner.id,
+        name: options.name,
+        providerId: remote.id,
+        plan: remote.plan,
+        quantity: this.caps.supportsQuantities ? remote.quantity : null,
+        trialEndsAt: iso(remote.trialEndsAt ?? trialEndsAt),
+      })
+      .catch(async (error: unknown) => {
+        if (!isUniqueViolation(error)) throw error;
+        // Lost a race the lock should have prevented (a lease that expired): leave nothing billing.
+        await this.provider.cancelSubscription(remote.id, { atPeriodEnd: false });
+        throw BillingError.subscriptionExists(options.name);
+      });
     return this.model(row, owner);
   }
 

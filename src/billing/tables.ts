@@ -30,10 +30,27 @@ export interface BillingWebhookEventsTable {
   received_at: Timestamp;
 }
 
+/** Leases of the per-user billing lock (`BillingLocks`): a row is a held lock until `expires_at` (ms). */
+export interface BillingLocksTable {
+  name: string;
+  holder: string;
+  expires_at: number;
+}
+
+/** The result of an operation made under a caller's request key, replayed for the same key. */
+export interface BillingRequestsTable {
+  key: string;
+  fingerprint: string;
+  result: string;
+  created_at: Timestamp;
+}
+
 declare module '../database/types.js' {
   interface Database {
     subscriptions: SubscriptionsTable;
     billing_webhook_events: BillingWebhookEventsTable;
+    billing_locks: BillingLocksTable;
+    billing_requests: BillingRequestsTable;
   }
 }
 

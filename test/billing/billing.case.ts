@@ -13,6 +13,7 @@ import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { type ContractContext, expectBillingError, TestUser } from './contract/context.js';
 import { creationCases } from './contract/creation.js';
+import { doubleSubmitCases } from './contract/double-submit.js';
 import { lifecycleCases } from './contract/lifecycle.js';
 import { moneyCases } from './contract/money.js';
 import { webhookCases } from './contract/webhooks.js';
@@ -122,5 +123,6 @@ export function billingContract(harness: EditionHarness): void {
     lifecycleCases(ctx);
     moneyCases(ctx);
     webhookCases(ctx);
+    doubleSubmitCases(ctx);
   });
 }

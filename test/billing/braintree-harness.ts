@@ -84,6 +84,10 @@ export const braintreeHarness: EditionHarness = {
         const s = sandbox.store.subscriptions.get(id);
         return s ? { plan: s.planId, quantity: null, status: s.status } : null;
       },
+      counts: () => ({
+        customers: sandbox.store.customers.size,
+        subscriptions: sandbox.store.subscriptions.size,
+      }),
       deliveries: () =>
         sandbox.deliveries.map((d) => ({
           eventId: notificationId(d.btPayload),

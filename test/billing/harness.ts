@@ -75,6 +75,8 @@ export interface EditionSandbox {
   payments(customerId: string): Promise<Array<{ amount: number; succeeded: boolean }>>;
   /** The subscription at the provider: plan, quantity, and whether it is trialing/cancelled. */
   subscription(id: string): Promise<{ plan: string; quantity: number | null; status: string } | null>;
+  /** Every customer and subscription the provider holds (to prove a double submit made one of each). */
+  counts(): { customers: number; subscriptions: number };
   /** Webhook deliveries so far, oldest first. */
   deliveries(): Array<{ eventId: string; type: string; status: number | null }>;
   redeliver(eventId: string): Promise<{ status: number | null }>;

@@ -66,6 +66,10 @@ export const stripeHarness: EditionHarness = {
         const item = sub.items.data[0];
         return { plan: item?.price.id ?? '', quantity: item?.quantity ?? null, status: sub.status };
       },
+      counts: () => ({
+        customers: sandbox.store.customers.size,
+        subscriptions: sandbox.store.subscriptions.size,
+      }),
       deliveries: () =>
         sandbox.deliveries.map((d) => ({ eventId: d.eventId, type: d.type, status: d.status })),
       redeliver: async (eventId) => ({ status: (await sandbox.redeliver(eventId)).status }),

@@ -68,6 +68,19 @@ describe('Stripe sandbox: authentication, errors, idempotency', () => {
     expect(error).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
   });
 
+  it('answers 409 idempotency_key_in_use to a concurrent request with the same key; one object is made', async () => {
+    const create = () =>
+      h.stripe.customers.create({ email: 'twice@example.com' }, { idempotencyKey: 'key-4' });
+    const results = await Promise.allSettled(Array.from({ length: 5 }, create));
+    expect(h.sandbox.store.customers.size).toBe(1);
+    const [id] = h.sandbox.store.customers.keys();
+    for (const result of results) {
+      if (result.status === 'fulfilled') expect(result.value.id).toBe(id);
+      else expect(result.reason).toMatchObject({ statusCode: 409, code: 'idempotency_key_in_use' });
+    }
+    expect((await create()).id).toBe(id);
+  });
+
   it('serves seeded plans and prices, and creates new ones', async () => {
     const plan = await h.stripe.plans.retrieve('monthly');
     expect(plan).toMatchObject({ id: 'monthly', amount: 1000, currency: 'usd', interval: 'month' });

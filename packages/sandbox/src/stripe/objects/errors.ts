@@ -22,7 +22,7 @@ export interface StripeErrorBody {
 
 export class StripeSandboxError extends Error {
   constructor(
-    readonly status: 400 | 401 | 402 | 404 | 500,
+    readonly status: 400 | 401 | 402 | 404 | 409 | 500,
     readonly body: StripeErrorBody,
   ) {
     super(body.message);
@@ -91,6 +91,15 @@ export class StripeSandboxError extends Error {
     return new StripeSandboxError(400, {
       type: 'idempotency_error',
       message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+    });
+  }
+
+  /** Stripe answers a request whose key another request is still executing with 409; nothing is saved. */
+  static idempotencyKeyInUse(key: string): StripeSandboxError {
+    return new StripeSandboxError(409, {
+      type: 'invalid_request_error',
+      code: 'idempotency_key_in_use',
+      message: `There is currently another in-progress request using this Idempotent Key (that probably means you submitted twice, and the other request is still going through): ${key}. Please try again later.`,
     });
   }
 

@@ -62,6 +62,8 @@ export function createSandboxApp(
 ): Hono<SandboxEnv> {
   const app = new Hono<SandboxEnv>();
   const idempotent = new Map<string, StoredResponse>();
+  // Keys whose first request is still executing (Stripe answers a concurrent one 409).
+  const inFlight = new Set<string>();
 
   app.onError((error, c) => {
     c.header('request-id', newId('req'));
@@ -127,19 +129,30 @@ export function createSandboxApp(
         },
       });
     }
-    await ctx.events.withRequest(key, async () => {
-      await next();
-    });
-    await ctx.events.flush();
-    entry.status = c.res.status;
-    if (scope) {
-      const now = Date.now();
-      for (const [k, v] of idempotent) {
-        if (now - v.at < IDEMPOTENCY_TTL_MS) break;
-        idempotent.delete(k);
+    if (scope && inFlight.has(scope)) {
+      entry.status = 409;
+      throw StripeSandboxError.idempotencyKeyInUse(key!);
+    }
+    if (scope) inFlight.add(scope);
+    try {
+      await ctx.events.withRequest(key, async () => {
+        await next();
+      });
+      await ctx.events.flush();
+      entry.status = c.res.status;
+      if (scope) {
+        const now = Date.now();
+        for (const [k, v] of idempotent) {
+          if (now - v.at < IDEMPOTENCY_TTL_MS) break;
+          idempotent.delete(k);
+        }
+        const body = await c.res.clone().text();
+        idempotent.set(scope, { fingerprint, status: c.res.status, body, at: now });
+        c.header('idempotency-key', key!);
       }
-      idempotent.set(scope, { fingerprint, status: c.res.status, body: await c.res.clone().text(), at: now });
-      c.header('idempotency-key', key!);
+    } finally {
+      // Only once the response is stored, so a concurrent request either waits (409) or replays.
+      if (scope) inFlight.delete(scope);
     }
   });
 
