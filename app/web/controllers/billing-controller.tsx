@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { ConfigKey, csrfToken, type Logger, LoggerKey, type TollgateConfig } from 'tollgate';
 import { BillingError, type BillingProvider, BillingProviderKey } from 'tollgate/billing';
@@ -41,6 +42,7 @@ export class BillingController {
       <BillingPage
         script={await scriptUrl()}
         csrfToken={csrfToken(c)}
+        requestKey={randomUUID()}
         plans={this.config.billing.plans}
         selectedPlan={c.get('session')?.get<string>('billing.plan')}
         price={(plan) => planPrice(this.config, plan)}
@@ -59,9 +61,13 @@ export class BillingController {
       if (!plan) return ['error', 'Choose one of the plans.'];
       const token = form.token;
       if (!token) return ['error', 'Enter a card.'];
+      // The form's request key makes a double post (or a resend) replay the first one's subscription;
+      // a live one from another form answers `subscription_exists`.
+      const requestKey = form.request_key || undefined;
       const current = await user.subscription(SUBSCRIPTION);
-      if (current?.valid()) return ['error', 'You already have a subscription: swap its plan instead.'];
-      await user.newSubscription(SUBSCRIPTION, plan.id).create(token);
+      if (current?.valid() && (current.onGracePeriod() || !requestKey))
+        return ['error', 'You already have a subscription: swap its plan instead.'];
+      await user.newSubscription(SUBSCRIPTION, plan.id).create(token, { requestKey });
       return [
         'status',
         plan.trialDays

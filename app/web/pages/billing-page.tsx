@@ -15,6 +15,8 @@ export interface SubscriptionView {
 export interface BillingPageProps {
   script: string;
   csrfToken: string;
+  /** New on every render of the page: a form posted twice (double click, resend) subscribes once. */
+  requestKey: string;
   plans: PlanConfig[];
   /** The plan picked last time (after a declined card); the first plan otherwise. */
   selectedPlan?: string | undefined;
@@ -120,13 +122,21 @@ const Current: FC<BillingPageProps & { sub: SubscriptionView }> = (props) => {
   );
 };
 
-const Subscribe: FC<BillingPageProps> = ({ plans, price, csrfToken, cardEntry, selectedPlan }) => {
+const Subscribe: FC<BillingPageProps> = ({
+  plans,
+  price,
+  csrfToken,
+  requestKey,
+  cardEntry,
+  selectedPlan,
+}) => {
   const selected = plans.some((p) => p.id === selectedPlan) ? selectedPlan : plans[0]?.id;
   return (
     <section class="card">
       <h2>Choose a plan</h2>
       <form method="post" action="/dashboard/billing/subscribe" data-card-form>
         <CsrfField token={csrfToken} />
+        <input type="hidden" name="request_key" value={requestKey} />
         <div class="plans" role="radiogroup" aria-label="Plan">
           {plans.map((plan) => (
             <label class="plan" for={`plan-${plan.id}`}>
