@@ -26,6 +26,8 @@ export { ClockKey, ConfigKey, EventsKey, LoggerKey } from './core/keys.js';
 export type { Logger } from './core/logger.js';
 export { createLogger } from './core/logger.js';
 export { AppEncryptionKey } from './kernel/app-key.js';
+export type { RateLimitPolicy } from './kernel/rate-limits/policy.js';
+export { RateLimits } from './kernel/rate-limits/rate-limits.js';
 export type { ApplicationOptions, ServiceProvider } from './kernel/application.js';
 export { Application } from './kernel/application.js';
 export type { RunningServer } from './kernel/server.js';

@@ -1,5 +1,8 @@
 import { secureHeaders } from 'hono/secure-headers';
 import type { Application, ServiceProvider } from '../kernel/application.js';
+import { clientAddress } from '../kernel/rate-limits/http.js';
+import { throttle } from '../kernel/rate-limits/middleware.js';
+import { RateLimits } from '../kernel/rate-limits/rate-limits.js';
 import { shareAppName } from '../views/render.js';
 import { StylesheetController } from '../views/stylesheet-controller.js';
 import { authenticate, redirectIfAuthenticated } from './authenticate.js';
@@ -8,9 +11,9 @@ import { LoginController } from './controllers/login-controller.js';
 import { RegisterController } from './controllers/register-controller.js';
 import { CsrfExceptions, verifyCsrf } from './csrf.js';
 import { Guards, sessionGuard } from './guards.js';
+import { LoginThrottle } from './login-throttle.js';
 import { authMigrations, usersTableMigrations } from './migrations.js';
-import { type AuthOptions, AuthOptionsKey, LoginRateLimiterKey, resolveAuthOptions } from './options.js';
-import { RateLimiter } from './rate-limiter.js';
+import { type AuthOptions, AuthOptionsKey, resolveAuthOptions } from './options.js';
 import { SessionStore } from './session-store.js';
 import { sessionCookieOptions, startSession } from './start-session.js';
 import { bindUsers, Users } from './users.js';
@@ -29,10 +32,11 @@ export function authProvider(input: AuthOptions = {}): ServiceProvider {
 
     register(app: Application) {
       const { router, config, container } = app;
-      container
-        .instance(AuthOptionsKey, options)
-        .instance(LoginRateLimiterKey, new RateLimiter(app.clock, options.maxLoginAttempts, 60))
-        .singleton(SessionStore);
+      container.instance(AuthOptionsKey, options).singleton(SessionStore).singleton(LoginThrottle);
+      const limits = container.make(RateLimits);
+      limits.define('login.account', config.throttle.login.account);
+      limits.define('login.address', config.throttle.login.address);
+      limits.define('registration.address', config.throttle.registration.address);
       bindUsers(container, input.users);
       const guards = Guards.of(app);
       if (!guards.has('web')) guards.define('web', sessionGuard);
@@ -49,7 +53,14 @@ export function authProvider(input: AuthOptions = {}): ServiceProvider {
         .alias('session', () => session)
         .alias('csrf', () => csrf)
         .alias('auth', (...names) => authenticate(guards, names))
-        .alias('guest', (...names) => redirectIfAuthenticated(guards, names, options.home));
+        .alias('guest', (...names) => redirectIfAuthenticated(guards, names, options.home))
+        // `throttle:<limit name>`: per signed-in user, else per client address.
+        .alias('throttle', (name = '') =>
+          throttle(limits.get(name), (c) => {
+            const user = c.get('user');
+            return user ? `user:${user.id}` : `address:${clientAddress(c)}`;
+          }),
+        );
 
       // Registered controllers keep these routes cacheable (`tollgate route:cache`).
       router.controllers.registerMany({

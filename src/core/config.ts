@@ -13,7 +13,8 @@ export interface TollgateConfig {
     key: string;
   };
   storagePath: string;
-  redis: { url: string };
+  /** `keyPrefix` starts every Redis key Tollgate writes; instances that share limits share it. */
+  redis: { url: string; keyPrefix: string };
   log: { level: string };
 }
 
@@ -33,7 +34,7 @@ export const coreConfig: ConfigSlice<'app' | 'storagePath' | 'redis' | 'log'> = 
   defaults: {
     app: { name: 'Tollgate', url: 'http://127.0.0.1:3000', env: 'development', key: '' },
     storagePath: 'storage',
-    redis: { url: '' },
+    redis: { url: '', keyPrefix: 'tollgate:' },
     log: { level: 'info' },
   },
   fromEnv: (env) => {
@@ -47,7 +48,7 @@ export const coreConfig: ConfigSlice<'app' | 'storagePath' | 'redis' | 'log'> = 
         key: env.APP_KEY || undefined,
       },
       storagePath: env.STORAGE_PATH || undefined,
-      redis: { url: env.REDIS_URL || undefined },
+      redis: { url: env.REDIS_URL || undefined, keyPrefix: env.REDIS_PREFIX || undefined },
       log: { level: env.LOG_LEVEL || undefined },
     };
   },

@@ -13,6 +13,8 @@ import { migrateToLatest } from '../database/migrator.js';
 import type { Database } from '../database/types.js';
 import { Router } from '../http/router.js';
 import { AppEncryptionKey, loadAppKey } from './app-key.js';
+import { rateLimitMigrations } from './rate-limits/migrations.js';
+import { RateLimits } from './rate-limits/rate-limits.js';
 
 /**
  * A module's way in: `register` binds services and declares routes, `boot` runs once everything is
@@ -62,6 +64,17 @@ export class Application {
       .instance(EventsKey, this.events)
       .instance(EventDispatcher, this.events)
       .instance(AppEncryptionKey, key);
+    // Rate limits count in Redis or in this database, so every instance shares them.
+    const limits = new RateLimits({
+      db: this.#connection.db,
+      clock,
+      logger,
+      redisUrl: config.redis.url,
+      redisPrefix: config.redis.keyPrefix,
+    });
+    this.container.instance(RateLimits, limits);
+    this.migrationFolders.push(rateLimitMigrations);
+    this.onClose(() => limits.close());
   }
 
   /** Builds the application and registers its providers; call `boot()` (or `start()`) next. */
@@ -102,6 +115,7 @@ export class Application {
     // `tollgate route:cache` output replaces the declared routes (providers may check `router.cachedFrom`).
     this.router.loadCache(resolve(this.config.routes.cachePath));
     for (const provider of this.providers) await provider.boot?.(this);
+    await this.container.make(RateLimits).start();
     this.#http = this.router.commit(this.container, this.logger);
     return this.#http;
   }
@@ -113,7 +127,8 @@ export class Application {
 
   /**
    * Web-standard entry point: tests call it directly, the server passes every request to it (with
-   * `@hono/node-server`'s `{ incoming, outgoing }` as `env`, which the security headers use).
+   * `@hono/node-server`'s `{ incoming, outgoing }` as `env`, which the security headers and the
+   * per-address rate limits use).
    */
   fetch = (request: Request, env?: unknown): Response | Promise<Response> => this.http.fetch(request, env);
 

@@ -1,12 +1,13 @@
 import type { Context } from 'hono';
 import type { TollgateConfig } from '../../core/config.js';
 import { ConfigKey } from '../../core/keys.js';
+import { clientAddress, withRateLimitHeaders } from '../../kernel/rate-limits/http.js';
 import { renderPage } from '../../views/render.js';
 import { csrfToken, login, logout } from '../context.js';
 import { sameSitePath } from '../intended.js';
-import { AuthOptionsKey, LoginRateLimiterKey, type ResolvedAuthOptions } from '../options.js';
+import { LoginThrottle, waitMessage } from '../login-throttle.js';
+import { AuthOptionsKey, type ResolvedAuthOptions } from '../options.js';
 import { LoginPage, type LoginPageProps } from '../pages/login-page.js';
-import type { RateLimiter } from '../rate-limiter.js';
 import { Users } from '../users.js';
 import { fieldErrors, formFields, loginSchema } from '../validation.js';
 
@@ -14,11 +15,11 @@ export const CREDENTIALS_MISMATCH = 'These credentials do not match our records.
 
 /** `GET/POST /login`, `POST /logout`. */
 export class LoginController {
-  static inject = [Users, LoginRateLimiterKey, AuthOptionsKey, ConfigKey] as const;
+  static inject = [Users, LoginThrottle, AuthOptionsKey, ConfigKey] as const;
 
   constructor(
     private readonly users: Users,
-    private readonly limiter: RateLimiter,
+    private readonly throttle: LoginThrottle,
     private readonly options: ResolvedAuthOptions,
     private readonly config: TollgateConfig,
   ) {}
@@ -35,17 +36,20 @@ export class LoginController {
       return this.page(c, { email: input.email, intended, errors: fieldErrors(parsed.error) }, 422);
     }
     const { email, password } = parsed.data;
-    const key = `${email}|${clientAddress(c)}`;
-    if (this.limiter.tooManyAttempts(key)) {
-      const message = `Too many login attempts. Please try again in ${this.limiter.availableIn(key)} seconds.`;
-      return this.page(c, { email, intended, errors: { email: [message] } }, 429);
+    const address = clientAddress(c);
+    // Counted before the password is checked: parallel guesses cannot outrun the limit.
+    const attempt = await this.throttle.attempt(email, address);
+    if (!attempt.allowed) {
+      const message = `Too many login attempts. ${waitMessage(attempt.results)}`;
+      const res = await this.page(c, { email, intended, errors: { email: [message] } }, 429);
+      return withRateLimitHeaders(res, attempt.results);
     }
     const user = await this.users.attempt(email, password);
     if (!user) {
-      this.limiter.hit(key);
-      return this.page(c, { email, intended, errors: { email: [CREDENTIALS_MISMATCH] } }, 422);
+      const res = await this.page(c, { email, intended, errors: { email: [CREDENTIALS_MISMATCH] } }, 422);
+      return withRateLimitHeaders(res, attempt.results);
     }
-    this.limiter.clear(key);
+    await this.throttle.succeeded(email, address);
     login(c, user);
     return c.redirect(intended ?? this.options.home, 302);
   }
@@ -63,10 +67,4 @@ export class LoginController {
       <LoginPage csrfToken={csrfToken(c)} registration={this.options.registration} {...props} />,
     );
   }
-}
-
-/** The peer address under @hono/node-server; requests handed to `app.fetch` in process have none. */
-function clientAddress(c: Context): string {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? 'local';
 }

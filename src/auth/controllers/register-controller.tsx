@@ -1,19 +1,32 @@
 import type { Context } from 'hono';
 import { ValidationError } from '../../core/errors.js';
+import { clientAddress, withRateLimitHeaders } from '../../kernel/rate-limits/http.js';
+import { RateLimits } from '../../kernel/rate-limits/rate-limits.js';
 import { renderPage } from '../../views/render.js';
-import { csrfToken, login } from '../context.js';
-import { AuthOptionsKey, type ResolvedAuthOptions } from '../options.js';
+import { csrfToken } from '../context.js';
+import { waitMessage } from '../login-throttle.js';
 import { RegisterPage, type RegisterPageProps } from '../pages/register-page.js';
 import { Users } from '../users.js';
 import { formFields, validateRegistration } from '../validation.js';
 
-/** `GET/POST /register`: errors next to the fields, the name and e-mail kept. */
+/**
+ * What every valid sign-up is told, whether the e-mail was free or taken: the form must not tell
+ * a visitor which addresses have an account. The new user signs in next, on the login page.
+ */
+export const REGISTERED =
+  'Thank you. If this e-mail address was not registered yet, your account is ready: log in with it below.';
+
+/**
+ * `GET/POST /register`: invalid input comes back next to the fields (422), the name and e-mail
+ * kept; a valid form always ends on the login page with the same message, account created or not.
+ * Attempts are counted per client address before anything else.
+ */
 export class RegisterController {
-  static inject = [Users, AuthOptionsKey] as const;
+  static inject = [Users, RateLimits] as const;
 
   constructor(
     private readonly users: Users,
-    private readonly options: ResolvedAuthOptions,
+    private readonly limits: RateLimits,
   ) {}
 
   show(c: Context): Promise<Response> {
@@ -23,16 +36,21 @@ export class RegisterController {
   async store(c: Context): Promise<Response> {
     const input = formFields(await c.req.parseBody(), ['name', 'email', 'password', 'password_confirmation']);
     const old = { name: input.name, email: input.email };
+    const limit = await this.limits.get('registration.address').consume(clientAddress(c));
+    if (!limit.allowed) {
+      const message = `Too many registration attempts. ${waitMessage([limit])}`;
+      return withRateLimitHeaders(await this.page(c, { old, errors: { email: [message] } }, 429), [limit]);
+    }
     const { data, errors } = validateRegistration(input);
     if (errors) return this.page(c, { old, errors }, 422);
     try {
-      login(c, await this.users.create(data));
+      await this.users.create(data);
     } catch (err) {
-      if (err instanceof ValidationError) return this.page(c, { old, errors: err.errors }, 422);
-      throw err;
+      // Taken (also when another sign-up with this address won the race): the same answer.
+      if (!(err instanceof ValidationError)) throw err;
     }
-    c.get('session')?.flash('status', 'Welcome! Your account is ready.');
-    return c.redirect(this.options.home, 302);
+    c.get('session')?.flash('status', REGISTERED);
+    return c.redirect('/login', 302);
   }
 
   private page(c: Context, props: Omit<RegisterPageProps, 'csrfToken'>, status = 200): Promise<Response> {

@@ -1,0 +1,49 @@
+import type { RateLimitResult } from '../kernel/rate-limits/rate-limit.js';
+import { RateLimits } from '../kernel/rate-limits/rate-limits.js';
+
+export interface LoginAttempt {
+  readonly allowed: boolean;
+  /** Every limit consulted, for the `RateLimit` fields and `Retry-After`. */
+  readonly results: readonly RateLimitResult[];
+}
+
+/**
+ * Password guessing limits, shared by the login form and the OAuth password grant: attempts per
+ * account and per client address, with increasing back-off. An attempt is counted *before* the
+ * password is checked, so parallel guesses cannot outrun the count; a success clears the
+ * account's count and gives the address its attempt back. The limits are defined by
+ * `authProvider()` from `config.throttle.login`.
+ */
+export class LoginThrottle {
+  static inject = [RateLimits] as const;
+
+  constructor(private readonly limits: RateLimits) {}
+
+  /** Counts one password attempt; when it is not allowed, do not check the password. */
+  async attempt(email: string, address: string): Promise<LoginAttempt> {
+    // The address first: an address already refused costs the account nothing.
+    const byAddress = await this.limits.get('login.address').consume(address);
+    if (!byAddress.allowed) return { allowed: false, results: [byAddress] };
+    const byAccount = await this.limits.get('login.account').consume(accountOf(email));
+    return { allowed: byAccount.allowed, results: [byAccount, byAddress] };
+  }
+
+  /** The password matched. */
+  async succeeded(email: string, address: string): Promise<void> {
+    await Promise.all([
+      this.limits.get('login.account').clear(accountOf(email)),
+      this.limits.get('login.address').reward(address),
+    ]);
+  }
+}
+
+/** One account, however its e-mail is spelled (the users table stores it trimmed and lower-case). */
+function accountOf(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** "Please try again in N seconds." for the pages. */
+export function waitMessage(results: readonly RateLimitResult[]): string {
+  const seconds = Math.max(1, ...results.filter((r) => !r.allowed).map((r) => r.resetSeconds));
+  return seconds === 1 ? 'Please try again in 1 second.' : `Please try again in ${seconds} seconds.`;
+}

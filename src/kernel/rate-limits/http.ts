@@ -1,0 +1,75 @@
+import { isIPv6 } from 'node:net';
+import type { Context } from 'hono';
+import { HttpError } from '../../core/errors.js';
+import type { RateLimitResult } from './rate-limit.js';
+
+/**
+ * The IETF rate-limit fields (draft-ietf-httpapi-ratelimit-headers): `RateLimit-Policy` lists each
+ * limit consulted (`q` attempts per `w` seconds), `RateLimit` what is left of each (`r`) and when
+ * it resets (`t`, seconds); a refusal adds `Retry-After` (RFC 9110 §10.2.3) with the longest wait.
+ */
+export function rateLimitHeaders(results: readonly RateLimitResult[]): Record<string, string> {
+  const live = results.filter((r) => r.policy.points > 0);
+  if (live.length === 0) return {};
+  const headers: Record<string, string> = {
+    'RateLimit-Policy': live
+      .map((r) => `"${r.name}";q=${r.policy.points};w=${r.policy.durationSeconds}`)
+      .join(', '),
+    RateLimit: live.map((r) => `"${r.name}";r=${r.remaining};t=${r.resetSeconds}`).join(', '),
+  };
+  const refused = live.filter((r) => !r.allowed);
+  if (refused.length > 0) headers['Retry-After'] = String(retryAfter(refused));
+  return headers;
+}
+
+/** Seconds until every refused limit lets the subject try again. */
+export function retryAfter(results: readonly RateLimitResult[]): number {
+  return Math.max(0, ...results.filter((r) => !r.allowed).map((r) => r.resetSeconds));
+}
+
+/** A 429 (RFC 6585 §4) for the one error handler: `{ message }` as JSON, else an error page. */
+export function tooManyRequests(results: readonly RateLimitResult[]): HttpError {
+  return new HttpError(429, 'Too Many Attempts.', { headers: rateLimitHeaders(results) });
+}
+
+/**
+ * The peer address under @hono/node-server, by which limits count per address; requests handed
+ * to `app.fetch` in process have none ("local"). An IPv6 peer counts by its /64, the block one
+ * host usually holds; an IPv4-mapped address counts as the IPv4 one. Behind a reverse proxy
+ * every request comes from the proxy: see docs/security.md.
+ */
+export function clientAddress(c: Context): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  const address = env?.incoming?.socket?.remoteAddress;
+  if (!address) return 'local';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  return isIPv6(address) ? `${ipv6Prefix64(address)}::/64` : address;
+}
+
+/** The first four groups of an IPv6 address, expanded (`2001:db8::1` → `2001:db8:0:0`). */
+function ipv6Prefix64(address: string): string {
+  const [head = '', tail] = address.split('%')[0]!.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups =
+    tail === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
+  return groups
+    .slice(0, 4)
+    .map((g: string) => g.toLowerCase().replace(/^0+(?=.)/, ''))
+    .join(':');
+}
+
+/** `res` with the rate-limit fields set (a copy when its headers are immutable). */
+export function withRateLimitHeaders(res: Response, results: readonly RateLimitResult[]): Response {
+  const headers = Object.entries(rateLimitHeaders(results));
+  let out = res;
+  try {
+    for (const [name, value] of headers) out.headers.set(name, value);
+  } catch {
+    // A Response built elsewhere (Response.redirect) has immutable headers: copy it first.
+    out = new Response(res.body, res);
+    for (const [name, value] of headers) out.headers.set(name, value);
+  }
+  return out;
+}

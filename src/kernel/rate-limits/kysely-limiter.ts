@@ -1,0 +1,121 @@
+import { createRequire } from 'node:module';
+import { type Kysely, sql } from 'kysely';
+import { RateLimiterRes, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
+import type { Clock } from '../../core/clock.js';
+import type { Database } from '../../database/types.js';
+import './tables.js';
+
+// The library's base for store-backed limiters (consume, penalty, reward, block, insurance) is
+// not in its runtime index, only in its types: load the file it lives in.
+const StoreAbstract = createRequire(import.meta.url)(
+  'rate-limiter-flexible/lib/RateLimiterStoreAbstract.js',
+) as typeof RateLimiterStoreAbstract;
+
+interface Row {
+  points: number;
+  expire: number | string | null;
+}
+
+/** Rows whose window ended are deleted in batches this large, every SWEEP_EVERY writes. */
+const SWEEP_BATCH = 500;
+const SWEEP_EVERY = 1_000;
+
+export interface KyselyLimiterOptions {
+  db: Kysely<Database>;
+  clock: Clock;
+  keyPrefix: string;
+  points: number;
+  duration: number;
+}
+
+/**
+ * rate-limiter-flexible's store contract on our own connection, for SQLite and PostgreSQL alike:
+ * each attempt is one `INSERT … ON CONFLICT DO UPDATE … RETURNING`, atomic on both engines, so
+ * parallel attempts get distinct counts. Time comes from the application's clock; the table
+ * comes from a migration.
+ */
+export class KyselyRateLimiter extends StoreAbstract {
+  readonly #db: Kysely<Database>;
+  readonly #clock: Clock;
+  #writes = 0;
+
+  constructor(options: KyselyLimiterOptions) {
+    super({
+      storeClient: options.db,
+      keyPrefix: options.keyPrefix,
+      points: options.points,
+      duration: options.duration,
+    });
+    this.#db = options.db;
+    this.#clock = options.clock;
+  }
+
+  _getRateLimiterRes(_key: string, changedPoints: number, row: Row): RateLimiterRes {
+    const consumed = Number(row.points);
+    const expire = row.expire === null ? null : Number(row.expire);
+    return new RateLimiterRes(
+      Math.max(this.points - consumed, 0),
+      expire === null ? -1 : Math.max(expire - this.#clock.now().getTime(), 0),
+      consumed,
+      consumed === changedPoints,
+    );
+  }
+
+  async _upsert(key: string, points: number, msDuration: number, forceExpire = false): Promise<Row> {
+    const now = this.#clock.now().getTime();
+    if (++this.#writes % SWEEP_EVERY === 0) void this.sweep(now).catch(() => {});
+    // A reward only lowers a live counter; it never opens a window with a negative count.
+    if (points < 0 && !forceExpire) {
+      const row = await this.#db
+        .updateTable('rate_limits')
+        .set({ points: sql`points + ${points}` })
+        .where('key', '=', key)
+        .where('expire', '>', now)
+        .returning(['points', 'expire'])
+        .executeTakeFirst();
+      return row ?? { points: 0, expire: null };
+    }
+    const expire = msDuration > 0 ? now + msDuration : null;
+    const live = sql<boolean>`rate_limits.expire IS NULL OR rate_limits.expire > ${now}`;
+    return this.#db
+      .insertInto('rate_limits')
+      .values({ key, points, expire })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet(
+          forceExpire
+            ? { points, expire }
+            : {
+                points: sql`CASE WHEN ${live} THEN rate_limits.points + excluded.points ELSE excluded.points END`,
+                expire: sql`CASE WHEN ${live} THEN rate_limits.expire ELSE excluded.expire END`,
+              },
+        ),
+      )
+      .returning(['points', 'expire'])
+      .executeTakeFirstOrThrow();
+  }
+
+  async _get(key: string): Promise<Row | null> {
+    const row = await this.#db
+      .selectFrom('rate_limits')
+      .select(['points', 'expire'])
+      .where('key', '=', key)
+      .where((eb) => eb.or([eb('expire', 'is', null), eb('expire', '>', this.#clock.now().getTime())]))
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  async _delete(key: string): Promise<boolean> {
+    const result = await this.#db.deleteFrom('rate_limits').where('key', '=', key).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Deletes a batch of counters whose window (or block) ended, whatever their limiter. */
+  async sweep(now = this.#clock.now().getTime()): Promise<void> {
+    await this.#db
+      .deleteFrom('rate_limits')
+      .where('key', 'in', (eb) =>
+        eb.selectFrom('rate_limits').select('key').where('expire', '<', now).limit(SWEEP_BATCH),
+      )
+      .execute();
+  }
+}

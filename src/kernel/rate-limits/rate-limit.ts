@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { blockSeconds, type RateLimitPolicy } from './policy.js';
+
+/** One limit's answer for one key: what the `RateLimit` header and `Retry-After` report. */
+export interface RateLimitResult {
+  readonly name: string;
+  readonly policy: RateLimitPolicy;
+  readonly allowed: boolean;
+  readonly remaining: number;
+  /** Seconds until the window resets, or until the block ends when refused. */
+  readonly resetSeconds: number;
+}
+
+/** The limiters behind one named limit: the counter, and the strikes that double its blocks. */
+export interface RateLimitStores {
+  counter: RateLimiterAbstract;
+  strikes?: RateLimiterAbstract | undefined;
+}
+
+/**
+ * A named limit (`login.account`, `token.client`, …). Subjects — an e-mail, an address, a
+ * client id — are hashed into the key, so the store holds no personal data.
+ */
+export class RateLimit {
+  constructor(
+    readonly name: string,
+    readonly policy: RateLimitPolicy,
+    private readonly stores: RateLimitStores,
+  ) {}
+
+  get enabled(): boolean {
+    return this.policy.points > 0;
+  }
+
+  /**
+   * Counts one attempt for `subject` and says whether it may go ahead. Call it before the work
+   * it guards: the count is atomic, so of N parallel attempts at most `points` are allowed.
+   */
+  async consume(subject: string): Promise<RateLimitResult> {
+    if (!this.enabled) return this.#result(true, new RateLimiterRes(Number.MAX_SAFE_INTEGER, 0));
+    const key = keyOf(subject);
+    try {
+      return this.#result(true, await this.stores.counter.consume(key));
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      // Exactly one attempt is the first over the limit (the counts are atomic): it starts the
+      // next, longer block. The others report the block in force.
+      if (this.stores.strikes && rejection.consumedPoints === this.policy.points + 1) {
+        const strike = await this.stores.strikes.penalty(key);
+        const seconds = blockSeconds(this.policy, strike.consumedPoints);
+        if (seconds > 0) {
+          await this.stores.counter.block(key, seconds);
+          return this.#result(false, new RateLimiterRes(0, seconds * 1000, this.policy.points + 1));
+        }
+      }
+      return this.#result(false, rejection);
+    }
+  }
+
+  /** Gives back one attempt (the work succeeded and should not count against the subject). */
+  async reward(subject: string): Promise<void> {
+    if (this.enabled) await this.stores.counter.reward(keyOf(subject));
+  }
+
+  /** Forgets the subject's attempts and strikes (after a successful login, say). */
+  async clear(subject: string): Promise<void> {
+    if (!this.enabled) return;
+    const key = keyOf(subject);
+    await Promise.all([this.stores.counter.delete(key), this.stores.strikes?.delete(key)]);
+  }
+
+  #result(allowed: boolean, res: RateLimiterRes): RateLimitResult {
+    const ms = res.msBeforeNext > 0 ? res.msBeforeNext : this.policy.durationSeconds * 1000;
+    return {
+      name: this.name,
+      policy: this.policy,
+      allowed,
+      remaining: allowed ? Math.min(res.remainingPoints, this.policy.points) : 0,
+      resetSeconds: Math.max(1, Math.ceil(ms / 1000)),
+    };
+  }
+}
+
+function keyOf(subject: string): string {
+  return createHash('sha256').update(subject).digest('base64url');
+}

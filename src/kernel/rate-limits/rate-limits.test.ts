@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { blockSeconds, parsePolicy } from './policy.js';
+import { RateLimits } from './rate-limits.js';
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+const redisUrl = process.env.REDIS_URL;
+const stores = [{ name: 'database', redis: '' }, ...(redisUrl ? [{ name: 'Redis', redis: redisUrl }] : [])];
+
+describe('policies', () => {
+  it('parses "points/seconds[/max block]" and "0" (off)', () => {
+    expect(parsePolicy('5/60', 'X')).toEqual({ points: 5, durationSeconds: 60 });
+    expect(parsePolicy('5/60/900', 'X')).toEqual({ points: 5, durationSeconds: 60, maxBlockSeconds: 900 });
+    expect(parsePolicy('0', 'X')?.points).toBe(0);
+    expect(parsePolicy('', 'X')).toBeUndefined();
+    expect(() => parsePolicy('five', 'THROTTLE_X')).toThrow(/THROTTLE_X must look like/);
+  });
+
+  it('back-off doubles per strike from the window, up to the cap', () => {
+    const policy = { points: 5, durationSeconds: 60, maxBlockSeconds: 900 };
+    expect([1, 2, 3, 4, 5, 40].map((n) => blockSeconds(policy, n))).toEqual([60, 120, 240, 480, 900, 900]);
+  });
+});
+
+for (const store of stores) {
+  describe(`rate limits in the ${store.name} (${engine})`, () => {
+    let t: TestApp | undefined;
+    afterEach(async () => {
+      await t?.close();
+      t = undefined;
+    });
+
+    const setup = async () => {
+      t = await createTestApp({
+        config: { redis: { url: store.redis, keyPrefix: `test-${randomUUID()}:` } },
+      });
+      return t.app.container.make(RateLimits);
+    };
+
+    it('of 30 parallel attempts against 5 points, exactly 5 are allowed', async () => {
+      const limits = await setup();
+      const limit = limits.define('probe.parallel', { points: 5, durationSeconds: 60 });
+      await limits.start();
+      const results = await Promise.all(Array.from({ length: 30 }, () => limit.consume('ada@example.com')));
+      expect(results.filter((r) => r.allowed)).toHaveLength(5);
+      expect(results.filter((r) => !r.allowed).every((r) => r.remaining === 0 && r.resetSeconds > 0)).toBe(
+        true,
+      );
+      expect((await limit.consume('grace@example.com')).allowed).toBe(true);
+    });
+
+    it('reward gives an attempt back; clear forgets the subject', async () => {
+      const limits = await setup();
+      const limit = limits.define('probe.reward', { points: 2, durationSeconds: 60 });
+      await limits.start();
+      await limit.consume('k');
+      await limit.consume('k');
+      await limit.reward('k');
+      expect((await limit.consume('k')).allowed).toBe(true);
+      expect((await limit.consume('k')).allowed).toBe(false);
+      await limit.clear('k');
+      expect((await limit.consume('k')).remaining).toBe(1);
+    });
+
+    it('points 0 turns a limit off', async () => {
+      const limit = (await setup()).define('probe.off', { points: 0, durationSeconds: 60 });
+      for (let i = 0; i < 10; i++) expect((await limit.consume('k')).allowed).toBe(true);
+    });
+  });
+}
+
+describe(`back-off in the database (${engine}), on the application clock`, () => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it('blocks for the window after the limit, then twice as long after the next', async () => {
+    t = await createTestApp();
+    const limit = t.app.container
+      .make(RateLimits)
+      .define('probe.backoff', { points: 2, durationSeconds: 60, maxBlockSeconds: 600 });
+    await limit.consume('k');
+    await limit.consume('k');
+    const first = await limit.consume('k');
+    expect([first.allowed, first.resetSeconds]).toEqual([false, 60]);
+    t.clock.advance(59_000);
+    expect((await limit.consume('k')).allowed).toBe(false);
+    t.clock.advance(2_000);
+    expect((await limit.consume('k')).allowed).toBe(true);
+    expect((await limit.consume('k')).allowed).toBe(true);
+    const second = await limit.consume('k');
+    expect([second.allowed, second.resetSeconds]).toEqual([false, 120]);
+    t.clock.advance(119_000);
+    expect((await limit.consume('k')).allowed).toBe(false);
+    t.clock.advance(2_000);
+    expect((await limit.consume('k')).allowed).toBe(true);
+    // Clearing (a successful login) forgets the strikes too.
+    await limit.clear('k');
+    await limit.consume('k');
+    await limit.consume('k');
+    expect((await limit.consume('k')).resetSeconds).toBe(60);
+  });
+
+  it('expired counters are swept', async () => {
+    t = await createTestApp();
+    const limit = t.app.container.make(RateLimits).define('probe.sweep', { points: 2, durationSeconds: 60 });
+    await limit.consume('a');
+    await limit.consume('b');
+    t.clock.advance(61_000);
+    await limit.consume('c');
+    const { KyselyRateLimiter } = await import('./kysely-limiter.js');
+    await new KyselyRateLimiter({
+      db: t.app.db,
+      clock: t.clock,
+      keyPrefix: 'x',
+      points: 1,
+      duration: 1,
+    }).sweep();
+    const rows = await t.app.db.selectFrom('rate_limits').select('key').execute();
+    expect(rows).toHaveLength(1);
+  });
+});

@@ -1,0 +1,128 @@
+import { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import { type RateLimiterAbstract, RateLimiterRedis } from 'rate-limiter-flexible';
+import type { Clock } from '../../core/clock.js';
+import { ConfigurationError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import type { Database } from '../../database/types.js';
+import { KyselyRateLimiter } from './kysely-limiter.js';
+import { type RateLimitPolicy, STRIKE_MEMORY_SECONDS } from './policy.js';
+import { RateLimit } from './rate-limit.js';
+
+export interface RateLimitsOptions {
+  db: Kysely<Database>;
+  clock: Clock;
+  logger: Logger;
+  /** Redis URL; empty: the counters live in the database (the `rate_limits` table). */
+  redisUrl: string;
+  /** Prefix of the Redis keys; instances that share limits must share it. */
+  redisPrefix: string;
+}
+
+/**
+ * The application's named rate limits, shared by every instance on the same store: Redis when
+ * configured (with the database as insurance while Redis does not answer), else the database.
+ * Modules define their limits at registration and look them up by name.
+ *
+ * @example
+ * const login = limits.define('login.account', { points: 5, durationSeconds: 60 });
+ * if (!(await login.consume(email)).allowed) return tooManyAttempts();
+ */
+export class RateLimits {
+  readonly #limits = new Map<string, RateLimit>();
+  #redis: Redis | undefined;
+  #redisDown = false;
+
+  constructor(private readonly options: RateLimitsOptions) {}
+
+  /** Where the counters live. */
+  get store(): 'redis' | 'database' {
+    return this.options.redisUrl ? 'redis' : 'database';
+  }
+
+  define(name: string, policy: RateLimitPolicy): RateLimit {
+    if (!/^[a-z][a-z0-9._-]*$/.test(name)) throw new ConfigurationError(`Bad rate limit name "${name}".`);
+    if (!(policy.points >= 0) || !(policy.durationSeconds > 0)) {
+      throw new ConfigurationError(`Rate limit "${name}" needs points ≥ 0 and durationSeconds > 0.`);
+    }
+    const limit = new RateLimit(name, Object.freeze({ ...policy }), {
+      counter: this.#limiter(name, policy.points, policy.durationSeconds),
+      strikes: policy.maxBlockSeconds
+        ? this.#limiter(`${name}.strikes`, Number.MAX_SAFE_INTEGER, STRIKE_MEMORY_SECONDS)
+        : undefined,
+    });
+    this.#limits.set(name, limit);
+    return limit;
+  }
+
+  get(name: string): RateLimit {
+    const limit = this.#limits.get(name);
+    if (!limit) throw new ConfigurationError(`No rate limit is named "${name}".`);
+    return limit;
+  }
+
+  has(name: string): boolean {
+    return this.#limits.has(name);
+  }
+
+  /**
+   * Waits (up to `timeoutMs`) for Redis to answer, so the first attempts count where the later
+   * ones will; the application calls it at boot. Without Redis, or when it does not answer in
+   * time (logged), the database counts meanwhile.
+   */
+  async start(timeoutMs = 2_000): Promise<void> {
+    const redis = this.#redis;
+    if (!redis || redis.status === 'ready') return;
+    let timer: NodeJS.Timeout | undefined;
+    const ready = new Promise<boolean>((resolve) => {
+      redis.once('ready', () => resolve(true));
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    if (!(await ready))
+      this.options.logger.warn('Redis did not answer at boot: rate limits count in the database');
+    clearTimeout(timer);
+  }
+
+  /** Closes the Redis connection, if any. */
+  async close(): Promise<void> {
+    const redis = this.#redis;
+    this.#redis = undefined;
+    if (!redis) return;
+    if (redis.status === 'ready') await redis.quit().catch(() => undefined);
+    redis.disconnect();
+  }
+
+  #limiter(keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
+    const { db, clock, redisUrl, redisPrefix } = this.options;
+    const database = new KyselyRateLimiter({ db, clock, keyPrefix, points, duration });
+    if (!redisUrl) return database;
+    return new RateLimiterRedis({
+      storeClient: this.#connection(redisUrl),
+      keyPrefix: `${redisPrefix}rl:${keyPrefix}`,
+      points,
+      duration,
+      // Never queue a count while Redis is away: answer from the database at once instead.
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: database,
+    });
+  }
+
+  #connection(url: string): Redis {
+    if (this.#redis) return this.#redis;
+    const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    redis.on('error', (err: Error) => {
+      if (this.#redisDown) return;
+      this.#redisDown = true;
+      this.options.logger.warn(
+        { err: err.message },
+        'Redis is not answering: rate limits count in the database',
+      );
+    });
+    redis.on('ready', () => {
+      if (this.#redisDown) this.options.logger.info('Redis is back: rate limits count in Redis again');
+      this.#redisDown = false;
+    });
+    this.#redis = redis;
+    return redis;
+  }
+}
