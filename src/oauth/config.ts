@@ -1,4 +1,5 @@
 import { type ConfigSlice, envBool, envInt } from '../core/config.js';
+import { parsePolicy, type RateLimitPolicy } from '../kernel/rate-limits/policy.js';
 
 export type SigningAlgorithm = 'RS256' | 'ES256' | 'EdDSA';
 
@@ -34,6 +35,17 @@ export interface OAuthConfig {
    * the application itself (its URL), with every scope.
    */
   protectedResources: ProtectedResourceConfig[];
+  /** Rate limits of the OAuth endpoints (docs/security.md, "Rate limits"). */
+  throttle: {
+    token: {
+      /** Token requests per client id whose client authentication (a secret) fails. */
+      client: RateLimitPolicy;
+      /** Token requests per client address whose client authentication fails. */
+      address: RateLimitPolicy;
+    };
+    /** Requests to the JSON management APIs (`/oauth/clients`, …) per signed-in user. */
+    api: { user: RateLimitPolicy };
+  };
 }
 
 declare module '../core/config.js' {
@@ -59,6 +71,13 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
       publicKey: '',
       cookieName: 'app_token',
       protectedResources: [],
+      throttle: {
+        token: {
+          client: { points: 30, durationSeconds: 60 },
+          address: { points: 60, durationSeconds: 60 },
+        },
+        api: { user: { points: 60, durationSeconds: 60 } },
+      },
     },
   },
   fromEnv: (env) => ({
@@ -69,6 +88,13 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
       signingAlgorithm: (env.OAUTH_SIGNING_ALG as SigningAlgorithm) || undefined,
       privateKey: env.OAUTH_PRIVATE_KEY || undefined,
       publicKey: env.OAUTH_PUBLIC_KEY || undefined,
+      throttle: {
+        token: {
+          client: parsePolicy(env.OAUTH_THROTTLE_TOKEN_CLIENT, 'OAUTH_THROTTLE_TOKEN_CLIENT'),
+          address: parsePolicy(env.OAUTH_THROTTLE_TOKEN_ADDRESS, 'OAUTH_THROTTLE_TOKEN_ADDRESS'),
+        },
+        api: { user: parsePolicy(env.OAUTH_THROTTLE_API_USER, 'OAUTH_THROTTLE_API_USER') },
+      },
     },
   }),
 };

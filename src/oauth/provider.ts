@@ -1,5 +1,7 @@
+import { LoginThrottle } from '../auth/login-throttle.js';
 import type { Container } from '../core/container.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
+import { RateLimits } from '../kernel/rate-limits/rate-limits.js';
 import { AuthorizationService } from './authorization/authorization-service.js';
 import { Clients } from './clients/clients.js';
 import { ClientAuthenticator } from './grants/client-authenticator.js';
@@ -8,6 +10,7 @@ import { GrantRegistry } from './grants/registry.js';
 import { TokenEndpoint } from './grants/token-endpoint.js';
 import { type ApiGuardOptions, bootApiGuard, registerApiGuard } from './guard/register.js';
 import { type ApprovalView, ApprovalViewKey, defaultApprovalView } from './http/approval-view.js';
+import { throttleTokenRequests } from './http/token-throttle.js';
 import { AccessTokenSigner } from './jwt/access-token-signer.js';
 import { AccessTokenVerifier } from './jwt/access-token-verifier.js';
 import { SigningKeys } from './keys/signing-keys.js';
@@ -44,6 +47,7 @@ export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
     migrations: [oauthMigrations],
     register(app: Application) {
       bindOAuthServices(app.container, options);
+      defineOAuthLimits(app);
       // A bad protected-resource entry stops the boot with its message.
       app.container.make(ProtectedResources);
       if (options.routes !== false) registerOAuthRoutes(app.router);
@@ -72,4 +76,16 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(PersonalAccessTokens)
     .singleton(ProtectedResources)
     .instance(ApprovalViewKey, options.approvalView ?? defaultApprovalView);
+}
+
+/** The token endpoint's and the JSON APIs' rate limits, and the `throttle-token` middleware. */
+function defineOAuthLimits(app: Application): void {
+  const limits = app.container.make(RateLimits);
+  const { token, api } = app.config.oauth.throttle;
+  limits.define('token.client', token.client);
+  limits.define('token.address', token.address);
+  limits.define('oauth-api.user', api.user);
+  app.router.middleware.alias('throttle-token', () =>
+    throttleTokenRequests(limits, () => app.container.make(LoginThrottle)),
+  );
 }

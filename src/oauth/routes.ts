@@ -11,8 +11,10 @@ import { TokenController } from './http/token-controller.js';
 
 /**
  * Passport's routes (names included) plus revocation, introspection, metadata and JWKS. Pages and
- * the JSON management APIs sit in the `web` group behind `auth` (session + CSRF); the token,
- * revocation and introspection endpoints authenticate the client instead and take no session.
+ * the JSON management APIs sit in the `web` group behind `auth` (session + CSRF), the APIs also
+ * behind a per-user rate limit; the token, revocation and introspection endpoints authenticate
+ * the client instead and take no session. The `throttle-token` and `throttle` middleware come
+ * from `oauthProvider()` and `authProvider()`.
  */
 export function registerOAuthRoutes(router: Router): void {
   router.controllers.registerMany({
@@ -28,7 +30,12 @@ export function registerOAuthRoutes(router: Router): void {
   });
 
   // Small form bodies only (`http.bodyLimits.oauth`): a larger one is answered 413 unread.
-  router.post('/oauth/token', [TokenController, 'issue']).name('passport.token').bodyLimit('oauth');
+  // `throttle-token`: the token endpoint's rate limits (http/token-throttle.ts).
+  router
+    .post('/oauth/token', [TokenController, 'issue'])
+    .name('passport.token')
+    .bodyLimit('oauth')
+    .middleware('throttle-token');
   router.post('/oauth/revoke', [RevocationController, 'revoke']).name('oauth.revoke').bodyLimit('oauth');
   router
     .post('/oauth/introspect', [RevocationController, 'introspect'])
@@ -50,7 +57,10 @@ export function registerOAuthRoutes(router: Router): void {
     r.get('/oauth/authorize', [ApprovalController, 'authorize']).name('passport.authorizations.authorize');
     r.post('/oauth/authorize', [ApprovalController, 'approve']).name('passport.authorizations.approve');
     r.delete('/oauth/authorize', [ApprovalController, 'deny']).name('passport.authorizations.deny');
+  });
 
+  // The JSON management APIs, limited per signed-in user (`oauth.throttle.api.user`).
+  router.group({ middleware: ['web', 'auth', 'throttle:oauth-api.user'] }, (r) => {
     r.get('/oauth/tokens', [AuthorizedTokensController, 'index']).name('passport.tokens.index');
     r.delete('/oauth/tokens/{token_id}', [AuthorizedTokensController, 'destroy']).name(
       'passport.tokens.destroy',

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { Context } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { clientAddress } from './http.js';
 import { blockSeconds, parsePolicy } from './policy.js';
 import { RateLimits } from './rate-limits.js';
 
@@ -20,6 +22,22 @@ describe('policies', () => {
   it('back-off doubles per strike from the window, up to the cap', () => {
     const policy = { points: 5, durationSeconds: 60, maxBlockSeconds: 900 };
     expect([1, 2, 3, 4, 5, 40].map((n) => blockSeconds(policy, n))).toEqual([60, 120, 240, 480, 900, 900]);
+  });
+});
+
+describe('clientAddress', () => {
+  const from = (remoteAddress?: string) =>
+    clientAddress({
+      env: remoteAddress ? { incoming: { socket: { remoteAddress } } } : undefined,
+    } as Context);
+
+  it('is the peer address; IPv6 by its /64, IPv4-mapped as IPv4, none as "local"', () => {
+    expect(from('203.0.113.7')).toBe('203.0.113.7');
+    expect(from('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(from('2001:db8:aa:bb:1:2:3:4')).toBe('2001:db8:aa:bb::/64');
+    expect(from('2001:DB8:0:0:ffff::1')).toBe(from('2001:db8::2'));
+    expect(from('::1')).toBe('0:0:0:0::/64');
+    expect(from(undefined)).toBe('local');
   });
 });
 
@@ -69,6 +87,24 @@ for (const store of stores) {
     });
   });
 }
+
+describe(`a Redis that does not answer (${engine})`, () => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it('the database counts instead, and the limit still holds', async () => {
+    t = await createTestApp({ config: { redis: { url: 'redis://127.0.0.1:1', keyPrefix: 'down:' } } });
+    const limits = t.app.container.make(RateLimits);
+    const limit = limits.define('probe.insured', { points: 5, durationSeconds: 60 });
+    await limits.start(100);
+    const results = await Promise.all(Array.from({ length: 30 }, () => limit.consume('k')));
+    expect(results.filter((r) => r.allowed)).toHaveLength(5);
+    expect(await t.app.db.selectFrom('rate_limits').select('key').execute()).toHaveLength(1);
+  });
+});
 
 describe(`back-off in the database (${engine}), on the application clock`, () => {
   let t: TestApp | undefined;

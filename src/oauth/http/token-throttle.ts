@@ -1,0 +1,105 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import type { LoginAttempt, LoginThrottle } from '../../auth/login-throttle.js';
+import {
+  clientAddress,
+  rateLimitHeaders,
+  retryAfter,
+  withRateLimitHeaders,
+} from '../../kernel/rate-limits/http.js';
+import type { RateLimitResult } from '../../kernel/rate-limits/rate-limit.js';
+import type { RateLimits } from '../../kernel/rate-limits/rate-limits.js';
+import { noStore } from './respond.js';
+import { type PresentedClient, presentedClient, VerifiedCredentials } from './verified-credentials.js';
+
+/**
+ * `POST /oauth/token` rate limits, counted before the endpoint runs (so parallel requests cannot
+ * outrun them) and settled from its answer:
+ *
+ * - a request presenting a client secret counts against `token.address` and `token.client`; the
+ *   count is given back unless the answer is 401 `invalid_client`, so only failures add up —
+ *   client-secret guessing (RFC 6749 §2.3.1, §10.10). Credentials this instance saw succeed skip
+ *   both counters;
+ * - a password grant (RFC 6749 §4.3.2: "MUST protect the endpoint against brute force attacks")
+ *   counts against the login limits, per username and per address, exactly as the login form.
+ *
+ * Over a limit the answer is 429 with the RFC 6749 §5.2 error body, `temporarily_unavailable`
+ * (§5.2 has no code for a rate limit; this one says "try again later"), `Retry-After` and the
+ * `RateLimit` fields.
+ */
+export function throttleTokenRequests(limits: RateLimits, login: () => LoginThrottle): MiddlewareHandler {
+  const verified = new VerifiedCredentials();
+  const byAddress = limits.get('token.address');
+  const byClient = limits.get('token.client');
+
+  return async function throttleTokenRequests(c, next) {
+    const params = await formOf(c);
+    if (!params) return next(); // not a form: the endpoint refuses it before any check
+    const address = clientAddress(c);
+    const client = presentedClient(params, c.req.header('authorization'));
+    const digest = client?.secret !== undefined ? VerifiedCredentials.digest(client) : undefined;
+    const guessing = client && digest !== undefined && !verified.has(digest) ? client : undefined;
+    const results: RateLimitResult[] = [];
+
+    if (guessing) {
+      results.push(await byAddress.consume(address));
+      if (results[0]!.allowed) results.push(await byClient.consume(guessing.id));
+      if (results.some((r) => !r.allowed)) {
+        await giveBack(results, guessing, address);
+        return tooMany(c, results);
+      }
+    }
+    let password: LoginAttempt | undefined;
+    const username = params.grant_type === 'password' ? params.username : undefined;
+    if (typeof username === 'string' && username !== '') {
+      password = await login().attempt(username, address);
+      results.push(...password.results);
+      if (!password.allowed) {
+        if (guessing) await giveBack(results, guessing, address); // the client was not checked
+        return tooMany(c, results);
+      }
+    }
+
+    await next();
+    // 401 is `invalid_client` here; any other answer did not fail the client's authentication.
+    const clientFailed = c.res.status === 401;
+    if (digest !== undefined) {
+      if (clientFailed) verified.forget(digest);
+      else if (c.res.status === 200) verified.add(digest);
+    }
+    if (guessing && !clientFailed) await giveBack(results, guessing, address);
+    if (password && c.res.status === 200) await login().succeeded(username as string, address);
+    if (results.length > 0) {
+      const res = withRateLimitHeaders(c.res, results);
+      if (res !== c.res) c.res = res;
+    }
+  };
+
+  /** Returns the attempts counted for a client authentication that did not fail. */
+  async function giveBack(results: RateLimitResult[], client: PresentedClient, address: string) {
+    const counted = results.filter((r) => r.allowed && r.name.startsWith('token.'));
+    await Promise.all(
+      counted.map((r) =>
+        r.name === 'token.address' ? byAddress.reward(address) : byClient.reward(client.id),
+      ),
+    );
+  }
+}
+
+/** The form, read once through Hono's body cache (the endpoint reads the same bytes again). */
+async function formOf(c: Context): Promise<Record<string, unknown> | undefined> {
+  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  if (!type.startsWith('application/x-www-form-urlencoded')) return undefined;
+  return c.req.parseBody();
+}
+
+function tooMany(c: Context, results: readonly RateLimitResult[]): Response {
+  const seconds = retryAfter(results);
+  return c.json(
+    {
+      error: 'temporarily_unavailable',
+      error_description: `Too many attempts. Try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`,
+    },
+    429,
+    { ...noStore, ...rateLimitHeaders(results) },
+  );
+}
