@@ -7,15 +7,18 @@ export function httpBrowser(url: string): Browser {
   return new Browser(transport as unknown as TestApp);
 }
 
-/** Registers a new user through the form; the browser is then signed in. */
+/** Registers a new user through the form, then logs in (signing up does not sign in). */
 export async function register(browser: Browser, email: string): Promise<void> {
+  const password = 'correct horse battery';
   const res = await browser.submit('/register', {
     name: 'Grace Hopper',
     email,
-    password: 'correct horse battery',
-    password_confirmation: 'correct horse battery',
+    password,
+    password_confirmation: password,
   });
   if (res.status !== 302) throw new Error(`registration answered ${res.status}: ${await res.text()}`);
+  const login = await browser.submit('/login', { email, password });
+  if (login.status !== 302) throw new Error(`login answered ${login.status}: ${await login.text()}`);
 }
 
 /** The headers a same-origin script sends to the session JSON APIs, with the page's CSRF token. */
