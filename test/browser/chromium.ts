@@ -58,9 +58,11 @@ export async function launchChromium(): Promise<Chromium> {
     page,
     shots,
     async shot(name) {
-      await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+      // A full-page capture of a long page (the docs) takes seconds on a loaded machine.
+      const timeout = 30_000;
+      await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true, timeout });
       await page.setViewportSize(PHONE);
-      await page.screenshot({ path: join(shots, `${name}-phone.png`), fullPage: true });
+      await page.screenshot({ path: join(shots, `${name}-phone.png`), fullPage: true, timeout });
       await page.setViewportSize(DESKTOP);
     },
     async close() {

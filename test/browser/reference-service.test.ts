@@ -57,7 +57,7 @@ describe(`reference service in Chromium (${engine})`, { timeout: 60_000 }, () =>
     await expect(page().locator('.doc h1').textContent()).resolves.toBe('Billing');
     await expect(page().locator('.doc').textContent()).resolves.toContain('newSubscription');
     await browser.shot('01-docs');
-  });
+  }, 90_000);
 
   it('registers and lands on the dashboard', async () => {
     await go('/register');
