@@ -87,37 +87,69 @@ export function initPersonalTokens(root: HTMLElement): void {
   void load();
 }
 
-/** Applications the user authorized (tokens issued to third-party clients), revocable — over `/oauth/tokens`. */
+/** One authorized application: its live tokens together (approving again issues another one). */
+interface AuthorizedApp {
+  clientId: string;
+  name: string;
+  scopes: string[];
+  since: string;
+  tokenIds: string[];
+}
+
+function byClient(tokens: Token[]): AuthorizedApp[] {
+  const apps = new Map<string, AuthorizedApp>();
+  for (const token of tokens) {
+    const clientId = token.client?.id ?? token.id;
+    const app = apps.get(clientId) ?? {
+      clientId,
+      name: token.client?.name ?? 'Unknown application',
+      scopes: [],
+      since: token.created_at,
+      tokenIds: [],
+    };
+    app.tokenIds.push(token.id);
+    for (const scope of token.scopes) if (!app.scopes.includes(scope)) app.scopes.push(scope);
+    if (token.created_at < app.since) app.since = token.created_at;
+    apps.set(clientId, app);
+  }
+  return [...apps.values()];
+}
+
+/**
+ * Applications the user authorized, one row each over `/oauth/tokens`. Revoke revokes every token
+ * the application holds: the server remembers an approval through them, so the application must
+ * ask again next time.
+ */
 export function initAuthorizedApps(root: HTMLElement): void {
   const list = root.querySelector<HTMLElement>('[data-list]')!;
   const empty = root.querySelector<HTMLElement>('[data-empty]')!;
 
   async function load() {
-    const tokens = (await api<Token[]>('GET', '/oauth/tokens')).filter((t) => !t.revoked);
+    const apps = byClient((await api<Token[]>('GET', '/oauth/tokens')).filter((t) => !t.revoked));
     list.replaceChildren(
-      ...tokens.map((token) => {
+      ...apps.map((app) => {
         const revoke = h(
           'button',
-          { type: 'button', class: 'btn btn-danger', 'data-revoke': token.id },
+          { type: 'button', class: 'btn btn-danger', 'data-revoke': app.clientId },
           'Revoke',
         );
         revoke.addEventListener('click', async () => {
-          if (!confirm(`Revoke access for “${token.client?.name ?? 'this application'}”?`)) return;
-          await api('DELETE', `/oauth/tokens/${encodeURIComponent(token.id)}`);
+          if (!confirm(`Revoke access for “${app.name}”? It will have to ask you again.`)) return;
+          for (const id of app.tokenIds) await api('DELETE', `/oauth/tokens/${encodeURIComponent(id)}`);
           await load();
         });
         return h(
           'tr',
-          { 'data-authorized': token.id },
-          h('td', {}, h('strong', {}, token.client?.name ?? 'Unknown application')),
-          h('td', {}, scopeList(token.scopes)),
-          h('td', { class: 'small muted' }, `Authorized ${formatDate(token.created_at)}`),
+          { 'data-authorized': app.clientId },
+          h('td', {}, h('strong', {}, app.name)),
+          h('td', {}, scopeList(app.scopes)),
+          h('td', { class: 'small muted' }, `Authorized ${formatDate(app.since)}`),
           h('td', {}, revoke),
         );
       }),
     );
-    empty.classList.toggle('hidden', tokens.length > 0);
-    list.closest('.table-wrap')?.classList.toggle('hidden', tokens.length === 0);
+    empty.classList.toggle('hidden', apps.length > 0);
+    list.closest('.table-wrap')?.classList.toggle('hidden', apps.length === 0);
   }
   void load();
 }

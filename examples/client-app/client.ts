@@ -42,6 +42,8 @@ export interface FlowOptions {
   /** Omit for a public client (PKCE only). */
   clientSecret?: string;
   scope?: string;
+  /** `consent` asks the service to show its approval page even if the user approved before. */
+  prompt?: string;
   callback: Callback;
   /** Shows the user the authorization URL (prints it, or opens a browser). */
   open(url: URL): void | Promise<void>;
@@ -73,6 +75,7 @@ export async function signIn(options: FlowOptions): Promise<{ user: unknown; sco
     state,
     code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
+    ...(options.prompt ? { prompt: options.prompt } : {}),
   }).toString();
   const pending = options.callback.next();
   await options.open(url);

@@ -9,6 +9,12 @@ export interface ClientRecord {
   redirect: string;
   personalAccessClient: boolean;
   passwordClient: boolean;
+  /** Trusted by the operator: users are not asked to approve it (`tollgate client --first-party`). */
+  firstParty: boolean;
+  /** The scopes it may ask for; null: any scope the application defines. */
+  allowedScopes: string[] | null;
+  /** The grants it may use, within what its kind allows; null: all of those. */
+  grantTypes: string[] | null;
   revoked: boolean;
   createdAt: string;
   updatedAt: string;
@@ -66,16 +72,29 @@ export function isPublicClient(client: ClientRecord): boolean {
   return client.secretHash === null;
 }
 
+/**
+ * Clients the operator trusts: password grant and personal access clients (which never see the
+ * approval page) and clients flagged first-party (which skip it).
+ */
 export function isFirstPartyClient(client: ClientRecord): boolean {
-  return client.personalAccessClient || client.passwordClient;
+  return client.personalAccessClient || client.passwordClient || client.firstParty;
 }
 
-/** Which grants a client may use (Passport's `Client::handlesGrant`). */
+/**
+ * Which grants a client may use (Passport's `Client::hasGrantType`): what its kind allows,
+ * narrowed by its `grantTypes` when set. A list never widens the kind's rules (a public client
+ * gets no client_credentials, whatever its list says).
+ */
 export function clientHandlesGrant(client: ClientRecord, grantType: string): boolean {
+  if (client.grantTypes && !client.grantTypes.includes(grantType)) return false;
+  return kindHandlesGrant(client, grantType);
+}
+
+function kindHandlesGrant(client: ClientRecord, grantType: string): boolean {
   switch (grantType) {
     case 'authorization_code':
     case 'implicit':
-      return !isFirstPartyClient(client);
+      return !client.personalAccessClient && !client.passwordClient;
     case 'personal_access':
       return client.personalAccessClient && !isPublicClient(client);
     case 'password':

@@ -18,6 +18,12 @@ export interface OAuthClientsTable {
   revoked: number;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** 1: the approval page is skipped (set by the operator, never through the JSON API). */
+  first_party: number;
+  /** JSON array of the scopes the client may ask for; null: any. */
+  scopes: string | null;
+  /** JSON array of the grant types the client may use; null: what its kind allows. */
+  grant_types: string | null;
 }
 
 export interface OAuthAccessTokensTable {

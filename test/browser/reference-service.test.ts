@@ -179,11 +179,13 @@ describe(`reference service in Chromium (${engine})`, { timeout: 60_000 }, () =>
     expect(stdout).toContain(`"email": "${ADA.email}"`);
   });
 
-  it('runs the sample client again and Deny → access_denied', async () => {
+  it('runs the sample client again, forcing the page with prompt=consent, and Deny → access_denied', async () => {
     const flow = signIn({
       baseUrl: server.url,
       clientId: client.id,
       clientSecret: client.secret,
+      // Approved before: without prompt=consent the service would answer at once.
+      prompt: 'consent',
       callback,
       open: async (url) => void (await page().goto(url.href)),
     });

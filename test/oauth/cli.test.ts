@@ -143,6 +143,27 @@ describe(`tollgate OAuth commands (${engine})`, () => {
       ),
     ).toBe(0);
 
+    expect(
+      await tollgate(
+        'client',
+        '--first-party',
+        '--name',
+        'Our app',
+        '--redirect',
+        'https://app.example/cb',
+        '--scopes',
+        'check-status',
+        '--grant-types',
+        'authorization_code,refresh_token',
+        '--json',
+      ),
+    ).toBe(0);
+    expect(JSON.parse(output.join(''))).toMatchObject({
+      first_party: true,
+      scopes: ['check-status'],
+      grant_types: ['authorization_code', 'refresh_token'],
+    });
+
     expect(await tollgate('client', '--password', '--name', 'Mobile')).toBe(0);
     expect(output.join('\n')).toMatch(/Client ID: \S+\nClient secret: \S+/);
 
@@ -168,6 +189,14 @@ describe(`tollgate OAuth commands (${engine})`, () => {
     );
     expect(await tollgate('client', '--public', '--name', 'x', '--redirect', 'javascript:alert(1)')).toBe(1);
     expect(errors.join('')).toContain('public (native app) clients');
+    expect(
+      await tollgate('client', '--name', 'x', '--redirect', 'https://x.example', '--scopes', 'launch'),
+    ).toBe(1);
+    expect(
+      await tollgate('client', '--name', 'x', '--redirect', 'https://x.example', '--grant-types', 'magic'),
+    ).toBe(1);
+    expect(errors.join('')).toContain('"launch" is not a scope');
+    expect(errors.join('')).toContain('"magic" is not one of');
   });
 
   it('purge deletes revoked and expired rows (--revoked, --expired, --hours)', async () => {

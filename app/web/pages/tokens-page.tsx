@@ -55,7 +55,10 @@ export const TokensPage: FC<TokensPageProps> = ({ script, scopes }) => (
     </section>
     <section class="card" data-authorized-apps>
       <h2>Authorized applications</h2>
-      <p class="muted">Applications you allowed to use your account. Revoking one signs it out at once.</p>
+      <p class="muted">
+        Applications you allowed to use your account. Revoking one signs it out at once, and it has to ask you
+        again before it gets back in.
+      </p>
       <div class="table-wrap hidden">
         <table class="table stack-sm">
           <tbody data-list />

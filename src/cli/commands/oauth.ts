@@ -2,8 +2,9 @@ import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { Users } from '../../auth/users.js';
 import type { Application } from '../../kernel/application.js';
-import { serializeClient } from '../../oauth/clients/clients.js';
-import { Clients, type CreatedClient } from '../../oauth/index.js';
+import { knownGrantTypes, serializeClient } from '../../oauth/clients/clients.js';
+import { GrantRegistry } from '../../oauth/grants/registry.js';
+import { Clients, type CreatedClient, Scopes } from '../../oauth/index.js';
 import { installOAuth } from '../../oauth/install.js';
 import { bindOAuthServices } from '../../oauth/provider.js';
 import { redirectListProblem } from '../../oauth/rules/check-redirect-uri.js';
@@ -97,6 +98,9 @@ export function register(program: Command): void {
     .option('--name <name>', 'the client name')
     .option('--redirect <url>', 'the redirect URL (authorization code clients)')
     .option('--user <id>', 'the id of the user who owns the client')
+    .option('--first-party', 'a client of your own: users are not asked to approve it')
+    .option('--scopes <list>', 'comma-separated scopes the client may ask for (default: any)')
+    .option('--grant-types <list>', 'comma-separated grant types the client may use (default: its kind’s)')
     .option('--json', 'machine-readable output')
     .action(
       (options: {
@@ -106,6 +110,9 @@ export function register(program: Command): void {
         name?: string;
         redirect?: string;
         user?: string;
+        firstParty?: boolean;
+        scopes?: string;
+        grantTypes?: string;
         json?: boolean;
       }) =>
         withApplication(async (application) => {
@@ -134,6 +141,7 @@ export function register(program: Command): void {
                   ));
             const problem = redirectListProblem(redirect, { publicClient: Boolean(options.public) });
             if (problem) throw new CliError(`${problem} (got "${redirect}")`);
+            const limits = clientLimits(app, options);
             const userId = options.user ?? '';
             let owner: number | null = null;
             if (userId) {
@@ -149,6 +157,8 @@ export function register(program: Command): void {
               personalAccess: Boolean(options.personal),
               password: Boolean(options.password),
               confidential: !options.public,
+              firstParty: Boolean(options.firstParty),
+              ...limits,
             });
             if (options.json)
               console.log(JSON.stringify(serializeClient(created.client, created.plainSecret)));
@@ -184,6 +194,34 @@ export function register(program: Command): void {
         );
       }),
     );
+}
+
+/** `--scopes` and `--grant-types`, checked against the application's scopes and known grants. */
+function clientLimits(
+  app: Application,
+  options: { scopes?: string; grantTypes?: string },
+): { allowedScopes: string[] | null; grantTypes: string[] | null } {
+  const list = (value: string | undefined) =>
+    value === undefined
+      ? null
+      : [
+          ...new Set(
+            value
+              .split(',')
+              .map((item) => item.trim())
+              .filter(Boolean),
+          ),
+        ];
+  const allowedScopes = list(options.scopes);
+  const unknownScope = allowedScopes?.find((scope) => !app.container.make(Scopes).has(scope));
+  if (unknownScope !== undefined)
+    throw new CliError(`--scopes: "${unknownScope}" is not a scope of this application.`);
+  const grantTypes = list(options.grantTypes);
+  const known = knownGrantTypes(app.container.make(GrantRegistry));
+  const unknownGrant = grantTypes?.find((grant) => !known.includes(grant));
+  if (unknownGrant !== undefined)
+    throw new CliError(`--grant-types: "${unknownGrant}" is not one of ${known.join(', ')}.`);
+  return { allowedScopes, grantTypes };
 }
 
 /** A password grant client unless one exists (or `force`). */

@@ -1,6 +1,7 @@
 import type { TollgateConfig } from '../../core/config.js';
 import { OAuthError } from '../errors.js';
 import { type ClientRecord, clientHandlesGrant, isPublicClient } from '../records.js';
+import { checkClientScopes } from '../rules/check-client-scopes.js';
 import { type CodeChallengeMethod, checkCodeChallenge } from '../rules/check-pkce.js';
 import { redirectUriMatches } from '../rules/check-redirect-uri.js';
 import { Scopes } from '../scopes.js';
@@ -68,6 +69,7 @@ export async function validateAuthorizationRequest(
         )
       : undefined;
   const scopes = deps.scopes.validate(Scopes.parse(query.scope), { allowAll: false, redirectable: true });
+  checkClientScopes(client, scopes, { redirectable: true });
   return {
     client,
     request: {

@@ -3,7 +3,7 @@ import type { TollgateConfig } from '../../core/config.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { OAuthError } from '../errors.js';
 import { issuerOf } from '../jwt/access-token-signer.js';
-import { clientHandlesGrant } from '../records.js';
+import { type ClientRecord, clientHandlesGrant } from '../records.js';
 import { Scopes } from '../scopes.js';
 import { hashSecret, randomSecret } from '../secrets.js';
 import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
@@ -13,6 +13,7 @@ import {
   type ResponseType,
   validateAuthorizationRequest,
 } from './authorization-request.js';
+import { approvalAlreadyGiven } from './consent.js';
 
 /**
  * The authorization endpoint's decisions (RFC 6749 §4.1.2, §4.2.2): validate a request, then
@@ -39,6 +40,15 @@ export class AuthorizationService {
       scopes: this.scopes,
       config: this.config.oauth,
     });
+  }
+
+  /** Whether this request needs no approval page (see `approvalAlreadyGiven`). */
+  skipsApproval(client: ClientRecord, userId: number, request: AuthorizationRequest, prompt?: string) {
+    return approvalAlreadyGiven(
+      this.store.accessTokens,
+      { client, userId, scopes: request.scopes, prompt },
+      this.clock.now().toISOString(),
+    );
   }
 
   /** The user approved: a redirect carrying `code` (or, implicit, the token in the fragment). */

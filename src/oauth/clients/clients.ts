@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import { ClockKey } from '../../core/keys.js';
+import type { GrantRegistry } from '../grants/registry.js';
 import type { ClientRecord } from '../records.js';
 import { hashSecret, randomSecret } from '../secrets.js';
-import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
+import { type ClientChanges, type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { TokenRevoker } from '../tokens/token-revoker.js';
 
 export interface NewClientInput {
@@ -14,6 +15,12 @@ export interface NewClientInput {
   password?: boolean;
   /** False makes a public client: no secret, PKCE required. Default true. */
   confidential?: boolean;
+  /** Users are not asked to approve it. Only the operator sets this (CLI), never the JSON API. */
+  firstParty?: boolean;
+  /** The scopes it may ask for; absent or null: any. */
+  allowedScopes?: string[] | null;
+  /** The grants it may use, within its kind; absent or null: all of those. */
+  grantTypes?: string[] | null;
 }
 
 export interface CreatedClient {
@@ -43,6 +50,9 @@ export class Clients {
         redirect: input.redirect,
         personalAccessClient: input.personalAccess ?? false,
         passwordClient: input.password ?? false,
+        firstParty: input.firstParty ?? false,
+        allowedScopes: input.allowedScopes ?? null,
+        grantTypes: input.grantTypes ?? null,
       },
       this.clock.now().toISOString(),
     );
@@ -65,10 +75,11 @@ export class Clients {
     return this.store.clients.forUser(userId);
   }
 
-  async update(client: ClientRecord, values: { name: string; redirect: string }): Promise<ClientRecord> {
+  async update(client: ClientRecord, values: ClientChanges): Promise<ClientRecord> {
     const now = this.clock.now().toISOString();
     await this.store.clients.update(client.id, values, now);
-    return { ...client, ...values, updatedAt: now };
+    const changed = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+    return { ...client, ...changed, updatedAt: now };
   }
 
   /** Revokes the client and all its tokens (the JSON API's DELETE). */
@@ -81,6 +92,14 @@ export class Clients {
   }
 }
 
+/**
+ * The grant types a client's `grant_types` may name: the token endpoint's, plus the authorization
+ * endpoint's implicit grant and personal access tokens.
+ */
+export function knownGrantTypes(grants: GrantRegistry): string[] {
+  return [...new Set([...grants.grantTypes, 'implicit', 'personal_access'])];
+}
+
 /** What a client looks like in JSON (Passport's shape; the secret only right after creation). */
 export function serializeClient(client: ClientRecord, plainSecret?: string | null): Record<string, unknown> {
   return {
@@ -90,7 +109,10 @@ export function serializeClient(client: ClientRecord, plainSecret?: string | nul
     redirect: client.redirect,
     personal_access_client: client.personalAccessClient,
     password_client: client.passwordClient,
+    first_party: client.firstParty,
     confidential: client.secretHash !== null,
+    scopes: client.allowedScopes,
+    grant_types: client.grantTypes,
     revoked: client.revoked,
     created_at: client.createdAt,
     updated_at: client.updatedAt,

@@ -45,6 +45,9 @@ export class ApprovalController {
       query = readQuery(c);
       const { request, client } = await this.service.validate(query);
       const user = c.get('user')!;
+      if (await this.service.skipsApproval(client, user.id, request, query.prompt)) {
+        return this.redirect(c, await this.service.approve(request, user.id));
+      }
       const session = requireSession(c);
       const pending: PendingAuthorization = { request, authToken: randomSecret(), userId: user.id };
       session.put(PENDING_AUTHORIZATION, pending);

@@ -1,8 +1,10 @@
 import type { Context } from 'hono';
 import { HttpError } from '../../core/errors.js';
-import { Clients, serializeClient } from '../clients/clients.js';
+import { Clients, knownGrantTypes, serializeClient } from '../clients/clients.js';
+import { GrantRegistry } from '../grants/registry.js';
 import { isPublicClient } from '../records.js';
-import { clientSchema, clientUpdateSchema } from './schemas.js';
+import { Scopes } from '../scopes.js';
+import { type ClientLimits, clientSchema, clientUpdateSchema } from './schemas.js';
 import { validateJson } from './validate.js';
 
 function notFound(): HttpError {
@@ -11,9 +13,16 @@ function notFound(): HttpError {
 
 /** `/oauth/clients`: the signed-in user's own clients (Passport's ClientController). */
 export class ClientsController {
-  static inject = [Clients] as const;
+  static inject = [Clients, Scopes, GrantRegistry] as const;
+  readonly #limits: ClientLimits;
 
-  constructor(private readonly clients: Clients) {}
+  constructor(
+    private readonly clients: Clients,
+    scopes: Scopes,
+    grants: GrantRegistry,
+  ) {
+    this.#limits = { scopes, grantTypes: knownGrantTypes(grants) };
+  }
 
   async index(c: Context): Promise<Response> {
     const list = await this.clients.forUser(c.get('user')!.id);
@@ -22,11 +31,13 @@ export class ClientsController {
 
   /** The response is the only time the plain secret is shown. */
   async store(c: Context): Promise<Response> {
-    const input = await validateJson(c, clientSchema);
+    const input = await validateJson(c, clientSchema(this.#limits));
     const { client, plainSecret } = await this.clients.create({
       name: input.name,
       redirect: input.redirect,
       confidential: input.confidential ?? true,
+      allowedScopes: input.scopes ?? null,
+      grantTypes: input.grant_types ?? null,
       userId: c.get('user')!.id,
     });
     return c.json(serializeClient(client, plainSecret), 201, { 'Cache-Control': 'no-store' });
@@ -35,8 +46,14 @@ export class ClientsController {
   async update(clientId: string, c: Context): Promise<Response> {
     const client = await this.clients.findForUser(clientId, c.get('user')!.id);
     if (!client) throw notFound();
-    const input = await validateJson(c, clientUpdateSchema(isPublicClient(client)));
-    return c.json(serializeClient(await this.clients.update(client, input)));
+    const input = await validateJson(c, clientUpdateSchema(this.#limits, isPublicClient(client)));
+    const updated = await this.clients.update(client, {
+      name: input.name,
+      redirect: input.redirect,
+      allowedScopes: input.scopes,
+      grantTypes: input.grant_types,
+    });
+    return c.json(serializeClient(updated));
   }
 
   async destroy(clientId: string, c: Context): Promise<Response> {

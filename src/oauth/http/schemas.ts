@@ -36,34 +36,61 @@ function redirectsFit(publicClient: (data: { confidential?: boolean }) => boolea
   };
 }
 
-const clientFields = z.object({
-  name,
-  redirect,
-  confidential: z.boolean({ error: 'The confidential field must be true or false.' }).optional(),
-});
+/** The application's scopes, never `*`. */
+function scopeList(scopes: Scopes) {
+  return z
+    .array(z.string({ error: 'Each scope must be a string.' }), {
+      error: 'The scopes field must be an array.',
+    })
+    .refine(
+      (list) => list.every((scope) => scope !== ALL_SCOPES && scopes.has(scope)),
+      'The scopes must be scopes this application defines.',
+    );
+}
+
+/** What a client's limits may name: the application's scopes and the grant types the server knows. */
+export interface ClientLimits {
+  scopes: Scopes;
+  grantTypes: readonly string[];
+}
+
+function clientFields(limits: ClientLimits) {
+  return z.object({
+    name,
+    redirect,
+    confidential: z.boolean({ error: 'The confidential field must be true or false.' }).optional(),
+    // Limits only narrow what the client may do; null lifts them. Never first_party: a user
+    // cannot make their own client skip other users' approval.
+    scopes: scopeList(limits.scopes).nullable().optional(),
+    grant_types: z
+      .array(z.string({ error: 'Each grant type must be a string.' }), {
+        error: 'The grant_types field must be an array.',
+      })
+      .refine(
+        (list) => list.every((grant) => limits.grantTypes.includes(grant)),
+        `The grant types must be among: ${limits.grantTypes.join(', ')}.`,
+      )
+      .nullable()
+      .optional(),
+  });
+}
 
 /**
  * `POST /oauth/clients`: the redirect is one absolute URL, or several separated by commas;
  * http(s) for confidential clients, and loopback or private-use schemes for public ones.
  */
-export const clientSchema = clientFields.superRefine(redirectsFit((data) => data.confidential === false));
+export function clientSchema(limits: ClientLimits) {
+  return clientFields(limits).superRefine(redirectsFit((data) => data.confidential === false));
+}
 
-/** `PUT /oauth/clients/{id}`: name and redirect; the client's type stays what it is. */
-export function clientUpdateSchema(publicClient: boolean) {
-  return clientFields.omit({ confidential: true }).superRefine(redirectsFit(() => publicClient));
+/** `PUT /oauth/clients/{id}`: name, redirect and limits; the client's type stays what it is. */
+export function clientUpdateSchema(limits: ClientLimits, publicClient: boolean) {
+  return clientFields(limits)
+    .omit({ confidential: true })
+    .superRefine(redirectsFit(() => publicClient));
 }
 
 /** `POST /oauth/personal-access-tokens`: scopes must be defined by the application, and not `*`. */
 export function personalAccessTokenSchema(scopes: Scopes) {
-  return z.object({
-    name,
-    scopes: z
-      .array(z.string({ error: 'Each scope must be a string.' }), {
-        error: 'The scopes field must be an array.',
-      })
-      .refine(
-        (list) => list.every((scope) => scope !== ALL_SCOPES && scopes.has(scope)),
-        'The scopes must be scopes this application defines.',
-      ),
-  });
+  return z.object({ name, scopes: scopeList(scopes) });
 }

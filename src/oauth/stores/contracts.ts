@@ -9,10 +9,18 @@ import type {
 
 export type NewClient = Omit<ClientRecord, 'revoked' | 'createdAt' | 'updatedAt'>;
 
+/** What an update may change; an absent limit stays as it is. */
+export interface ClientChanges {
+  name: string;
+  redirect: string;
+  allowedScopes?: string[] | null;
+  grantTypes?: string[] | null;
+}
+
 export interface ClientStore {
   find(id: string): Promise<ClientRecord | undefined>;
   create(client: NewClient, now: string): Promise<ClientRecord>;
-  update(id: string, values: { name: string; redirect: string }, now: string): Promise<void>;
+  update(id: string, values: ClientChanges, now: string): Promise<void>;
   /** Clients the user owns, not revoked, newest first. */
   forUser(userId: number): Promise<ClientRecord[]>;
   /** The newest personal access client that is not revoked. */
@@ -31,6 +39,8 @@ export interface AccessTokenStore {
   revoke(ids: readonly string[], now: string): Promise<string[]>;
   /** Revokes every token of a client; returns the ids newly revoked. */
   revokeForClient(clientId: string, now: string): Promise<string[]>;
+  /** The scopes of each live token the user granted the client (the approval page's memory). */
+  liveScopes(userId: number, clientId: string, now: string): Promise<string[][]>;
   /** The `kid`s that live tokens (not revoked, not expired at `now`) were signed with; null for unrecorded ones. */
   kidsInUse(now: string): Promise<(string | null)[]>;
 }

@@ -31,6 +31,9 @@ const clientColumns = [
   'c.redirect as c_redirect',
   'c.personal_access_client as c_personal_access_client',
   'c.password_client as c_password_client',
+  'c.first_party as c_first_party',
+  'c.scopes as c_scopes',
+  'c.grant_types as c_grant_types',
   'c.revoked as c_revoked',
   'c.created_at as c_created_at',
   'c.updated_at as c_updated_at',
@@ -47,6 +50,9 @@ function toTokenWithClient(row: JoinedRow): AccessTokenWithClient {
     redirect: row.c_redirect as string,
     personal_access_client: row.c_personal_access_client as number,
     password_client: row.c_password_client as number,
+    first_party: row.c_first_party as number,
+    scopes: row.c_scopes as string | null,
+    grant_types: row.c_grant_types as string | null,
     revoked: row.c_revoked as number,
     created_at: row.c_created_at as string,
     updated_at: row.c_updated_at as string,
@@ -166,6 +172,18 @@ export class KyselyAccessTokenStore implements AccessTokenStore {
       .returning('id')
       .execute();
     return rows.map((r) => r.id);
+  }
+
+  async liveScopes(userId: number, clientId: string, now: string): Promise<string[][]> {
+    const rows = await this.db
+      .selectFrom('oauth_access_tokens')
+      .select('scopes')
+      .where('user_id', '=', userId)
+      .where('client_id', '=', clientId)
+      .where('revoked', '=', 0)
+      .where('expires_at', '>', now)
+      .execute();
+    return rows.map((row) => JSON.parse(row.scopes) as string[]);
   }
 
   async kidsInUse(now: string): Promise<(string | null)[]> {

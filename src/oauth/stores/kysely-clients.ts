@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../database/types.js';
 import type { ClientRecord } from '../records.js';
 import type { OAuthClientRow } from '../tables.js';
-import type { ClientStore, NewClient } from './contracts.js';
+import type { ClientChanges, ClientStore, NewClient } from './contracts.js';
 import { Precompiled } from './precompiled.js';
 
 export function toClient(row: OAuthClientRow): ClientRecord {
@@ -14,6 +14,9 @@ export function toClient(row: OAuthClientRow): ClientRecord {
     redirect: row.redirect,
     personalAccessClient: row.personal_access_client === 1,
     passwordClient: row.password_client === 1,
+    firstParty: row.first_party === 1,
+    allowedScopes: row.scopes === null ? null : (JSON.parse(row.scopes) as string[]),
+    grantTypes: row.grant_types === null ? null : (JSON.parse(row.grant_types) as string[]),
     revoked: row.revoked === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -41,6 +44,9 @@ export class KyselyClientStore implements ClientStore {
       redirect: client.redirect,
       personal_access_client: client.personalAccessClient ? 1 : 0,
       password_client: client.passwordClient ? 1 : 0,
+      first_party: client.firstParty ? 1 : 0,
+      scopes: jsonList(client.allowedScopes),
+      grant_types: jsonList(client.grantTypes),
       revoked: 0,
       created_at: now,
       updated_at: now,
@@ -49,10 +55,16 @@ export class KyselyClientStore implements ClientStore {
     return toClient(row);
   }
 
-  async update(id: string, values: { name: string; redirect: string }, now: string): Promise<void> {
+  async update(id: string, values: ClientChanges, now: string): Promise<void> {
     await this.db
       .updateTable('oauth_clients')
-      .set({ name: values.name, redirect: values.redirect, updated_at: now })
+      .set({
+        name: values.name,
+        redirect: values.redirect,
+        ...(values.allowedScopes === undefined ? {} : { scopes: jsonList(values.allowedScopes) }),
+        ...(values.grantTypes === undefined ? {} : { grant_types: jsonList(values.grantTypes) }),
+        updated_at: now,
+      })
       .where('id', '=', id)
       .execute();
   }
@@ -87,4 +99,8 @@ export class KyselyClientStore implements ClientStore {
       .where('id', '=', id)
       .execute();
   }
+}
+
+function jsonList(list: readonly string[] | null): string | null {
+  return list === null ? null : JSON.stringify(list);
 }
