@@ -190,6 +190,21 @@ describe(`consent and per-client limits (${engine})`, () => {
     expect(location.searchParams.get('error_description')).toContain('place-orders');
   });
 
+  it("RFC 6749 §5.2: at the token endpoint too, a scope outside the client's limit is invalid_scope", async () => {
+    const limited = await client({ allowedScopes: ['check-status'] });
+    const request = (scope: string) =>
+      oauth.clientCredentialsGrantRequest(t.as, { client_id: limited.id }, limited.auth, { scope }, insecure);
+    const refused = await request('check-status place-orders');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: 'invalid_scope' });
+    const granted = await oauth.processClientCredentialsResponse(
+      t.as,
+      { client_id: limited.id },
+      await request('check-status'),
+    );
+    expect(granted.scope).toBe('check-status');
+  });
+
   it('a client limited to some grant types gets unauthorized_client for the others', async () => {
     const machine = await client({ grantTypes: ['client_credentials'] });
     const res = await authorize(ada, machine.id);

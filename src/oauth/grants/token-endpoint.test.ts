@@ -41,12 +41,13 @@ describe(`ClientAuthenticator: the token endpoint's client cache (${engine})`, (
 });
 
 describe('the token endpoint pipeline', () => {
-  it('reads as RFC 6749 §3.2 and §5.2 do: form, grant type, client, allowed grant, parameters, grant', () => {
+  it('reads as RFC 6749 §3.2 and §5.2 do: form, grant type, client, allowed grant and scopes, parameters, grant', () => {
     expect(tokenPipeline.map((step) => step.name)).toEqual([
       'readForm',
       'supportedGrantType',
       'authenticateClient',
       'allowedGrantType',
+      'allowedScopes',
       'grantParameters',
       'runGrant',
     ]);

@@ -4,6 +4,7 @@ import type { TollgateConfig } from '../../core/config.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { OAuthError } from '../errors.js';
 import { type ClientRecord, clientHandlesGrant } from '../records.js';
+import { checkClientScopes } from '../rules/check-client-scopes.js';
 import { Scopes } from '../scopes.js';
 import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { TokenIssuer, type TokenResponse } from '../tokens/token-issuer.js';
@@ -61,6 +62,11 @@ function allowedGrantType({ client, grant }: TokenExchange): void {
     throw OAuthError.unauthorizedClient(`This client may not use the ${grant.grantType} grant.`);
 }
 
+/** §5.2 `invalid_scope`: a requested scope outside the client's own limit (its `scopes`). */
+function allowedScopes({ client, request }: TokenExchange): void {
+  checkClientScopes(client, Scopes.parse(request.params.scope));
+}
+
 /** The grant's required parameters (its `parameters`), else `invalid_request`. */
 function grantParameters({ grant, request }: TokenExchange): void {
   for (const name of grant.parameters.required) {
@@ -82,6 +88,7 @@ export const tokenPipeline: readonly TokenStep[] = [
   supportedGrantType,
   authenticateClient,
   allowedGrantType,
+  allowedScopes,
   grantParameters,
   runGrant,
 ];
