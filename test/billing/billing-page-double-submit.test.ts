@@ -59,6 +59,12 @@ describe('the billing page: a double-posted subscribe form', () => {
       password_confirmation: 'correct horse battery',
     });
     expect(res.status).toBe(302);
+    // Signing up does not sign in: log in.
+    const login = await browser.submit('/login', {
+      email: 'ada@example.com',
+      password: 'correct horse battery',
+    });
+    expect(login.status).toBe(302);
   }, 60_000);
 
   afterAll(async () => {
