@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { Container } from '../core/container.js';
 import { ValidationError } from '../core/errors.js';
 import { ClockKey } from '../core/keys.js';
+import { hasControlCharacters } from '../core/text.js';
 import { isUniqueViolation } from '../database/errors.js';
 import { DbKey } from '../database/keys.js';
 import { hashPassword, verifyPassword } from './password.js';
@@ -49,6 +50,8 @@ class TableUsers implements UsersProvider {
   }
 
   findByCredentials(identifier: string): Promise<UserRecord | undefined> {
+    // No e-mail address holds a control character; PostgreSQL would refuse a NUL in the query.
+    if (hasControlCharacters(identifier)) return Promise.resolve(undefined);
     return this.#first(this.#col.email, identifier.trim().toLowerCase());
   }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasControlCharacters } from '../core/text.js';
 
 const email = z
   .string()
@@ -10,7 +11,10 @@ const email = z
 
 export const loginSchema = z.object({
   email,
-  password: z.string().min(1, 'The password field is required.'),
+  password: z
+    .string()
+    .min(1, 'The password field is required.')
+    .max(1024, 'The password may not be greater than 1024 characters.'),
 });
 
 export const registerSchema = z.object({
@@ -18,7 +22,8 @@ export const registerSchema = z.object({
     .string()
     .trim()
     .min(1, 'The name field is required.')
-    .max(255, 'The name may not be greater than 255 characters.'),
+    .max(255, 'The name may not be greater than 255 characters.')
+    .refine((name) => !hasControlCharacters(name), 'The name may not contain control characters.'),
   email,
   password: z
     .string()

@@ -52,3 +52,17 @@ export class ConfigurationError extends Error {
     this.name = 'ConfigurationError';
   }
 }
+
+/**
+ * PostgreSQL data exceptions (SQLSTATE class 22) that only the request's own values cause: a NUL
+ * byte or a character the encoding refuses (22021, 22P05), a value too long for its column
+ * (22001), text that is not a number (22P02), a number out of range (22003). Answered 400, not
+ * 500, and not logged as a failure: a client can send them at will.
+ */
+const INPUT_DATA_EXCEPTIONS = new Set(['22021', '22P05', '22001', '22P02', '22003']);
+
+/** Whether `error` is one of those: the database refused a value the request carried. */
+export function isUnstorableInput(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && INPUT_DATA_EXCEPTIONS.has(code);
+}

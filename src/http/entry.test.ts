@@ -86,6 +86,24 @@ describe('body limits before routing', () => {
   });
 });
 
+describe('a value the database refuses', () => {
+  it('is a 400 without an error log, not a 500 with a stack trace', async () => {
+    const lines: { level: number }[] = [];
+    const router = new Router();
+    router.get('/nul', () => {
+      throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+    });
+    const served = router.commit(
+      new Container(),
+      createLogger('debug', { write: (line: string) => void lines.push(JSON.parse(line)) }),
+    );
+    const res = await served.fetch(new Request('http://x/nul', { headers: { accept: 'application/json' } }));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ message: 'The request contains a value that cannot be stored.' });
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+  });
+});
+
 describe('security headers on every response', () => {
   const served = app((r) => {
     r.get('/page', (c) => c.html('<p>hi</p>'));

@@ -1,8 +1,10 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { HttpError } from '../core/errors.js';
+import { HttpError, isUnstorableInput } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { wantsJson } from './respond.js';
+
+const UNSTORABLE = 'The request contains a value that cannot be stored.';
 
 /**
  * The one place a thrown error becomes a response. Client errors carry their message; server
@@ -23,6 +25,11 @@ export function renderError(err: Error, c: Context, logger: Logger): Response {
     const status = err.status;
     const message = status >= 500 ? 'Server Error' : err.message || 'Bad Request';
     return wantsJson(c) ? c.json({ message }, status) : c.html(errorPage(status, message), status);
+  }
+  if (isUnstorableInput(err)) {
+    // A value no validator stopped (a NUL byte, a too-long string): the client's doing, not a failure.
+    logger.debug({ code: (err as { code?: string }).code, path: c.req.path }, 'database refused a value');
+    return wantsJson(c) ? c.json({ message: UNSTORABLE }, 400) : c.html(errorPage(400, UNSTORABLE), 400);
   }
   logger.error({ err, method: c.req.method, path: c.req.path }, 'unhandled error');
   return wantsJson(c)

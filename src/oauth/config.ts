@@ -46,6 +46,10 @@ export interface OAuthConfig {
     /** Requests to the JSON management APIs (`/oauth/clients`, …) per signed-in user. */
     api: { user: RateLimitPolicy };
   };
+  /** Clients a user may own through the JSON API (`POST /oauth/clients`): 422 beyond. The CLI is not limited. */
+  maxClientsPerUser: number;
+  /** Redirect URLs one client may register (a comma-separated list): 422 beyond. */
+  maxRedirectsPerClient: number;
 }
 
 declare module '../core/config.js' {
@@ -78,6 +82,8 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
         },
         api: { user: { points: 60, durationSeconds: 60 } },
       },
+      maxClientsPerUser: 50,
+      maxRedirectsPerClient: 10,
     },
   },
   fromEnv: (env) => ({
@@ -95,6 +101,8 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
         },
         api: { user: parsePolicy(env.OAUTH_THROTTLE_API_USER, 'OAUTH_THROTTLE_API_USER') },
       },
+      maxClientsPerUser: envInt(env.OAUTH_MAX_CLIENTS_PER_USER, 'OAUTH_MAX_CLIENTS_PER_USER'),
+      maxRedirectsPerClient: envInt(env.OAUTH_MAX_REDIRECTS_PER_CLIENT, 'OAUTH_MAX_REDIRECTS_PER_CLIENT'),
     },
   }),
 };

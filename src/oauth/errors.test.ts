@@ -28,4 +28,13 @@ describe('OAuthError', () => {
     expect(err.redirectable).toBe(false);
     expect(OAuthError.accessDenied().redirectable).toBe(true);
   });
+
+  it('RFC 6749 §4.1.2.1: error_description keeps to %x20-21 / %x23-5B / %x5D-7E, in the body and the challenge', () => {
+    const err = OAuthError.invalidRequest('The "token" parameter\\ is \u0000missing\r\n é.');
+    expect(err.description).toBe("The 'token' parameter is missing .");
+    const challenged = OAuthError.insufficientScope('read');
+    expect(challenged.headers['WWW-Authenticate']).toBe(
+      'Bearer error="insufficient_scope", error_description="The access token lacks a required scope.", scope="read"',
+    );
+  });
 });

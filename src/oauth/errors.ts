@@ -85,7 +85,7 @@ export class OAuthError extends HttpError {
 
   constructor(code: OAuthErrorCode, description: string, options: OAuthErrorOptions = {}) {
     const status = oauthErrorStatus[code];
-    const text = status >= 500 ? GENERIC : description;
+    const text = status >= 500 ? GENERIC : errorDescription(description);
     const { body, challenge } = rendering(code, text, options);
     super(status, text, {
       body,
@@ -162,6 +162,16 @@ export class OAuthError extends HttpError {
   static serverError(detail: string, cause?: unknown): OAuthError {
     return new OAuthError('server_error', GENERIC, { detail, cause });
   }
+}
+
+/**
+ * RFC 6749 §4.1.2.1/§5.2: `error_description` is %x20-21 / %x23-5B / %x5D-7E, printable ASCII
+ * without `"` and `\`. Our texts quote names with "…", which go out as '…'; anything else outside
+ * the set is dropped, so no description can carry a control character, or a quote into a header.
+ * Descriptions are fixed texts: what a request sent goes in `detail`, for the logs.
+ */
+function errorDescription(text: string): string {
+  return text.replace(/"/g, "'").replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, '');
 }
 
 /** The body and challenge of each kind of error: the one place they are decided. */

@@ -15,6 +15,8 @@ export interface ClientRecord {
   allowedScopes: string[] | null;
   /** The grants it may use, within what its kind allows; null: all of those. */
   grantTypes: string[] | null;
+  /** May introspect any access token, not only its own (RFC 7662 §4). */
+  resourceServer: boolean;
   revoked: boolean;
   createdAt: string;
   updatedAt: string;
@@ -65,6 +67,18 @@ export interface AuthCodeRecord {
   accessTokenId: string | null;
   createdAt: string;
   expiresAt: string;
+}
+
+/**
+ * What a client or token id can be: Tollgate issues UUIDs for clients (`Clients.create`) and
+ * 40 hex digits for tokens, Passport integers, UUIDs or hex; the columns hold 64 characters.
+ * Anything else (empty, longer, a NUL byte, a space, a quote) names no record: it is an unknown
+ * client or token before any query — PostgreSQL would refuse a NUL in the query itself.
+ */
+const RECORD_ID = /^[A-Za-z0-9._~-]{1,64}$/;
+
+export function isRecordId(id: string): boolean {
+  return RECORD_ID.test(id);
 }
 
 /** Passport's client kinds, derived from the flags. */

@@ -58,8 +58,10 @@ export class Scopes {
         });
       }
       if (!SCOPE_TOKEN.test(name) || !this.#descriptions.has(name)) {
-        throw OAuthError.invalidScope(`The requested scope "${name}" is invalid or unknown.`, {
+        // A fixed text: the requested scope is the client's input, never echoed (RFC 6749 §4.1.2.1).
+        throw OAuthError.invalidScope('A requested scope is invalid or unknown.', {
           redirectable: options.redirectable,
+          detail: `scope ${JSON.stringify(name.slice(0, 100))}`,
         });
       }
     }

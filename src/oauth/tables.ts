@@ -15,6 +15,8 @@ export interface OAuthClientsTable {
   redirect: string;
   personal_access_client: number;
   password_client: number;
+  /** 1: may introspect any access token (RFC 7662 §4), not only its own. */
+  resource_server: number;
   revoked: number;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createApp } from '../../app/bootstrap.js';
 import { closeBilling } from '../../src/billing/service-provider.js';
 import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
-import { createLogger } from '../../src/core/logger.js';
+import { createLogger, type Logger } from '../../src/core/logger.js';
 import type { Application } from '../../src/kernel/application.js';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { installOAuth } from '../../src/oauth/install.js';
@@ -24,6 +24,7 @@ export interface ReferenceServer {
  */
 export async function startReferenceServer(
   overrides: DeepPartial<TollgateConfig> = {},
+  options: { logger?: Logger } = {},
 ): Promise<ReferenceServer> {
   const database = await createTestDatabase();
   const storagePath = mkdtempSync(join(tmpdir(), 'tollgate-browser-'));
@@ -43,7 +44,7 @@ export async function startReferenceServer(
       routes: { cachePath: join(storagePath, 'routes.json') },
       ...overrides,
     },
-    { logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') },
+    { logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') },
   );
   await app.migrate();
   await installOAuth(app, { passwordClient: false });

@@ -171,6 +171,35 @@ describe(`tollgate OAuth commands (${engine})`, () => {
     expect(JSON.parse(output.join(''))).toMatchObject({ personal_access_client: true });
   });
 
+  it('client --resource-server marks a confidential client that may introspect any access token', async () => {
+    const args = [
+      'client',
+      '--resource-server',
+      '--name',
+      'Orders API',
+      '--redirect',
+      'https://api.example/cb',
+    ];
+    expect(await tollgate(...args, '--json')).toBe(0);
+    const created = JSON.parse(output.join(''));
+    expect(created).toMatchObject({ name: 'Orders API', resource_server: true, confidential: true });
+    const row = (await rows()).find((r) => r.id === created.id)!;
+    expect(row.resource_server).toBe(1);
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    expect(
+      await tollgate(
+        'client',
+        '--resource-server',
+        '--public',
+        '--name',
+        'x',
+        '--redirect',
+        'https://x.example',
+      ),
+    ).toBe(1);
+    expect(await tollgate('client', '--name', 'a\u0001b', '--redirect', 'https://x.example')).toBe(1);
+  });
+
   it('client refuses a bad redirect and an unknown user', async () => {
     const errors: string[] = [];
     vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {

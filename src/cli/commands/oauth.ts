@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { Users } from '../../auth/users.js';
+import { hasControlCharacters } from '../../core/text.js';
 import type { Application } from '../../kernel/application.js';
 import { knownGrantTypes, serializeClient } from '../../oauth/clients/clients.js';
 import { GrantRegistry } from '../../oauth/grants/registry.js';
@@ -95,6 +96,10 @@ export function register(program: Command): void {
     .option('--password', 'a password grant client')
     .option('--personal', 'a personal access client')
     .option('--public', 'a public client: no secret, PKCE required')
+    .option(
+      '--resource-server',
+      'a resource server: may introspect any access token (RFC 7662), not only its own',
+    )
     .option('--name <name>', 'the client name')
     .option('--redirect <url>', 'the redirect URL (authorization code clients)')
     .option('--user <id>', 'the id of the user who owns the client')
@@ -107,6 +112,7 @@ export function register(program: Command): void {
         password?: boolean;
         personal?: boolean;
         public?: boolean;
+        resourceServer?: boolean;
         name?: string;
         redirect?: string;
         user?: string;
@@ -120,11 +126,19 @@ export function register(program: Command): void {
             throw new CliError('Choose one of --password and --personal.');
           if (options.personal && options.public)
             throw new CliError('A personal access client cannot be public.');
+          if (options.resourceServer && options.public)
+            throw new CliError('A resource server must authenticate to introspect: it cannot be public.');
           const app = await prepared(application);
           const { config } = app;
           const prompter = new Prompter();
           try {
-            const kind = options.personal ? 'Personal Access' : options.password ? 'Password Grant' : '';
+            const kind = options.personal
+              ? 'Personal Access'
+              : options.password
+                ? 'Password Grant'
+                : options.resourceServer
+                  ? 'Resource Server'
+                  : '';
             const name =
               options.name ??
               (await prompter.ask(
@@ -139,8 +153,10 @@ export function register(program: Command): void {
                     'Where should we redirect the request after authorization?',
                     `${config.app.url.replace(/\/+$/, '')}/auth/callback`,
                   ));
+            if (!name.trim() || name.length > 255 || hasControlCharacters(name))
+              throw new CliError('The client name must be 1 to 255 characters, without control characters.');
             const problem = redirectListProblem(redirect, { publicClient: Boolean(options.public) });
-            if (problem) throw new CliError(`${problem} (got "${redirect}")`);
+            if (problem) throw new CliError(`${problem} (got ${JSON.stringify(redirect)})`);
             const limits = clientLimits(app, options);
             const userId = options.user ?? '';
             let owner: number | null = null;
@@ -159,6 +175,7 @@ export function register(program: Command): void {
               confidential: !options.public,
               firstParty: Boolean(options.firstParty),
               ...limits,
+              resourceServer: Boolean(options.resourceServer),
             });
             if (options.json)
               console.log(JSON.stringify(serializeClient(created.client, created.plainSecret)));

@@ -40,7 +40,9 @@ export function register(program: Command): void {
             .make(PersonalAccessTokens)
             .create(user.id, name, scopeList(options.scopes));
         } catch (err) {
-          if (err instanceof OAuthError) throw new CliError(err.description);
+          // The description is a fixed text; the detail names what was refused (the admin's own input).
+          if (err instanceof OAuthError)
+            throw new CliError(err.detail ? `${err.description} (${err.detail})` : err.description);
           if (err instanceof PersonalAccessClientMissing) throw new CliError(err.message);
           throw err;
         }

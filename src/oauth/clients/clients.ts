@@ -21,6 +21,8 @@ export interface NewClientInput {
   allowedScopes?: string[] | null;
   /** The grants it may use, within its kind; absent or null: all of those. */
   grantTypes?: string[] | null;
+  /** A resource server may introspect any access token (RFC 7662 §4), not only its own. Default false. */
+  resourceServer?: boolean;
 }
 
 export interface CreatedClient {
@@ -53,6 +55,7 @@ export class Clients {
         firstParty: input.firstParty ?? false,
         allowedScopes: input.allowedScopes ?? null,
         grantTypes: input.grantTypes ?? null,
+        resourceServer: input.resourceServer ?? false,
       },
       this.clock.now().toISOString(),
     );
@@ -110,6 +113,7 @@ export function serializeClient(client: ClientRecord, plainSecret?: string | nul
     personal_access_client: client.personalAccessClient,
     password_client: client.passwordClient,
     first_party: client.firstParty,
+    resource_server: client.resourceServer,
     confidential: client.secretHash !== null,
     scopes: client.allowedScopes,
     grant_types: client.grantTypes,

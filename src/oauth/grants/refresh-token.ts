@@ -56,7 +56,9 @@ function narrowScopes(original: readonly string[], requested: readonly string[])
   if (original.includes(ALL_SCOPES)) return [...requested];
   const widened = requested.filter((scope) => !original.includes(scope));
   if (widened.length > 0) {
-    throw OAuthError.invalidScope(`The refresh token does not grant the scope "${widened[0]}".`);
+    throw OAuthError.invalidScope('The refresh token does not grant a requested scope.', {
+      detail: `widened to ${widened.join(' ').slice(0, 200)}`,
+    });
   }
   return [...requested];
 }

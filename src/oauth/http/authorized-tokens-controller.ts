@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { Clock } from '../../core/clock.js';
 import { ClockKey } from '../../core/keys.js';
 import { serializeToken } from '../personal/personal-access-tokens.js';
+import { isRecordId } from '../records.js';
 import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { TokenRevoker } from '../tokens/token-revoker.js';
 import { notFound } from './clients-controller.js';
@@ -24,6 +25,8 @@ export class AuthorizedTokensController {
 
   /** Revokes the token and its refresh token; another user's token is "not found". */
   async destroy(tokenId: string, c: Context): Promise<Response> {
+    // The path is input: an id no token can have is not looked up (findWithClient is the guard's query).
+    if (!isRecordId(tokenId)) throw notFound();
     const token = await this.store.accessTokens.findWithClient(tokenId);
     if (!token || token.userId !== c.get('user')!.id || token.revoked || token.client.personalAccessClient) {
       throw notFound();

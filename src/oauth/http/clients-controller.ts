@@ -1,5 +1,7 @@
 import type { Context } from 'hono';
-import { HttpError } from '../../core/errors.js';
+import type { TollgateConfig } from '../../core/config.js';
+import { HttpError, ValidationError } from '../../core/errors.js';
+import { ConfigKey } from '../../core/keys.js';
 import { Clients, knownGrantTypes, serializeClient } from '../clients/clients.js';
 import { GrantRegistry } from '../grants/registry.js';
 import { isPublicClient } from '../records.js';
@@ -13,15 +15,19 @@ function notFound(): HttpError {
 
 /** `/oauth/clients`: the signed-in user's own clients (Passport's ClientController). */
 export class ClientsController {
-  static inject = [Clients, Scopes, GrantRegistry] as const;
+  static inject = [Clients, Scopes, GrantRegistry, ConfigKey] as const;
   readonly #limits: ClientLimits;
+  readonly #maxClients: number;
 
   constructor(
     private readonly clients: Clients,
     scopes: Scopes,
     grants: GrantRegistry,
+    config: TollgateConfig,
   ) {
-    this.#limits = { scopes, grantTypes: knownGrantTypes(grants) };
+    const { maxRedirectsPerClient, maxClientsPerUser } = config.oauth;
+    this.#limits = { scopes, grantTypes: knownGrantTypes(grants), maxRedirects: maxRedirectsPerClient };
+    this.#maxClients = maxClientsPerUser;
   }
 
   async index(c: Context): Promise<Response> {
@@ -29,16 +35,25 @@ export class ClientsController {
     return c.json(list.map((client) => serializeClient(client)));
   }
 
-  /** The response is the only time the plain secret is shown. */
+  /**
+   * The response is the only time the plain secret is shown. A user owns at most
+   * `oauth.maxClientsPerUser` clients (counted before creating: requests that race can pass it by
+   * the few in flight).
+   */
   async store(c: Context): Promise<Response> {
     const input = await validateJson(c, clientSchema(this.#limits));
+    const userId = c.get('user')!.id;
+    if ((await this.clients.forUser(userId)).length >= this.#maxClients) {
+      const message = `You may have at most ${this.#maxClients} OAuth clients: delete one to create another.`;
+      throw new ValidationError({ clients: [message] }, message);
+    }
     const { client, plainSecret } = await this.clients.create({
       name: input.name,
       redirect: input.redirect,
       confidential: input.confidential ?? true,
       allowedScopes: input.scopes ?? null,
       grantTypes: input.grant_types ?? null,
-      userId: c.get('user')!.id,
+      userId,
     });
     return c.json(serializeClient(client, plainSecret), 201, { 'Cache-Control': 'no-store' });
   }

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { isUnstorableInput } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { OAuthError } from '../errors.js';
 
@@ -11,7 +12,13 @@ export const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as co
  */
 export function oauthErrorResponse(c: Context, err: unknown, logger: Logger): Response {
   const error =
-    err instanceof OAuthError ? err : OAuthError.serverError('unexpected error at an OAuth endpoint', err);
+    err instanceof OAuthError
+      ? err
+      : isUnstorableInput(err)
+        ? OAuthError.invalidRequest('The request contains a value that cannot be used.', {
+            detail: 'the database refused a value',
+          })
+        : OAuthError.serverError('unexpected error at an OAuth endpoint', err);
   if (error.status >= 500) logger.error({ err, path: c.req.path }, 'OAuth endpoint failed');
   else if (error.detail) logger.debug({ code: error.code, detail: error.detail }, 'OAuth request refused');
   const res = error.getResponse();
@@ -29,17 +36,22 @@ export async function readForm(c: Context): Promise<Record<string, string>> {
   }
   const params: Record<string, string> = {};
   for (const [key, value] of new URLSearchParams(await c.req.text())) {
-    if (key in params) throw OAuthError.invalidRequest(`The "${key}" parameter was sent more than once.`);
+    if (key in params) throw repeated(key);
     params[key] = value;
   }
   return params;
+}
+
+/** RFC 6749 §3.1: parameters must not be repeated. The description names none: it is never input. */
+function repeated(key: string): OAuthError {
+  return OAuthError.invalidRequest('A parameter was sent more than once.', { detail: `repeated ${key}` });
 }
 
 /** The query as a record of single values; a repeated parameter is refused (RFC 6749 §3.1). */
 export function readQuery(c: Context): Record<string, string> {
   const params: Record<string, string> = {};
   for (const [key, value] of new URL(c.req.url).searchParams) {
-    if (key in params) throw OAuthError.invalidRequest(`The "${key}" parameter was sent more than once.`);
+    if (key in params) throw repeated(key);
     params[key] = value;
   }
   return params;

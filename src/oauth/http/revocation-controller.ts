@@ -33,7 +33,10 @@ export class RevocationController {
     }
   }
 
-  /** Only confidential clients (resource servers) may introspect (RFC 7662 §2.1, §4). */
+  /**
+   * RFC 7662 §2.1, §4: confidential clients only, each for its own tokens; clients marked as
+   * resource servers for any access token (`TokenInspector.introspect`).
+   */
   async introspect(c: Context): Promise<Response> {
     try {
       const params = await readForm(c);
@@ -43,7 +46,11 @@ export class RevocationController {
       });
       if (isPublicClient(client)) throw OAuthError.invalidClient('public clients may not introspect');
       if (!params.token) throw OAuthError.invalidRequest('The request is missing the "token" parameter.');
-      return c.json(await this.inspector.introspect(params.token, params.token_type_hint), 200, noStore);
+      return c.json(
+        await this.inspector.introspect(client, params.token, params.token_type_hint),
+        200,
+        noStore,
+      );
     } catch (err) {
       return oauthErrorResponse(c, err, this.logger);
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasControlCharacters } from '../../core/text.js';
 import { redirectListProblem, redirectShapeProblem } from '../rules/check-redirect-uri.js';
 import { ALL_SCOPES, type Scopes } from '../scopes.js';
 
@@ -6,7 +7,8 @@ const name = z
   .string({ error: 'The name field is required.' })
   .trim()
   .min(1, 'The name field is required.')
-  .max(255, 'The name may not be greater than 255 characters.');
+  .max(255, 'The name may not be greater than 255 characters.')
+  .refine((value) => !hasControlCharacters(value), 'The name may not contain control characters.');
 
 const redirect = z
   .string({ error: 'The redirect field is required.' })
@@ -25,13 +27,16 @@ function shapeProblem(list: string): string | undefined {
 }
 
 /**
- * The redirects for this kind of client (RFC 8252 §7 for public ones); runs once the fields'
- * own checks passed.
+ * The redirects for this kind of client (RFC 8252 §7 for public ones), and not more of them than
+ * `maxRedirects`; runs once the fields' own checks passed.
  */
-function redirectsFit(publicClient: (data: { confidential?: boolean }) => boolean) {
+function redirectsFit(publicClient: (data: { confidential?: boolean }) => boolean, maxRedirects: number) {
   return (data: { redirect: string; confidential?: boolean }, ctx: z.RefinementCtx) => {
     if (typeof data.redirect !== 'string' || shapeProblem(data.redirect)) return; // already reported
-    const problem = redirectListProblem(data.redirect, { publicClient: publicClient(data) });
+    const problem =
+      data.redirect.split(',').length > maxRedirects
+        ? `A client may register at most ${maxRedirects} redirect URLs.`
+        : redirectListProblem(data.redirect, { publicClient: publicClient(data) });
     if (problem) ctx.addIssue({ code: 'custom', path: ['redirect'], message: problem });
   };
 }
@@ -42,16 +47,21 @@ function scopeList(scopes: Scopes) {
     .array(z.string({ error: 'Each scope must be a string.' }), {
       error: 'The scopes field must be an array.',
     })
+    .max(100, 'The scopes field may not have more than 100 items.')
     .refine(
       (list) => list.every((scope) => scope !== ALL_SCOPES && scopes.has(scope)),
       'The scopes must be scopes this application defines.',
     );
 }
 
-/** What a client's limits may name: the application's scopes and the grant types the server knows. */
+/**
+ * What a client's limits may name (the application's scopes, the grant types the server knows),
+ * and how many redirects it may register (`oauth.maxRedirectsPerClient`).
+ */
 export interface ClientLimits {
   scopes: Scopes;
   grantTypes: readonly string[];
+  maxRedirects: number;
 }
 
 function clientFields(limits: ClientLimits) {
@@ -80,14 +90,16 @@ function clientFields(limits: ClientLimits) {
  * http(s) for confidential clients, and loopback or private-use schemes for public ones.
  */
 export function clientSchema(limits: ClientLimits) {
-  return clientFields(limits).superRefine(redirectsFit((data) => data.confidential === false));
+  return clientFields(limits).superRefine(
+    redirectsFit((data) => data.confidential === false, limits.maxRedirects),
+  );
 }
 
 /** `PUT /oauth/clients/{id}`: name, redirect and limits; the client's type stays what it is. */
 export function clientUpdateSchema(limits: ClientLimits, publicClient: boolean) {
   return clientFields(limits)
     .omit({ confidential: true })
-    .superRefine(redirectsFit(() => publicClient));
+    .superRefine(redirectsFit(() => publicClient, limits.maxRedirects));
 }
 
 /** `POST /oauth/personal-access-tokens`: scopes must be defined by the application, and not `*`. */

@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { ConfigurationError } from '../../core/errors.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
-import type { AccessTokenRecord, AccessTokenWithClient } from '../records.js';
+import { type AccessTokenRecord, type AccessTokenWithClient, isRecordId } from '../records.js';
 import { Scopes } from '../scopes.js';
 import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { TokenIssuer } from '../tokens/token-issuer.js';
@@ -65,6 +65,7 @@ export class PersonalAccessTokens {
 
   /** The user's own live personal access token, or undefined (someone else's is "not found"). */
   async findForUser(tokenId: string, userId: number): Promise<AccessTokenRecord | undefined> {
+    if (!isRecordId(tokenId)) return undefined; // an id from a URL path: no query for an impossible one
     const token = await this.store.accessTokens.findWithClient(tokenId);
     if (!token || token.userId !== userId || token.revoked || !token.client.personalAccessClient)
       return undefined;

@@ -10,6 +10,7 @@ const client = (id: string, secret: string | null): ClientRecord => ({
   name: id,
   secretHash: secret === null ? null : hashSecret(secret),
   redirect: 'https://x.example/cb',
+  resourceServer: false,
   personalAccessClient: false,
   passwordClient: false,
   firstParty: false,

@@ -1,3 +1,4 @@
+import { hasControlCharacters } from '../../core/text.js';
 import { type ClientRecord, isPublicClient } from '../records.js';
 
 /** The client's registered redirect URIs (Passport allows a comma-separated list). */
@@ -60,14 +61,22 @@ const REFUSED_SCHEMES = new Set([
 /** RFC 3986 §3.1 scheme, then the rest. */
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 
+/** The longest redirect URL accepted: what browsers and servers reliably carry in a URL. */
+export const MAX_REDIRECT_LENGTH = 2000;
+
 export const REDIRECT_SHAPE =
   'The redirect must be an absolute http or https URL (public clients may also use a loopback or a private-use scheme URL).';
 
 /**
  * What is wrong with `uri` as a redirect for any client, or undefined: an absolute URL without a
- * fragment (RFC 6749 §3.1.2) or user info, http(s) or a private-use scheme (RFC 8252 §7.1).
+ * fragment (RFC 6749 §3.1.2) or user info, http(s) or a private-use scheme (RFC 8252 §7.1), of
+ * at most `MAX_REDIRECT_LENGTH` characters and none of them a control character (the URL parser
+ * would quietly encode a NUL that the stored text keeps).
  */
 export function redirectShapeProblem(uri: string): string | undefined {
+  if (uri.length > MAX_REDIRECT_LENGTH)
+    return `A redirect may not be longer than ${MAX_REDIRECT_LENGTH} characters.`;
+  if (hasControlCharacters(uri)) return 'The redirect may not contain control characters.';
   const scheme = SCHEME.exec(uri)?.[1]?.toLowerCase();
   if (!scheme || REFUSED_SCHEMES.has(scheme) || uri.includes('#') || /\s/.test(uri)) return REDIRECT_SHAPE;
   let url: URL;

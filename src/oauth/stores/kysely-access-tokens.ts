@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../database/types.js';
-import type { AccessTokenRecord, AccessTokenWithClient } from '../records.js';
+import { type AccessTokenRecord, type AccessTokenWithClient, isRecordId } from '../records.js';
 import type { OAuthAccessTokenRow } from '../tables.js';
 import type { AccessTokenStore } from './contracts.js';
 import { InsertBatch } from './insert-batch.js';
@@ -34,6 +34,7 @@ const clientColumns = [
   'c.first_party as c_first_party',
   'c.scopes as c_scopes',
   'c.grant_types as c_grant_types',
+  'c.resource_server as c_resource_server',
   'c.revoked as c_revoked',
   'c.created_at as c_created_at',
   'c.updated_at as c_updated_at',
@@ -53,6 +54,7 @@ function toTokenWithClient(row: JoinedRow): AccessTokenWithClient {
     first_party: row.c_first_party as number,
     scopes: row.c_scopes as string | null,
     grant_types: row.c_grant_types as string | null,
+    resource_server: row.c_resource_server as number,
     revoked: row.c_revoked as number,
     created_at: row.c_created_at as string,
     updated_at: row.c_updated_at as string,
@@ -128,6 +130,7 @@ export class KyselyAccessTokenStore implements AccessTokenStore {
   }
 
   async find(id: string): Promise<AccessTokenRecord | undefined> {
+    if (!isRecordId(id)) return undefined;
     const row = await this.db
       .selectFrom('oauth_access_tokens')
       .selectAll()

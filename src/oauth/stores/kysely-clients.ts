@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../database/types.js';
-import type { ClientRecord } from '../records.js';
+import { type ClientRecord, isRecordId } from '../records.js';
 import type { OAuthClientRow } from '../tables.js';
 import type { ClientChanges, ClientStore, NewClient } from './contracts.js';
 import { Precompiled } from './precompiled.js';
@@ -17,6 +17,7 @@ export function toClient(row: OAuthClientRow): ClientRecord {
     firstParty: row.first_party === 1,
     allowedScopes: row.scopes === null ? null : (JSON.parse(row.scopes) as string[]),
     grantTypes: row.grant_types === null ? null : (JSON.parse(row.grant_types) as string[]),
+    resourceServer: row.resource_server === 1,
     revoked: row.revoked === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -31,6 +32,7 @@ export class KyselyClientStore implements ClientStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async find(id: string): Promise<ClientRecord | undefined> {
+    if (!isRecordId(id)) return undefined;
     const [row] = await findClient.execute(this.db, [id]);
     return row ? toClient(row) : undefined;
   }
@@ -47,6 +49,7 @@ export class KyselyClientStore implements ClientStore {
       first_party: client.firstParty ? 1 : 0,
       scopes: jsonList(client.allowedScopes),
       grant_types: jsonList(client.grantTypes),
+      resource_server: client.resourceServer ? 1 : 0,
       revoked: 0,
       created_at: now,
       updated_at: now,

@@ -48,10 +48,18 @@ export class TokenInspector {
     await this.revoker.revoke(found.type === 'access_token' ? found.token.id : found.access.id);
   }
 
-  /** RFC 7662 §2.2: `{ active: false }` for anything unknown, expired or revoked. */
-  async introspect(token: string, hint?: string): Promise<IntrospectionResponse> {
+  /**
+   * RFC 7662 §2.2: `{ active: false }` for anything unknown, expired or revoked — and for a token
+   * `caller` may not introspect (§2.2, §4): a client sees its own tokens; a client marked as a
+   * resource server also sees every access token (the ones presented to it), never another
+   * client's refresh token.
+   */
+  async introspect(caller: ClientRecord, token: string, hint?: string): Promise<IntrospectionResponse> {
     const found = await this.find(token, hint);
     if (!found) return { active: false };
+    const owner = found.type === 'access_token' ? found.token.clientId : found.access.clientId;
+    const allowed = owner === caller.id || (caller.resourceServer && found.type === 'access_token');
+    if (!allowed) return { active: false };
     const now = this.clock.now().toISOString();
     if (found.type === 'access_token') {
       const t = found.token;
