@@ -28,5 +28,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Each file gets its own database; files run in parallel on the two cores.
     pool: 'forks',
+    setupFiles: ['test/support/isolate-redis.ts'],
   },
 });
