@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { createPrivateFile } from '../core/private-files.js';
 import type { Database } from './types.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -10,6 +11,8 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Connection {
   db: Kysely<Database>;
   engine: Engine;
+  /** Files that hold the data (SQLite's database, WAL and shared memory); none for PostgreSQL. */
+  files: string[];
   close(): Promise<void>;
 }
 
@@ -31,10 +34,13 @@ export function connect(url: string): Connection {
     // 'error' on the pool; unhandled, that would crash the process. The pool replaces the client.
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, engine: 'postgres', close: () => db.destroy() };
+    return { db, engine: 'postgres', files: [], close: () => db.destroy() };
   }
   const path = sqlitePath(url);
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true });
+    createPrivateFile(path);
+  }
   const sqlite = new SQLite(path);
   sqlite.pragma('journal_mode = WAL');
   // With WAL, NORMAL is durable against application crashes and skips an fsync per commit; only
@@ -43,7 +49,8 @@ export function connect(url: string): Connection {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
-  return { db, engine: 'sqlite', close: () => db.destroy() };
+  const files = path === ':memory:' ? [] : [path, `${path}-wal`, `${path}-shm`];
+  return { db, engine: 'sqlite', files, close: () => db.destroy() };
 }
 
 const STATEMENT_CACHE_SIZE = 500;

@@ -8,9 +8,14 @@ import { InjectionKey } from '../core/container.js';
  * values. From configuration (APP_KEY) when given, else `storage/app.key`, generated with mode 0600
  * on first start.
  */
+/** Where the generated application key lives when APP_KEY is not set. */
+export function appKeyPath(storagePath: string): string {
+  return join(storagePath, 'app.key');
+}
+
 export function loadAppKey(configured: string, storagePath: string): Uint8Array {
   if (configured) return decodeKey(configured, 'APP_KEY');
-  const file = join(storagePath, 'app.key');
+  const file = appKeyPath(storagePath);
   if (existsSync(file)) return decodeKey(readFileSync(file, 'utf8').trim(), file);
   mkdirSync(storagePath, { recursive: true });
   const key = randomBytes(32);

@@ -7,12 +7,13 @@ import { Container } from '../core/container.js';
 import { EventDispatcher } from '../core/events.js';
 import { ClockKey, ConfigKey, EventsKey, LoggerKey } from '../core/keys.js';
 import { createLogger, type Logger } from '../core/logger.js';
+import { warnAboutSharedFiles } from '../core/private-files.js';
 import { type Connection, connect, type Engine } from '../database/connection.js';
 import { DbKey, EngineKey } from '../database/keys.js';
 import { migrateToLatest } from '../database/migrator.js';
 import type { Database } from '../database/types.js';
 import { Router } from '../http/router.js';
-import { AppEncryptionKey, loadAppKey } from './app-key.js';
+import { AppEncryptionKey, appKeyPath, loadAppKey } from './app-key.js';
 import { rateLimitMigrations } from './rate-limits/migrations.js';
 import { RateLimits } from './rate-limits/rate-limits.js';
 
@@ -40,6 +41,8 @@ export class Application {
   readonly events = new EventDispatcher();
   readonly providers: ServiceProvider[] = [];
   readonly migrationFolders: string[] = [];
+  /** Files that hold secrets; `boot()` warns about each one other users of the machine can read. */
+  readonly privateFiles: string[] = [];
   readonly #connection: Connection;
   #http: Hono | undefined;
   #closing: Promise<void> | undefined;
@@ -52,6 +55,8 @@ export class Application {
     readonly key: Uint8Array,
   ) {
     this.#connection = connect(config.database.url);
+    this.privateFiles.push(...this.#connection.files);
+    if (!config.app.key) this.privateFiles.push(appKeyPath(config.storagePath));
     this.container
       .instance(Application, this)
       .instance(Container, this.container)
@@ -115,6 +120,7 @@ export class Application {
     // `tollgate route:cache` output replaces the declared routes (providers may check `router.cachedFrom`).
     this.router.loadCache(resolve(this.config.routes.cachePath));
     for (const provider of this.providers) await provider.boot?.(this);
+    warnAboutSharedFiles(this.logger, this.privateFiles);
     await this.container.make(RateLimits).start();
     this.#http = this.router.commit(this.container, this.logger);
     return this.#http;

@@ -13,6 +13,8 @@ import { type ApprovalView, ApprovalViewKey, defaultApprovalView } from './http/
 import { throttleTokenRequests } from './http/token-throttle.js';
 import { AccessTokenSigner } from './jwt/access-token-signer.js';
 import { AccessTokenVerifier } from './jwt/access-token-verifier.js';
+import { keyPaths } from './keys/key-files.js';
+import { previousKeysPath } from './keys/previous-keys.js';
 import { SigningKeys } from './keys/signing-keys.js';
 import { oauthMigrations } from './migrations.js';
 import { PersonalAccessTokens } from './personal/personal-access-tokens.js';
@@ -48,6 +50,10 @@ export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
     register(app: Application) {
       bindOAuthServices(app.container, options);
       defineOAuthLimits(app);
+      app.privateFiles.push(
+        keyPaths(app.config.storagePath).privateKey,
+        previousKeysPath(app.config.storagePath),
+      );
       // A bad protected-resource entry stops the boot with its message.
       app.container.make(ProtectedResources);
       if (options.routes !== false) registerOAuthRoutes(app.router);
