@@ -14,6 +14,7 @@ import { KyselyAccessTokenStore } from './kysely-access-tokens.js';
 import { KyselyClientStore } from './kysely-clients.js';
 import { KyselyAuthCodeStore } from './kysely-codes.js';
 import { KyselyRefreshTokenStore } from './kysely-refresh-tokens.js';
+import { purgeInBatches } from './purge.js';
 
 /** The OAuth stores on Kysely (SQLite or PostgreSQL). */
 export class KyselyOAuthStore implements OAuthStore {
@@ -38,28 +39,8 @@ export class KyselyOAuthStore implements OAuthStore {
     return this.db.transaction().execute((trx) => work(new KyselyOAuthStore(trx, true)));
   }
 
-  async purge(options: PurgeOptions): Promise<PurgeCounts> {
-    const counts: PurgeCounts = { accessTokens: 0, refreshTokens: 0, authCodes: 0 };
-    if (!options.revoked && !options.expired) return counts;
-    await this.transaction(async (store) => {
-      const db = (store as KyselyOAuthStore).db;
-      for (const [table, key] of [
-        ['oauth_refresh_tokens', 'refreshTokens'],
-        ['oauth_auth_codes', 'authCodes'],
-        ['oauth_access_tokens', 'accessTokens'],
-      ] as const) {
-        const result = await db
-          .deleteFrom(table)
-          .where((eb) => {
-            const conditions = [];
-            if (options.revoked) conditions.push(eb('revoked', '=', 1));
-            if (options.expired) conditions.push(eb('expires_at', '<', options.before));
-            return eb.or(conditions);
-          })
-          .executeTakeFirst();
-        counts[key] += Number(result.numDeletedRows);
-      }
-    });
-    return counts;
+  /** In short batches: see `purgeInBatches`. */
+  purge(options: PurgeOptions): Promise<PurgeCounts> {
+    return purgeInBatches(this.db, options);
   }
 }

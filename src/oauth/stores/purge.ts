@@ -1,0 +1,67 @@
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Database } from '../../database/types.js';
+import type { PurgeCounts, PurgeOptions } from './contracts.js';
+
+/** Rows deleted per statement: small enough that no write lock is held for long. */
+export const PURGE_BATCH_SIZE = 1_000;
+
+const tables = [
+  ['oauth_refresh_tokens', 'refreshTokens'],
+  ['oauth_auth_codes', 'authCodes'],
+  ['oauth_access_tokens', 'accessTokens'],
+] as const;
+
+type PurgedTable = (typeof tables)[number][0];
+
+/**
+ * Deletes revoked and expired rows in batches, each its own short statement, walking each table
+ * once by primary key: a purge of millions of rows never holds the write lock for more than one
+ * batch, and the event loop serves requests between batches. Refresh tokens go first; an access
+ * token stays while a refresh token that this purge keeps points at it, because the refresh grant
+ * reads the access token it replaces (and deleting it would delete that refresh token by cascade).
+ */
+export async function purgeInBatches(
+  db: Kysely<Database>,
+  options: PurgeOptions & { batchSize?: number },
+): Promise<PurgeCounts> {
+  const counts: PurgeCounts = { accessTokens: 0, refreshTokens: 0, authCodes: 0 };
+  if (!options.revoked && !options.expired) return counts;
+  const batchSize = options.batchSize ?? PURGE_BATCH_SIZE;
+  for (const [table, key] of tables) {
+    let after = '';
+    for (;;) {
+      const rows = await db
+        .selectFrom(table)
+        .select('id')
+        .where('id', '>', after)
+        .where((eb) => purgeable(eb as ExpressionBuilder<Database, PurgedTable>, table, options))
+        .orderBy('id')
+        .limit(batchSize)
+        .execute();
+      if (rows.length === 0) break;
+      after = rows[rows.length - 1].id;
+      const ids = rows.map((row) => row.id);
+      const result = await db
+        .deleteFrom(table)
+        .where('id', 'in', ids)
+        .where((eb) => purgeable(eb as ExpressionBuilder<Database, PurgedTable>, table, options))
+        .executeTakeFirst();
+      counts[key] += Number(result.numDeletedRows);
+      await new Promise((resume) => setImmediate(resume));
+    }
+  }
+  return counts;
+}
+
+function purgeable(eb: ExpressionBuilder<Database, PurgedTable>, table: PurgedTable, options: PurgeOptions) {
+  const conditions = [];
+  if (options.revoked) conditions.push(eb('revoked', '=', 1));
+  if (options.expired) conditions.push(eb('expires_at', '<', options.before));
+  const due = eb.or(conditions);
+  if (table !== 'oauth_access_tokens') return due;
+  const keptRefreshToken = eb
+    .selectFrom('oauth_refresh_tokens')
+    .select('oauth_refresh_tokens.id')
+    .whereRef('oauth_refresh_tokens.access_token_id', '=', 'oauth_access_tokens.id' as never);
+  return eb.and([due, eb.not(eb.exists(keptRefreshToken))]);
+}

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
+import { purgeInBatches } from '../../src/oauth/stores/purge.js';
+import { ADA, type OAuthTestApp, oauthApp, tokenRequest } from './support.js';
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+const HOUR = 3_600;
+
+/**
+ * `tollgate purge` on short-lived access tokens with long-lived refresh tokens, the usual set-up:
+ * it deletes in batches, and never breaks a refresh token it keeps.
+ */
+describe(`purging tokens in batches (${engine})`, () => {
+  let t: OAuthTestApp;
+  let client: { id: string; secret: string };
+
+  beforeAll(async () => {
+    t = await oauthApp({
+      config: { oauth: { accessTokenTtlSeconds: HOUR, refreshTokenTtlSeconds: 30 * 24 * HOUR } },
+    });
+    const created = await t.createClient({ password: true });
+    client = { id: created.client.id, secret: created.plainSecret! };
+  });
+  afterAll(async () => t.stop());
+
+  const passwordGrant = async () => {
+    const res = await tokenRequest(t, {
+      grant_type: 'password',
+      client_id: client.id,
+      client_secret: client.secret,
+      username: ADA.email,
+      password: ADA.password,
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as { access_token: string; refresh_token: string };
+  };
+  const rows = async (table: 'oauth_access_tokens' | 'oauth_refresh_tokens') =>
+    Number(
+      (await t.app.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n,
+    );
+
+  it('keeps an expired access token whose refresh token is still live, so the refresh grant works after', async () => {
+    const { refresh_token } = await passwordGrant();
+    t.clock.advance(10 * 24 * HOUR * 1000);
+    const before = new Date(t.clock.now().getTime() - 7 * 24 * HOUR * 1000).toISOString();
+    const counts = await t.app.container.make(OAuthStoreKey).purge({ revoked: true, expired: true, before });
+    expect(counts.refreshTokens).toBe(0);
+    const refreshed = await tokenRequest(t, {
+      grant_type: 'refresh_token',
+      client_id: client.id,
+      client_secret: client.secret,
+      refresh_token,
+    });
+    expect(refreshed.status).toBe(200);
+  });
+
+  it('deletes every due row across many small batches, and only those', async () => {
+    for (let i = 0; i < 7; i++) await passwordGrant();
+    const liveAccess = await rows('oauth_access_tokens');
+    // 41 days on: every access token expired, and the refresh tokens (30 days) of all but the
+    // last refresh too. The revoked ones (the refreshed chain above) go as well.
+    t.clock.advance(41 * 24 * HOUR * 1000);
+    const { access_token } = await passwordGrant();
+    const before = t.clock.now().toISOString();
+    const counts = await purgeInBatches(t.app.db, { revoked: true, expired: true, before, batchSize: 2 });
+    expect(counts.accessTokens).toBe(liveAccess);
+    expect(counts.refreshTokens).toBe(liveAccess);
+    expect(await rows('oauth_access_tokens')).toBe(1);
+    expect(await rows('oauth_refresh_tokens')).toBe(1);
+    const { jti } = JSON.parse(Buffer.from(access_token.split('.')[1], 'base64url').toString());
+    const kept = await t.app.db.selectFrom('oauth_access_tokens').select('id').executeTakeFirstOrThrow();
+    expect(kept.id).toBe(jti);
+  });
+});
