@@ -54,7 +54,11 @@ describe(`approval skipping in Chromium (${engine})`, { timeout: 60_000 }, () =>
     await page().fill('#field-email', ADA.email);
     await page().fill('#field-password', ADA.password);
     await page().fill('#field-password_confirmation', ADA.password);
-    await Promise.all([page().waitForURL(`${server.url}/dashboard`), page().click('button[type="submit"]')]);
+    // A sign-up ends on the login page; then Ada logs in.
+    await Promise.all([page().waitForURL(`${server.url}/login`), page().click('main button[type="submit"]')]);
+    await page().fill('#field-email', ADA.email);
+    await page().fill('#field-password', ADA.password);
+    await Promise.all([page().waitForURL(`${server.url}/dashboard`), page().click('main button[type="submit"]')]);
     const created = await server.app.container
       .make(Clients)
       .create({ name: 'Sample client', redirect: callback.redirectUri });
