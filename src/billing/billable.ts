@@ -1,14 +1,14 @@
 import type { User } from '../auth/user.js';
 import type { BillableUser } from './billable-user.js';
-import { Customers } from './customers.js';
-import type { Invoice } from './invoice.js';
-import type { InvoicePdfOptions } from './invoice-pdf.js';
-import { Invoices } from './invoices.js';
-import type { ChargeResponse } from './provider.js';
-import * as status from './status.js';
-import type { Subscription } from './subscription.js';
-import { SubscriptionBuilder } from './subscription-builder.js';
-import { Subscriptions } from './subscriptions.js';
+import { Customers } from './customers/customers.js';
+import type { ChargeResponse } from './gateway/payment-gateway.js';
+import type { Invoice } from './invoices/invoice.js';
+import type { InvoicePdfOptions } from './invoices/invoice-pdf.js';
+import { Invoices } from './invoices/invoices.js';
+import * as status from './subscriptions/status.js';
+import type { Subscription } from './subscriptions/subscription.js';
+import { SubscriptionBuilder } from './subscriptions/subscription-builder.js';
+import { Subscriptions } from './subscriptions/subscriptions.js';
 
 type UserClass = new (...args: any[]) => User;
 

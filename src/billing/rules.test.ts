@@ -6,7 +6,7 @@ import { renderError } from '../http/error-handler.js';
 import { BillingError, billingErrorCodes } from './errors.js';
 import { formatMoney, toMajor, toMinor } from './money.js';
 import { validateTaxPercentage } from './tax.js';
-import { handlerName } from './webhook-controller.js';
+import { handlerName } from './webhooks/webhook-controller.js';
 
 describe('money', () => {
   it('formats minor units with the configured symbol', () => {

@@ -3,15 +3,15 @@ import { ConfigurationError } from '../core/errors.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { BillingLock } from './billing-lock.js';
 import type { BillingEdition } from './config.js';
-import { allowCardFormSources } from './content-security.js';
-import { Customers } from './customers.js';
-import { Invoices } from './invoices.js';
+import { Customers } from './customers/customers.js';
+import { allowCardFormSources } from './gateway/content-security.js';
+import { type BillingProvider, BillingProviderKey } from './gateway/payment-gateway.js';
+import { Invoices } from './invoices/invoices.js';
 import { billingMigrations } from './migrations.js';
-import { type BillingProvider, BillingProviderKey } from './provider.js';
 import { RequestKeys } from './request-keys.js';
-import { SubscriptionRepository } from './subscription-repository.js';
-import { Subscriptions } from './subscriptions.js';
-import { WebhookEvents } from './webhook-events.js';
+import { SubscriptionRepository } from './subscriptions/subscription-repository.js';
+import { Subscriptions } from './subscriptions/subscriptions.js';
+import { WebhookEvents } from './webhooks/webhook-events.js';
 
 /** Each edition's folder exports this from its `index.ts`. */
 export type EditionFactory = (app: Application) => Promise<BillingProvider>;
@@ -23,7 +23,7 @@ export interface BillingProviderOptions {
 
 /**
  * Wires billing into an application: binds the configured edition's provider. The edition's
- * adapter lives in `providers/<edition>/index.ts` and exports `createBillingProvider(app)`, so a
+ * adapter lives in `gateway/<edition>/index.ts` and exports `createBillingProvider(app)`, so a
  * new edition plugs in without changes here. Its migrations (`src/billing/migrations`) create the
  * subscriptions and webhook-events tables and add the billable columns to `users`.
  *
@@ -69,11 +69,11 @@ async function resolveProvider(app: Application, given: BillingProviderOptions['
   }
   // Resolved at run time so an edition added later needs no change here (and bundlers leave it be).
   const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-  const entry = new URL(`./providers/${edition}/index.${ext}`, import.meta.url).href;
+  const entry = new URL(`./gateway/${edition}/index.${ext}`, import.meta.url).href;
   const mod = (await import(/* @vite-ignore */ entry)) as { createBillingProvider?: EditionFactory };
   if (typeof mod.createBillingProvider !== 'function') {
     throw new ConfigurationError(
-      `src/billing/providers/${edition}/index.ts does not export createBillingProvider(app).`,
+      `src/billing/gateway/${edition}/index.ts does not export createBillingProvider(app).`,
     );
   }
   return mod.createBillingProvider(app);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app/bootstrap.js';
 import { referenceConfig } from '../../app/config.js';
 import type { PlanConfig } from '../../src/billing/config.js';
-import { sandboxPlans } from '../../src/billing/providers/stripe/catalog.js';
+import { sandboxPlans } from '../../src/billing/gateway/stripe/catalog.js';
 import { TestClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import type { Application } from '../../src/kernel/application.js';

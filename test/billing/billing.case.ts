@@ -7,7 +7,7 @@ import {
   closeBilling,
   type WebhookEvent,
 } from '../../src/billing/index.js';
-import { handlerName } from '../../src/billing/webhook-controller.js';
+import { handlerName } from '../../src/billing/webhooks/webhook-controller.js';
 import { TestClock } from '../../src/core/clock.js';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { createTestApp, type TestApp } from '../support/app.js';

@@ -1,10 +1,6 @@
 import { createBraintreeSandbox, DEFAULT_RETRY, signPayload } from '@tollgate/sandbox/braintree';
-import { BraintreeWebhookController } from '../../src/billing/braintree-webhook-controller.js';
-import {
-  notificationId,
-  sandboxDiscounts,
-  sandboxPlans,
-} from '../../src/billing/providers/braintree/index.js';
+import { BraintreeWebhookController } from '../../src/billing/gateway/braintree/braintree-webhook-controller.js';
+import { notificationId, sandboxDiscounts, sandboxPlans } from '../../src/billing/gateway/braintree/index.js';
 import type { EditionHarness, EditionSandbox } from './harness.js';
 
 /**

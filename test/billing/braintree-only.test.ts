@@ -10,7 +10,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { authProvider } from '../../src/auth/provider.js';
 import { User } from '../../src/auth/user.js';
 import { UserModelKey, Users } from '../../src/auth/users.js';
-import { BraintreeWebhookController } from '../../src/billing/braintree-webhook-controller.js';
+import { BraintreeWebhookController } from '../../src/billing/gateway/braintree/braintree-webhook-controller.js';
+import { BRAINTREE_SANDBOX_WARNING } from '../../src/billing/gateway/braintree/embedded-sandbox.js';
+import {
+  BraintreeProvider,
+  createBraintreeGateway,
+  sandboxDiscounts,
+  sandboxPlans,
+} from '../../src/billing/gateway/braintree/index.js';
 import {
   Billable,
   BillingError,
@@ -18,13 +25,6 @@ import {
   billingProvider,
   closeBilling,
 } from '../../src/billing/index.js';
-import { BRAINTREE_SANDBOX_WARNING } from '../../src/billing/providers/braintree/embedded-sandbox.js';
-import {
-  BraintreeProvider,
-  createBraintreeGateway,
-  sandboxDiscounts,
-  sandboxPlans,
-} from '../../src/billing/providers/braintree/index.js';
 import { defineConfig } from '../../src/config/index.js';
 import { TestClock } from '../../src/core/clock.js';
 import { ConfigurationError } from '../../src/core/errors.js';

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authProvider } from '../../src/auth/provider.js';
 import { User } from '../../src/auth/user.js';
 import { UserModelKey, Users } from '../../src/auth/users.js';
+import { sandboxPlans } from '../../src/billing/gateway/stripe/catalog.js';
 import { Billable, billingProvider, closeBilling, InvoiceController } from '../../src/billing/index.js';
-import { sandboxPlans } from '../../src/billing/providers/stripe/catalog.js';
 import { TestClock } from '../../src/core/clock.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 

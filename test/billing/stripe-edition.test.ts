@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authProvider } from '../../src/auth/provider.js';
 import { User } from '../../src/auth/user.js';
 import { UserModelKey, Users } from '../../src/auth/users.js';
+import { sandboxCoupons, sandboxPlans } from '../../src/billing/gateway/stripe/catalog.js';
+import { STRIPE_SANDBOX_WARNING } from '../../src/billing/gateway/stripe/embedded-sandbox.js';
 import {
   Billable,
   BillingError,
@@ -15,8 +17,6 @@ import {
   billingProvider,
   closeBilling,
 } from '../../src/billing/index.js';
-import { sandboxCoupons, sandboxPlans } from '../../src/billing/providers/stripe/catalog.js';
-import { STRIPE_SANDBOX_WARNING } from '../../src/billing/providers/stripe/embedded-sandbox.js';
 import { defineConfig } from '../../src/config/index.js';
 import { TestClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';

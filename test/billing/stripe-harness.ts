@@ -1,7 +1,7 @@
 import { createStripeSandbox, RETRY_DAYS, signPayload } from '@tollgate/sandbox/stripe';
 import Stripe from 'stripe';
+import { sandboxCoupons, sandboxPlans } from '../../src/billing/gateway/stripe/catalog.js';
 import { StripeWebhookController } from '../../src/billing/index.js';
-import { sandboxCoupons, sandboxPlans } from '../../src/billing/providers/stripe/catalog.js';
 import type { EditionHarness, EditionSandbox } from './harness.js';
 
 export const stripeHarness: EditionHarness = {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { sandboxCoupons, sandboxPlans } from '../../billing/providers/stripe/catalog.js';
+import { sandboxCoupons, sandboxPlans } from '../../billing/gateway/stripe/catalog.js';
 import { loadStripeSandbox } from '../../billing/sandbox-package.js';
 import { billingConfig, parsePort, untilSignal } from '../sandbox-support.js';
 

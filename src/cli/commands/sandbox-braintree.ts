@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { sandboxDiscounts, sandboxPlans } from '../../billing/providers/braintree/catalog.js';
+import { sandboxDiscounts, sandboxPlans } from '../../billing/gateway/braintree/catalog.js';
 import { loadBraintreeSandbox } from '../../billing/sandbox-package.js';
 import { CliError } from '../context.js';
 import { billingConfig, parsePort, untilSignal } from '../sandbox-support.js';

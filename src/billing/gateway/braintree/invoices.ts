@@ -1,5 +1,5 @@
 import type braintree from 'braintree';
-import type { ProviderInvoice } from '../../provider.js';
+import type { ProviderInvoice } from '../payment-gateway.js';
 import { braintreeCall, isNotFound, ok } from './errors.js';
 import { mapTransaction, type TaxContext, upcomingOf } from './map.js';
 import type { Pricing } from './pricing.js';

@@ -1,5 +1,5 @@
-import type { WebhookEvent } from './provider.js';
-import { WebhookController } from './webhook-controller.js';
+import { WebhookController } from '../../webhooks/webhook-controller.js';
+import type { WebhookEvent } from '../payment-gateway.js';
 
 /**
  * Stripe's receiver (`POST /stripe/webhook`). Stripe deletes a subscription after its last failed

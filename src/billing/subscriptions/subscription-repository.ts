@@ -1,10 +1,10 @@
 import type { Kysely, Updateable } from 'kysely';
-import type { Clock } from '../core/clock.js';
-import { ClockKey } from '../core/keys.js';
-import { DbKey } from '../database/keys.js';
-import type { Database } from '../database/types.js';
-import type { BillingCapabilities } from './provider.js';
-import type { SubscriptionRow, SubscriptionsTable } from './tables.js';
+import type { Clock } from '../../core/clock.js';
+import { ClockKey } from '../../core/keys.js';
+import { DbKey } from '../../database/keys.js';
+import type { Database } from '../../database/types.js';
+import type { BillingCapabilities } from '../gateway/payment-gateway.js';
+import type { SubscriptionRow, SubscriptionsTable } from '../tables.js';
 
 export interface NewSubscriptionRecord {
   userId: number;

@@ -6,7 +6,7 @@ import type {
   ProviderSubscription,
   ResumeContext,
   SubscriptionChanges,
-} from '../../provider.js';
+} from '../payment-gateway.js';
 import { addDays, daysBetween, isoDate } from './dates.js';
 import { braintreeCall, isNotFound, ok } from './errors.js';
 import { cents, defaultMethod, inTrial, mapSubscription } from './map.js';

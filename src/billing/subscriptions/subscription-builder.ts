@@ -1,4 +1,4 @@
-import type { BillableUser } from './billable-user.js';
+import type { BillableUser } from '../billable-user.js';
 import type { Subscription } from './subscription.js';
 import type { NewSubscriptionOptions, Subscriptions } from './subscriptions.js';
 

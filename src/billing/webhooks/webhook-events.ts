@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { Clock } from '../core/clock.js';
-import { ClockKey } from '../core/keys.js';
-import { DbKey } from '../database/keys.js';
-import type { Database } from '../database/types.js';
+import type { Clock } from '../../core/clock.js';
+import { ClockKey } from '../../core/keys.js';
+import { DbKey } from '../../database/keys.js';
+import type { Database } from '../../database/types.js';
 
 /**
  * Which webhook events were handled. An event is claimed (inserted under a unique key) before its

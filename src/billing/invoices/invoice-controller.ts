@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
-import type { TollgateConfig } from '../core/config.js';
-import { HttpError } from '../core/errors.js';
-import { ConfigKey } from '../core/keys.js';
+import type { TollgateConfig } from '../../core/config.js';
+import { HttpError } from '../../core/errors.js';
+import { ConfigKey } from '../../core/keys.js';
 import type { InvoicePdfOptions } from './invoice-pdf.js';
 
 interface CanDownload {

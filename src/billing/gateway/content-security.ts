@@ -1,5 +1,5 @@
-import type { SecurityHeaders } from '../http/security-headers.js';
-import type { BillingEdition } from './config.js';
+import type { SecurityHeaders } from '../../http/security-headers.js';
+import type { BillingEdition } from '../config.js';
 
 /**
  * What each edition's card form loads in the browser, added to the strict Content-Security-Policy:

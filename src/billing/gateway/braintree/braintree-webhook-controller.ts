@@ -1,12 +1,12 @@
-import type { Clock } from '../core/clock.js';
-import type { Binding } from '../core/container.js';
-import { ClockKey } from '../core/keys.js';
-import type { Logger } from '../core/logger.js';
-import type { BillingProvider, WebhookEvent } from './provider.js';
-import { SubscriptionRepository } from './subscription-repository.js';
-import type { Subscriptions } from './subscriptions.js';
-import { WebhookController } from './webhook-controller.js';
-import type { WebhookEvents } from './webhook-events.js';
+import type { Clock } from '../../../core/clock.js';
+import type { Binding } from '../../../core/container.js';
+import { ClockKey } from '../../../core/keys.js';
+import type { Logger } from '../../../core/logger.js';
+import { SubscriptionRepository } from '../../subscriptions/subscription-repository.js';
+import type { Subscriptions } from '../../subscriptions/subscriptions.js';
+import { WebhookController } from '../../webhooks/webhook-controller.js';
+import type { WebhookEvents } from '../../webhooks/webhook-events.js';
+import type { BillingProvider, WebhookEvent } from '../payment-gateway.js';
 
 /**
  * Braintree's receiver (`POST /braintree/webhook`): `bt_signature`/`bt_payload` verified by the SDK's

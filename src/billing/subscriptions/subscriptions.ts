@@ -1,17 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../core/clock.js';
-import type { TollgateConfig } from '../core/config.js';
-import { ClockKey, ConfigKey } from '../core/keys.js';
-import { isUniqueViolation } from '../database/errors.js';
-import type { BillableUser } from './billable-user.js';
-import { Customers } from './customers.js';
-import { BillingError } from './errors.js';
-import { type BillingProvider, BillingProviderKey, type ProviderSubscription } from './provider.js';
-import { RequestKeys } from './request-keys.js';
+import type { Clock } from '../../core/clock.js';
+import type { TollgateConfig } from '../../core/config.js';
+import { ClockKey, ConfigKey } from '../../core/keys.js';
+import { isUniqueViolation } from '../../database/errors.js';
+import type { BillableUser } from '../billable-user.js';
+import { Customers } from '../customers/customers.js';
+import { BillingError } from '../errors.js';
+import {
+  type BillingProvider,
+  BillingProviderKey,
+  type ProviderSubscription,
+} from '../gateway/payment-gateway.js';
+import { RequestKeys } from '../request-keys.js';
+import type { SubscriptionRow } from '../tables.js';
+import { validateTaxPercentage } from '../tax.js';
 import { Subscription, type SubscriptionActions } from './subscription.js';
 import { SubscriptionRepository } from './subscription-repository.js';
-import type { SubscriptionRow } from './tables.js';
-import { validateTaxPercentage } from './tax.js';
 
 export interface NewSubscriptionOptions {
   name: string;

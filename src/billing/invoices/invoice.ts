@@ -1,5 +1,5 @@
-import { formatMoney } from './money.js';
-import type { ProviderInvoice, ProviderInvoiceLine } from './provider.js';
+import type { ProviderInvoice, ProviderInvoiceLine } from '../gateway/payment-gateway.js';
+import { formatMoney } from '../money.js';
 
 export interface InvoiceLine {
   description: string;

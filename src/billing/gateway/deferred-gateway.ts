@@ -1,4 +1,4 @@
-import type { BillingCapabilities, BillingProvider } from './provider.js';
+import type { BillingCapabilities, BillingProvider } from './payment-gateway.js';
 
 type Method = Exclude<keyof BillingProvider, 'capabilities' | 'close'>;
 

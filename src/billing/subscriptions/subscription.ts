@@ -1,7 +1,7 @@
-import type { Clock } from '../core/clock.js';
-import type { ProviderSubscription } from './provider.js';
+import type { Clock } from '../../core/clock.js';
+import type { ProviderSubscription } from '../gateway/payment-gateway.js';
+import type { SubscriptionRow } from '../tables.js';
 import * as status from './status.js';
-import type { SubscriptionRow } from './tables.js';
 
 /** What a Subscription asks of the billing services; implemented by `Subscriptions`. */
 export interface SubscriptionActions {

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { User } from '../auth/user.js';
-import { Users } from '../auth/users.js';
-import { BillingLock } from './billing-lock.js';
-import { BillingError } from './errors.js';
-import { type BillingProvider, BillingProviderKey, type ProviderCustomer } from './provider.js';
+import type { User } from '../../auth/user.js';
+import { Users } from '../../auth/users.js';
+import { BillingLock } from '../billing-lock.js';
+import { BillingError } from '../errors.js';
+import {
+  type BillingProvider,
+  BillingProviderKey,
+  type ProviderCustomer,
+} from '../gateway/payment-gateway.js';
 
 /** The user as a customer at the provider: its id column and its default payment method. */
 export class Customers {

@@ -4,7 +4,7 @@ import type {
   ProviderInvoice,
   ProviderInvoiceLine,
   ProviderSubscription,
-} from '../../provider.js';
+} from '../payment-gateway.js';
 
 const fromEpoch = (seconds: number | null | undefined): Date | null =>
   seconds === null || seconds === undefined ? null : new Date(seconds * 1000);

@@ -1,6 +1,6 @@
 import type { Application } from '../../../kernel/application.js';
-import type { BillingProvider } from '../../provider.js';
-import { BraintreeProvider } from './braintree-provider.js';
+import type { BillingProvider } from '../payment-gateway.js';
+import { BraintreeProvider } from './braintree-gateway.js';
 import { createBraintreeGateway } from './client.js';
 import { embeddedSandboxProvider } from './embedded-sandbox.js';
 
@@ -9,7 +9,7 @@ export {
   type BraintreeProviderOptions,
   braintreeCapabilities,
   notificationId,
-} from './braintree-provider.js';
+} from './braintree-gateway.js';
 export { braintreeAmount, sandboxDiscounts, sandboxPlans } from './catalog.js';
 export { type BraintreeClientOptions, createBraintreeGateway } from './client.js';
 export { embeddedSandboxProvider, startEmbeddedSandbox } from './embedded-sandbox.js';

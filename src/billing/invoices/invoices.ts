@@ -1,17 +1,17 @@
-import type { TollgateConfig } from '../core/config.js';
-import { ConfigKey } from '../core/keys.js';
-import type { BillableUser } from './billable-user.js';
-import { Customers } from './customers.js';
-import { BillingError } from './errors.js';
-import { Invoice } from './invoice.js';
-import { type InvoicePdfOptions, invoicePdfResponse } from './invoice-pdf.js';
+import type { TollgateConfig } from '../../core/config.js';
+import { ConfigKey } from '../../core/keys.js';
+import type { BillableUser } from '../billable-user.js';
+import { Customers } from '../customers/customers.js';
+import { BillingError } from '../errors.js';
 import {
   type BillingProvider,
   BillingProviderKey,
   type ChargeResponse,
   type ProviderInvoice,
-} from './provider.js';
-import { RequestKeys } from './request-keys.js';
+} from '../gateway/payment-gateway.js';
+import { RequestKeys } from '../request-keys.js';
+import { Invoice } from './invoice.js';
+import { type InvoicePdfOptions, invoicePdfResponse } from './invoice-pdf.js';
 
 /** One-off charges and invoices: `charge`, `invoiceFor`, `invoices`, `findInvoice`, `downloadInvoice`. */
 export class Invoices {

@@ -19,7 +19,7 @@ import type {
   SubscriptionChanges,
   WebhookEvent,
   WebhookRequest,
-} from '../../provider.js';
+} from '../payment-gateway.js';
 import { braintreeCall, ok } from './errors.js';
 import { BraintreeInvoices } from './invoices.js';
 import { mapCustomer, mapSubscription } from './map.js';

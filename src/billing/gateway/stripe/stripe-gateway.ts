@@ -14,7 +14,7 @@ import type {
   SubscriptionChanges,
   WebhookEvent,
   WebhookRequest,
-} from '../../provider.js';
+} from '../payment-gateway.js';
 import { createStripeClient, type StripeClientOptions } from './client.js';
 import { isMissing, stripeCall } from './errors.js';
 import { mapCustomer, mapInvoice, mapSubscription, subscriptionOfEvent } from './map.js';

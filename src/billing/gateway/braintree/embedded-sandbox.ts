@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Application } from '../../../kernel/application.js';
-import { deferredProvider } from '../../deferred-provider.js';
-import type { BillingProvider } from '../../provider.js';
 import { loadBraintreeSandbox } from '../../sandbox-package.js';
-import { BraintreeProvider, braintreeCapabilities } from './braintree-provider.js';
+import { deferredProvider } from '../deferred-gateway.js';
+import type { BillingProvider } from '../payment-gateway.js';
+import { BraintreeProvider, braintreeCapabilities } from './braintree-gateway.js';
 import { sandboxDiscounts, sandboxPlans } from './catalog.js';
 import { createBraintreeGateway } from './client.js';
 

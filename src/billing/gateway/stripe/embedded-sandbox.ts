@@ -3,11 +3,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Application } from '../../../kernel/application.js';
-import { deferredProvider } from '../../deferred-provider.js';
-import type { BillingProvider } from '../../provider.js';
 import { loadStripeSandbox } from '../../sandbox-package.js';
+import { deferredProvider } from '../deferred-gateway.js';
+import type { BillingProvider } from '../payment-gateway.js';
 import { sandboxCoupons, sandboxPlans } from './catalog.js';
-import { StripeProvider, stripeCapabilities } from './stripe-provider.js';
+import { StripeProvider, stripeCapabilities } from './stripe-gateway.js';
 
 /** How often the embedded sandbox bills renewals and retries that fell due (wall-clock mode). */
 const TICK_MS = 10_000;

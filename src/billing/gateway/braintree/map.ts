@@ -4,7 +4,7 @@ import type {
   ProviderInvoice,
   ProviderInvoiceLine,
   ProviderSubscription,
-} from '../../provider.js';
+} from '../payment-gateway.js';
 import { addDays, startOf } from './dates.js';
 import type { BtCustomer, BtModification, BtPaymentMethod, BtSubscription, BtTransaction } from './types.js';
 

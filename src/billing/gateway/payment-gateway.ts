@@ -1,5 +1,5 @@
-import { InjectionKey } from '../core/container.js';
-import type { BillingEdition } from './config.js';
+import { InjectionKey } from '../../core/container.js';
+import type { BillingEdition } from '../config.js';
 
 /**
  * The one seam between the billing layer and a payment provider. Everything edition-specific is

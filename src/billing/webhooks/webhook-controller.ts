@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
-import type { Binding } from '../core/container.js';
-import { LoggerKey } from '../core/keys.js';
-import type { Logger } from '../core/logger.js';
-import { BillingError } from './errors.js';
-import { type BillingProvider, BillingProviderKey, type WebhookEvent } from './provider.js';
-import { Subscriptions } from './subscriptions.js';
+import type { Binding } from '../../core/container.js';
+import { LoggerKey } from '../../core/keys.js';
+import type { Logger } from '../../core/logger.js';
+import { BillingError } from '../errors.js';
+import { type BillingProvider, BillingProviderKey, type WebhookEvent } from '../gateway/payment-gateway.js';
+import { Subscriptions } from '../subscriptions/subscriptions.js';
 import { WebhookEvents } from './webhook-events.js';
 
 /** `invoice.payment_succeeded` → `handleInvoicePaymentSucceeded`; `dispute_opened` → `handleDisputeOpened`. */
