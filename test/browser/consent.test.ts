@@ -58,7 +58,10 @@ describe(`approval skipping in Chromium (${engine})`, { timeout: 60_000 }, () =>
     await Promise.all([page().waitForURL(`${server.url}/login`), page().click('main button[type="submit"]')]);
     await page().fill('#field-email', ADA.email);
     await page().fill('#field-password', ADA.password);
-    await Promise.all([page().waitForURL(`${server.url}/dashboard`), page().click('main button[type="submit"]')]);
+    await Promise.all([
+      page().waitForURL(`${server.url}/dashboard`),
+      page().click('main button[type="submit"]'),
+    ]);
     const created = await server.app.container
       .make(Clients)
       .create({ name: 'Sample client', redirect: callback.redirectUri });

@@ -36,7 +36,12 @@ describe(`purging tokens in batches (${engine})`, () => {
   };
   const rows = async (table: 'oauth_access_tokens' | 'oauth_refresh_tokens') =>
     Number(
-      (await t.app.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n,
+      (
+        await t.app.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
     );
 
   it('keeps an expired access token whose refresh token is still live, so the refresh grant works after', async () => {
