@@ -23,6 +23,10 @@ export interface OAuthConfig {
   refreshTokenTtlSeconds: number;
   personalAccessTokenTtlSeconds: number;
   authCodeTtlSeconds: number;
+  /** Lifetime of a device authorization request: its device code and user code (RFC 8628 §3.2 `expires_in`). */
+  deviceCodeTtlSeconds: number;
+  /** Seconds a device waits between polls at first (RFC 8628 §3.2 `interval`). */
+  deviceCodePollIntervalSeconds: number;
   implicitGrant: boolean;
   allowPlainPkce: boolean;
   signingAlgorithm: SigningAlgorithm;
@@ -45,6 +49,8 @@ export interface OAuthConfig {
     };
     /** Requests to the JSON management APIs (`/oauth/clients`, …) per signed-in user. */
     api: { user: RateLimitPolicy };
+    /** Wrong user codes entered on the device verification page, per user and per address. */
+    device: { user: RateLimitPolicy; address: RateLimitPolicy };
   };
   /** Clients a user may own through the JSON API (`POST /oauth/clients`): 422 beyond. The CLI is not limited. */
   maxClientsPerUser: number;
@@ -68,6 +74,8 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
       refreshTokenTtlSeconds: 2 * YEAR,
       personalAccessTokenTtlSeconds: YEAR,
       authCodeTtlSeconds: 600,
+      deviceCodeTtlSeconds: 600,
+      deviceCodePollIntervalSeconds: 5,
       implicitGrant: false,
       allowPlainPkce: false,
       signingAlgorithm: 'RS256',
@@ -81,6 +89,10 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
           address: { points: 60, durationSeconds: 60 },
         },
         api: { user: { points: 60, durationSeconds: 60 } },
+        device: {
+          user: { points: 5, durationSeconds: 60, maxBlockSeconds: 3600 },
+          address: { points: 20, durationSeconds: 60, maxBlockSeconds: 3600 },
+        },
       },
       maxClientsPerUser: 50,
       maxRedirectsPerClient: 10,
@@ -90,6 +102,7 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
     oauth: {
       accessTokenTtlSeconds: envInt(env.OAUTH_ACCESS_TOKEN_TTL, 'OAUTH_ACCESS_TOKEN_TTL'),
       refreshTokenTtlSeconds: envInt(env.OAUTH_REFRESH_TOKEN_TTL, 'OAUTH_REFRESH_TOKEN_TTL'),
+      deviceCodeTtlSeconds: envInt(env.OAUTH_DEVICE_CODE_TTL, 'OAUTH_DEVICE_CODE_TTL'),
       implicitGrant: envBool(env.OAUTH_IMPLICIT_GRANT),
       signingAlgorithm: (env.OAUTH_SIGNING_ALG as SigningAlgorithm) || undefined,
       privateKey: env.OAUTH_PRIVATE_KEY || undefined,
@@ -100,6 +113,10 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
           address: parsePolicy(env.OAUTH_THROTTLE_TOKEN_ADDRESS, 'OAUTH_THROTTLE_TOKEN_ADDRESS'),
         },
         api: { user: parsePolicy(env.OAUTH_THROTTLE_API_USER, 'OAUTH_THROTTLE_API_USER') },
+        device: {
+          user: parsePolicy(env.OAUTH_THROTTLE_DEVICE_USER, 'OAUTH_THROTTLE_DEVICE_USER'),
+          address: parsePolicy(env.OAUTH_THROTTLE_DEVICE_ADDRESS, 'OAUTH_THROTTLE_DEVICE_ADDRESS'),
+        },
       },
       maxClientsPerUser: envInt(env.OAUTH_MAX_CLIENTS_PER_USER, 'OAUTH_MAX_CLIENTS_PER_USER'),
       maxRedirectsPerClient: envInt(env.OAUTH_MAX_REDIRECTS_PER_CLIENT, 'OAUTH_MAX_REDIRECTS_PER_CLIENT'),

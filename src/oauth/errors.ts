@@ -1,6 +1,9 @@
 import { HttpError } from '../core/errors.js';
 
-/** The error codes of RFC 6749 §4.1.2.1/§5.2 and RFC 6750 §3.1, the only ones an OAuth client sees. */
+/**
+ * The error codes of RFC 6749 §4.1.2.1/§5.2, RFC 6750 §3.1 and the device grant's RFC 8628 §3.5,
+ * the only ones an OAuth client sees.
+ */
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
@@ -13,7 +16,10 @@ export type OAuthErrorCode =
   | 'invalid_token'
   | 'insufficient_scope'
   | 'server_error'
-  | 'temporarily_unavailable';
+  | 'temporarily_unavailable'
+  | 'authorization_pending'
+  | 'slow_down'
+  | 'expired_token';
 
 /** Exhaustive: adding a code without a status does not compile. */
 export const oauthErrorStatus: Record<OAuthErrorCode, number> = {
@@ -24,12 +30,16 @@ export const oauthErrorStatus: Record<OAuthErrorCode, number> = {
   unauthorized_client: 400,
   unsupported_grant_type: 400,
   invalid_scope: 400,
-  access_denied: 403,
+  // §4.1.2.1 sends it in a redirect; at the token endpoint (RFC 8628 §3.5) it is a §5.2 error: 400.
+  access_denied: 400,
   unsupported_response_type: 400,
   invalid_token: 401,
   insufficient_scope: 403,
   server_error: 500,
   temporarily_unavailable: 503,
+  authorization_pending: 400,
+  slow_down: 400,
+  expired_token: 400,
 };
 
 /**
@@ -137,6 +147,21 @@ export class OAuthError extends HttpError {
 
   static accessDenied(description = 'The resource owner denied the request.'): OAuthError {
     return new OAuthError('access_denied', description, { redirectable: true });
+  }
+
+  /** RFC 8628 §3.5: the user has not answered yet; the device polls again after its interval. */
+  static authorizationPending(): OAuthError {
+    return new OAuthError('authorization_pending', 'The user has not yet approved or denied the request.');
+  }
+
+  /** RFC 8628 §3.5: polled before the interval was over; the interval grows by 5 seconds. */
+  static slowDown(): OAuthError {
+    return new OAuthError('slow_down', 'Polling too fast: wait 5 seconds more between requests.');
+  }
+
+  /** RFC 8628 §3.5: the device code expired before it was redeemed; start a new request. */
+  static expiredToken(): OAuthError {
+    return new OAuthError('expired_token', 'The device code has expired.');
   }
 
   /** RFC 6750 §3.1 at a protected resource; the reason picks the public description. */

@@ -24,5 +24,6 @@ export { PersonalAccessClientMissing, PersonalAccessTokens } from './personal/pe
 export type { OAuthOptions } from './provider.js';
 export { oauthProvider } from './provider.js';
 export type { AccessTokenRecord, ClientRecord } from './records.js';
+export { DEVICE_CODE_GRANT } from './records.js';
 export type { Scope } from './scopes.js';
 export { Scopes } from './scopes.js';

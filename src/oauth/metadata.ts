@@ -1,6 +1,7 @@
 import type { TollgateConfig } from '../core/config.js';
 import { issuerOf } from './jwt/access-token-signer.js';
 import { protectedResources } from './protected-resources.js';
+import { DEVICE_CODE_GRANT } from './records.js';
 
 /** RFC 8414 §2 authorization server metadata, from configuration. */
 export function authorizationServerMetadata(
@@ -17,6 +18,10 @@ export function authorizationServerMetadata(
     jwks_uri: `${issuer}/oauth/jwks`,
     revocation_endpoint: `${issuer}/oauth/revoke`,
     introspection_endpoint: `${issuer}/oauth/introspect`,
+    // RFC 8628 §4.
+    ...(grantTypes.includes(DEVICE_CODE_GRANT)
+      ? { device_authorization_endpoint: `${issuer}/oauth/device/code` }
+      : {}),
     scopes_supported: [...scopes],
     response_types_supported: implicit ? ['code', 'token'] : ['code'],
     response_modes_supported: implicit ? ['query', 'fragment'] : ['query'],

@@ -4,6 +4,9 @@ import type { Application, ServiceProvider } from '../kernel/application.js';
 import { RateLimits } from '../kernel/rate-limits/rate-limits.js';
 import { AuthorizationService } from './authorization/authorization-service.js';
 import { Clients } from './clients/clients.js';
+import { DeviceAuthorizationEndpoint } from './device/device-authorization-endpoint.js';
+import { DeviceAuthorizations } from './device/device-authorizations.js';
+import { UserCodeAttempts } from './device/user-code-attempts.js';
 import { ClientAuthenticator } from './grants/client-authenticator.js';
 import type { Grant } from './grants/grant.js';
 import { GrantRegistry } from './grants/registry.js';
@@ -79,18 +82,23 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(TokenInspector)
     .singleton(AuthorizationService)
     .singleton(Clients)
+    .singleton(DeviceAuthorizations)
+    .singleton(DeviceAuthorizationEndpoint)
+    .singleton(UserCodeAttempts)
     .singleton(PersonalAccessTokens)
     .singleton(ProtectedResources)
     .instance(ApprovalViewKey, options.approvalView ?? defaultApprovalView);
 }
 
-/** The token endpoint's and the JSON APIs' rate limits, and the `throttle-token` middleware. */
+/** The token endpoint's, the JSON APIs' and the device page's rate limits, and the `throttle-token` middleware. */
 function defineOAuthLimits(app: Application): void {
   const limits = app.container.make(RateLimits);
-  const { token, api } = app.config.oauth.throttle;
+  const { token, api, device } = app.config.oauth.throttle;
   limits.define('token.client', token.client);
   limits.define('token.address', token.address);
   limits.define('oauth-api.user', api.user);
+  limits.define('device.user', device.user);
+  limits.define('device.address', device.address);
   app.router.middleware.alias('throttle-token', () =>
     throttleTokenRequests(limits, () => app.container.make(LoginThrottle)),
   );

@@ -69,6 +69,30 @@ export interface AuthCodeRecord {
   expiresAt: string;
 }
 
+/** Where a device authorization request stands (RFC 8628 §3.5). */
+export type DeviceCodeStatus = 'pending' | 'approved' | 'denied' | 'redeemed';
+
+export interface DeviceCodeRecord {
+  /** SHA-256 of the device code. */
+  id: string;
+  /** SHA-256 of the normalized user code. */
+  userCodeHash: string;
+  clientId: string;
+  scopes: string[];
+  status: DeviceCodeStatus;
+  /** The user who approved or denied it. */
+  userId: number | null;
+  /** Seconds between polls; raised by 5 at each `slow_down`. */
+  intervalSeconds: number;
+  lastPolledAt: string | null;
+  accessTokenId: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** The device authorization grant's `grant_type` (RFC 8628 §3.4). */
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
 /**
  * What a client or token id can be: Tollgate issues UUIDs for clients (`Clients.create`) and
  * 40 hex digits for tokens, Passport integers, UUIDs or hex; the columns hold 64 characters.
@@ -115,6 +139,10 @@ function kindHandlesGrant(client: ClientRecord, grantType: string): boolean {
       return client.passwordClient;
     case 'client_credentials':
       return !isPublicClient(client);
+    case DEVICE_CODE_GRANT:
+      // Opt-in: a user code shown on a device invites phishing (RFC 8628 §5.4), so only a client
+      // whose grant types name the grant may use it, never one that relies on its kind's defaults.
+      return client.grantTypes !== null && !client.personalAccessClient && !client.passwordClient;
     default:
       return true;
   }

@@ -2,6 +2,8 @@ import type { Router } from '../http/router.js';
 import { ApprovalController } from './http/authorization-controller.js';
 import { AuthorizedTokensController } from './http/authorized-tokens-controller.js';
 import { ClientsController } from './http/clients-controller.js';
+import { DeviceCodeController } from './http/device-code-controller.js';
+import { DeviceVerificationController } from './http/device-verification-controller.js';
 import { MetadataController } from './http/metadata-controller.js';
 import { PersonalAccessTokensController } from './http/personal-access-tokens-controller.js';
 import { ProtectedResourceController } from './http/protected-resource-controller.js';
@@ -27,6 +29,8 @@ export function registerOAuthRoutes(router: Router): void {
     'OAuth/RevocationController': RevocationController,
     'OAuth/MetadataController': MetadataController,
     'OAuth/ProtectedResourceController': ProtectedResourceController,
+    'OAuth/DeviceCodeController': DeviceCodeController,
+    'OAuth/DeviceVerificationController': DeviceVerificationController,
   });
 
   // Small form bodies only (`http.bodyLimits.oauth`): a larger one is answered 413 unread.
@@ -34,6 +38,12 @@ export function registerOAuthRoutes(router: Router): void {
   router
     .post('/oauth/token', [TokenController, 'issue'])
     .name('passport.token')
+    .bodyLimit('oauth')
+    .middleware('throttle-token');
+  // RFC 8628 §3.1: the client authenticates as at the token endpoint, under the same limits.
+  router
+    .post('/oauth/device/code', [DeviceCodeController, 'issue'])
+    .name('oauth.device.code')
     .bodyLimit('oauth')
     .middleware('throttle-token');
   router.post('/oauth/revoke', [RevocationController, 'revoke']).name('oauth.revoke').bodyLimit('oauth');
@@ -57,6 +67,11 @@ export function registerOAuthRoutes(router: Router): void {
     r.get('/oauth/authorize', [ApprovalController, 'authorize']).name('passport.authorizations.authorize');
     r.post('/oauth/authorize', [ApprovalController, 'approve']).name('passport.authorizations.approve');
     r.delete('/oauth/authorize', [ApprovalController, 'deny']).name('passport.authorizations.deny');
+    // RFC 8628 §3.3: where users type the code their device shows.
+    r.get('/oauth/device', [DeviceVerificationController, 'show']).name('oauth.device');
+    r.post('/oauth/device', [DeviceVerificationController, 'check']).name('oauth.device.check');
+    r.post('/oauth/device/authorize', [DeviceVerificationController, 'approve']).name('oauth.device.approve');
+    r.delete('/oauth/device/authorize', [DeviceVerificationController, 'deny']).name('oauth.device.deny');
   });
 
   // The JSON management APIs, limited per signed-in user (`oauth.throttle.api.user`).

@@ -70,12 +70,34 @@ export interface OAuthAuthCodesTable {
   expires_at: Timestamp;
 }
 
+/** A device authorization request (RFC 8628 §3.1) and where its user's decision stands. */
+export interface OAuthDeviceCodesTable {
+  /** SHA-256 of the device code. */
+  id: string;
+  /** SHA-256 of the user code, normalized (upper case, no dash). */
+  user_code: string;
+  client_id: string;
+  scopes: string;
+  /** `pending`, `approved`, `denied` or `redeemed`. */
+  status: string;
+  /** Who approved or denied it. */
+  user_id: number | null;
+  /** Seconds the device must wait between polls; `slow_down` adds 5 (RFC 8628 §3.5). */
+  poll_interval: number;
+  last_polled_at: string | null;
+  /** What the code was redeemed for. */
+  access_token_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 declare module '../database/types.js' {
   interface Database {
     oauth_clients: OAuthClientsTable;
     oauth_access_tokens: OAuthAccessTokensTable;
     oauth_refresh_tokens: OAuthRefreshTokensTable;
     oauth_auth_codes: OAuthAuthCodesTable;
+    oauth_device_codes: OAuthDeviceCodesTable;
   }
 }
 
@@ -83,3 +105,4 @@ export type OAuthClientRow = Selectable<OAuthClientsTable>;
 export type OAuthAccessTokenRow = Selectable<OAuthAccessTokensTable>;
 export type OAuthRefreshTokenRow = Selectable<OAuthRefreshTokensTable>;
 export type OAuthAuthCodeRow = Selectable<OAuthAuthCodesTable>;
+export type OAuthDeviceCodeRow = Selectable<OAuthDeviceCodesTable>;

@@ -136,9 +136,9 @@ export function tokenIn(html: string): string {
   return match[1]!;
 }
 
-/** The hidden fields of the approval page's approve form (the first form posting to /oauth/authorize). */
-export function approvalFields(html: string): Record<string, string> {
-  const form = /<form[^>]*action="\/oauth\/authorize"[^>]*>([\s\S]*?)<\/form>/.exec(html);
+/** The hidden fields of a decision page's approve form (the first form posting to `action`). */
+export function approvalFields(html: string, action = '/oauth/authorize'): Record<string, string> {
+  const form = new RegExp(`<form[^>]*action="${action}"[^>]*>([\\s\\S]*?)</form>`).exec(html);
   if (!form) throw new Error(`No approval form in the page:\n${html.slice(0, 800)}`);
   const fields: Record<string, string> = {};
   for (const m of form[1]!.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) {

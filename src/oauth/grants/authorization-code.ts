@@ -1,7 +1,7 @@
 import { OAuthError } from '../errors.js';
 import { verifyCodeVerifier } from '../rules/check-pkce.js';
 import { hashSecret, safeEqual } from '../secrets.js';
-import { defineGrant, type GrantServices } from './grant.js';
+import { defineGrant, type GrantServices, userTokens } from './grant.js';
 
 /** RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.5) and single-use codes (§4.1.2, RFC 9700 §4.2.4). */
 export const authorizationCodeGrant = defineGrant({
@@ -27,13 +27,7 @@ export const authorizationCodeGrant = defineGrant({
     verifyCodeVerifier(stored, params.code_verifier);
 
     const issued = await services.issuer.issue(
-      {
-        client,
-        userId: stored.userId,
-        scopes: stored.scopes,
-        ttlSeconds: services.config.accessTokenTtlSeconds,
-        refresh: { ttlSeconds: services.config.refreshTokenTtlSeconds },
-      },
+      userTokens(services, client, stored.userId, stored.scopes),
       // A concurrent exchange of the same code loses here and is treated as reuse below. The
       // code points at the access token before that row exists: no foreign key, same commit.
       ({ store, accessTokenId }) => store.authCodes.consume(id, accessTokenId),

@@ -3,7 +3,7 @@ import type { TollgateConfig } from '../../core/config.js';
 import type { ClientRecord } from '../records.js';
 import type { Scopes } from '../scopes.js';
 import type { OAuthStore } from '../stores/contracts.js';
-import type { TokenIssuer, TokenResponse } from '../tokens/token-issuer.js';
+import type { IssueOptions, TokenIssuer, TokenResponse } from '../tokens/token-issuer.js';
 import type { TokenRevoker } from '../tokens/token-revoker.js';
 
 /** A token request, free of HTTP: its form fields (RFC 6749 §3.2) and the Authorization header. */
@@ -67,4 +67,20 @@ export interface Grant<P extends GrantParameters = GrantParameters> {
  */
 export function defineGrant<const P extends GrantParameters>(grant: Grant<P>): Grant<P> {
   return grant;
+}
+
+/** What a grant on a user's behalf issues: an access and a refresh token, at the configured lifetimes. */
+export function userTokens(
+  services: GrantServices,
+  client: ClientRecord,
+  userId: number | null,
+  scopes: readonly string[],
+): IssueOptions {
+  return {
+    client,
+    userId,
+    scopes,
+    ttlSeconds: services.config.accessTokenTtlSeconds,
+    refresh: { ttlSeconds: services.config.refreshTokenTtlSeconds },
+  };
 }

@@ -1,6 +1,6 @@
 import { OAuthError } from '../errors.js';
 import { Scopes } from '../scopes.js';
-import { defineGrant } from './grant.js';
+import { defineGrant, userTokens } from './grant.js';
 
 /**
  * RFC 6749 §4.3, for first-party password grant clients only. `username` is the e-mail; `*` (all
@@ -13,13 +13,7 @@ export const passwordGrant = defineGrant({
     const scopes = services.scopes.validate(Scopes.parse(params.scope), { allowAll: true });
     const user = await services.users.attempt(params.username, params.password);
     if (!user) throw OAuthError.invalidGrant('The user credentials were incorrect.');
-    const issued = await services.issuer.issue({
-      client,
-      userId: user.id,
-      scopes,
-      ttlSeconds: services.config.accessTokenTtlSeconds,
-      refresh: { ttlSeconds: services.config.refreshTokenTtlSeconds },
-    });
+    const issued = await services.issuer.issue(userTokens(services, client, user.id, scopes));
     return issued.response;
   },
 });

@@ -1,5 +1,6 @@
 import { authorizationCodeGrant } from './authorization-code.js';
 import { clientCredentialsGrant } from './client-credentials.js';
+import { deviceCodeGrant } from './device-code.js';
 import type { Grant } from './grant.js';
 import { passwordGrant } from './password.js';
 import { refreshTokenGrant } from './refresh-token.js';
@@ -36,4 +37,5 @@ export const defaultGrants: readonly Grant[] = [
   passwordGrant,
   clientCredentialsGrant,
   refreshTokenGrant,
+  deviceCodeGrant,
 ];

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { Child } from 'hono/jsx';
 import type { User } from '../../auth/user.js';
 import { InjectionKey } from '../../core/container.js';
 import { CsrfField } from '../../views/components.js';
@@ -43,6 +44,38 @@ export const ApprovalDecisionFields = (props: ApprovalViewProps) => (
   </>
 );
 
+/** The requested scopes as the user reads them, each marked with its id. */
+export const ScopeList = (props: { scopes: Scope[] }) =>
+  props.scopes.length > 0 ? (
+    <>
+      <p>This application will be able to:</p>
+      <ul class="scopes">
+        {props.scopes.map((scope) => (
+          <li data-scope={scope.id}>{scope.description}</li>
+        ))}
+      </ul>
+    </>
+  ) : null;
+
+/** Approve (POST) and Deny (`_method=DELETE`) forms posting to `action`, each carrying `fields`. */
+export const DecisionForms = (props: { action: string; fields: Child }) => (
+  <div class="actions">
+    <form method="post" action={props.action} class="inline">
+      {props.fields}
+      <button type="submit" class="btn btn-primary" name="decision" value="approve">
+        Approve
+      </button>
+    </form>
+    <form method="post" action={props.action} class="inline">
+      <input type="hidden" name="_method" value="DELETE" />
+      {props.fields}
+      <button type="submit" class="btn btn-danger" name="decision" value="deny">
+        Deny
+      </button>
+    </form>
+  </div>
+);
+
 /** The default page: the client's name, each scope's description, Approve and Deny (Passport's layout). */
 export const defaultApprovalView: ApprovalView = (c, props) =>
   renderPage(
@@ -54,30 +87,7 @@ export const defaultApprovalView: ApprovalView = (c, props) =>
         <strong class="client-name">{props.client.name}</strong> is requesting permission to access your
         account.
       </p>
-      {props.scopes.length > 0 ? (
-        <>
-          <p>This application will be able to:</p>
-          <ul class="scopes">
-            {props.scopes.map((scope) => (
-              <li data-scope={scope.id}>{scope.description}</li>
-            ))}
-          </ul>
-        </>
-      ) : null}
-      <div class="actions">
-        <form method="post" action={props.action} class="inline">
-          <ApprovalDecisionFields {...props} />
-          <button type="submit" class="btn btn-primary" name="decision" value="approve">
-            Approve
-          </button>
-        </form>
-        <form method="post" action={props.action} class="inline">
-          <input type="hidden" name="_method" value="DELETE" />
-          <ApprovalDecisionFields {...props} />
-          <button type="submit" class="btn btn-danger" name="decision" value="deny">
-            Deny
-          </button>
-        </form>
-      </div>
+      <ScopeList scopes={props.scopes} />
+      <DecisionForms action={props.action} fields={<ApprovalDecisionFields {...props} />} />
     </section>,
   );

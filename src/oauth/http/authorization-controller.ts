@@ -5,26 +5,17 @@ import { type AuthorizationRequest, errorRedirectTarget } from '../authorization
 import { AuthorizationService } from '../authorization/authorization-service.js';
 import { OAuthError } from '../errors.js';
 import { Scopes } from '../scopes.js';
-import { randomSecret, safeEqual } from '../secrets.js';
+import { randomSecret } from '../secrets.js';
 import { type ApprovalView, ApprovalViewKey } from './approval-view.js';
+import { decisionPageHeaders, type PendingDecision, takePending } from './pending-decision.js';
 import { readQuery } from './respond.js';
 
 /** The session key of the request waiting for the user's decision. */
 export const PENDING_AUTHORIZATION = 'oauth.authorization';
 
-interface PendingAuthorization {
+interface PendingAuthorization extends PendingDecision {
   request: AuthorizationRequest;
-  authToken: string;
-  userId: number;
 }
-
-// RFC 9700 §4.16: the approval page must not be framable (clickjacking). The application's strict
-// Content-Security-Policy (with `frame-ancestors 'none'`) reaches it as every response, unless a
-// replacement view sets its own; framing stays refused either way.
-const pageHeaders = {
-  'X-Frame-Options': 'DENY',
-  'Cache-Control': 'no-store',
-} as const;
 
 /**
  * `GET /oauth/authorize` shows the approval page; `POST` approves and `DELETE` denies the pending
@@ -61,7 +52,7 @@ export class ApprovalController {
         action: '/oauth/authorize',
       });
       const response = typeof rendered === 'string' ? c.html(rendered) : rendered;
-      for (const [name, value] of Object.entries(pageHeaders)) response.headers.set(name, value);
+      for (const [name, value] of Object.entries(decisionPageHeaders)) response.headers.set(name, value);
       return response;
     } catch (err) {
       if (!(err instanceof OAuthError)) throw err;
@@ -91,15 +82,8 @@ export class ApprovalController {
     return this.redirect(c, this.service.deny(pending.request));
   }
 
-  /** The pending request, once: only for the user it was shown to and the page's `auth_token`. */
   private takePending(c: Context, form: Record<string, unknown>): PendingAuthorization | undefined {
-    const session = requireSession(c);
-    const pending = session.get<PendingAuthorization>(PENDING_AUTHORIZATION);
-    const given = typeof form.auth_token === 'string' ? form.auth_token : '';
-    if (!pending || !given || !safeEqual(pending.authToken, given)) return undefined;
-    if (pending.userId !== c.get('user')?.id) return undefined;
-    session.forget(PENDING_AUTHORIZATION);
-    return pending;
+    return takePending<PendingAuthorization>(c, PENDING_AUTHORIZATION, form);
   }
 
   private redirect(c: Context, url: string): Response {
@@ -113,7 +97,7 @@ export class ApprovalController {
         'This authorization request has expired or was already answered. Start again from the application.',
       ),
       400,
-      pageHeaders,
+      decisionPageHeaders,
     );
   }
 
@@ -126,7 +110,7 @@ export class ApprovalController {
     return c.html(
       errorPage(err.status === 401 ? 400 : err.status, message),
       (err.status === 401 ? 400 : err.status) as 400,
-      pageHeaders,
+      decisionPageHeaders,
     );
   }
 }

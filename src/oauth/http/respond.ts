@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { isUnstorableInput } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { OAuthError } from '../errors.js';
+import type { TokenInput } from '../grants/token-endpoint.js';
 
 /** RFC 6749 §5.1: token responses and errors must not be cached. */
 export const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
@@ -23,6 +24,23 @@ export function oauthErrorResponse(c: Context, err: unknown, logger: Logger): Re
   else if (error.detail) logger.debug({ code: error.code, detail: error.detail }, 'OAuth request refused');
   const res = error.getResponse();
   return c.newResponse(res.body, res);
+}
+
+/**
+ * A form-posting OAuth endpoint (token, device authorization) over HTTP: the form and the
+ * Authorization header in, its JSON answer out with `no-store`, or its error as §5.2 JSON.
+ */
+export async function answerFormEndpoint(
+  c: Context,
+  logger: Logger,
+  handle: (input: TokenInput) => Promise<object>,
+): Promise<Response> {
+  try {
+    const body = await handle({ form: () => readForm(c), authorization: c.req.header('authorization') });
+    return c.json(body, 200, noStore);
+  } catch (err) {
+    return oauthErrorResponse(c, err, logger);
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import type {
   AccessTokenWithClient,
   AuthCodeRecord,
   ClientRecord,
+  DeviceCodeRecord,
   RefreshTokenRecord,
 } from '../records.js';
 
@@ -67,6 +68,27 @@ export interface AuthCodeStore {
   attachAccessToken(id: string, accessTokenId: string): Promise<void>;
 }
 
+export interface DeviceCodeStore {
+  /** Throws the driver's unique violation when the user code's digest is taken. */
+  insert(code: DeviceCodeRecord): Promise<void>;
+  find(id: string): Promise<DeviceCodeRecord | undefined>;
+  findByUserCode(userCodeHash: string): Promise<DeviceCodeRecord | undefined>;
+  /**
+   * Records a poll of a pending code, if no other poll was recorded since `previous` (compare and
+   * set); false when one was, or the code is no longer pending.
+   */
+  recordPoll(
+    id: string,
+    previous: string | null,
+    polledAt: string,
+    intervalSeconds: number,
+  ): Promise<boolean>;
+  /** The user's answer to a pending, unexpired code; false when it was answered before or expired. */
+  decide(id: string, decision: 'approved' | 'denied', userId: number, now: string): Promise<boolean>;
+  /** Atomically marks an approved code redeemed for `accessTokenId`; false when it was redeemed before. */
+  consume(id: string, accessTokenId: string): Promise<boolean>;
+}
+
 export interface PurgeOptions {
   revoked: boolean;
   expired: boolean;
@@ -89,6 +111,7 @@ export interface OAuthStore {
   readonly accessTokens: AccessTokenStore;
   readonly refreshTokens: RefreshTokenStore;
   readonly authCodes: AuthCodeStore;
+  readonly deviceCodes: DeviceCodeStore;
   transaction<T>(work: (store: OAuthStore) => Promise<T>): Promise<T>;
   purge(options: PurgeOptions): Promise<PurgeCounts>;
 }

@@ -5,6 +5,7 @@ import type {
   AccessTokenStore,
   AuthCodeStore,
   ClientStore,
+  DeviceCodeStore,
   OAuthStore,
   PurgeCounts,
   PurgeOptions,
@@ -13,6 +14,7 @@ import type {
 import { KyselyAccessTokenStore } from './kysely-access-tokens.js';
 import { KyselyClientStore } from './kysely-clients.js';
 import { KyselyAuthCodeStore } from './kysely-codes.js';
+import { KyselyDeviceCodeStore } from './kysely-device-codes.js';
 import { KyselyRefreshTokenStore } from './kysely-refresh-tokens.js';
 import { purgeInBatches } from './purge.js';
 
@@ -23,6 +25,7 @@ export class KyselyOAuthStore implements OAuthStore {
   readonly accessTokens: AccessTokenStore;
   readonly refreshTokens: RefreshTokenStore;
   readonly authCodes: AuthCodeStore;
+  readonly deviceCodes: DeviceCodeStore;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -32,6 +35,7 @@ export class KyselyOAuthStore implements OAuthStore {
     this.accessTokens = new KyselyAccessTokenStore(db);
     this.refreshTokens = new KyselyRefreshTokenStore(db);
     this.authCodes = new KyselyAuthCodeStore(db);
+    this.deviceCodes = new KyselyDeviceCodeStore(db);
   }
 
   transaction<T>(work: (store: OAuthStore) => Promise<T>): Promise<T> {
