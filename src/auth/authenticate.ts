@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { wantsJson } from '../http/respond.js';
+import { loggingInAgain } from './auth-time.js';
 import type { Guards } from './guards.js';
 import type { User } from './user.js';
 
@@ -43,7 +44,10 @@ export function authenticate(guards: Guards, names: string[], loginPath = '/logi
   } as MiddlewareHandler;
 }
 
-/** The `guest` middleware: a signed-in visitor is sent to `home` instead (login and register pages). */
+/**
+ * The `guest` middleware: a signed-in visitor is sent to `home` instead (login and register
+ * pages), unless asked to log in again (OpenID Connect `prompt=login`, `max_age`).
+ */
 export function redirectIfAuthenticated(
   guards: Guards,
   names: string[],
@@ -51,6 +55,7 @@ export function redirectIfAuthenticated(
 ): MiddlewareHandler {
   const resolved = (names.length > 0 ? names : [DEFAULT_GUARD]).map((name) => guards.get(name));
   return async function redirectIfAuthenticated(c, next) {
+    if (loggingInAgain(c.get('session'))) return next();
     for (const guard of resolved) {
       if (await guard(c)) return c.redirect(home, 302);
     }

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { ConfigurationError } from '../core/errors.js';
+import { recordLogin } from './auth-time.js';
 import type { Session } from './session.js';
 import type { User } from './user.js';
 
@@ -37,11 +38,13 @@ export function csrfToken(c: Context): string {
 
 /**
  * Signs `user` in on the session. The session id and CSRF token are renewed, so a session id
- * planted before login is worthless after it (session fixation).
+ * planted before login is worthless after it (session fixation). `at` is recorded as the login
+ * time (OpenID Connect's `auth_time`): pass the injected clock's `now()`.
  */
-export function login(c: Context, user: User): void {
+export function login(c: Context, user: User, at: Date = new Date()): void {
   const session = requireSession(c);
   session.regenerate();
+  recordLogin(session, at);
   session.userId = user.id;
   session.user = user;
   c.set('user', user);

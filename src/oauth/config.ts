@@ -27,6 +27,8 @@ export interface OAuthConfig {
   deviceCodeTtlSeconds: number;
   /** Seconds a device waits between polls at first (RFC 8628 §3.2 `interval`). */
   deviceCodePollIntervalSeconds: number;
+  /** OpenID Connect ID tokens (`exp` − `iat`). */
+  idTokenTtlSeconds: number;
   implicitGrant: boolean;
   allowPlainPkce: boolean;
   signingAlgorithm: SigningAlgorithm;
@@ -76,6 +78,7 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
       authCodeTtlSeconds: 600,
       deviceCodeTtlSeconds: 600,
       deviceCodePollIntervalSeconds: 5,
+      idTokenTtlSeconds: 3600,
       implicitGrant: false,
       allowPlainPkce: false,
       signingAlgorithm: 'RS256',

@@ -1,8 +1,8 @@
 import { HttpError } from '../core/errors.js';
 
 /**
- * The error codes of RFC 6749 §4.1.2.1/§5.2, RFC 6750 §3.1 and the device grant's RFC 8628 §3.5,
- * the only ones an OAuth client sees.
+ * The error codes of RFC 6749 §4.1.2.1/§5.2, RFC 6750 §3.1, the device grant's RFC 8628 §3.5 and
+ * OpenID Connect Core §3.1.2.6, the only ones an OAuth client sees.
  */
 export type OAuthErrorCode =
   | 'invalid_request'
@@ -19,7 +19,10 @@ export type OAuthErrorCode =
   | 'temporarily_unavailable'
   | 'authorization_pending'
   | 'slow_down'
-  | 'expired_token';
+  | 'expired_token'
+  | 'login_required'
+  | 'consent_required'
+  | 'interaction_required';
 
 /** Exhaustive: adding a code without a status does not compile. */
 export const oauthErrorStatus: Record<OAuthErrorCode, number> = {
@@ -40,6 +43,10 @@ export const oauthErrorStatus: Record<OAuthErrorCode, number> = {
   authorization_pending: 400,
   slow_down: 400,
   expired_token: 400,
+  // OpenID Connect Core §3.1.2.6: `prompt=none` could not be answered silently. Always redirected.
+  login_required: 400,
+  consent_required: 400,
+  interaction_required: 400,
 };
 
 /**
@@ -182,6 +189,23 @@ export class OAuthError extends HttpError {
         ? 'The access token has none of the accepted scopes.'
         : 'The access token lacks a required scope.';
     return new OAuthError('insufficient_scope', description, { scope: [required].flat().join(' ') });
+  }
+
+  /** OpenID Connect Core §3.1.2.6, `prompt=none`: the user must log in (again) first. */
+  static loginRequired(): OAuthError {
+    return new OAuthError('login_required', 'The user must log in.', { redirectable: true });
+  }
+
+  /** OpenID Connect Core §3.1.2.6, `prompt=none`: the user must approve the request first. */
+  static consentRequired(): OAuthError {
+    return new OAuthError('consent_required', 'The user must approve the request.', { redirectable: true });
+  }
+
+  /** OpenID Connect Core §3.1.2.6, `prompt=none`: some other page would have to be shown. */
+  static interactionRequired(): OAuthError {
+    return new OAuthError('interaction_required', 'The user must interact with the server.', {
+      redirectable: true,
+    });
   }
 
   static serverError(detail: string, cause?: unknown): OAuthError {

@@ -20,6 +20,9 @@ import { keyPaths } from './keys/key-files.js';
 import { previousKeysPath } from './keys/previous-keys.js';
 import { SigningKeys } from './keys/signing-keys.js';
 import { oauthMigrations } from './migrations.js';
+import { IdTokenSigner } from './oidc/id-token-signer.js';
+import { IdTokens } from './oidc/id-tokens.js';
+import { defaultUserClaims, type UserClaims, UserClaimsKey } from './oidc/user-claims.js';
 import { PersonalAccessTokens } from './personal/personal-access-tokens.js';
 import { ProtectedResources } from './protected-resources.js';
 import { registerOAuthRoutes } from './routes.js';
@@ -39,6 +42,8 @@ export interface OAuthOptions {
   routes?: boolean;
   /** The `api` guard's caches and Redis (see `src/oauth/guard`). */
   guard?: ApiGuardOptions;
+  /** OpenID Connect: `claims(user, scopes)` maps a user to the ID token's and userinfo's claims. */
+  oidc?: { claims?: UserClaims };
 }
 
 /**
@@ -76,6 +81,8 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(Scopes)
     .singleton(GrantRegistry, () => new GrantRegistry().registerAll(options.grants ?? []))
     .singleton(TokenIssuer)
+    .singleton(IdTokenSigner)
+    .singleton(IdTokens)
     .singleton(TokenRevoker)
     .singleton(ClientAuthenticator)
     .singleton(TokenEndpoint)
@@ -87,7 +94,8 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(UserCodeAttempts)
     .singleton(PersonalAccessTokens)
     .singleton(ProtectedResources)
-    .instance(ApprovalViewKey, options.approvalView ?? defaultApprovalView);
+    .instance(ApprovalViewKey, options.approvalView ?? defaultApprovalView)
+    .instance(UserClaimsKey, options.oidc?.claims ?? defaultUserClaims);
 }
 
 /** The token endpoint's, the JSON APIs' and the device page's rate limits, and the `throttle-token` middleware. */

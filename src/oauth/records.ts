@@ -67,6 +67,10 @@ export interface AuthCodeRecord {
   accessTokenId: string | null;
   createdAt: string;
   expiresAt: string;
+  /** OpenID Connect: the authorization request's `nonce`, for the ID token. */
+  nonce?: string | null;
+  /** OpenID Connect: when the user logged in, for the ID token's `auth_time`; null if unknown. */
+  authTime?: string | null;
 }
 
 /** Where a device authorization request stands (RFC 8628 §3.5). */

@@ -54,6 +54,9 @@ export function registerOAuthRoutes(router: Router): void {
   router
     .get('/.well-known/oauth-authorization-server', [MetadataController, 'metadata'])
     .name('oauth.metadata');
+  router
+    .get('/.well-known/openid-configuration', [MetadataController, 'openIdConfiguration'])
+    .name('oauth.openid-configuration');
   router.get('/oauth/jwks', [MetadataController, 'jwks']).name('oauth.jwks');
   router
     .get('/.well-known/oauth-protected-resource', [ProtectedResourceController, 'show'])

@@ -28,13 +28,29 @@ describe('Scopes', () => {
     expect(() => scopes.validate(['*'], { allowAll: false })).toThrow(/password grant/);
   });
 
-  it('lists and describes scopes; `*` passes every check', () => {
+  it('lists and describes scopes, then the OpenID Connect ones; `*` passes every check', () => {
     expect(scopes.all()).toEqual([
       { id: 'read', description: 'Read things' },
       { id: 'write', description: 'Write things' },
+      { id: 'openid', description: 'Sign you in with your account' },
+      { id: 'profile', description: 'See your name' },
+      { id: 'email', description: 'See your e-mail address' },
     ]);
     expect(scopes.describe(['write'])).toEqual([{ id: 'write', description: 'Write things' }]);
     expect(scopesAllow(['*'], 'anything')).toBe(true);
     expect(scopesAllow(['read'], 'write')).toBe(false);
+  });
+});
+
+describe('Scopes: the OpenID Connect scopes', () => {
+  it('are known without configuration; the application may describe them in its own words', () => {
+    const own = new Scopes(defineConfig({ oauth: { scopes: { email: 'Your address', read: 'Read' } } }));
+    expect(own.validate(['openid', 'profile', 'email'], { allowAll: false })).toEqual([
+      'openid',
+      'profile',
+      'email',
+    ]);
+    expect(own.all().map((scope) => scope.id)).toEqual(['email', 'read', 'openid', 'profile']);
+    expect(own.describe(['email'])).toEqual([{ id: 'email', description: 'Your address' }]);
   });
 });

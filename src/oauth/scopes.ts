@@ -1,6 +1,7 @@
 import type { TollgateConfig } from '../core/config.js';
 import { ConfigKey } from '../core/keys.js';
 import { OAuthError } from './errors.js';
+import { OPENID_SCOPES } from './oidc/scopes.js';
 
 /** A scope as the JSON API and the approval page show it (Passport's shape). */
 export interface Scope {
@@ -14,13 +15,20 @@ export const ALL_SCOPES = '*';
 /** RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ). */
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
-/** The application's scopes (name → description, from `config.oauth.scopes`). */
+/**
+ * The application's scopes (name → description, from `config.oauth.scopes`), then the OpenID
+ * Connect scopes (`openid`, `profile`, `email`) it does not describe itself.
+ */
 export class Scopes {
   static inject = [ConfigKey] as const;
   readonly #descriptions: ReadonlyMap<string, string>;
 
   constructor(config: TollgateConfig) {
-    this.#descriptions = new Map(Object.entries(config.oauth.scopes));
+    const descriptions = new Map(Object.entries(config.oauth.scopes));
+    for (const [id, description] of Object.entries(OPENID_SCOPES)) {
+      if (!descriptions.has(id)) descriptions.set(id, description);
+    }
+    this.#descriptions = descriptions;
   }
 
   all(): Scope[] {

@@ -68,6 +68,10 @@ export interface OAuthAuthCodesTable {
   access_token_id: string | null;
   created_at: Timestamp;
   expires_at: Timestamp;
+  /** OpenID Connect: the authorization request's `nonce`. */
+  nonce: string | null;
+  /** OpenID Connect: when the user logged in (ISO-8601). */
+  auth_time: string | null;
 }
 
 /** A device authorization request (RFC 8628 §3.1) and where its user's decision stands. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessTokenVerifier } from '../../src/oauth/jwt/access-token-verifier.js';
+import { OPENID_SCOPES } from '../../src/oauth/oidc/scopes.js';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
 import { ADA, BOB, Browser, type OAuthTestApp, oauthApp, SCOPES, tokenRequest } from './support.js';
 
@@ -32,10 +33,10 @@ describe(`OAuth JSON APIs (${engine})`, () => {
     expect(noCsrf.status).toBe(419);
   });
 
-  it('GET /oauth/scopes lists the application scopes', async () => {
+  it('GET /oauth/scopes lists the application scopes, then the OpenID Connect ones', async () => {
     const res = await ada.json('GET', '/oauth/scopes');
     expect(await res.json()).toEqual(
-      Object.entries(SCOPES).map(([id, description]) => ({ id, description })),
+      Object.entries({ ...SCOPES, ...OPENID_SCOPES }).map(([id, description]) => ({ id, description })),
     );
   });
 

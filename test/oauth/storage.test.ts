@@ -74,6 +74,9 @@ describe(`OAuth storage, events and the HasApiTokens mixin (${engine})`, () => {
         state: null,
         codeChallenge: null,
         codeChallengeMethod: null,
+        nonce: null,
+        maxAge: null,
+        prompt: [],
       },
       t.ada.id,
     );

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
+import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
-import { ConfigKey } from '../../core/keys.js';
+import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { clientAddress, withRateLimitHeaders } from '../../kernel/rate-limits/http.js';
 import { renderPage } from '../../views/render.js';
 import { csrfToken, login, logout } from '../context.js';
@@ -15,13 +16,14 @@ export const CREDENTIALS_MISMATCH = 'These credentials do not match our records.
 
 /** `GET/POST /login`, `POST /logout`. */
 export class LoginController {
-  static inject = [Users, LoginThrottle, AuthOptionsKey, ConfigKey] as const;
+  static inject = [Users, LoginThrottle, AuthOptionsKey, ConfigKey, ClockKey] as const;
 
   constructor(
     private readonly users: Users,
     private readonly throttle: LoginThrottle,
     private readonly options: ResolvedAuthOptions,
     private readonly config: TollgateConfig,
+    private readonly clock: Clock,
   ) {}
 
   show(c: Context): Promise<Response> {
@@ -50,7 +52,7 @@ export class LoginController {
       return withRateLimitHeaders(res, attempt.results);
     }
     await this.throttle.succeeded(email, address);
-    login(c, user);
+    login(c, user, this.clock.now());
     return c.redirect(intended ?? this.options.home, 302);
   }
 

@@ -6,11 +6,12 @@ import { type CodeChallengeMethod, checkCodeChallenge } from '../rules/check-pkc
 import { redirectUriMatches } from '../rules/check-redirect-uri.js';
 import { Scopes } from '../scopes.js';
 import type { ClientStore } from '../stores/contracts.js';
+import { checkOpenIdParameters, type OpenIdParameters } from './openid-parameters.js';
 
 export type ResponseType = 'code' | 'token';
 
 /** A validated authorization request, waiting for the user's decision. Plain data (it lives in the session). */
-export interface AuthorizationRequest {
+export interface AuthorizationRequest extends OpenIdParameters {
   clientId: string;
   redirectUri: string;
   responseType: ResponseType;
@@ -32,7 +33,8 @@ export interface AuthorizationFailure {
 
 /**
  * RFC 6749 §4.1.1/§4.2.1 validation, in order: client, redirect URI (both shown, never
- * redirected), then response type, PKCE and scopes (sent back to the client).
+ * redirected), then response type, PKCE, scopes and the OpenID Connect parameters (sent back to
+ * the client).
  */
 export async function validateAuthorizationRequest(
   query: Readonly<Record<string, string | undefined>>,
@@ -70,6 +72,7 @@ export async function validateAuthorizationRequest(
       : undefined;
   const scopes = deps.scopes.validate(Scopes.parse(query.scope), { allowAll: false, redirectable: true });
   checkClientScopes(client, scopes, { redirectable: true });
+  const openId = checkOpenIdParameters(query);
   return {
     client,
     request: {
@@ -80,6 +83,7 @@ export async function validateAuthorizationRequest(
       state,
       codeChallenge: pkce?.codeChallenge ?? null,
       codeChallengeMethod: pkce?.codeChallengeMethod ?? null,
+      ...openId,
     },
   };
 }

@@ -51,8 +51,15 @@ export class AuthorizationService {
     );
   }
 
-  /** The user approved: a redirect carrying `code` (or, implicit, the token in the fragment). */
-  async approve(request: AuthorizationRequest, userId: number): Promise<string> {
+  /**
+   * The user approved: a redirect carrying `code` (or, implicit, the token in the fragment).
+   * `authTime` (seconds) is when the user logged in, for an ID token's `auth_time`.
+   */
+  async approve(
+    request: AuthorizationRequest,
+    userId: number,
+    authTime: number | null = null,
+  ): Promise<string> {
     const client = await this.store.clients.find(request.clientId);
     const grant = request.responseType === 'code' ? 'authorization_code' : 'implicit';
     if (!client || client.revoked || !clientHandlesGrant(client, grant)) {
@@ -89,6 +96,8 @@ export class AuthorizationService {
       accessTokenId: null,
       createdAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.config.oauth.authCodeTtlSeconds * 1000).toISOString(),
+      nonce: request.nonce,
+      authTime: authTime === null ? null : new Date(authTime * 1000).toISOString(),
     });
     return this.redirect(request.redirectUri, 'code', { code, state: request.state });
   }

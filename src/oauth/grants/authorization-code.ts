@@ -3,7 +3,10 @@ import { verifyCodeVerifier } from '../rules/check-pkce.js';
 import { hashSecret, safeEqual } from '../secrets.js';
 import { defineGrant, type GrantServices, userTokens } from './grant.js';
 
-/** RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.5) and single-use codes (§4.1.2, RFC 9700 §4.2.4). */
+/**
+ * RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.5) and single-use codes (§4.1.2, RFC 9700 §4.2.4); with
+ * the `openid` scope, an ID token beside the access token (OpenID Connect Core §3.1.3.3).
+ */
 export const authorizationCodeGrant = defineGrant({
   grantType: 'authorization_code',
   parameters: { required: ['code', 'redirect_uri'], optional: ['code_verifier'] },
@@ -25,6 +28,16 @@ export const authorizationCodeGrant = defineGrant({
       throw OAuthError.invalidGrant('The redirect_uri does not match the authorization request.');
     }
     verifyCodeVerifier(stored, params.code_verifier);
+    // OpenID Connect Core §3.1.3.3: the user's claims are read before anything is issued.
+    const idToken = services.idTokens.wanted(stored.scopes)
+      ? await services.idTokens.prepare({
+          clientId: client.id,
+          userId: stored.userId,
+          scopes: stored.scopes,
+          nonce: stored.nonce ?? null,
+          authTime: stored.authTime ? Math.floor(Date.parse(stored.authTime) / 1000) : null,
+        })
+      : undefined;
 
     const issued = await services.issuer.issue(
       userTokens(services, client, stored.userId, stored.scopes),
@@ -32,7 +45,10 @@ export const authorizationCodeGrant = defineGrant({
       // code points at the access token before that row exists: no foreign key, same commit.
       ({ store, accessTokenId }) => store.authCodes.consume(id, accessTokenId),
     );
-    if (issued) return issued.response;
+    if (issued) {
+      if (idToken) issued.response.id_token = await idToken(issued.accessToken);
+      return issued.response;
+    }
     const again = await services.store.authCodes.find(id);
     if (again?.accessTokenId) await revokeChain(services, again.accessTokenId);
     throw OAuthError.invalidGrant('The authorization code has already been used.');

@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
+import type { IdTokens } from '../oidc/id-tokens.js';
 import type { ClientRecord } from '../records.js';
 import type { Scopes } from '../scopes.js';
 import type { OAuthStore } from '../stores/contracts.js';
@@ -26,6 +27,8 @@ export interface GrantServices {
   clock: Clock;
   config: TollgateConfig['oauth'];
   users: UserCredentials;
+  /** OpenID Connect ID tokens, for grants that answer an `openid` request. */
+  idTokens: IdTokens;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { OAuthError } from '../errors.js';
+import { IdTokens } from '../oidc/id-tokens.js';
 import { type ClientRecord, clientHandlesGrant } from '../records.js';
 import { checkClientScopes } from '../rules/check-client-scopes.js';
 import { Scopes } from '../scopes.js';
@@ -105,6 +106,7 @@ export class TokenEndpoint {
     ClockKey,
     ConfigKey,
     Users,
+    IdTokens,
   ] as const;
   readonly #parts: TokenEndpointParts;
 
@@ -118,8 +120,9 @@ export class TokenEndpoint {
     clock: Clock,
     config: TollgateConfig,
     users: Users,
+    idTokens: IdTokens,
   ) {
-    const services = { store, issuer, revoker, scopes, clock, config: config.oauth, users };
+    const services = { store, issuer, revoker, scopes, clock, config: config.oauth, users, idTokens };
     this.#parts = { grants, clients, services };
   }
 

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { authTimeOf } from '../../auth/auth-time.js';
 import { requireSession } from '../../auth/context.js';
 import { errorPage } from '../../http/error-handler.js';
 import { type AuthorizationRequest, errorRedirectTarget } from '../authorization/authorization-request.js';
@@ -15,6 +16,8 @@ export const PENDING_AUTHORIZATION = 'oauth.authorization';
 
 interface PendingAuthorization extends PendingDecision {
   request: AuthorizationRequest;
+  /** When the user logged in (seconds), for an ID token's `auth_time`. */
+  authTime: number | null;
 }
 
 /**
@@ -36,11 +39,17 @@ export class ApprovalController {
       query = readQuery(c);
       const { request, client } = await this.service.validate(query);
       const user = c.get('user')!;
-      if (await this.service.skipsApproval(client, user.id, request, query.prompt)) {
-        return this.redirect(c, await this.service.approve(request, user.id));
-      }
       const session = requireSession(c);
-      const pending: PendingAuthorization = { request, authToken: randomSecret(), userId: user.id };
+      const authTime = authTimeOf(session);
+      if (await this.service.skipsApproval(client, user.id, request, query.prompt)) {
+        return this.redirect(c, await this.service.approve(request, user.id, authTime));
+      }
+      const pending: PendingAuthorization = {
+        request,
+        authToken: randomSecret(),
+        userId: user.id,
+        authTime,
+      };
       session.put(PENDING_AUTHORIZATION, pending);
       const rendered = await this.view(c, {
         client: { id: client.id, name: client.name },
@@ -69,7 +78,10 @@ export class ApprovalController {
     const pending = this.takePending(c, form);
     if (!pending) return this.expired(c);
     try {
-      return this.redirect(c, await this.service.approve(pending.request, pending.userId));
+      return this.redirect(
+        c,
+        await this.service.approve(pending.request, pending.userId, pending.authTime ?? null),
+      );
     } catch (err) {
       if (err instanceof OAuthError) return this.errorPage(c, err);
       throw err;

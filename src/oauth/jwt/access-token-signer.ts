@@ -1,9 +1,10 @@
-import { type KeyObject, type SignKeyObjectInput, sign } from 'node:crypto';
+import type { KeyObject, SignKeyObjectInput } from 'node:crypto';
 import type { TollgateConfig } from '../../core/config.js';
 import { ConfigKey } from '../../core/keys.js';
 import type { SigningAlgorithm } from '../config.js';
 import { SigningKeys } from '../keys/signing-keys.js';
 import { ACCESS_TOKEN_TYP, type AccessTokenClaims } from './claims.js';
+import { signCompact } from './compact-jws.js';
 
 export interface AccessTokenSubject {
   tokenId: string;
@@ -16,6 +17,7 @@ export interface AccessTokenSubject {
 
 /** What `crypto.sign` needs for one JWS algorithm and key (RFC 7518 §3.1, RFC 8037 §3.1). */
 export interface Signing {
+  readonly algorithm: SigningAlgorithm;
   /** The key's `kid`: the token row records it (`tollgate keys:prune` reads them). */
   readonly kid: string;
   /** The base64url protected header and its trailing dot: the same for every token. */
@@ -37,16 +39,22 @@ export function protectedHeader(algorithm: SigningAlgorithm, kid: string): strin
 }
 
 function signingFor(algorithm: SigningAlgorithm, key: KeyObject, kid: string): Signing {
-  const header = protectedHeader(algorithm, kid);
-  const headerDot = `${Buffer.from(header).toString('base64url')}.`;
+  const headerDot = `${Buffer.from(protectedHeader(algorithm, kid)).toString('base64url')}.`;
   switch (algorithm) {
     case 'RS256':
-      return { kid, headerDot, digest: 'sha256', key, offload: true };
+      return { algorithm, kid, headerDot, digest: 'sha256', key, offload: true };
     case 'ES256':
       // RFC 7518 §3.4: R || S, not the DER that OpenSSL produces by default.
-      return { kid, headerDot, digest: 'sha256', key: { key, dsaEncoding: 'ieee-p1363' }, offload: false };
+      return {
+        algorithm,
+        kid,
+        headerDot,
+        digest: 'sha256',
+        key: { key, dsaEncoding: 'ieee-p1363' },
+        offload: false,
+      };
     case 'EdDSA':
-      return { kid, headerDot, digest: null, key, offload: false };
+      return { algorithm, kid, headerDot, digest: null, key, offload: false };
   }
 }
 
@@ -96,12 +104,7 @@ export class AccessTokenSigner {
       scope: subject.scopes.join(' '),
       scopes: [...subject.scopes],
     };
-    const input = signing.headerDot + Buffer.from(JSON.stringify(claims)).toString('base64url');
-    const data = Buffer.from(input);
-    const signature = signing.offload
-      ? await signOffThread(signing, data)
-      : sign(signing.digest, data, signing.key);
-    return `${input}.${signature.toString('base64url')}`;
+    return signCompact(signing, signing.headerDot, claims);
   }
 
   /** Forgets the derived header and key with the keys themselves (`SigningKeys.reset()`). */
@@ -112,13 +115,6 @@ export class AccessTokenSigner {
     this.#signing = loading.then(({ algorithm, signingKey, kid }) => signingFor(algorithm, signingKey, kid));
     return this.#signing;
   }
-}
-
-/** `crypto.sign` with a callback runs on the thread pool; its errors reject. */
-function signOffThread(signing: Signing, data: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    sign(signing.digest, data, signing.key, (err, signature) => (err ? reject(err) : resolve(signature))),
-  );
 }
 
 /** The issuer identifier (RFC 8414 §2): the application URL without a trailing slash. */

@@ -17,6 +17,8 @@ function toAuthCode(row: OAuthAuthCodeRow): AuthCodeRecord {
     accessTokenId: row.access_token_id,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
+    nonce: row.nonce,
+    authTime: row.auth_time,
   };
 }
 
@@ -38,6 +40,8 @@ export class KyselyAuthCodeStore implements AuthCodeStore {
         access_token_id: code.accessTokenId,
         created_at: code.createdAt,
         expires_at: code.expiresAt,
+        nonce: code.nonce ?? null,
+        auth_time: code.authTime ?? null,
       })
       .execute();
   }

@@ -26,6 +26,8 @@ export interface TokenResponse {
   access_token: string;
   refresh_token?: string;
   scope?: string;
+  /** OpenID Connect Core §3.1.3.3, for a request with the `openid` scope. */
+  id_token?: string;
 }
 
 export interface IssuedTokens {

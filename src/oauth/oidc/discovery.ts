@@ -1,0 +1,28 @@
+import type { TollgateConfig } from '../../core/config.js';
+import { issuerOf } from '../jwt/access-token-signer.js';
+import { authorizationServerMetadata } from '../metadata.js';
+import { CLAIMS_BY_SCOPE, ID_TOKEN_CLAIMS } from './scopes.js';
+
+/**
+ * OpenID Connect Discovery 1.0 §3: the RFC 8414 document plus what an OpenID client reads — the
+ * userinfo endpoint, the ID token's algorithm, subject types, claims and prompt values.
+ */
+export function openIdConfiguration(
+  config: TollgateConfig,
+  grantTypes: readonly string[],
+  scopes: readonly string[],
+): Record<string, unknown> {
+  const issuer = issuerOf(config);
+  return {
+    ...authorizationServerMetadata(config, grantTypes, scopes),
+    userinfo_endpoint: `${issuer}/oauth/userinfo`,
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: [config.oauth.signingAlgorithm],
+    claims_supported: [...new Set([...ID_TOKEN_CLAIMS, ...Object.values(CLAIMS_BY_SCOPE).flat()])],
+    prompt_values_supported: ['none', 'login', 'consent'],
+    // Discovery §3 defaults `request_uri_parameter_supported` to true: say what is not supported.
+    claims_parameter_supported: false,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
+  };
+}
