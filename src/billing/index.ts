@@ -11,15 +11,21 @@ export { billingConfig } from './config.js';
 export type { BillingErrorCode } from './errors.js';
 export { BillingError } from './errors.js';
 export { BraintreeWebhookController } from './gateway/braintree/braintree-webhook-controller.js';
-export type { BillingProvider, ChargeResponse, WebhookEvent } from './gateway/payment-gateway.js';
-export { BillingProviderKey } from './gateway/payment-gateway.js';
+export type { GatewayCapabilities } from './gateway/capabilities.js';
+export type {
+  BillingProvider,
+  ChargeResponse,
+  PaymentGateway,
+  WebhookEvent,
+} from './gateway/payment-gateway.js';
+export { BillingProviderKey, PaymentGatewayKey } from './gateway/payment-gateway.js';
 export { StripeWebhookController } from './gateway/stripe/stripe-webhook-controller.js';
 export type { InvoiceLine } from './invoices/invoice.js';
 export { Invoice } from './invoices/invoice.js';
 export { InvoiceController } from './invoices/invoice-controller.js';
 export type { InvoicePdfOptions } from './invoices/invoice-pdf.js';
 export { formatMoney } from './money.js';
-export type { BillingProviderOptions } from './service-provider.js';
+export type { BillingProviderOptions, GatewayFactory } from './service-provider.js';
 export { billingProvider, closeBilling } from './service-provider.js';
 export { Subscription } from './subscriptions/subscription.js';
 export { SubscriptionBuilder } from './subscriptions/subscription-builder.js';

@@ -2,10 +2,10 @@ import type { Constructor } from '../core/container.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { BillingLock } from './billing-lock.js';
-import type { BillingEdition } from './config.js';
 import { Customers } from './customers/customers.js';
 import { allowCardFormSources } from './gateway/content-security.js';
-import { type BillingProvider, BillingProviderKey } from './gateway/payment-gateway.js';
+import { editions } from './gateway/editions.js';
+import { type PaymentGateway, PaymentGatewayKey } from './gateway/payment-gateway.js';
 import { Invoices } from './invoices/invoices.js';
 import { billingMigrations } from './migrations.js';
 import { RequestKeys } from './request-keys.js';
@@ -13,19 +13,21 @@ import { SubscriptionRepository } from './subscriptions/subscription-repository.
 import { Subscriptions } from './subscriptions/subscriptions.js';
 import { WebhookEvents } from './webhooks/webhook-events.js';
 
-/** Each edition's folder exports this from its `index.ts`. */
-export type EditionFactory = (app: Application) => Promise<BillingProvider>;
+/** Makes a gateway for the application (an edition's `createGateway`, or a test's own). */
+export type GatewayFactory = (app: Application) => Promise<PaymentGateway>;
 
 export interface BillingProviderOptions {
-  /** Use this provider (or factory) instead of the configured edition's. */
-  provider?: BillingProvider | EditionFactory;
+  /** Use this gateway (or factory) instead of the configured edition's. */
+  gateway?: PaymentGateway | GatewayFactory;
+  /** @deprecated The old name of `gateway`. */
+  provider?: PaymentGateway | GatewayFactory;
 }
 
 /**
- * Wires billing into an application: binds the configured edition's provider. The edition's
- * adapter lives in `gateway/<edition>/index.ts` and exports `createBillingProvider(app)`, so a
- * new edition plugs in without changes here. Its migrations (`src/billing/migrations`) create the
- * subscriptions and webhook-events tables and add the billable columns to `users`.
+ * Wires billing into an application: binds the configured edition's payment gateway
+ * (`PaymentGatewayKey`). Editions are listed in `gateway/editions.ts`; each is an `Edition` value
+ * in its own folder. Its migrations (`src/billing/migrations`) create the subscriptions and
+ * webhook-events tables and add the billable columns to `users`.
  *
  * @example
  * const app = await Application.create(config, { providers: [billingProvider()] });
@@ -36,11 +38,23 @@ export function billingProvider(options: BillingProviderOptions = {}): ServicePr
     name: 'billing',
     migrations: [billingMigrations],
     async register(app) {
-      const provider = await resolveProvider(app, options.provider);
-      app.container.instance(BillingProviderKey, provider);
-      allowCardFormSources(app.router.securityHeaders, app.config.billing.edition);
+      const given = options.gateway ?? options.provider;
+      const load = Object.hasOwn(editions, app.config.billing.edition)
+        ? editions[app.config.billing.edition]
+        : undefined;
+      if (!load && !given) {
+        throw new ConfigurationError(
+          `billing.edition must be one of ${Object.keys(editions).join(', ')}, got "${String(app.config.billing.edition)}".`,
+        );
+      }
+      const edition = await load?.();
+      const gateway = given
+        ? await (typeof given === 'function' ? given(app) : given)
+        : await edition!.createGateway(app);
+      app.container.instance(PaymentGatewayKey, gateway);
+      if (edition) allowCardFormSources(app.router.securityHeaders, edition.cardFormSources);
       let closing: Promise<void> | undefined;
-      const close = () => (closing ??= Promise.resolve(provider.close?.()));
+      const close = () => (closing ??= Promise.resolve(gateway.close?.()));
       closers.set(app, close);
       app.onClose(close);
       // One each, rather than one per call from every Billable model (the lock must be one: it is re-entrant).
@@ -59,29 +73,9 @@ export function billingProvider(options: BillingProviderOptions = {}): ServicePr
   };
 }
 
-async function resolveProvider(app: Application, given: BillingProviderOptions['provider']) {
-  if (given) return typeof given === 'function' ? given(app) : given;
-  const edition: BillingEdition = app.config.billing.edition;
-  if (edition !== 'stripe' && edition !== 'braintree') {
-    throw new ConfigurationError(
-      `billing.edition must be "stripe" or "braintree", got "${String(edition)}".`,
-    );
-  }
-  // Resolved at run time so an edition added later needs no change here (and bundlers leave it be).
-  const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-  const entry = new URL(`./gateway/${edition}/index.${ext}`, import.meta.url).href;
-  const mod = (await import(/* @vite-ignore */ entry)) as { createBillingProvider?: EditionFactory };
-  if (typeof mod.createBillingProvider !== 'function') {
-    throw new ConfigurationError(
-      `src/billing/gateway/${edition}/index.ts does not export createBillingProvider(app).`,
-    );
-  }
-  return mod.createBillingProvider(app);
-}
-
 const closers = new WeakMap<Application, () => Promise<void>>();
 
-/** Stops what the provider holds (an embedded sandbox) now; `app.close()` also does, once. */
+/** Stops what the gateway holds (an embedded sandbox) now; `app.close()` also does, once. */
 export async function closeBilling(app: Application): Promise<void> {
   await closers.get(app)?.();
 }

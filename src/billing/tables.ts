@@ -4,7 +4,7 @@ import type { NullableTimestamp, Timestamp } from '../database/types.js';
 /**
  * The spec's "Subscription record". The provider columns carry the provider's name, as the spec
  * says they do in each edition; both pairs exist so one schema serves both editions, and each
- * edition fills only its own (`BillingCapabilities.columns` names them).
+ * edition fills only its own (`GatewayCapabilities.columns` names them).
  */
 export interface SubscriptionsTable {
   id: Generated<number>;

@@ -2,9 +2,9 @@ import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import { authProvider } from '../../src/auth/provider.js';
 import { UserModelKey, Users } from '../../src/auth/users.js';
 import {
-  BillingProviderKey,
   billingProvider,
   closeBilling,
+  PaymentGatewayKey,
   type WebhookEvent,
 } from '../../src/billing/index.js';
 import { handlerName } from '../../src/billing/webhooks/webhook-controller.js';
@@ -81,7 +81,7 @@ export function billingContract(harness: EditionHarness): void {
     });
 
     const customerId = (user: TestUser) =>
-      user[t.app.container.make(BillingProviderKey).capabilities.columns.customerId]!;
+      user[t.app.container.make(PaymentGatewayKey).capabilities.columns.customerId]!;
 
     const ctx: ContractContext = {
       harness,

@@ -13,7 +13,7 @@ import { UserModelKey, Users } from '../../src/auth/users.js';
 import { BraintreeWebhookController } from '../../src/billing/gateway/braintree/braintree-webhook-controller.js';
 import { BRAINTREE_SANDBOX_WARNING } from '../../src/billing/gateway/braintree/embedded-sandbox.js';
 import {
-  BraintreeProvider,
+  BraintreePaymentGateway,
   createBraintreeGateway,
   sandboxDiscounts,
   sandboxPlans,
@@ -21,9 +21,9 @@ import {
 import {
   Billable,
   BillingError,
-  BillingProviderKey,
   billingProvider,
   closeBilling,
+  PaymentGatewayKey,
 } from '../../src/billing/index.js';
 import { defineConfig } from '../../src/config/index.js';
 import { TestClock } from '../../src/core/clock.js';
@@ -122,8 +122,8 @@ describe('Braintree edition specifics', () => {
       .map((tr) => tr.amount);
 
   it('the adapter is the official SDK, configured from billing.braintree at boot', () => {
-    const provider = t.app.container.make(BillingProviderKey) as BraintreeProvider;
-    expect(provider).toBeInstanceOf(BraintreeProvider);
+    const provider = t.app.container.make(PaymentGatewayKey) as BraintreePaymentGateway;
+    expect(provider).toBeInstanceOf(BraintreePaymentGateway);
     expect(provider.gateway).toBeInstanceOf(braintree.BraintreeGateway);
     expect(provider.gateway.config.merchantId).toBe(sandbox.credentials.merchantId);
     expect(provider.gateway.config.publicKey).toBe(sandbox.credentials.publicKey);
@@ -248,7 +248,7 @@ describe('Braintree edition specifics', () => {
     ]) {
       await expect(op()).rejects.toMatchObject({ code: 'unsupported_by_edition' });
     }
-    const provider = t.app.container.make(BillingProviderKey);
+    const provider = t.app.container.make(PaymentGatewayKey);
     await expect(
       provider.updateSubscription(sub.providerId, { quantity: 2, idempotencyKey: 'k' }),
     ).rejects.toThrow(/braintree edition/);
@@ -390,7 +390,7 @@ describe('Braintree gateway configuration', () => {
     const sandbox = createBraintreeSandbox({ clock });
     const running = await sandbox.listen(0);
     try {
-      const provider = new BraintreeProvider({
+      const provider = new BraintreePaymentGateway({
         gateway: new braintree.BraintreeGateway(sandbox.gatewayConfig(running)),
         clock,
         verifyCard: true,

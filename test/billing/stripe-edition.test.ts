@@ -13,9 +13,9 @@ import { STRIPE_SANDBOX_WARNING } from '../../src/billing/gateway/stripe/embedde
 import {
   Billable,
   BillingError,
-  BillingProviderKey,
   billingProvider,
   closeBilling,
+  PaymentGatewayKey,
 } from '../../src/billing/index.js';
 import { defineConfig } from '../../src/config/index.js';
 import { TestClock } from '../../src/core/clock.js';
@@ -163,7 +163,7 @@ describe('Stripe edition specifics', () => {
   });
 
   it('a failed invoiceFor is retried by Stripe unless voided after the first failure', async () => {
-    const provider = t.app.container.make(BillingProviderKey);
+    const provider = t.app.container.make(PaymentGatewayKey);
     const retried = await newUser(t.app);
     const voided = await newUser(t.app);
     const failures: Record<string, BillingError> = {};
@@ -191,7 +191,7 @@ describe('Stripe edition specifics', () => {
   });
 
   it('the SDK the adapter uses is the official one, pointed at the sandbox', () => {
-    const provider = t.app.container.make(BillingProviderKey) as unknown as { stripe: Stripe };
+    const provider = t.app.container.make(PaymentGatewayKey) as unknown as { stripe: Stripe };
     expect(provider.stripe).toBeInstanceOf(Stripe);
   });
 });

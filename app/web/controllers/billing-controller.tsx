@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { ConfigKey, csrfToken, type Logger, LoggerKey, type TollgateConfig } from 'tollgate';
-import { BillingError, type BillingProvider, BillingProviderKey } from 'tollgate/billing';
+import { BillingError, type PaymentGateway, PaymentGatewayKey } from 'tollgate/billing';
 import { renderPage } from 'tollgate/views';
 import type { AppUser } from '../../user.js';
 import { invoiceRow, planPrice, SUBSCRIPTION, subscriptionView } from '../billing-view.js';
@@ -17,11 +17,11 @@ const BACK = '/dashboard/billing';
  * flashed message: card declines and other billing errors come back as the provider's message.
  */
 export class BillingController {
-  static inject = [ConfigKey, BillingProviderKey, LoggerKey] as const;
+  static inject = [ConfigKey, PaymentGatewayKey, LoggerKey] as const;
 
   constructor(
     private readonly config: TollgateConfig,
-    private readonly provider: BillingProvider,
+    private readonly gateway: PaymentGateway,
     private readonly logger: Logger,
   ) {}
 
@@ -151,7 +151,7 @@ export class BillingController {
 
   /** Braintree's Drop-in needs a client token from the gateway; an edition that offers one exposes `clientToken()`. */
   private async braintreeAuthorization(): Promise<string> {
-    const withToken = this.provider as BillingProvider & { clientToken?: () => Promise<string> };
+    const withToken = this.gateway as PaymentGateway & { clientToken?: () => Promise<string> };
     if (this.config.billing.edition !== 'braintree' || typeof withToken.clientToken !== 'function') return '';
     try {
       return await withToken.clientToken();

@@ -3,25 +3,21 @@ import type { User } from '../../auth/user.js';
 import { Users } from '../../auth/users.js';
 import { BillingLock } from '../billing-lock.js';
 import { BillingError } from '../errors.js';
-import {
-  type BillingProvider,
-  BillingProviderKey,
-  type ProviderCustomer,
-} from '../gateway/payment-gateway.js';
+import { type GatewayCustomer, type PaymentGateway, PaymentGatewayKey } from '../gateway/payment-gateway.js';
 
 /** The user as a customer at the provider: its id column and its default payment method. */
 export class Customers {
-  static inject = [BillingProviderKey, Users, BillingLock] as const;
+  static inject = [PaymentGatewayKey, Users, BillingLock] as const;
 
   constructor(
-    private readonly provider: BillingProvider,
+    private readonly gateway: PaymentGateway,
     private readonly users: Users,
     private readonly lock: BillingLock,
   ) {}
 
   /** The customer id, or undefined before the first subscription or card. */
   idOf(user: User): string | undefined {
-    return user[this.provider.capabilities.columns.customerId] ?? undefined;
+    return user[this.gateway.capabilities.columns.customerId] ?? undefined;
   }
 
   idOrFail(user: User): string {
@@ -48,7 +44,7 @@ export class Customers {
         if (token) await this.updateCard(user, token, `${idempotencyKey}-card`);
         return existing;
       }
-      const customer = await this.provider.createCustomer({
+      const customer = await this.gateway.createCustomer({
         token,
         email: user.email,
         name: user.name,
@@ -66,20 +62,20 @@ export class Customers {
     token: string,
     idempotencyKey = `tollgate-card-${randomUUID()}`,
   ): Promise<void> {
-    const customer = await this.provider.updatePaymentMethod(this.idOrFail(user), token, idempotencyKey);
+    const customer = await this.gateway.updatePaymentMethod(this.idOrFail(user), token, idempotencyKey);
     await this.store(user, customer);
   }
 
   /** The customer id as the database has it now (another request may have just created it). */
   private async freshId(user: User): Promise<string | undefined> {
-    const column = this.provider.capabilities.columns.customerId;
+    const column = this.gateway.capabilities.columns.customerId;
     const id = (await this.users.find(user.id))?.[column] ?? this.idOf(user);
     if (id && id !== user[column]) user.fill({ [column]: id });
     return id ?? undefined;
   }
 
-  private async store(user: User, customer: ProviderCustomer): Promise<void> {
-    const { capabilities } = this.provider;
+  private async store(user: User, customer: GatewayCustomer): Promise<void> {
+    const { capabilities } = this.gateway;
     await this.users.update(user, {
       [capabilities.columns.customerId]: customer.id,
       card_brand: customer.cardBrand,

@@ -1,6 +1,7 @@
-import type { BillingCapabilities, BillingProvider } from './payment-gateway.js';
+import type { GatewayCapabilities } from './capabilities.js';
+import type { PaymentGateway } from './payment-gateway.js';
 
-type Method = Exclude<keyof BillingProvider, 'capabilities' | 'close'>;
+type Method = Exclude<keyof PaymentGateway, 'capabilities' | 'close'>;
 
 const methods: Method[] = [
   'createCustomer',
@@ -20,14 +21,14 @@ const methods: Method[] = [
 ];
 
 /**
- * A provider made on first use. The embedded sandboxes start a server; deferring it means a CLI
+ * A gateway made on first use. The embedded sandboxes start a server; deferring it means a CLI
  * command that never bills (`migrate`, `route:list`) never opens a port or holds the process.
  */
-export function deferredProvider(
-  capabilities: BillingCapabilities,
-  make: () => Promise<BillingProvider>,
-): BillingProvider {
-  let made: Promise<BillingProvider> | undefined;
+export function deferredGateway(
+  capabilities: GatewayCapabilities,
+  make: () => Promise<PaymentGateway>,
+): PaymentGateway {
+  let made: Promise<PaymentGateway> | undefined;
   const get = () => {
     made ??= make().catch((err: unknown) => {
       made = undefined;
@@ -35,7 +36,7 @@ export function deferredProvider(
     });
     return made;
   };
-  const provider: Record<string, unknown> = {
+  const gateway: Record<string, unknown> = {
     capabilities,
     close: async () => {
       if (made) await (await made).close?.();
@@ -43,8 +44,8 @@ export function deferredProvider(
     },
   };
   for (const method of methods) {
-    provider[method] = async (...args: unknown[]) =>
+    gateway[method] = async (...args: unknown[]) =>
       ((await get())[method] as (...a: unknown[]) => Promise<unknown>)(...args);
   }
-  return provider as unknown as BillingProvider;
+  return gateway as unknown as PaymentGateway;
 }

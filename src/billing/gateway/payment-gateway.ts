@@ -1,69 +1,54 @@
 import { InjectionKey } from '../../core/container.js';
-import type { BillingEdition } from '../config.js';
+import type { GatewayCapabilities } from './capabilities.js';
 
 /**
- * The one seam between the billing layer and a payment provider. Everything edition-specific is
- * either an implementation of this interface or data in `capabilities`; the Billable API, the
- * Subscription model, invoices, PDFs and the webhook controller are shared.
+ * The payment port: the one seam between the billing layer and a payment provider (Stripe,
+ * Braintree). Everything edition-specific is either an implementation of this interface (in
+ * `gateway/<edition>/`) or data in `capabilities`; the Billable API, the Subscription handle,
+ * invoices, PDFs and the webhook controller are shared.
  *
  * Conventions:
  * - Amounts *passed in* (`charge`, `invoiceFor`) are in `capabilities.amountUnit` — the spec's unit
- *   for the edition. Amounts *returned* (`ProviderInvoice`) are integers in minor units, always.
+ *   for the edition. Amounts *returned* (`GatewayInvoice`) are integers in minor units, always.
  * - Failures throw `BillingError` (a declined card is `card_declined` with the provider's message
  *   and code); nothing provider-typed escapes.
  * - Every creating call receives an `idempotencyKey`; pass it to the provider if it supports one.
  */
-export interface BillingProvider {
-  readonly capabilities: BillingCapabilities;
+export interface PaymentGateway {
+  readonly capabilities: GatewayCapabilities;
 
-  createCustomer(input: CreateCustomerInput): Promise<ProviderCustomer>;
+  createCustomer(input: CreateCustomerInput): Promise<GatewayCustomer>;
   /** Makes `token` the customer's default payment method (`updateCard`). */
-  updatePaymentMethod(customerId: string, token: string, idempotencyKey: string): Promise<ProviderCustomer>;
+  updatePaymentMethod(customerId: string, token: string, idempotencyKey: string): Promise<GatewayCustomer>;
 
   /** Starts a subscription; must not leave one behind when the first payment fails. */
-  createSubscription(input: CreateSubscriptionInput): Promise<ProviderSubscription>;
+  createSubscription(input: CreateSubscriptionInput): Promise<GatewaySubscription>;
   /** Plan swap, quantity change, tax change. The returned `id` may differ (a provider that swaps by re-creating). */
-  updateSubscription(id: string, changes: SubscriptionChanges): Promise<ProviderSubscription>;
+  updateSubscription(id: string, changes: SubscriptionChanges): Promise<GatewaySubscription>;
   /** `atPeriodEnd`: keep it running to the end of the paid period (grace); otherwise end it now. */
-  cancelSubscription(id: string, options: { atPeriodEnd: boolean }): Promise<ProviderSubscription>;
+  cancelSubscription(id: string, options: { atPeriodEnd: boolean }): Promise<GatewaySubscription>;
   /** Undo a cancel-at-period-end while the period still runs: no charge, same billing cycle. */
-  resumeSubscription(id: string, context: ResumeContext): Promise<ProviderSubscription>;
-  findSubscription(id: string): Promise<ProviderSubscription | null>;
+  resumeSubscription(id: string, context: ResumeContext): Promise<GatewaySubscription>;
+  findSubscription(id: string): Promise<GatewaySubscription | null>;
 
   /** A one-off charge; returns the provider's full response. */
   charge(input: ChargeInput): Promise<ChargeResponse>;
   /** A one-off charge billed at once with an invoice. A failed payment throws with `invoiceId` set. */
-  invoiceFor(input: InvoiceForInput): Promise<ProviderInvoice>;
+  invoiceFor(input: InvoiceForInput): Promise<GatewayInvoice>;
   /** Closes an unpaid invoice so the provider stops retrying it (Stripe: void). */
-  voidInvoice(id: string): Promise<ProviderInvoice>;
+  voidInvoice(id: string): Promise<GatewayInvoice>;
   /** Newest first. `includePending`: also drafts and open (unpaid) invoices. */
-  invoices(customerId: string, options: { includePending: boolean }): Promise<ProviderInvoice[]>;
+  invoices(customerId: string, options: { includePending: boolean }): Promise<GatewayInvoice[]>;
   /** The invoice, only if it belongs to `customerId`. */
-  findInvoice(customerId: string, id: string): Promise<ProviderInvoice | null>;
+  findInvoice(customerId: string, id: string): Promise<GatewayInvoice | null>;
   /** The next invoice the provider would bill (for that subscription, when given), if any. */
-  upcomingInvoice(customerId: string, subscriptionId?: string): Promise<ProviderInvoice | null>;
+  upcomingInvoice(customerId: string, subscriptionId?: string): Promise<GatewayInvoice | null>;
 
   /** Verifies authenticity (throws `invalid_webhook_signature`) and names the event. */
   parseWebhook(request: WebhookRequest): Promise<WebhookEvent>;
 
-  /** Releases what the provider holds (an embedded sandbox, sockets). */
+  /** Releases what the gateway holds (an embedded sandbox, sockets). */
   close?(): Promise<void>;
-}
-
-export interface BillingCapabilities {
-  readonly edition: BillingEdition;
-  /** Quantities on subscriptions (Stripe yes, Braintree no). */
-  readonly supportsQuantities: boolean;
-  /** PayPal as a payment method, reported as `paypal_email` (Braintree). */
-  readonly supportsPaypal: boolean;
-  /** The unit of amounts given to `charge`/`invoiceFor`: `minor` = cents (Stripe), `major` = dollars (Braintree). */
-  readonly amountUnit: 'minor' | 'major';
-  /** Column names of this edition on `users` (customer id) and `subscriptions` (id, plan). */
-  readonly columns: {
-    readonly customerId: 'stripe_id' | 'braintree_id';
-    readonly subscriptionId: 'stripe_id' | 'braintree_id';
-    readonly subscriptionPlan: 'stripe_plan' | 'braintree_plan';
-  };
 }
 
 export interface CreateCustomerInput {
@@ -77,7 +62,7 @@ export interface CreateCustomerInput {
 }
 
 /** The default payment method as the user record stores it. */
-export interface ProviderCustomer {
+export interface GatewayCustomer {
   id: string;
   cardBrand: string | null;
   cardLastFour: string | null;
@@ -116,7 +101,7 @@ export interface ResumeContext {
 }
 
 /** A subscription as the provider reports it, in the billing layer's terms. */
-export interface ProviderSubscription {
+export interface GatewaySubscription {
   id: string;
   plan: string;
   quantity: number;
@@ -154,7 +139,7 @@ export interface InvoiceForInput {
   idempotencyKey: string;
 }
 
-export interface ProviderInvoiceLine {
+export interface GatewayInvoiceLine {
   description: string;
   /** Minor units. */
   amount: number;
@@ -166,7 +151,7 @@ export interface ProviderInvoiceLine {
 }
 
 /** An invoice in the billing layer's terms; all amounts are minor units. */
-export interface ProviderInvoice {
+export interface GatewayInvoice {
   id: string;
   number: string | null;
   customerId: string;
@@ -183,12 +168,12 @@ export interface ProviderInvoice {
   total: number;
   /** Balance applied from earlier credit (negative reduces the total). */
   startingBalance: number;
-  lines: ProviderInvoiceLine[];
+  lines: GatewayInvoiceLine[];
   /** The provider's own object, for anything not mapped above. */
   raw: unknown;
 }
 
-/** What a webhook receiver hands the provider to verify. */
+/** What a webhook receiver hands the gateway to verify. */
 export interface WebhookRequest {
   body: string;
   headers: Headers;
@@ -207,5 +192,11 @@ export interface WebhookEvent {
   subscriptionId: string | null;
 }
 
-/** Container key for the application's provider. */
-export const BillingProviderKey = new InjectionKey<BillingProvider>('BillingProvider');
+/** Container key for the application's payment gateway. */
+export const PaymentGatewayKey = new InjectionKey<PaymentGateway>('PaymentGateway');
+
+/** @deprecated The payment port's old name: use `PaymentGateway`. */
+export type BillingProvider = PaymentGateway;
+
+/** @deprecated The payment port's old key: use `PaymentGatewayKey` (the same key). */
+export const BillingProviderKey = PaymentGatewayKey;

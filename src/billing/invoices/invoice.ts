@@ -1,4 +1,4 @@
-import type { ProviderInvoice, ProviderInvoiceLine } from '../gateway/payment-gateway.js';
+import type { GatewayInvoice, GatewayInvoiceLine } from '../gateway/payment-gateway.js';
 import { formatMoney } from '../money.js';
 
 export interface InvoiceLine {
@@ -7,7 +7,7 @@ export interface InvoiceLine {
   amount: string;
   rawAmount: number;
   quantity: number | null;
-  kind: ProviderInvoiceLine['kind'];
+  kind: GatewayInvoiceLine['kind'];
   period: { start: Date; end: Date } | null;
 }
 
@@ -27,7 +27,7 @@ export class Invoice {
   readonly id: string;
 
   constructor(
-    readonly data: ProviderInvoice,
+    readonly data: GatewayInvoice,
     readonly currencySymbol: string,
   ) {
     this.id = data.id;
@@ -90,7 +90,7 @@ export class Invoice {
     return this.data.startingBalance === 0 ? null : this.money(this.data.startingBalance);
   }
 
-  status(): ProviderInvoice['status'] {
+  status(): GatewayInvoice['status'] {
     return this.data.status;
   }
 

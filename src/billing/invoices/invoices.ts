@@ -4,10 +4,10 @@ import type { BillableUser } from '../billable-user.js';
 import { Customers } from '../customers/customers.js';
 import { BillingError } from '../errors.js';
 import {
-  type BillingProvider,
-  BillingProviderKey,
   type ChargeResponse,
-  type ProviderInvoice,
+  type GatewayInvoice,
+  type PaymentGateway,
+  PaymentGatewayKey,
 } from '../gateway/payment-gateway.js';
 import { RequestKeys } from '../request-keys.js';
 import { Invoice } from './invoice.js';
@@ -15,16 +15,16 @@ import { type InvoicePdfOptions, invoicePdfResponse } from './invoice-pdf.js';
 
 /** One-off charges and invoices: `charge`, `invoiceFor`, `invoices`, `findInvoice`, `downloadInvoice`. */
 export class Invoices {
-  static inject = [BillingProviderKey, Customers, ConfigKey, RequestKeys] as const;
+  static inject = [PaymentGatewayKey, Customers, ConfigKey, RequestKeys] as const;
 
   constructor(
-    private readonly provider: BillingProvider,
+    private readonly gateway: PaymentGateway,
     private readonly customers: Customers,
     private readonly config: TollgateConfig,
     private readonly requestKeys: RequestKeys,
   ) {}
 
-  private wrap = (data: ProviderInvoice): Invoice => new Invoice(data, this.config.billing.currencySymbol);
+  private wrap = (data: GatewayInvoice): Invoice => new Invoice(data, this.config.billing.currencySymbol);
 
   /** A one-off charge in the edition's amount unit; no tax (the spec applies tax to subscriptions only). */
   async charge(
@@ -37,7 +37,7 @@ export class Invoices {
       operation: 'charge',
       params: { amount, options },
       run: (key) =>
-        this.provider.charge({
+        this.gateway.charge({
           customerId: this.customers.idOf(user) ?? null,
           amount,
           options: { currency: this.config.billing.currency, ...options },
@@ -61,7 +61,7 @@ export class Invoices {
       operation: 'invoice-for',
       params: { description, amount, options },
       run: (key) =>
-        this.provider.invoiceFor({
+        this.gateway.invoiceFor({
           customerId,
           description,
           amount,
@@ -69,7 +69,7 @@ export class Invoices {
           idempotencyKey: key,
         }),
       save: (data) => JSON.stringify(data),
-      load: async (saved) => reviveInvoice(JSON.parse(saved) as ProviderInvoice),
+      load: async (saved) => reviveInvoice(JSON.parse(saved) as GatewayInvoice),
     });
     return this.wrap(invoice);
   }
@@ -77,13 +77,13 @@ export class Invoices {
   async list(user: BillableUser, includePending: boolean): Promise<Invoice[]> {
     const id = this.customers.idOf(user);
     if (!id) return [];
-    return (await this.provider.invoices(id, { includePending })).map(this.wrap);
+    return (await this.gateway.invoices(id, { includePending })).map(this.wrap);
   }
 
   async find(user: BillableUser, id: string): Promise<Invoice | undefined> {
     const customerId = this.customers.idOf(user);
     if (!customerId) return undefined;
-    const invoice = await this.provider.findInvoice(customerId, id);
+    const invoice = await this.gateway.findInvoice(customerId, id);
     return invoice ? this.wrap(invoice) : undefined;
   }
 
@@ -96,7 +96,7 @@ export class Invoices {
   async upcoming(user: BillableUser, subscriptionId?: string): Promise<Invoice | undefined> {
     const customerId = this.customers.idOf(user);
     if (!customerId) return undefined;
-    const invoice = await this.provider.upcomingInvoice(customerId, subscriptionId);
+    const invoice = await this.gateway.upcomingInvoice(customerId, subscriptionId);
     return invoice ? this.wrap(invoice) : undefined;
   }
 
@@ -106,7 +106,7 @@ export class Invoices {
   }
 
   private checkAmount(amount: number): void {
-    const unit = this.provider.capabilities.amountUnit;
+    const unit = this.gateway.capabilities.amountUnit;
     const ok =
       Number.isFinite(amount) &&
       amount > 0 &&
@@ -122,7 +122,7 @@ export class Invoices {
 }
 
 /** An invoice replayed from `billing_requests`: its dates come back as strings. */
-function reviveInvoice(data: ProviderInvoice): ProviderInvoice {
+function reviveInvoice(data: GatewayInvoice): GatewayInvoice {
   const date = (d: Date | string | null) => (d === null ? null : new Date(d));
   return {
     ...data,

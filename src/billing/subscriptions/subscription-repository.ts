@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock.js';
 import { ClockKey } from '../../core/keys.js';
 import { DbKey } from '../../database/keys.js';
 import type { Database } from '../../database/types.js';
-import type { BillingCapabilities } from '../gateway/payment-gateway.js';
+import type { GatewayCapabilities } from '../gateway/capabilities.js';
 import type { SubscriptionRow, SubscriptionsTable } from '../tables.js';
 
 export interface NewSubscriptionRecord {
@@ -25,7 +25,7 @@ export class SubscriptionRepository {
   ) {}
 
   async insert(
-    columns: BillingCapabilities['columns'],
+    columns: GatewayCapabilities['columns'],
     record: NewSubscriptionRecord,
   ): Promise<SubscriptionRow> {
     const now = this.clock.now().toISOString();

@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.js';
-import type { ProviderSubscription } from '../gateway/payment-gateway.js';
+import type { GatewaySubscription } from '../gateway/payment-gateway.js';
 import type { SubscriptionRow } from '../tables.js';
 import * as status from './status.js';
 
@@ -12,7 +12,7 @@ export interface SubscriptionActions {
   cancelNow(subscription: Subscription): Promise<SubscriptionRow>;
   resume(subscription: Subscription): Promise<SubscriptionRow>;
   syncTaxPercentage(subscription: Subscription): Promise<SubscriptionRow>;
-  asProviderSubscription(subscription: Subscription): Promise<ProviderSubscription>;
+  asProviderSubscription(subscription: Subscription): Promise<GatewaySubscription>;
   providerId(row: SubscriptionRow): string;
   plan(row: SubscriptionRow): string;
 }
@@ -131,7 +131,7 @@ export class Subscription implements SubscriptionRow {
   }
 
   /** The subscription as the provider sees it now. */
-  asProviderSubscription(): Promise<ProviderSubscription> {
+  asProviderSubscription(): Promise<GatewaySubscription> {
     return this.#actions.asProviderSubscription(this);
   }
 

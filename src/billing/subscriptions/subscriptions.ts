@@ -7,9 +7,9 @@ import type { BillableUser } from '../billable-user.js';
 import { Customers } from '../customers/customers.js';
 import { BillingError } from '../errors.js';
 import {
-  type BillingProvider,
-  BillingProviderKey,
-  type ProviderSubscription,
+  type GatewaySubscription,
+  type PaymentGateway,
+  PaymentGatewayKey,
 } from '../gateway/payment-gateway.js';
 import { RequestKeys } from '../request-keys.js';
 import type { SubscriptionRow } from '../tables.js';
@@ -31,7 +31,7 @@ const DAY_MS = 86_400_000;
 /** Subscription operations; the `Subscription` model and the builder are thin faces over these. */
 export class Subscriptions implements SubscriptionActions {
   static inject = [
-    BillingProviderKey,
+    PaymentGatewayKey,
     SubscriptionRepository,
     Customers,
     ClockKey,
@@ -40,7 +40,7 @@ export class Subscriptions implements SubscriptionActions {
   ] as const;
 
   constructor(
-    private readonly provider: BillingProvider,
+    private readonly gateway: PaymentGateway,
     private readonly repository: SubscriptionRepository,
     private readonly customers: Customers,
     readonly clock: Clock,
@@ -49,7 +49,7 @@ export class Subscriptions implements SubscriptionActions {
   ) {}
 
   private get caps() {
-    return this.provider.capabilities;
+    return this.gateway.capabilities;
   }
 
   model(row: SubscriptionRow, owner: BillableUser): Subscription {
@@ -114,7 +114,7 @@ export class Subscriptions implements SubscriptionActions {
     const trialEndsAt =
       !options.skipTrial && trialDays ? new Date(this.clock.now().getTime() + trialDays * DAY_MS) : null;
     // Nothing is stored until the provider has accepted the first payment (or the trial).
-    const remote = await this.provider.createSubscription({
+    const remote = await this.gateway.createSubscription({
       customerId,
       plan: options.plan,
       quantity: options.quantity,
@@ -135,7 +135,7 @@ export class Subscriptions implements SubscriptionActions {
       .catch(async (error: unknown) => {
         if (!isUniqueViolation(error)) throw error;
         // Lost a race the lock should have prevented (a lease that expired): leave nothing billing.
-        await this.provider.cancelSubscription(remote.id, { atPeriodEnd: false });
+        await this.gateway.cancelSubscription(remote.id, { atPeriodEnd: false });
         throw BillingError.subscriptionExists(options.name);
       });
     return this.model(row, owner);
@@ -147,9 +147,9 @@ export class Subscriptions implements SubscriptionActions {
     // the swap goes on with the id the resume returns (Braintree after a cancel in a trial).
     let providerId = sub.providerId;
     if (sub.onGracePeriod())
-      providerId = (await this.provider.resumeSubscription(providerId, this.resumeContext(sub))).id;
+      providerId = (await this.gateway.resumeSubscription(providerId, this.resumeContext(sub))).id;
     const trialEndsAt = sub.onTrial() ? new Date(sub.trial_ends_at!) : null;
-    const remote = await this.provider.updateSubscription(providerId, {
+    const remote = await this.gateway.updateSubscription(providerId, {
       plan,
       quantity: this.caps.supportsQuantities ? (sub.quantity ?? 1) : undefined,
       trialEndsAt,
@@ -169,7 +169,7 @@ export class Subscriptions implements SubscriptionActions {
     }
     this.checkQuantity(quantity);
     if (sub.ended()) throw BillingError.subscriptionCancelled('change the quantity of');
-    const remote = await this.provider.updateSubscription(sub.providerId, {
+    const remote = await this.gateway.updateSubscription(sub.providerId, {
       quantity,
       idempotencyKey: randomUUID(),
     });
@@ -178,7 +178,7 @@ export class Subscriptions implements SubscriptionActions {
 
   async cancel(sub: Subscription): Promise<SubscriptionRow> {
     if (sub.ended()) return this.repository.update(sub.id, {});
-    const remote = await this.provider.cancelSubscription(sub.providerId, { atPeriodEnd: true });
+    const remote = await this.gateway.cancelSubscription(sub.providerId, { atPeriodEnd: true });
     // In a trial the grace period ends with the trial; otherwise with the paid period.
     const endsAt = sub.onTrial() ? sub.trial_ends_at : iso(remote.currentPeriodEnd ?? this.clock.now());
     return this.repository.update(sub.id, { ends_at: endsAt });
@@ -187,14 +187,14 @@ export class Subscriptions implements SubscriptionActions {
   async cancelNow(sub: Subscription): Promise<SubscriptionRow> {
     // Already over (the provider ended it, or the grace period ran out): nothing left to cancel there.
     if (sub.ended()) return this.repository.update(sub.id, {});
-    await this.provider.cancelSubscription(sub.providerId, { atPeriodEnd: false });
+    await this.gateway.cancelSubscription(sub.providerId, { atPeriodEnd: false });
     return this.repository.update(sub.id, { ends_at: this.clock.now().toISOString() });
   }
 
   async resume(sub: Subscription): Promise<SubscriptionRow> {
     // The spec leaves resume outside the grace period unspecified; Cashier throws, so do we.
     if (!sub.onGracePeriod()) throw BillingError.notOnGracePeriod();
-    const remote = await this.provider.resumeSubscription(sub.providerId, this.resumeContext(sub));
+    const remote = await this.gateway.resumeSubscription(sub.providerId, this.resumeContext(sub));
     return this.repository.update(sub.id, {
       [this.caps.columns.subscriptionId]: remote.id,
       ends_at: null,
@@ -205,12 +205,12 @@ export class Subscriptions implements SubscriptionActions {
     const owner = owners.get(sub);
     if (!owner) throw new Error('Subscription has no owner.');
     const taxPercentage = validateTaxPercentage(owner.taxPercentage());
-    await this.provider.updateSubscription(sub.providerId, { taxPercentage, idempotencyKey: randomUUID() });
+    await this.gateway.updateSubscription(sub.providerId, { taxPercentage, idempotencyKey: randomUUID() });
     return this.repository.update(sub.id, {});
   }
 
-  async asProviderSubscription(sub: Subscription): Promise<ProviderSubscription> {
-    const remote = await this.provider.findSubscription(sub.providerId);
+  async asProviderSubscription(sub: Subscription): Promise<GatewaySubscription> {
+    const remote = await this.gateway.findSubscription(sub.providerId);
     if (!remote) throw BillingError.subscriptionNotFound(sub.name);
     return remote;
   }

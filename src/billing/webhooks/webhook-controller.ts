@@ -3,7 +3,7 @@ import type { Binding } from '../../core/container.js';
 import { LoggerKey } from '../../core/keys.js';
 import type { Logger } from '../../core/logger.js';
 import { BillingError } from '../errors.js';
-import { type BillingProvider, BillingProviderKey, type WebhookEvent } from '../gateway/payment-gateway.js';
+import { type PaymentGateway, PaymentGatewayKey, type WebhookEvent } from '../gateway/payment-gateway.js';
 import { Subscriptions } from '../subscriptions/subscriptions.js';
 import { WebhookEvents } from './webhook-events.js';
 
@@ -21,7 +21,7 @@ type Handler = (payload: unknown, event: WebhookEvent) => unknown;
 
 /**
  * The billing webhook receiver (spec, "Webhook receiver" and "Events"). `handle`:
- * 1. verifies the request with the provider — a bad or missing signature is 400 and nothing runs;
+ * 1. verifies the request with the payment gateway — a bad or missing signature is 400 and nothing runs;
  * 2. claims the event id — a duplicate delivery is 200 and nothing runs again;
  * 3. calls `handle` + CamelCase(event name) with the payload, if the class has it — unknown events are 200;
  * 4. a handler that throws is 500 (the provider retries) and the claim is released.
@@ -30,14 +30,19 @@ type Handler = (payload: unknown, event: WebhookEvent) => unknown;
  */
 export class WebhookController {
   /** Subclasses may append their own dependencies (and constructor parameters) after these four. */
-  static inject: readonly Binding[] = [BillingProviderKey, WebhookEvents, Subscriptions, LoggerKey];
+  static inject: readonly Binding[] = [PaymentGatewayKey, WebhookEvents, Subscriptions, LoggerKey];
 
   constructor(
-    protected readonly provider: BillingProvider,
+    protected readonly gateway: PaymentGateway,
     protected readonly events: WebhookEvents,
     protected readonly subscriptions: Subscriptions,
     protected readonly logger: Logger,
   ) {}
+
+  /** @deprecated The old name of `gateway`. */
+  protected get provider(): PaymentGateway {
+    return this.gateway;
+  }
 
   async handle(c: Context): Promise<Response> {
     const body = await c.req.text();
@@ -47,26 +52,26 @@ export class WebhookController {
       : undefined;
     let event: WebhookEvent;
     try {
-      event = await this.provider.parseWebhook({ body, headers, form });
+      event = await this.gateway.parseWebhook({ body, headers, form });
     } catch (err) {
       if (!(err instanceof BillingError)) throw err;
       this.logger.warn({ reason: err.message }, 'billing webhook refused');
       return c.json({ message: 'Invalid webhook signature.' }, 400);
     }
 
-    const provider = this.provider.capabilities.edition;
+    const edition = this.gateway.capabilities.edition;
     const method = handlerName(event.name);
     const handler = (this as unknown as Record<string, Handler | undefined>)[method];
     if (typeof handler !== 'function') {
       return c.json({ received: true, handled: false });
     }
-    if (!(await this.events.claim(provider, event.id, event.name))) {
+    if (!(await this.events.claim(edition, event.id, event.name))) {
       return c.json({ received: true, duplicate: true });
     }
     try {
       await handler.call(this, event.payload, event);
     } catch (err) {
-      await this.events.release(provider, event.id);
+      await this.events.release(edition, event.id);
       this.logger.error({ err, event: event.id, type: event.name }, 'billing webhook handler failed');
       return c.json({ message: 'Webhook handler failed.' }, 500);
     }

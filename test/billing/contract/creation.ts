@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BillingProviderKey } from '../../../src/billing/index.js';
+import { PaymentGatewayKey } from '../../../src/billing/index.js';
 import { type ContractContext, DAY_MS } from './context.js';
 
 /** `newSubscription(...).create(...)`, coupons, trials with a card and generic trials. */
@@ -7,7 +7,7 @@ export function creationCases(ctx: ContractContext): void {
   const { harness, clock, newUser, reload, customerId, localRows, expectBillingError, paidAmounts } = ctx;
   const { plans, tokens } = ctx.harness;
   it('the provider declares the capabilities the harness expects', () => {
-    const { capabilities } = ctx.t.app.container.make(BillingProviderKey);
+    const { capabilities } = ctx.t.app.container.make(PaymentGatewayKey);
     expect({
       supportsQuantities: capabilities.supportsQuantities,
       supportsPaypal: capabilities.supportsPaypal,

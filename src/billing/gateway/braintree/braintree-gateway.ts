@@ -5,21 +5,21 @@ import type { CouponConfig } from '../../config.js';
 import { BillingError } from '../../errors.js';
 import { toMajor, toMinor } from '../../money.js';
 import type {
-  BillingCapabilities,
-  BillingProvider,
   ChargeInput,
   ChargeResponse,
   CreateCustomerInput,
   CreateSubscriptionInput,
+  GatewayCustomer,
+  GatewayInvoice,
+  GatewaySubscription,
   InvoiceForInput,
-  ProviderCustomer,
-  ProviderInvoice,
-  ProviderSubscription,
+  PaymentGateway,
   ResumeContext,
   SubscriptionChanges,
   WebhookEvent,
   WebhookRequest,
 } from '../payment-gateway.js';
+import { braintreeCapabilities } from './capabilities.js';
 import { braintreeCall, ok } from './errors.js';
 import { BraintreeInvoices } from './invoices.js';
 import { mapCustomer, mapSubscription } from './map.js';
@@ -27,7 +27,7 @@ import { Pricing } from './pricing.js';
 import { BraintreeSubscriptions } from './subscriptions.js';
 import type { BtCustomer, BtNotification, BtResult, BtSubscription, BtTransaction } from './types.js';
 
-export interface BraintreeProviderOptions {
+export interface BraintreePaymentGatewayOptions {
   gateway: braintree.BraintreeGateway;
   clock: Clock;
   /** `billing.coupons`: percent-off coupons get their Braintree discount amount from the price. */
@@ -35,21 +35,9 @@ export interface BraintreeProviderOptions {
   currency?: string;
   /** Verify cards when they are vaulted (Braintree's `verifyCard`), so a bad card fails at once. */
   verifyCard?: boolean;
-  /** Called when the provider closes (the embedded sandbox stops). */
+  /** Called when the gateway closes (the embedded sandbox stops). */
   onClose?: () => Promise<void>;
 }
-
-export const braintreeCapabilities: BillingCapabilities = Object.freeze({
-  edition: 'braintree',
-  supportsQuantities: false,
-  supportsPaypal: true,
-  amountUnit: 'major',
-  columns: Object.freeze({
-    customerId: 'braintree_id',
-    subscriptionId: 'braintree_id',
-    subscriptionPlan: 'braintree_plan',
-  }),
-});
 
 /** Subscription states in which a subscription still bills a payment method. */
 const LIVE = new Set(['Active', 'Pending', 'Past Due']);
@@ -60,15 +48,15 @@ const LIVE = new Set(['Active', 'Pending', 'Past Due']);
  * discounts, and a yearly↔monthly swap replaces the subscription with a `plan-credit` discount.
  * Braintree has no idempotency keys; the keys the core passes are not sent.
  */
-export class BraintreeProvider implements BillingProvider {
+export class BraintreePaymentGateway implements PaymentGateway {
   readonly capabilities = braintreeCapabilities;
   readonly gateway: braintree.BraintreeGateway;
-  readonly #options: BraintreeProviderOptions;
+  readonly #options: BraintreePaymentGatewayOptions;
   readonly #subscriptions: BraintreeSubscriptions;
   readonly #invoices: BraintreeInvoices;
   readonly #currency: string;
 
-  constructor(options: BraintreeProviderOptions) {
+  constructor(options: BraintreePaymentGatewayOptions) {
     this.#options = options;
     this.gateway = options.gateway;
     this.#currency = options.currency ?? 'usd';
@@ -88,7 +76,7 @@ export class BraintreeProvider implements BillingProvider {
     );
   }
 
-  async createCustomer(input: CreateCustomerInput): Promise<ProviderCustomer> {
+  async createCustomer(input: CreateCustomerInput): Promise<GatewayCustomer> {
     const [firstName, ...rest] = input.name.trim().split(/\s+/);
     const params: Record<string, unknown> = {
       firstName,
@@ -109,7 +97,7 @@ export class BraintreeProvider implements BillingProvider {
   }
 
   /** Vaults the nonce as the default method and moves the live subscriptions onto it (Cashier-Braintree). */
-  async updatePaymentMethod(customerId: string, token: string): Promise<ProviderCustomer> {
+  async updatePaymentMethod(customerId: string, token: string): Promise<GatewayCustomer> {
     const result = (await braintreeCall('paymentMethod.create', () =>
       this.gateway.paymentMethod.create({
         customerId,
@@ -132,24 +120,24 @@ export class BraintreeProvider implements BillingProvider {
     return mapCustomer(customer);
   }
 
-  async createSubscription(input: CreateSubscriptionInput): Promise<ProviderSubscription> {
+  async createSubscription(input: CreateSubscriptionInput): Promise<GatewaySubscription> {
     if (input.quantity !== 1) throw BillingError.unsupportedByEdition('Subscription quantities', 'braintree');
     return this.#subscriptions.create(input, await this.customer(input.customerId));
   }
 
-  updateSubscription(id: string, changes: SubscriptionChanges): Promise<ProviderSubscription> {
+  updateSubscription(id: string, changes: SubscriptionChanges): Promise<GatewaySubscription> {
     return this.#subscriptions.change(id, changes);
   }
 
-  cancelSubscription(id: string, options: { atPeriodEnd: boolean }): Promise<ProviderSubscription> {
+  cancelSubscription(id: string, options: { atPeriodEnd: boolean }): Promise<GatewaySubscription> {
     return this.#subscriptions.cancel(id, options.atPeriodEnd);
   }
 
-  resumeSubscription(id: string, context: ResumeContext): Promise<ProviderSubscription> {
+  resumeSubscription(id: string, context: ResumeContext): Promise<GatewaySubscription> {
     return this.#subscriptions.resume(id, context);
   }
 
-  async findSubscription(id: string): Promise<ProviderSubscription | null> {
+  async findSubscription(id: string): Promise<GatewaySubscription | null> {
     const sub = await this.#subscriptions.findOrNull(id);
     return sub ? mapSubscription(sub) : null;
   }
@@ -185,7 +173,7 @@ export class BraintreeProvider implements BillingProvider {
   }
 
   /** Cashier-Braintree's `invoiceFor`: a sale whose `description` custom field names the line. */
-  async invoiceFor(input: InvoiceForInput): Promise<ProviderInvoice> {
+  async invoiceFor(input: InvoiceForInput): Promise<GatewayInvoice> {
     const customFields = {
       ...((input.options.customFields ?? {}) as object),
       description: input.description,
@@ -199,19 +187,19 @@ export class BraintreeProvider implements BillingProvider {
     return this.#invoices.map(t);
   }
 
-  voidInvoice(id: string): Promise<ProviderInvoice> {
+  voidInvoice(id: string): Promise<GatewayInvoice> {
     return this.#invoices.void(id);
   }
 
-  invoices(customerId: string, options: { includePending: boolean }): Promise<ProviderInvoice[]> {
+  invoices(customerId: string, options: { includePending: boolean }): Promise<GatewayInvoice[]> {
     return this.#invoices.list(customerId, options.includePending);
   }
 
-  findInvoice(customerId: string, id: string): Promise<ProviderInvoice | null> {
+  findInvoice(customerId: string, id: string): Promise<GatewayInvoice | null> {
     return this.#invoices.find(customerId, id);
   }
 
-  async upcomingInvoice(customerId: string, subscriptionId?: string): Promise<ProviderInvoice | null> {
+  async upcomingInvoice(customerId: string, subscriptionId?: string): Promise<GatewayInvoice | null> {
     let id = subscriptionId;
     if (!id) {
       const customer = await this.customer(customerId);

@@ -6,7 +6,7 @@ import { SubscriptionRepository } from '../../subscriptions/subscription-reposit
 import type { Subscriptions } from '../../subscriptions/subscriptions.js';
 import { WebhookController } from '../../webhooks/webhook-controller.js';
 import type { WebhookEvents } from '../../webhooks/webhook-events.js';
-import type { BillingProvider, WebhookEvent } from '../payment-gateway.js';
+import type { PaymentGateway, WebhookEvent } from '../payment-gateway.js';
 
 /**
  * Braintree's receiver (`POST /braintree/webhook`): `bt_signature`/`bt_payload` verified by the SDK's
@@ -29,7 +29,7 @@ export class BraintreeWebhookController extends WebhookController {
   ];
 
   constructor(
-    provider: BillingProvider,
+    gateway: PaymentGateway,
     events: WebhookEvents,
     subscriptions: Subscriptions,
     logger: Logger,
@@ -37,7 +37,7 @@ export class BraintreeWebhookController extends WebhookController {
     protected readonly repository?: SubscriptionRepository,
     protected readonly clock?: Clock,
   ) {
-    super(provider, events, subscriptions, logger);
+    super(gateway, events, subscriptions, logger);
   }
 
   async handleSubscriptionCanceled(_notification: unknown, event: WebhookEvent): Promise<void> {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Application } from '../../../kernel/application.js';
 import { loadBraintreeSandbox } from '../../sandbox-package.js';
-import { deferredProvider } from '../deferred-gateway.js';
-import type { BillingProvider } from '../payment-gateway.js';
-import { BraintreeProvider, braintreeCapabilities } from './braintree-gateway.js';
+import { deferredGateway } from '../deferred-gateway.js';
+import type { PaymentGateway } from '../payment-gateway.js';
+import { BraintreePaymentGateway } from './braintree-gateway.js';
+import { braintreeCapabilities } from './capabilities.js';
 import { sandboxDiscounts, sandboxPlans } from './catalog.js';
 import { createBraintreeGateway } from './client.js';
 
@@ -34,13 +35,13 @@ function randomCredentials() {
  * The package is loaded at boot (a missing one fails there, with what to do), which also logs one
  * warning; the server starts on the first billing call.
  */
-export async function embeddedSandboxProvider(app: Application): Promise<BillingProvider> {
+export async function embeddedSandboxGateway(app: Application): Promise<PaymentGateway> {
   await loadBraintreeSandbox();
   app.logger.warn(BRAINTREE_SANDBOX_WARNING);
-  return deferredProvider(braintreeCapabilities, () => startEmbeddedSandbox(app));
+  return deferredGateway(braintreeCapabilities, () => startEmbeddedSandbox(app));
 }
 
-export async function startEmbeddedSandbox(app: Application): Promise<BraintreeProvider> {
+export async function startEmbeddedSandbox(app: Application): Promise<BraintreePaymentGateway> {
   const { createBraintreeSandbox } = await loadBraintreeSandbox();
   const { currency, plans, coupons } = app.config.billing;
   const webhookUrl = new URL('/braintree/webhook', app.config.app.url).toString();
@@ -56,7 +57,7 @@ export async function startEmbeddedSandbox(app: Application): Promise<BraintreeP
   timer.unref();
   app.logger.info({ sandbox: server.url, webhook: webhookUrl }, 'Embedded Braintree sandbox started');
   const config = sandbox.gatewayConfig(server);
-  return new BraintreeProvider({
+  return new BraintreePaymentGateway({
     gateway: createBraintreeGateway({ ...config, environment: 'sandbox', apiBase: server.url }),
     clock: app.clock,
     coupons,

@@ -1,5 +1,5 @@
 import type braintree from 'braintree';
-import type { ProviderInvoice } from '../payment-gateway.js';
+import type { GatewayInvoice } from '../payment-gateway.js';
 import { braintreeCall, isNotFound, ok } from './errors.js';
 import { mapTransaction, type TaxContext, upcomingOf } from './map.js';
 import type { Pricing } from './pricing.js';
@@ -31,13 +31,13 @@ export class BraintreeInvoices {
     return contexts;
   }
 
-  async map(t: BtTransaction, contexts?: Map<string, TaxContext>): Promise<ProviderInvoice> {
+  async map(t: BtTransaction, contexts?: Map<string, TaxContext>): Promise<GatewayInvoice> {
     const known = contexts ?? (await this.taxContexts([t]));
     return mapTransaction(t, t.subscriptionId ? (known.get(t.subscriptionId) ?? null) : null);
   }
 
   /** Newest first; without `includePending`, only paid ones (submitted for settlement or settled). */
-  async list(customerId: string, includePending: boolean): Promise<ProviderInvoice[]> {
+  async list(customerId: string, includePending: boolean): Promise<GatewayInvoice[]> {
     const transactions = await braintreeCall('transaction.search', () =>
       collect<BtTransaction>(
         this.gateway.transaction.search((search) => {
@@ -53,7 +53,7 @@ export class BraintreeInvoices {
       .sort((a, b) => b.date.getTime() - a.date.getTime());
   }
 
-  async find(customerId: string, id: string): Promise<ProviderInvoice | null> {
+  async find(customerId: string, id: string): Promise<GatewayInvoice | null> {
     try {
       const t = await braintreeCall(
         'transaction.find',
@@ -67,7 +67,7 @@ export class BraintreeInvoices {
     }
   }
 
-  async upcoming(customerId: string, subscriptionId: string): Promise<ProviderInvoice | null> {
+  async upcoming(customerId: string, subscriptionId: string): Promise<GatewayInvoice | null> {
     const sub = await this.subscriptions.findOrNull(subscriptionId);
     if (!sub || !['Active', 'Pending', 'Past Due'].includes(sub.status)) return null;
     if (sub.numberOfBillingCycles != null && (sub.currentBillingCycle ?? 0) >= sub.numberOfBillingCycles)
@@ -76,7 +76,7 @@ export class BraintreeInvoices {
   }
 
   /** Voids a sale not yet settled; a declined sale is already final and is returned as it is. */
-  async void(id: string): Promise<ProviderInvoice> {
+  async void(id: string): Promise<GatewayInvoice> {
     const t = await braintreeCall(
       'transaction.find',
       async () => (await this.gateway.transaction.find(id)) as unknown as BtTransaction,

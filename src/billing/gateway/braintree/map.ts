@@ -1,9 +1,9 @@
 import { toMinor } from '../../money.js';
 import type {
-  ProviderCustomer,
-  ProviderInvoice,
-  ProviderInvoiceLine,
-  ProviderSubscription,
+  GatewayCustomer,
+  GatewayInvoice,
+  GatewayInvoiceLine,
+  GatewaySubscription,
 } from '../payment-gateway.js';
 import { addDays, startOf } from './dates.js';
 import type { BtCustomer, BtModification, BtPaymentMethod, BtSubscription, BtTransaction } from './types.js';
@@ -29,7 +29,7 @@ export function defaultMethod(customer: BtCustomer): BtPaymentMethod | undefined
 }
 
 /** Card → brand and last four; PayPal → the payer's e-mail (Cashier-Braintree's columns). */
-export function mapCustomer(customer: BtCustomer): ProviderCustomer {
+export function mapCustomer(customer: BtCustomer): GatewayCustomer {
   const method = defaultMethod(customer);
   const paypal = method?.email !== undefined && method?.email !== null && !method.cardType;
   return {
@@ -54,7 +54,7 @@ export function periodEnd(sub: BtSubscription): Date | null {
   return paidThrough ? startOf(addDays(paidThrough, 1)) : null;
 }
 
-export function mapSubscription(sub: BtSubscription, trialEndsAt?: Date | null): ProviderSubscription {
+export function mapSubscription(sub: BtSubscription, trialEndsAt?: Date | null): GatewaySubscription {
   const ended = sub.status === 'Canceled' || sub.status === 'Expired';
   const cycles = sub.numberOfBillingCycles;
   return {
@@ -82,7 +82,7 @@ const modificationTotal = (list: BtModification[] | null | undefined) =>
 const describe = (list: BtModification[] | null | undefined) =>
   (list ?? []).map((m) => `${m.name || m.id} (-$${m.amount})`).join(', ') || null;
 
-export function invoiceStatus(status: string): ProviderInvoice['status'] {
+export function invoiceStatus(status: string): GatewayInvoice['status'] {
   if (PAID.has(status)) return 'paid';
   if (OPEN.has(status)) return 'open';
   if (status === 'voided') return 'void';
@@ -102,7 +102,7 @@ export interface TaxContext {
  * transactions). Amounts on Braintree include the tax, so it is taken back out with the ratio of
  * the subscription's price to its plan's price; the percentage is that ratio to two decimals.
  */
-export function mapTransaction(t: BtTransaction, tax: TaxContext | null): ProviderInvoice {
+export function mapTransaction(t: BtTransaction, tax: TaxContext | null): GatewayInvoice {
   const total = cents(t.amount);
   const ratio = tax && tax.ratio > 1 ? tax.ratio : 1;
   const taxAmount = ratio > 1 ? Math.round(total - total / ratio) : 0;
@@ -110,7 +110,7 @@ export function mapTransaction(t: BtTransaction, tax: TaxContext | null): Provid
   const subtotal = total - taxAmount + discount;
   const subscription = Boolean(t.subscriptionId);
   const period = t.subscription ?? {};
-  const line: ProviderInvoiceLine = subscription
+  const line: GatewayInvoiceLine = subscription
     ? {
         description: tax?.planName || t.planId || 'Subscription',
         amount: subtotal,
@@ -147,7 +147,7 @@ export function mapTransaction(t: BtTransaction, tax: TaxContext | null): Provid
 }
 
 /** The next charge of a subscription as a draft invoice dated on its next billing date. */
-export function upcomingOf(sub: BtSubscription, customerId: string, tax: TaxContext): ProviderInvoice {
+export function upcomingOf(sub: BtSubscription, customerId: string, tax: TaxContext): GatewayInvoice {
   const date = sub.nextBillingDate ?? sub.firstBillingDate ?? '';
   const applicable = (sub.discounts ?? []).filter(
     (d) =>

@@ -3,7 +3,7 @@ import type { Clock } from '../../../core/clock.js';
 import { BillingError } from '../../errors.js';
 import type {
   CreateSubscriptionInput,
-  ProviderSubscription,
+  GatewaySubscription,
   ResumeContext,
   SubscriptionChanges,
 } from '../payment-gateway.js';
@@ -75,7 +75,7 @@ export class BraintreeSubscriptions {
     return ok(result, 'subscription.cancel').subscription as BtSubscription;
   }
 
-  async create(input: CreateSubscriptionInput, customer: BtCustomer): Promise<ProviderSubscription> {
+  async create(input: CreateSubscriptionInput, customer: BtCustomer): Promise<GatewaySubscription> {
     const method = defaultMethod(customer);
     if (!method) throw BillingError.provider('Braintree: the customer has no payment method to bill.');
     const price = await this.pricing.priceWithTax(input.plan, input.taxPercentage);
@@ -95,7 +95,7 @@ export class BraintreeSubscriptions {
    * across frequencies or to end a trial now, a replacement subscription carrying the unused value
    * as `plan-credit`. Also re-prices for a new tax percentage.
    */
-  async change(id: string, changes: SubscriptionChanges): Promise<ProviderSubscription> {
+  async change(id: string, changes: SubscriptionChanges): Promise<GatewaySubscription> {
     if (changes.quantity !== undefined && changes.quantity !== 1) {
       throw BillingError.unsupportedByEdition('Subscription quantities', 'braintree');
     }
@@ -134,7 +134,7 @@ export class BraintreeSubscriptions {
       credit: number;
       firstBillingDate?: string;
     },
-  ): Promise<ProviderSubscription> {
+  ): Promise<GatewaySubscription> {
     const coupons = this.pricing.carriedCoupons(current, next.price);
     const recurring = next.price - this.pricing.couponTotal(coupons, current.discounts ?? []);
     const credit = planCredit(next.credit, recurring);
@@ -159,7 +159,7 @@ export class BraintreeSubscriptions {
    * when the paid period ends (Cashier-Braintree); in a trial nothing is paid, so it is cancelled now
    * and the grace period is the rest of the trial. Otherwise cancelled at once.
    */
-  async cancel(id: string, atPeriodEnd: boolean): Promise<ProviderSubscription> {
+  async cancel(id: string, atPeriodEnd: boolean): Promise<GatewaySubscription> {
     const current = await this.find(id);
     if (!atPeriodEnd || inTrial(current) || current.status === 'Pending') {
       const ended = await this.cancelRaw(current);
@@ -174,7 +174,7 @@ export class BraintreeSubscriptions {
    * Lifts a cancellation at period end: unlimited cycles again, no charge, same cycle. A subscription
    * Braintree already cancelled (a trial) is replaced by one that bills on the original date.
    */
-  async resume(id: string, context: ResumeContext): Promise<ProviderSubscription> {
+  async resume(id: string, context: ResumeContext): Promise<GatewaySubscription> {
     const current = await this.find(id);
     if (current.status !== 'Canceled' && current.status !== 'Expired') {
       return mapSubscription(await this.update(id, { neverExpires: true, numberOfBillingCycles: null }));

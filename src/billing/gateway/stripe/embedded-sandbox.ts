@@ -4,10 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Application } from '../../../kernel/application.js';
 import { loadStripeSandbox } from '../../sandbox-package.js';
-import { deferredProvider } from '../deferred-gateway.js';
-import type { BillingProvider } from '../payment-gateway.js';
+import { deferredGateway } from '../deferred-gateway.js';
+import type { PaymentGateway } from '../payment-gateway.js';
+import { stripeCapabilities } from './capabilities.js';
 import { sandboxCoupons, sandboxPlans } from './catalog.js';
-import { StripeProvider, stripeCapabilities } from './stripe-gateway.js';
+import { StripePaymentGateway } from './stripe-gateway.js';
 
 /** How often the embedded sandbox bills renewals and retries that fell due (wall-clock mode). */
 const TICK_MS = 10_000;
@@ -23,13 +24,13 @@ export const STRIPE_SANDBOX_WARNING =
  * loaded at boot (a missing one fails there, with what to do), which also logs one warning; the
  * server starts on the first billing call, so CLI commands that never bill open no port.
  */
-export async function embeddedSandboxProvider(app: Application): Promise<BillingProvider> {
+export async function embeddedSandboxGateway(app: Application): Promise<PaymentGateway> {
   await loadStripeSandbox();
   app.logger.warn(STRIPE_SANDBOX_WARNING);
-  return deferredProvider(stripeCapabilities, () => startEmbeddedSandbox(app));
+  return deferredGateway(stripeCapabilities, () => startEmbeddedSandbox(app));
 }
 
-export async function startEmbeddedSandbox(app: Application): Promise<StripeProvider> {
+export async function startEmbeddedSandbox(app: Application): Promise<StripePaymentGateway> {
   const { createStripeSandbox } = await loadStripeSandbox();
   const { currency, plans, coupons } = app.config.billing;
   const secret = `whsec_${randomBytes(24).toString('hex')}`;
@@ -49,7 +50,7 @@ export async function startEmbeddedSandbox(app: Application): Promise<StripeProv
   const timer = setInterval(() => void sandbox.runDue().catch(() => undefined), TICK_MS);
   timer.unref();
   app.logger.info({ sandbox: url, webhook: webhookUrl }, 'Embedded Stripe sandbox started');
-  return new StripeProvider({
+  return new StripePaymentGateway({
     secret: 'sk_test_tollgate_sandbox',
     apiBase: url,
     webhookSecret: secret,

@@ -1,9 +1,9 @@
 import type Stripe from 'stripe';
 import type {
-  ProviderCustomer,
-  ProviderInvoice,
-  ProviderInvoiceLine,
-  ProviderSubscription,
+  GatewayCustomer,
+  GatewayInvoice,
+  GatewayInvoiceLine,
+  GatewaySubscription,
 } from '../payment-gateway.js';
 
 const fromEpoch = (seconds: number | null | undefined): Date | null =>
@@ -12,7 +12,7 @@ const fromEpoch = (seconds: number | null | undefined): Date | null =>
 const idOf = (value: string | { id: string } | null | undefined): string =>
   typeof value === 'string' ? value : (value?.id ?? '');
 
-export function mapCustomer(customer: Stripe.Customer): ProviderCustomer {
+export function mapCustomer(customer: Stripe.Customer): GatewayCustomer {
   const source = customer.default_source;
   const card =
     source && typeof source === 'object' && source.object === 'card' ? (source as Stripe.Card) : null;
@@ -25,7 +25,7 @@ export function mapCustomer(customer: Stripe.Customer): ProviderCustomer {
 }
 
 /** The current API puts plan, quantity and period end on the (single) subscription item. */
-export function mapSubscription(sub: Stripe.Subscription): ProviderSubscription {
+export function mapSubscription(sub: Stripe.Subscription): GatewaySubscription {
   const item = sub.items.data[0];
   return {
     id: sub.id,
@@ -55,7 +55,7 @@ function discountText(invoice: Stripe.Invoice): string | null {
   return texts.length ? texts.join(', ') : null;
 }
 
-function mapLine(line: Stripe.InvoiceLineItem): ProviderInvoiceLine {
+function mapLine(line: Stripe.InvoiceLineItem): GatewayInvoiceLine {
   return {
     description: line.description ?? '',
     amount: line.amount,
@@ -66,7 +66,7 @@ function mapLine(line: Stripe.InvoiceLineItem): ProviderInvoiceLine {
   };
 }
 
-export function mapInvoice(invoice: Stripe.Invoice): ProviderInvoice {
+export function mapInvoice(invoice: Stripe.Invoice): GatewayInvoice {
   const discount = (invoice.total_discount_amounts ?? []).reduce((sum, d) => sum + d.amount, 0);
   const taxes = invoice.total_taxes ?? [];
   const tax = taxes.reduce((sum, t) => sum + t.amount, 0);
@@ -76,7 +76,7 @@ export function mapInvoice(invoice: Stripe.Invoice): ProviderInvoice {
     number: invoice.number,
     customerId: idOf(invoice.customer as string | { id: string } | null),
     date: new Date(invoice.created * 1000),
-    status: (invoice.status ?? 'draft') as ProviderInvoice['status'],
+    status: (invoice.status ?? 'draft') as GatewayInvoice['status'],
     currency: invoice.currency,
     subtotal: invoice.subtotal,
     discount,

@@ -1,42 +1,30 @@
 import type Stripe from 'stripe';
 import { BillingError } from '../../errors.js';
 import type {
-  BillingCapabilities,
-  BillingProvider,
   ChargeInput,
   ChargeResponse,
   CreateCustomerInput,
   CreateSubscriptionInput,
+  GatewayCustomer,
+  GatewayInvoice,
+  GatewaySubscription,
   InvoiceForInput,
-  ProviderCustomer,
-  ProviderInvoice,
-  ProviderSubscription,
+  PaymentGateway,
   SubscriptionChanges,
   WebhookEvent,
   WebhookRequest,
 } from '../payment-gateway.js';
+import { stripeCapabilities } from './capabilities.js';
 import { createStripeClient, type StripeClientOptions } from './client.js';
 import { isMissing, stripeCall } from './errors.js';
 import { mapCustomer, mapInvoice, mapSubscription, subscriptionOfEvent } from './map.js';
 
-export interface StripeProviderOptions extends StripeClientOptions {
+export interface StripePaymentGatewayOptions extends StripeClientOptions {
   /** The endpoint's signing secret (`whsec_…`). */
   webhookSecret: string;
-  /** Called when the provider closes (the embedded sandbox stops). */
+  /** Called when the gateway closes (the embedded sandbox stops). */
   onClose?: () => Promise<void>;
 }
-
-export const stripeCapabilities: BillingCapabilities = Object.freeze({
-  edition: 'stripe',
-  supportsQuantities: true,
-  supportsPaypal: false,
-  amountUnit: 'minor',
-  columns: Object.freeze({
-    customerId: 'stripe_id',
-    subscriptionId: 'stripe_id',
-    subscriptionPlan: 'stripe_plan',
-  }),
-});
 
 const epoch = (date: Date): number => Math.floor(date.getTime() / 1000);
 
@@ -45,18 +33,18 @@ const epoch = (date: Date): number => Math.floor(date.getTime() / 1000);
  * `items`, coupons go in `discounts`, tax is a `default_tax_rates` entry, and the upcoming
  * invoice is `invoices.createPreview`.
  */
-export class StripeProvider implements BillingProvider {
+export class StripePaymentGateway implements PaymentGateway {
   readonly capabilities = stripeCapabilities;
   readonly stripe: Stripe;
-  readonly #options: StripeProviderOptions;
+  readonly #options: StripePaymentGatewayOptions;
   readonly #taxRates = new Map<number, Promise<string>>();
 
-  constructor(options: StripeProviderOptions) {
+  constructor(options: StripePaymentGatewayOptions) {
     this.#options = options;
     this.stripe = createStripeClient(options);
   }
 
-  async createCustomer(input: CreateCustomerInput): Promise<ProviderCustomer> {
+  async createCustomer(input: CreateCustomerInput): Promise<GatewayCustomer> {
     const params: Stripe.CustomerCreateParams = {
       email: input.email,
       name: input.name,
@@ -74,7 +62,7 @@ export class StripeProvider implements BillingProvider {
     customerId: string,
     token: string,
     idempotencyKey: string,
-  ): Promise<ProviderCustomer> {
+  ): Promise<GatewayCustomer> {
     const customer = await stripeCall(() =>
       this.stripe.customers.update(
         customerId,
@@ -85,7 +73,7 @@ export class StripeProvider implements BillingProvider {
     return mapCustomer(customer);
   }
 
-  async createSubscription(input: CreateSubscriptionInput): Promise<ProviderSubscription> {
+  async createSubscription(input: CreateSubscriptionInput): Promise<GatewaySubscription> {
     const params: Stripe.SubscriptionCreateParams = {
       customer: input.customerId,
       items: [{ price: input.plan, quantity: input.quantity }],
@@ -101,7 +89,7 @@ export class StripeProvider implements BillingProvider {
     return mapSubscription(sub);
   }
 
-  async updateSubscription(id: string, changes: SubscriptionChanges): Promise<ProviderSubscription> {
+  async updateSubscription(id: string, changes: SubscriptionChanges): Promise<GatewaySubscription> {
     const current = await stripeCall(() => this.stripe.subscriptions.retrieve(id));
     const item = current.items.data[0];
     const params: Stripe.SubscriptionUpdateParams = {
@@ -131,7 +119,7 @@ export class StripeProvider implements BillingProvider {
     return mapSubscription(sub);
   }
 
-  async cancelSubscription(id: string, options: { atPeriodEnd: boolean }): Promise<ProviderSubscription> {
+  async cancelSubscription(id: string, options: { atPeriodEnd: boolean }): Promise<GatewaySubscription> {
     const sub = await stripeCall(() =>
       options.atPeriodEnd
         ? this.stripe.subscriptions.update(id, { cancel_at_period_end: true })
@@ -140,13 +128,13 @@ export class StripeProvider implements BillingProvider {
     return mapSubscription(sub);
   }
 
-  async resumeSubscription(id: string): Promise<ProviderSubscription> {
+  async resumeSubscription(id: string): Promise<GatewaySubscription> {
     // Clearing cancel_at_period_end neither bills nor moves the cycle: billing continues as before.
     const sub = await stripeCall(() => this.stripe.subscriptions.update(id, { cancel_at_period_end: false }));
     return mapSubscription(sub);
   }
 
-  async findSubscription(id: string): Promise<ProviderSubscription | null> {
+  async findSubscription(id: string): Promise<GatewaySubscription | null> {
     try {
       return mapSubscription(await stripeCall(() => this.stripe.subscriptions.retrieve(id)));
     } catch (err) {
@@ -167,7 +155,7 @@ export class StripeProvider implements BillingProvider {
     return charge as unknown as ChargeResponse;
   }
 
-  async invoiceFor(input: InvoiceForInput): Promise<ProviderInvoice> {
+  async invoiceFor(input: InvoiceForInput): Promise<GatewayInvoice> {
     const key = input.idempotencyKey;
     const { currency, ...rest } = input.options as { currency: string } & Record<string, unknown>;
     await stripeCall(() =>
@@ -195,11 +183,11 @@ export class StripeProvider implements BillingProvider {
     return mapInvoice(paid);
   }
 
-  async voidInvoice(id: string): Promise<ProviderInvoice> {
+  async voidInvoice(id: string): Promise<GatewayInvoice> {
     return mapInvoice(await stripeCall(() => this.stripe.invoices.voidInvoice(id)));
   }
 
-  async invoices(customerId: string, options: { includePending: boolean }): Promise<ProviderInvoice[]> {
+  async invoices(customerId: string, options: { includePending: boolean }): Promise<GatewayInvoice[]> {
     const list = await stripeCall(() =>
       this.stripe.invoices.list({ customer: customerId, limit: 100, expand: ['data.discounts'] }),
     );
@@ -209,7 +197,7 @@ export class StripeProvider implements BillingProvider {
       .sort((a, b) => b.date.getTime() - a.date.getTime());
   }
 
-  async findInvoice(customerId: string, id: string): Promise<ProviderInvoice | null> {
+  async findInvoice(customerId: string, id: string): Promise<GatewayInvoice | null> {
     try {
       const invoice = await stripeCall(() => this.stripe.invoices.retrieve(id, { expand: ['discounts'] }));
       const mapped = mapInvoice(invoice);
@@ -220,7 +208,7 @@ export class StripeProvider implements BillingProvider {
     }
   }
 
-  async upcomingInvoice(customerId: string, subscriptionId?: string): Promise<ProviderInvoice | null> {
+  async upcomingInvoice(customerId: string, subscriptionId?: string): Promise<GatewayInvoice | null> {
     try {
       const params: Stripe.InvoiceCreatePreviewParams = { customer: customerId, expand: ['discounts'] };
       if (subscriptionId) params.subscription = subscriptionId;

@@ -1,0 +1,14 @@
+import { type GatewayCapabilities, GatewayCapabilitiesBase } from '../capabilities.js';
+
+class StripeCapabilities extends GatewayCapabilitiesBase {
+  readonly edition = 'stripe';
+  readonly columns = Object.freeze({
+    customerId: 'stripe_id',
+    subscriptionId: 'stripe_id',
+    subscriptionPlan: 'stripe_plan',
+  } as const);
+  override readonly supportsQuantities = true;
+}
+
+/** Quantities; amounts in minor units (cents); no PayPal. */
+export const stripeCapabilities: GatewayCapabilities = Object.freeze(new StripeCapabilities());
