@@ -10,6 +10,8 @@
  *   throw-away database on (default `postgres://postgres@127.0.0.1:5432/postgres`).
  * - `BENCH_CPU_PROF` a scenario-name regular expression: those servers run with `--cpu-prof`
  *   and write their profile under `bench/results/profiles/`.
+ * - `BENCH_SCALE_ROWS_SQLITE` / `BENCH_SCALE_ROWS_POSTGRES` access-token rows bulk-loaded for the
+ *   at-scale rows (default 1,000,000 and 5,000,000; 100,000 each with `BENCH_QUICK`; 0 skips them).
  */
 export interface BenchOptions {
   readonly quick: boolean;
@@ -21,6 +23,7 @@ export interface BenchOptions {
   readonly databases: readonly ('sqlite' | 'postgres')[];
   readonly pgUrl: string;
   readonly cpuProf: RegExp | undefined;
+  readonly scaleRows: { readonly sqlite: number; readonly postgres: number };
 }
 
 function seconds(value: string | undefined, fallback: number): number {
@@ -46,5 +49,9 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
     databases,
     pgUrl: env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     cpuProf: env.BENCH_CPU_PROF ? new RegExp(env.BENCH_CPU_PROF, 'i') : undefined,
+    scaleRows: {
+      sqlite: Math.trunc(seconds(env.BENCH_SCALE_ROWS_SQLITE, quick ? 100_000 : 1_000_000)),
+      postgres: Math.trunc(seconds(env.BENCH_SCALE_ROWS_POSTGRES, quick ? 100_000 : 5_000_000)),
+    },
   };
 }

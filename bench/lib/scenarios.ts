@@ -35,7 +35,7 @@ const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secr
 const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };
 
 /** Cycles through many tokens so that no two consecutive requests of a connection share one. */
-function rotating(path: string, tokens: string[]): () => AutocannonRequest[] {
+export function rotating(path: string, tokens: string[]): () => AutocannonRequest[] {
   let next = 0;
   return () => [
     {
@@ -217,6 +217,32 @@ export function tollgate(
 }
 
 /**
+ * The new-token protected route and issuance again, on a database whose access-token table was
+ * bulk-loaded with `rows` rows first (issue 15 item 3): each against its empty-table row.
+ */
+export function atScale(
+  database: 'sqlite' | 'postgres',
+  databaseUrl: string,
+  storagePath: string,
+  rows: number,
+): Scenario[] {
+  const label = rows >= 1_000_000 ? `${rows / 1_000_000}M` : `${rows / 1_000}k`;
+  const preload = { BENCH_PRELOAD_ROWS: String(rows) };
+  return tollgate(database, databaseUrl, storagePath)
+    .filter((scenario) => scenario.kind === 'http' && /\.(protected\.new|cc\.RS256)\./.test(scenario.id))
+    .map((scenario) => {
+      const http = scenario as HttpScenario;
+      return {
+        ...http,
+        id: http.id.replace(`.${database}`, `.${label.toLowerCase()}rows.${database}`),
+        scenario: http.scenario.replace(/ \((SQLite|PostgreSQL)\)$/, `, ${label} token rows ($1)`),
+        baseline: http.id,
+        env: { ...http.env, ...preload },
+      };
+    });
+}
+
+/**
  * One exchange, on one connection with its own logged-in session: the authorization request
  * (RFC 6749 §4.1.1, with a PKCE challenge), the user's approval posted from the page it returned
  * (skipped when the server redirects at once because the client was approved before), then the
@@ -301,6 +327,21 @@ export const targets: Target[] = [
   { row: 'tollgate.cc.RS256.sqlite', baseline: 'jose-sign.RS256', atLeast: 0.8, source: 'issue 9' },
   { row: 'tollgate.cc.RS256.sqlite', baseline: 'oidc-provider.cc.RS256', atLeast: 1.4, source: 'issue 9' },
   { row: 'tollgate.cc.ES256.sqlite', baseline: 'oidc-provider.cc.ES256', atLeast: 1.5, source: 'issue 9' },
+  // Issue 15 item 3: a table of millions of token rows costs the hot paths at most 10%.
+  ...(['protected.new', 'cc.RS256'] as const).flatMap((row) => [
+    {
+      row: `tollgate.${row}.1mrows.sqlite`,
+      baseline: `tollgate.${row}.sqlite`,
+      atLeast: 0.9,
+      source: 'issue 15',
+    },
+    {
+      row: `tollgate.${row}.5mrows.postgres`,
+      baseline: `tollgate.${row}.postgres`,
+      atLeast: 0.9,
+      source: 'issue 15',
+    },
+  ]),
   // "Does not grow noticeably": Tollgate's share of bare Hono's rate at 1,000 routes is at least
   // 80% of its share at 10 (Hono's own matching cost, and the machine's mood, factored out).
   {

@@ -9,6 +9,7 @@
 //   password           a password-grant client and a user
 //   authorization_code a client, a user, and one logged-in session per connection
 // The signing algorithm comes from OAUTH_SIGNING_ALG; keys are generated per process.
+// BENCH_PRELOAD_ROWS (and BENCH_PRELOAD_EXPIRED=1) first bulk-load that many access-token rows.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ import {
 } from 'tollgate/oauth';
 import { createApp } from '../../app/bootstrap.js';
 import { announce, exitOnSigterm } from './announce.js';
+import { preloadAccessTokens } from './preload.js';
 import { logIn } from './tollgate-session.js';
 
 const scenario = process.env.BENCH_SCENARIO ?? 'protected';
@@ -46,6 +48,11 @@ if (scenario.startsWith('protected')) {
 }
 installKeys(app.config.storagePath, app.config.oauth.signingAlgorithm);
 await app.migrate();
+await preloadAccessTokens(
+  app,
+  Number(process.env.BENCH_PRELOAD_ROWS ?? 0),
+  process.env.BENCH_PRELOAD_EXPIRED === '1',
+);
 await app.boot();
 const server = await listen(app, '127.0.0.1', 0);
 exitOnSigterm(() => server.close());

