@@ -10,6 +10,7 @@ import { ProtectedResourceController } from './http/protected-resource-controlle
 import { RevocationController } from './http/revocation-controller.js';
 import { ScopesController } from './http/scopes-controller.js';
 import { TokenController } from './http/token-controller.js';
+import { UserInfoController } from './http/userinfo-controller.js';
 
 /**
  * Passport's routes (names included) plus revocation, introspection, metadata and JWKS. Pages and
@@ -28,6 +29,7 @@ export function registerOAuthRoutes(router: Router): void {
     'OAuth/AuthorizedTokensController': AuthorizedTokensController,
     'OAuth/RevocationController': RevocationController,
     'OAuth/MetadataController': MetadataController,
+    'OAuth/UserInfoController': UserInfoController,
     'OAuth/ProtectedResourceController': ProtectedResourceController,
     'OAuth/DeviceCodeController': DeviceCodeController,
     'OAuth/DeviceVerificationController': DeviceVerificationController,
@@ -54,6 +56,9 @@ export function registerOAuthRoutes(router: Router): void {
   router
     .get('/.well-known/oauth-authorization-server', [MetadataController, 'metadata'])
     .name('oauth.metadata');
+  // OpenID Connect Core §5.3: behind the access token (the Authorization header), no session.
+  router.get('/oauth/userinfo', [UserInfoController, 'show']).name('oauth.userinfo');
+  router.post('/oauth/userinfo', [UserInfoController, 'show']).name('oauth.userinfo.post').bodyLimit('oauth');
   router
     .get('/.well-known/openid-configuration', [MetadataController, 'openIdConfiguration'])
     .name('oauth.openid-configuration');

@@ -1,0 +1,37 @@
+import type { Context } from 'hono';
+import { OAuthError } from '../errors.js';
+import { bearerToken } from '../guard/bearer.js';
+import { TokenGuard } from '../guard/token-guard.js';
+import { hasAllScopes } from '../guard/verified-token.js';
+import { OPENID } from '../oidc/scopes.js';
+import { releasedClaims, type UserClaims, UserClaimsKey } from '../oidc/user-claims.js';
+
+const REQUIRED = [OPENID] as const;
+
+/**
+ * `GET` and `POST /oauth/userinfo` (OpenID Connect Core §5.3): the claims about the token's user
+ * for the token's scopes, from the claims mapping hook. The access token comes in the
+ * Authorization header only (RFC 6750 §2.1), never from the app_token cookie: this endpoint is for
+ * OAuth clients. A token without `openid` is refused with 403 `insufficient_scope` (§5.3.3).
+ */
+export class UserInfoController {
+  static inject = [TokenGuard, UserClaimsKey] as const;
+
+  constructor(
+    private readonly guard: TokenGuard,
+    private readonly claims: UserClaims,
+  ) {}
+
+  async show(c: Context): Promise<Response> {
+    if (bearerToken(c.req.header('authorization')) === undefined) {
+      throw OAuthError.invalidToken({ reason: 'missing' });
+    }
+    const user = await this.guard.user(c);
+    const token = c.get('accessToken')!;
+    if (!hasAllScopes(token, REQUIRED)) throw OAuthError.insufficientScope(OPENID);
+    return c.json(await releasedClaims(this.claims, user, token.scopes), 200, {
+      'Cache-Control': 'no-store',
+      Pragma: 'no-cache',
+    });
+  }
+}
