@@ -54,13 +54,8 @@ export interface FlowOptions {
  * `GET /api/user` with the access token. Throws oauth4webapi's `AuthorizationResponseError`
  * (`error: 'access_denied'`) when the user denies.
  */
-export async function signIn(options: FlowOptions): Promise<{ user: unknown; scope: string | undefined }> {
-  const issuer = new URL(options.baseUrl);
-  const http = { [oauth.allowInsecureRequests]: issuer.protocol === 'http:' };
-  const as = await oauth.processDiscoveryResponse(
-    issuer,
-    await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...http }),
-  );
+export async function signIn(options: FlowOptions): Promise<SignedIn> {
+  const { issuer, http, as } = await discover(options.baseUrl);
   const client: oauth.Client = { client_id: options.clientId };
   const auth = options.clientSecret ? oauth.ClientSecretBasic(options.clientSecret) : oauth.None();
   const verifier = oauth.generateRandomCodeVerifier();
@@ -92,11 +87,7 @@ export async function signIn(options: FlowOptions): Promise<{ user: unknown; sco
       http,
     );
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
-    const api = await fetch(new URL('/api/user', issuer), {
-      headers: { authorization: `Bearer ${tokens.access_token}`, accept: 'application/json' },
-    });
-    if (!api.ok) throw new Error(`GET /api/user answered ${api.status}: ${await api.text()}`);
-    const user = await api.json();
+    const user = await fetchUser(issuer, tokens.access_token);
     respond('Signed in. You can close this tab and go back to the terminal.');
     return { user, scope: tokens.scope };
   } catch (err) {
@@ -104,4 +95,30 @@ export async function signIn(options: FlowOptions): Promise<{ user: unknown; sco
     respond(`Sign-in failed: ${reason}`, 400);
     throw err;
   }
+}
+
+/** What a finished sign-in shows: `GET /api/user` with the new token, and the granted scopes. */
+export interface SignedIn {
+  user: unknown;
+  scope: string | undefined;
+}
+
+/** The service's metadata (RFC 8414 discovery); plain http is allowed for a local service. */
+export async function discover(baseUrl: string) {
+  const issuer = new URL(baseUrl);
+  const http = { [oauth.allowInsecureRequests]: issuer.protocol === 'http:' };
+  const as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...http }),
+  );
+  return { issuer, http, as };
+}
+
+/** `GET /api/user` with an access token. */
+export async function fetchUser(issuer: URL, accessToken: string): Promise<unknown> {
+  const api = await fetch(new URL('/api/user', issuer), {
+    headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+  });
+  if (!api.ok) throw new Error(`GET /api/user answered ${api.status}: ${await api.text()}`);
+  return api.json();
 }

@@ -190,6 +190,8 @@ legend { font-weight: 600; padding: 0 0.25rem; }
 .approval .scopes code { white-space: nowrap; }
 .approval .actions form { flex: 1; }
 .approval .actions .btn { width: 100%; }
+.device-entry input[name="user_code"] { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 1.25rem; letter-spacing: 0.12em; text-transform: uppercase; }
+.approval .user-code { font-size: 1.05rem; font-weight: 600; letter-spacing: 0.08em; white-space: nowrap; }
 .doc h2 { margin-top: 1.75rem; }
 .doc h3 { margin-top: 1.25rem; font-size: 1.05rem; }
 .doc ul, .doc ol { padding-left: 1.25rem; margin: 0 0 1rem; }

@@ -3,6 +3,7 @@ import { type Callback, listenForCallback, signIn } from '../../examples/client-
 import { Clients } from '../../src/oauth/index.js';
 import { type Chromium, launchChromium } from './chromium.js';
 import { type ReferenceServer, startReferenceServer } from './server.js';
+import { signUpAndLogIn } from './sign-up.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
@@ -49,19 +50,7 @@ describe(`approval skipping in Chromium (${engine})`, { timeout: 60_000 }, () =>
     browser = await launchChromium();
     server = await startReferenceServer();
     callback = await listenForCallback(0);
-    await page().goto(`${server.url}/register`);
-    await page().fill('#field-name', ADA.name);
-    await page().fill('#field-email', ADA.email);
-    await page().fill('#field-password', ADA.password);
-    await page().fill('#field-password_confirmation', ADA.password);
-    // A sign-up ends on the login page; then Ada logs in.
-    await Promise.all([page().waitForURL(`${server.url}/login`), page().click('main button[type="submit"]')]);
-    await page().fill('#field-email', ADA.email);
-    await page().fill('#field-password', ADA.password);
-    await Promise.all([
-      page().waitForURL(`${server.url}/dashboard`),
-      page().click('main button[type="submit"]'),
-    ]);
+    await signUpAndLogIn(page(), server.url, ADA);
     const created = await server.app.container
       .make(Clients)
       .create({ name: 'Sample client', redirect: callback.redirectUri });

@@ -200,6 +200,25 @@ describe(`tollgate OAuth commands (${engine})`, () => {
     expect(await tollgate('client', '--name', 'a\u0001b', '--redirect', 'https://x.example')).toBe(1);
   });
 
+  it('client --device makes a public client of the device grant (RFC 8628), with refresh and no redirect', async () => {
+    expect(await tollgate('client', '--device', '--name', 'Order TV')).toBe(0);
+    const text = output.join('\n');
+    expect(text).toContain('Device client created successfully.');
+    expect(text).toContain('Client secret: (none: public client)');
+    const id = /Client ID: (\S+)/.exec(text)![1]!;
+    const row = (await rows()).find((r) => r.id === id)!;
+    expect(row).toMatchObject({ name: 'Order TV', secret: null, redirect: '' });
+    expect(JSON.parse(row.grant_types!)).toEqual([
+      'urn:ietf:params:oauth:grant-type:device_code',
+      'refresh_token',
+    ]);
+
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    expect(await tollgate('client', '--device', '--password', '--name', 'x')).toBe(1);
+    expect(await tollgate('client', '--device', '--name', 'x', '--redirect', 'https://x.example')).toBe(1);
+    expect(await tollgate('client', '--device', '--resource-server', '--name', 'x')).toBe(1);
+  });
+
   it('client refuses a bad redirect and an unknown user', async () => {
     const errors: string[] = [];
     vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {

@@ -8,6 +8,7 @@ import {
   approvalFields,
   BOB,
   Browser,
+  basic,
   insecure,
   type OAuthTestApp,
   oauthApp,
@@ -235,7 +236,12 @@ describe(`device authorization grant (${engine})`, () => {
     expect(await post({ client_id: device.client_id, scope: '*' })).toMatchObject({
       body: { error: 'invalid_scope' },
     });
-    const { client: confidential } = await t.createClient({ grantTypes: [DEVICE_CODE_GRANT] });
+    const { client: confidential, plainSecret } = await t.createClient({ grantTypes: [DEVICE_CODE_GRANT] });
+    expect(
+      await post({ scope: 'check-status' }, { authorization: basic(confidential.id, plainSecret!) }),
+    ).toMatchObject({
+      status: 200,
+    });
     expect(await post({ client_id: confidential.id, client_secret: 'wrong' })).toMatchObject({
       status: 401,
       body: { error: 'invalid_client' },

@@ -8,6 +8,7 @@ import { GrantRegistry } from '../../oauth/grants/registry.js';
 import { Clients, type CreatedClient, Scopes } from '../../oauth/index.js';
 import { installOAuth } from '../../oauth/install.js';
 import { bindOAuthServices } from '../../oauth/provider.js';
+import { DEVICE_CODE_GRANT } from '../../oauth/records.js';
 import { redirectListProblem } from '../../oauth/rules/check-redirect-uri.js';
 import { OAuthStoreKey } from '../../oauth/stores/contracts.js';
 import { CliError, withApplication } from '../context.js';
@@ -49,10 +50,16 @@ class Prompter {
 }
 
 function printClient(label: string, created: CreatedClient): void {
+  const device = created.client.grantTypes?.includes(DEVICE_CODE_GRANT) ?? false;
   console.log(`${label} created successfully.`);
   console.log(`Client ID: ${created.client.id}`);
-  console.log(`Client secret: ${created.plainSecret ?? '(none: public client, use PKCE)'}`);
+  console.log(
+    `Client secret: ${created.plainSecret ?? (device ? '(none: public client)' : '(none: public client, use PKCE)')}`,
+  );
 }
+
+/** What `--device` makes: a public client of the device grant (RFC 8628) that may refresh its tokens. */
+const DEVICE_CLIENT_GRANTS = [DEVICE_CODE_GRANT, 'refresh_token'];
 
 export function register(program: Command): void {
   program
@@ -97,6 +104,10 @@ export function register(program: Command): void {
     .option('--personal', 'a personal access client')
     .option('--public', 'a public client: no secret, PKCE required')
     .option(
+      '--device',
+      'a device client (RFC 8628): public, for the device grant and refresh tokens; no redirect',
+    )
+    .option(
       '--resource-server',
       'a resource server: may introspect any access token (RFC 7662), not only its own',
     )
@@ -112,6 +123,7 @@ export function register(program: Command): void {
         password?: boolean;
         personal?: boolean;
         public?: boolean;
+        device?: boolean;
         resourceServer?: boolean;
         name?: string;
         redirect?: string;
@@ -126,8 +138,15 @@ export function register(program: Command): void {
             throw new CliError('Choose one of --password and --personal.');
           if (options.personal && options.public)
             throw new CliError('A personal access client cannot be public.');
-          if (options.resourceServer && options.public)
+          if (options.resourceServer && (options.public || options.device))
             throw new CliError('A resource server must authenticate to introspect: it cannot be public.');
+          if (options.device && (options.password || options.personal))
+            throw new CliError('A device client is neither a password nor a personal access client.');
+          if (options.device && (options.redirect !== undefined || options.grantTypes !== undefined))
+            throw new CliError(
+              '--device takes no --redirect or --grant-types (use --public --grant-types to combine grants).',
+            );
+          const publicClient = Boolean(options.public || options.device);
           const app = await prepared(application);
           const { config } = app;
           const prompter = new Prompter();
@@ -138,7 +157,9 @@ export function register(program: Command): void {
                 ? 'Password Grant'
                 : options.resourceServer
                   ? 'Resource Server'
-                  : '';
+                  : options.device
+                    ? 'Device'
+                    : '';
             const name =
               options.name ??
               (await prompter.ask(
@@ -147,17 +168,20 @@ export function register(program: Command): void {
               ));
             const redirect =
               options.redirect ??
-              (options.personal || options.password
-                ? config.app.url
-                : await prompter.ask(
-                    'Where should we redirect the request after authorization?',
-                    `${config.app.url.replace(/\/+$/, '')}/auth/callback`,
-                  ));
+              (options.device
+                ? ''
+                : options.personal || options.password
+                  ? config.app.url
+                  : await prompter.ask(
+                      'Where should we redirect the request after authorization?',
+                      `${config.app.url.replace(/\/+$/, '')}/auth/callback`,
+                    ));
             if (!name.trim() || name.length > 255 || hasControlCharacters(name))
               throw new CliError('The client name must be 1 to 255 characters, without control characters.');
-            const problem = redirectListProblem(redirect, { publicClient: Boolean(options.public) });
+            const problem = options.device ? undefined : redirectListProblem(redirect, { publicClient });
             if (problem) throw new CliError(`${problem} (got ${JSON.stringify(redirect)})`);
             const limits = clientLimits(app, options);
+            if (options.device) limits.grantTypes = DEVICE_CLIENT_GRANTS;
             const userId = options.user ?? '';
             let owner: number | null = null;
             if (userId) {
@@ -172,7 +196,7 @@ export function register(program: Command): void {
               userId: owner,
               personalAccess: Boolean(options.personal),
               password: Boolean(options.password),
-              confidential: !options.public,
+              confidential: !publicClient,
               firstParty: Boolean(options.firstParty),
               ...limits,
               resourceServer: Boolean(options.resourceServer),
