@@ -249,6 +249,19 @@ describe(`device authorization grant (${engine})`, () => {
     expect(await post({ client_id: 'unknown' })).toMatchObject({ status: 401 });
   });
 
+  it('tollgate purge deletes expired device codes (never revoked ones: they answer their device until then)', async () => {
+    const store = t.app.container.make(OAuthStoreKey);
+    const now = () => t.clock.now().toISOString();
+    expect((await store.purge({ revoked: true, expired: false, before: now() })).deviceCodes).toBe(0);
+    t.clock.advance(601_000);
+    const fresh = await start();
+    const counts = await store.purge({ revoked: false, expired: true, before: now() });
+    expect(counts.deviceCodes).toBeGreaterThan(0);
+    const left = await t.app.db.selectFrom('oauth_device_codes').select('id').execute();
+    expect(left).toHaveLength(1);
+    expect((await enter(ada, fresh.user_code)).status).toBe(200);
+  });
+
   it('RFC 8628 §3.4: a device code is good only for the client it was issued to', async () => {
     const started = await start();
     const { client: other } = await t.createClient({

@@ -100,6 +100,8 @@ export interface PurgeCounts {
   accessTokens: number;
   refreshTokens: number;
   authCodes: number;
+  /** Only expired ones: device codes are never revoked. */
+  deviceCodes: number;
 }
 
 /**

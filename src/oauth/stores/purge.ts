@@ -9,6 +9,7 @@ const tables = [
   ['oauth_refresh_tokens', 'refreshTokens'],
   ['oauth_auth_codes', 'authCodes'],
   ['oauth_access_tokens', 'accessTokens'],
+  ['oauth_device_codes', 'deviceCodes'],
 ] as const;
 
 type PurgedTable = (typeof tables)[number][0];
@@ -24,7 +25,7 @@ export async function purgeInBatches(
   db: Kysely<Database>,
   options: PurgeOptions & { batchSize?: number },
 ): Promise<PurgeCounts> {
-  const counts: PurgeCounts = { accessTokens: 0, refreshTokens: 0, authCodes: 0 };
+  const counts: PurgeCounts = { accessTokens: 0, refreshTokens: 0, authCodes: 0, deviceCodes: 0 };
   if (!options.revoked && !options.expired) return counts;
   const batchSize = options.batchSize ?? PURGE_BATCH_SIZE;
   // SQLite walks the table in rowid order, the order of its pages: by the random token id, each
@@ -32,6 +33,7 @@ export async function purgeInBatches(
   const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
   const key = sqlite ? sql<string | number>`rowid` : sql<string | number>`id`;
   for (const [table, counter] of tables) {
+    if (table === 'oauth_device_codes' && !options.expired) continue;
     let after: string | number = sqlite ? 0 : '';
     for (;;) {
       const rows = await db
@@ -61,6 +63,9 @@ export async function purgeInBatches(
 }
 
 function purgeable(eb: ExpressionBuilder<Database, PurgedTable>, table: PurgedTable, options: PurgeOptions) {
+  // Device codes are never revoked: a denied or redeemed one still answers its device until it
+  // expires (minutes), then goes.
+  if (table === 'oauth_device_codes') return eb('expires_at', '<', options.before);
   const conditions = [];
   if (options.revoked) conditions.push(eb('revoked', '=', 1));
   if (options.expired) conditions.push(eb('expires_at', '<', options.before));
