@@ -1,5 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccessTokenCreated, RefreshTokenCreated } from '../../src/oauth/events.js';
 import { AccessTokenVerifier } from '../../src/oauth/jwt/access-token-verifier.js';
 import { DEVICE_CODE_GRANT } from '../../src/oauth/records.js';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
@@ -105,9 +106,16 @@ describe(`device authorization grant (${engine})`, () => {
     const done = await ada.post('/oauth/device/authorize', approvalFields(html, '/oauth/device/authorize'));
     expect(await done.text()).toContain('Device connected');
 
+    const created: AccessTokenCreated[] = [];
+    const refreshes: RefreshTokenCreated[] = [];
+    t.app.events.listen(AccessTokenCreated, (event) => void created.push(event));
+    t.app.events.listen(RefreshTokenCreated, (event) => void refreshes.push(event));
     t.clock.advance(5_000);
     const tokens = await poll(started.device_code);
     if (typeof tokens === 'string') throw new Error(tokens);
+    // The events of every grant, once.
+    expect(created).toEqual([expect.objectContaining({ userId: t.ada.id, clientId: device.client_id })]);
+    expect(refreshes).toHaveLength(1);
     expect(tokens.refresh_token).toBeTypeOf('string');
     expect(tokens.scope).toBe('check-status place-orders');
     const claims = await t.app.container.make(AccessTokenVerifier).verify(tokens.access_token);
