@@ -1,5 +1,4 @@
-import type { User } from '../auth/user.js';
-import type { BillableUser } from './billable-user.js';
+import type { BillableUser, User } from './billable-user.js';
 import { Customers } from './customers/customers.js';
 import type { ChargeResponse } from './gateway/payment-gateway.js';
 import type { Invoice } from './invoices/invoice.js';

@@ -79,6 +79,17 @@ describe('architecture: dependencies point one way', () => {
     expect(text).not.toMatch(/^import[^;]*'@tollgate\/sandbox/m);
   });
 
+  it('billing reaches auth through one file, by its public entry point', () => {
+    const billing = join(src, 'billing');
+    const authImports = sourceFiles(billing).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)]
+        .map(([, spec]) => resolve(dirname(file), spec!))
+        .filter((target) => folderOf(target) === 'auth')
+        .map((target) => `${relative(src, file)} -> ${relative(src, target)}`),
+    );
+    expect([...new Set(authImports)]).toEqual(['billing/billable-user.ts -> auth/index.js']);
+  });
+
   it('no import cycle between folders', () => {
     const cycles: string[] = [];
     const visit = (node: string, path: string[]) => {

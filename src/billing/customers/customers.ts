@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { User } from '../../auth/user.js';
-import { Users } from '../../auth/users.js';
+import { type User, Users } from '../billable-user.js';
 import { BillingLock } from '../billing-lock.js';
 import { BillingError } from '../errors.js';
 import { type GatewayCustomer, type PaymentGateway, PaymentGatewayKey } from '../gateway/payment-gateway.js';

@@ -4,7 +4,7 @@ import * as status from './status.js';
 const now = new Date('2026-06-01T12:00:00Z');
 const past = '2026-05-01T00:00:00.000Z';
 const future = '2026-07-01T00:00:00.000Z';
-const at = (trial_ends_at: string | null, ends_at: string | null) => ({ trial_ends_at, ends_at });
+const at = (trialEndsAt: string | null, endsAt: string | null) => ({ trialEndsAt, endsAt });
 
 // Spec, "Subscription and trial status": one row per case of the table.
 describe('subscription status rules', () => {
@@ -60,6 +60,14 @@ describe('subscription status rules', () => {
     expect(status.onTrial(at(edge, null), now)).toBe(false);
     expect(status.onGracePeriod(at(null, edge), now)).toBe(false);
     expect(status.onTrial(at(edge, null), new Date(now.getTime() - 1))).toBe(true);
+  });
+
+  it('ended by the provider: a live subscription ends now; a cancelled one keeps its end', () => {
+    expect(status.endedByProvider(at(null, null), now)).toBe(now.toISOString());
+    expect(status.endedByProvider(at(future, null), now)).toBe(now.toISOString());
+    expect(status.endedByProvider(at(future, future), now)).toBeNull();
+    expect(status.endedByProvider(at(null, future), now)).toBeNull();
+    expect(status.endedByProvider(at(null, past), now)).toBeNull();
   });
 
   it('generic trial: trial_ends_at on the user record, until it passes', () => {

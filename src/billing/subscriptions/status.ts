@@ -3,8 +3,8 @@
  * functions of a subscription record and the current time. Everything else calls these.
  */
 export interface StatusRecord {
-  trial_ends_at: string | null;
-  ends_at: string | null;
+  readonly trialEndsAt: string | null;
+  readonly endsAt: string | null;
 }
 
 function isFuture(iso: string | null, now: Date): boolean {
@@ -13,22 +13,22 @@ function isFuture(iso: string | null, now: Date): boolean {
 
 /** In trial while the current date is not past the trial end. */
 export function onTrial(record: StatusRecord, now: Date): boolean {
-  return isFuture(record.trial_ends_at, now);
+  return isFuture(record.trialEndsAt, now);
 }
 
 /** Cancelled once `ends_at` is set (whether or not the grace period still runs). */
 export function cancelled(record: StatusRecord): boolean {
-  return record.ends_at !== null;
+  return record.endsAt !== null;
 }
 
 /** Cancelled, but `ends_at` not yet reached: still counts as subscribed. */
 export function onGracePeriod(record: StatusRecord, now: Date): boolean {
-  return isFuture(record.ends_at, now);
+  return isFuture(record.endsAt, now);
 }
 
 /** Not cancelled, or cancelled and still within the grace period. */
 export function active(record: StatusRecord, now: Date): boolean {
-  return record.ends_at === null || onGracePeriod(record, now);
+  return record.endsAt === null || onGracePeriod(record, now);
 }
 
 /** Cancelled and past `ends_at`. */
@@ -39,6 +39,17 @@ export function ended(record: StatusRecord, now: Date): boolean {
 /** What `subscribed()` means: active, in trial, or in the grace period. */
 export function valid(record: StatusRecord, now: Date): boolean {
   return active(record, now) || onTrial(record, now) || onGracePeriod(record, now);
+}
+
+/**
+ * The provider ended the subscription (its last retry failed, it was deleted or expired): the
+ * `ends_at` to store, or null to leave the record as it is. One not cancelled here ends now. One
+ * already cancelled keeps its end: the grace period it was given is not cut short, since a provider
+ * may end at once what was cancelled at period end (Braintree cancels a trial subscription at
+ * once), and its notice may arrive after the local cancel.
+ */
+export function endedByProvider(record: StatusRecord, now: Date): string | null {
+  return cancelled(record) ? null : now.toISOString();
 }
 
 /** A generic trial is a `trial_ends_at` on the user record, with no subscription attached. */

@@ -3,56 +3,54 @@ import type { Clock } from '../../core/clock.js';
 import { ClockKey } from '../../core/keys.js';
 import { DbKey } from '../../database/keys.js';
 import type { Database } from '../../database/types.js';
-import type { GatewayCapabilities } from '../gateway/capabilities.js';
+import type { EditionColumns } from '../gateway/capabilities.js';
+import { type PaymentGateway, PaymentGatewayKey } from '../gateway/payment-gateway.js';
 import type { SubscriptionRow, SubscriptionsTable } from '../tables.js';
+import type { NewSubscription, SubscriptionRecord, SubscriptionUpdate } from './record.js';
 
-export interface NewSubscriptionRecord {
-  userId: number;
-  name: string;
-  providerId: string;
-  plan: string;
-  quantity: number | null;
-  trialEndsAt: string | null;
-}
-
-/** The `subscriptions` table. Provider columns are named by the edition's capabilities. */
+/**
+ * The `subscriptions` table. The edge where the edition's columns (`capabilities.columns`) become
+ * the record's `providerId` and `plan`, and back: nothing above it names them.
+ */
 export class SubscriptionRepository {
-  static inject = [DbKey, ClockKey] as const;
+  static inject = [DbKey, ClockKey, PaymentGatewayKey] as const;
+  readonly #columns: EditionColumns;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
-  ) {}
+    gateway: PaymentGateway,
+  ) {
+    this.#columns = gateway.capabilities.columns;
+  }
 
-  async insert(
-    columns: GatewayCapabilities['columns'],
-    record: NewSubscriptionRecord,
-  ): Promise<SubscriptionRow> {
+  async insert(subscription: NewSubscription): Promise<SubscriptionRecord> {
     const now = this.clock.now().toISOString();
-    return this.db
+    const row = await this.db
       .insertInto('subscriptions')
       .values({
-        user_id: record.userId,
-        name: record.name,
+        user_id: subscription.userId,
+        name: subscription.name,
         stripe_id: null,
         stripe_plan: null,
         braintree_id: null,
         braintree_plan: null,
-        [columns.subscriptionId]: record.providerId,
-        [columns.subscriptionPlan]: record.plan,
-        quantity: record.quantity,
-        trial_ends_at: record.trialEndsAt,
+        [this.#columns.subscriptionId]: subscription.providerId,
+        [this.#columns.subscriptionPlan]: subscription.plan,
+        quantity: subscription.quantity,
+        trial_ends_at: subscription.trialEndsAt,
         ends_at: null,
         created_at: now,
         updated_at: now,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    return this.toRecord(row);
   }
 
   /** The newest subscription of that name (a user may re-subscribe after one ended). */
-  async findByName(userId: number, name: string): Promise<SubscriptionRow | undefined> {
-    return this.db
+  async findByName(userId: number, name: string): Promise<SubscriptionRecord | undefined> {
+    const row = await this.db
       .selectFrom('subscriptions')
       .selectAll()
       .where('user_id', '=', userId)
@@ -60,46 +58,79 @@ export class SubscriptionRepository {
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .executeTakeFirst();
+    return row && this.toRecord(row);
   }
 
-  async find(id: number): Promise<SubscriptionRow | undefined> {
-    return this.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+  async find(id: number): Promise<SubscriptionRecord | undefined> {
+    const row = await this.db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && this.toRecord(row);
   }
 
   /** The live (not cancelled) row of that name: at most one, by the partial unique index. */
-  async findLive(userId: number, name: string): Promise<SubscriptionRow | undefined> {
-    return this.db
+  async findLive(userId: number, name: string): Promise<SubscriptionRecord | undefined> {
+    const row = await this.db
       .selectFrom('subscriptions')
       .selectAll()
       .where('user_id', '=', userId)
       .where('name', '=', name)
       .where('ends_at', 'is', null)
       .executeTakeFirst();
+    return row && this.toRecord(row);
   }
 
-  async forUser(userId: number): Promise<SubscriptionRow[]> {
-    return this.db
+  /** Newest first. */
+  async forUser(userId: number): Promise<SubscriptionRecord[]> {
+    const rows = await this.db
       .selectFrom('subscriptions')
       .selectAll()
       .where('user_id', '=', userId)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
+    return rows.map((row) => this.toRecord(row));
   }
 
-  async findByProviderId(
-    column: 'stripe_id' | 'braintree_id',
-    providerId: string,
-  ): Promise<SubscriptionRow[]> {
-    return this.db.selectFrom('subscriptions').selectAll().where(column, '=', providerId).execute();
+  async findByProviderId(providerId: string): Promise<SubscriptionRecord[]> {
+    const rows = await this.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where(this.#columns.subscriptionId, '=', providerId)
+      .execute();
+    return rows.map((row) => this.toRecord(row));
   }
 
-  async update(id: number, values: Updateable<SubscriptionsTable>): Promise<SubscriptionRow> {
-    return this.db
+  async update(id: number, changes: SubscriptionUpdate): Promise<SubscriptionRecord> {
+    const row = await this.db
       .updateTable('subscriptions')
-      .set({ ...values, updated_at: this.clock.now().toISOString() })
+      .set({ ...this.toColumns(changes), updated_at: this.clock.now().toISOString() })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    return this.toRecord(row);
+  }
+
+  private toRecord(row: SubscriptionRow): SubscriptionRecord {
+    return {
+      id: row.id,
+      userId: row.user_id,
+      name: row.name,
+      providerId: row[this.#columns.subscriptionId] ?? '',
+      plan: row[this.#columns.subscriptionPlan] ?? '',
+      quantity: row.quantity,
+      trialEndsAt: row.trial_ends_at,
+      endsAt: row.ends_at,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
+  }
+
+  private toColumns(changes: SubscriptionUpdate): Updateable<SubscriptionsTable> {
+    const values: Updateable<SubscriptionsTable> = {};
+    if (changes.providerId !== undefined) values[this.#columns.subscriptionId] = changes.providerId;
+    if (changes.plan !== undefined) values[this.#columns.subscriptionPlan] = changes.plan;
+    if (changes.quantity !== undefined) values.quantity = changes.quantity;
+    if (changes.trialEndsAt !== undefined) values.trial_ends_at = changes.trialEndsAt;
+    if (changes.endsAt !== undefined) values.ends_at = changes.endsAt;
+    return values;
   }
 }

@@ -1,86 +1,118 @@
 import type { Clock } from '../../core/clock.js';
+import type { BillableUser } from '../billable-user.js';
+import type { EditionColumns } from '../gateway/capabilities.js';
 import type { GatewaySubscription } from '../gateway/payment-gateway.js';
 import type { SubscriptionRow } from '../tables.js';
+import type { SubscriptionRecord } from './record.js';
 import * as status from './status.js';
 
-/** What a Subscription asks of the billing services; implemented by `Subscriptions`. */
-export interface SubscriptionActions {
+/** The operations a Subscription hands to the service (`Subscriptions`); each returns the record saved. */
+export interface SubscriptionOperations {
+  swap(record: SubscriptionRecord, plan: string): Promise<SubscriptionRecord>;
+  updateQuantity(record: SubscriptionRecord, quantity: number): Promise<SubscriptionRecord>;
+  cancel(record: SubscriptionRecord): Promise<SubscriptionRecord>;
+  cancelNow(record: SubscriptionRecord): Promise<SubscriptionRecord>;
+  resume(record: SubscriptionRecord): Promise<SubscriptionRecord>;
+  syncTaxPercentage(record: SubscriptionRecord, owner: BillableUser): Promise<SubscriptionRecord>;
+  asProviderSubscription(record: SubscriptionRecord): Promise<GatewaySubscription>;
+}
+
+/** Everything a Subscription needs, given when it is made. */
+export interface SubscriptionContext {
+  readonly owner: BillableUser;
   readonly clock: Clock;
-  swap(subscription: Subscription, plan: string): Promise<SubscriptionRow>;
-  updateQuantity(subscription: Subscription, quantity: number): Promise<SubscriptionRow>;
-  cancel(subscription: Subscription): Promise<SubscriptionRow>;
-  cancelNow(subscription: Subscription): Promise<SubscriptionRow>;
-  resume(subscription: Subscription): Promise<SubscriptionRow>;
-  syncTaxPercentage(subscription: Subscription): Promise<SubscriptionRow>;
-  asProviderSubscription(subscription: Subscription): Promise<GatewaySubscription>;
-  providerId(row: SubscriptionRow): string;
-  plan(row: SubscriptionRow): string;
+  /** The edition's columns, for the row-shaped attributes (`stripe_id`, `braintree_plan`, …). */
+  readonly columns: EditionColumns;
+  readonly operations: SubscriptionOperations;
 }
 
 /**
  * One subscription of a user: the spec's record plus its operations. Status checks are
- * synchronous (they read the record and the clock); operations go through the provider and save.
+ * synchronous (the status rules over the record and the clock); operations go through the
+ * service, which saves and returns the record this handle then holds.
  *
  * @example
  * const sub = await user.subscription('main');
  * if (sub?.onGracePeriod()) await sub.resume();
  */
 export class Subscription implements SubscriptionRow {
-  id!: number;
-  user_id!: number;
-  name!: string;
-  stripe_id!: string | null;
-  stripe_plan!: string | null;
-  braintree_id!: string | null;
-  braintree_plan!: string | null;
-  quantity!: number | null;
-  trial_ends_at!: string | null;
-  ends_at!: string | null;
-  created_at!: string;
-  updated_at!: string;
-  readonly #actions: SubscriptionActions;
+  #record: SubscriptionRecord;
+  readonly #context: SubscriptionContext;
 
-  constructor(row: SubscriptionRow, actions: SubscriptionActions) {
-    this.#actions = actions;
-    Object.assign(this, row);
+  constructor(record: SubscriptionRecord, context: SubscriptionContext) {
+    this.#record = record;
+    this.#context = context;
   }
 
-  fill(row: SubscriptionRow): this {
-    Object.assign(this, row);
-    return this;
+  /** The record as the billing layer keeps it, edition-neutral. */
+  get record(): SubscriptionRecord {
+    return this.#record;
   }
 
-  /** The subscription's id at the provider (`stripe_id` or `braintree_id`). */
+  get id(): number {
+    return this.#record.id;
+  }
+  get user_id(): number {
+    return this.#record.userId;
+  }
+  get name(): string {
+    return this.#record.name;
+  }
+  get stripe_id(): string | null {
+    return this.#column('stripe_id', this.#record.providerId);
+  }
+  get stripe_plan(): string | null {
+    return this.#column('stripe_plan', this.#record.plan);
+  }
+  get braintree_id(): string | null {
+    return this.#column('braintree_id', this.#record.providerId);
+  }
+  get braintree_plan(): string | null {
+    return this.#column('braintree_plan', this.#record.plan);
+  }
+  get quantity(): number | null {
+    return this.#record.quantity;
+  }
+  get trial_ends_at(): string | null {
+    return this.#record.trialEndsAt;
+  }
+  get ends_at(): string | null {
+    return this.#record.endsAt;
+  }
+  get created_at(): string {
+    return this.#record.createdAt;
+  }
+  get updated_at(): string {
+    return this.#record.updatedAt;
+  }
+
+  /** The subscription's id at the payment provider (`stripe_id` or `braintree_id`). */
   get providerId(): string {
-    return this.#actions.providerId(this);
+    return this.#record.providerId;
   }
 
-  /** The plan id at the provider (`stripe_plan` or `braintree_plan`). */
+  /** The plan id at the payment provider (`stripe_plan` or `braintree_plan`). */
   get plan(): string {
-    return this.#actions.plan(this);
-  }
-
-  private get now(): Date {
-    return this.#actions.clock.now();
+    return this.#record.plan;
   }
 
   valid(): boolean {
-    return status.valid(this, this.now);
+    return status.valid(this.#record, this.#now());
   }
   active(): boolean {
-    return status.active(this, this.now);
+    return status.active(this.#record, this.#now());
   }
   onTrial(): boolean {
-    return status.onTrial(this, this.now);
+    return status.onTrial(this.#record, this.#now());
   }
   cancelled(): boolean {
-    return status.cancelled(this);
+    return status.cancelled(this.#record);
   }
   onGracePeriod(): boolean {
-    return status.onGracePeriod(this, this.now);
+    return status.onGracePeriod(this.#record, this.#now());
   }
   ended(): boolean {
-    return status.ended(this, this.now);
+    return status.ended(this.#record, this.#now());
   }
   onPlan(plan: string): boolean {
     return this.plan === plan;
@@ -88,7 +120,7 @@ export class Subscription implements SubscriptionRow {
 
   /** Changes plan, keeping the trial and the quantity; resumes a subscription in its grace period. */
   async swap(plan: string): Promise<this> {
-    return this.fill(await this.#actions.swap(this, plan));
+    return this.#hold(await this.#context.operations.swap(this.#record, plan));
   }
 
   async incrementQuantity(count = 1): Promise<this> {
@@ -101,38 +133,37 @@ export class Subscription implements SubscriptionRow {
   }
 
   async updateQuantity(quantity: number): Promise<this> {
-    return this.fill(await this.#actions.updateQuantity(this, quantity));
+    return this.#hold(await this.#context.operations.updateQuantity(this.#record, quantity));
   }
 
   /** Ends the trial at the next `swap` (which then bills at once). Not saved by itself, as in Cashier. */
   skipTrial(): this {
-    this.trial_ends_at = null;
-    return this;
+    return this.#hold({ ...this.#record, trialEndsAt: null });
   }
 
   /** Cancels at the end of the paid period: `ends_at` is set, and the grace period runs until then. */
   async cancel(): Promise<this> {
-    return this.fill(await this.#actions.cancel(this));
+    return this.#hold(await this.#context.operations.cancel(this.#record));
   }
 
   /** Cancels at once. */
   async cancelNow(): Promise<this> {
-    return this.fill(await this.#actions.cancelNow(this));
+    return this.#hold(await this.#context.operations.cancelNow(this.#record));
   }
 
   /** Undoes `cancel()` within the grace period; throws `not_on_grace_period` outside it. */
   async resume(): Promise<this> {
-    return this.fill(await this.#actions.resume(this));
+    return this.#hold(await this.#context.operations.resume(this.#record));
   }
 
   /** Applies the owner's current `taxPercentage()` to future subscription charges. */
   async syncTaxPercentage(): Promise<this> {
-    return this.fill(await this.#actions.syncTaxPercentage(this));
+    return this.#hold(await this.#context.operations.syncTaxPercentage(this.#record, this.#context.owner));
   }
 
-  /** The subscription as the provider sees it now. */
+  /** The subscription as the payment provider sees it now. */
   asProviderSubscription(): Promise<GatewaySubscription> {
-    return this.#actions.asProviderSubscription(this);
+    return this.#context.operations.asProviderSubscription(this.#record);
   }
 
   toJSON(): SubscriptionRow {
@@ -152,5 +183,20 @@ export class Subscription implements SubscriptionRow {
       created_at,
       updated_at,
     };
+  }
+
+  #now(): Date {
+    return this.#context.clock.now();
+  }
+
+  #hold(record: SubscriptionRecord): this {
+    this.#record = record;
+    return this;
+  }
+
+  /** The edition's own column holds `value`; the other edition's columns are empty. */
+  #column(column: keyof SubscriptionRow, value: string): string | null {
+    const { subscriptionId, subscriptionPlan } = this.#context.columns;
+    return column === subscriptionId || column === subscriptionPlan ? value || null : null;
   }
 }

@@ -10,11 +10,13 @@ import {
   type GatewaySubscription,
   type PaymentGateway,
   PaymentGatewayKey,
+  type ResumeContext,
 } from '../gateway/payment-gateway.js';
 import { RequestKeys } from '../request-keys.js';
-import type { SubscriptionRow } from '../tables.js';
 import { validateTaxPercentage } from '../tax.js';
-import { Subscription, type SubscriptionActions } from './subscription.js';
+import type { SubscriptionRecord } from './record.js';
+import * as status from './status.js';
+import { Subscription, type SubscriptionOperations } from './subscription.js';
 import { SubscriptionRepository } from './subscription-repository.js';
 
 export interface NewSubscriptionOptions {
@@ -28,8 +30,11 @@ export interface NewSubscriptionOptions {
 
 const DAY_MS = 86_400_000;
 
-/** Subscription operations; the `Subscription` model and the builder are thin faces over these. */
-export class Subscriptions implements SubscriptionActions {
+/**
+ * Subscription operations over records; the `Subscription` handle and the builder are thin faces
+ * over these. Status questions go to the status rules, with this service's clock.
+ */
+export class Subscriptions implements SubscriptionOperations {
   static inject = [
     PaymentGatewayKey,
     SubscriptionRepository,
@@ -52,27 +57,23 @@ export class Subscriptions implements SubscriptionActions {
     return this.gateway.capabilities;
   }
 
-  model(row: SubscriptionRow, owner: BillableUser): Subscription {
-    const sub = new Subscription(row, this);
-    owners.set(sub, owner);
-    return sub;
-  }
-
-  providerId(row: SubscriptionRow): string {
-    return row[this.caps.columns.subscriptionId] ?? '';
-  }
-
-  plan(row: SubscriptionRow): string {
-    return row[this.caps.columns.subscriptionPlan] ?? '';
+  /** The handle for `owner`'s subscription. */
+  handle(record: SubscriptionRecord, owner: BillableUser): Subscription {
+    return new Subscription(record, {
+      owner,
+      clock: this.clock,
+      columns: this.caps.columns,
+      operations: this,
+    });
   }
 
   async find(owner: BillableUser, name: string): Promise<Subscription | undefined> {
-    const row = await this.repository.findByName(owner.id, name);
-    return row ? this.model(row, owner) : undefined;
+    const record = await this.repository.findByName(owner.id, name);
+    return record ? this.handle(record, owner) : undefined;
   }
 
   async all(owner: BillableUser): Promise<Subscription[]> {
-    return (await this.repository.forUser(owner.id)).map((row) => this.model(row, owner));
+    return (await this.repository.forUser(owner.id)).map((record) => this.handle(record, owner));
   }
 
   /**
@@ -93,7 +94,7 @@ export class Subscriptions implements SubscriptionActions {
       params: { options, token, customerDetails },
       run: (key) => this.createNow(owner, options, token, customerDetails, taxPercentage, key),
       save: (sub) => String(sub.id),
-      load: async (id) => this.model((await this.repository.find(Number(id)))!, owner),
+      load: async (id) => this.handle((await this.repository.find(Number(id)))!, owner),
     });
   }
 
@@ -123,8 +124,8 @@ export class Subscriptions implements SubscriptionActions {
       taxPercentage,
       idempotencyKey: `${key}-subscription`,
     });
-    const row = await this.repository
-      .insert(this.caps.columns, {
+    const record = await this.repository
+      .insert({
         userId: owner.id,
         name: options.name,
         providerId: remote.id,
@@ -138,101 +139,105 @@ export class Subscriptions implements SubscriptionActions {
         await this.gateway.cancelSubscription(remote.id, { atPeriodEnd: false });
         throw BillingError.subscriptionExists(options.name);
       });
-    return this.model(row, owner);
+    return this.handle(record, owner);
   }
 
-  async swap(sub: Subscription, plan: string): Promise<SubscriptionRow> {
-    if (sub.ended()) throw BillingError.subscriptionCancelled('swap');
+  async swap(record: SubscriptionRecord, plan: string): Promise<SubscriptionRecord> {
+    const now = this.clock.now();
+    if (status.ended(record, now)) throw BillingError.subscriptionCancelled('swap');
     // Cashier's swap also undoes a pending cancellation; a provider may resume by re-creating, so
     // the swap goes on with the id the resume returns (Braintree after a cancel in a trial).
-    let providerId = sub.providerId;
-    if (sub.onGracePeriod())
-      providerId = (await this.gateway.resumeSubscription(providerId, this.resumeContext(sub))).id;
-    const trialEndsAt = sub.onTrial() ? new Date(sub.trial_ends_at!) : null;
+    let providerId = record.providerId;
+    if (status.onGracePeriod(record, now))
+      providerId = (await this.gateway.resumeSubscription(providerId, this.resumeContext(record, now))).id;
+    const trialEndsAt = status.onTrial(record, now) ? new Date(record.trialEndsAt!) : null;
     const remote = await this.gateway.updateSubscription(providerId, {
       plan,
-      quantity: this.caps.supportsQuantities ? (sub.quantity ?? 1) : undefined,
+      quantity: this.caps.supportsQuantities ? (record.quantity ?? 1) : undefined,
       trialEndsAt,
       idempotencyKey: randomUUID(),
     });
-    return this.repository.update(sub.id, {
-      [this.caps.columns.subscriptionId]: remote.id,
-      [this.caps.columns.subscriptionPlan]: remote.plan,
-      trial_ends_at: iso(trialEndsAt),
-      ends_at: null,
+    return this.repository.update(record.id, {
+      providerId: remote.id,
+      plan: remote.plan,
+      trialEndsAt: iso(trialEndsAt),
+      endsAt: null,
     });
   }
 
-  async updateQuantity(sub: Subscription, quantity: number): Promise<SubscriptionRow> {
+  async updateQuantity(record: SubscriptionRecord, quantity: number): Promise<SubscriptionRecord> {
     if (!this.caps.supportsQuantities) {
       throw BillingError.unsupportedByEdition('Subscription quantities', this.caps.edition);
     }
     this.checkQuantity(quantity);
-    if (sub.ended()) throw BillingError.subscriptionCancelled('change the quantity of');
-    const remote = await this.gateway.updateSubscription(sub.providerId, {
+    if (status.ended(record, this.clock.now()))
+      throw BillingError.subscriptionCancelled('change the quantity of');
+    const remote = await this.gateway.updateSubscription(record.providerId, {
       quantity,
       idempotencyKey: randomUUID(),
     });
-    return this.repository.update(sub.id, { quantity: remote.quantity });
+    return this.repository.update(record.id, { quantity: remote.quantity });
   }
 
-  async cancel(sub: Subscription): Promise<SubscriptionRow> {
-    if (sub.ended()) return this.repository.update(sub.id, {});
-    const remote = await this.gateway.cancelSubscription(sub.providerId, { atPeriodEnd: true });
+  async cancel(record: SubscriptionRecord): Promise<SubscriptionRecord> {
+    const now = this.clock.now();
+    if (status.ended(record, now)) return this.repository.update(record.id, {});
+    const remote = await this.gateway.cancelSubscription(record.providerId, { atPeriodEnd: true });
     // In a trial the grace period ends with the trial; otherwise with the paid period.
-    const endsAt = sub.onTrial() ? sub.trial_ends_at : iso(remote.currentPeriodEnd ?? this.clock.now());
-    return this.repository.update(sub.id, { ends_at: endsAt });
+    const endsAt = status.onTrial(record, now)
+      ? record.trialEndsAt
+      : iso(remote.currentPeriodEnd ?? this.clock.now());
+    return this.repository.update(record.id, { endsAt });
   }
 
-  async cancelNow(sub: Subscription): Promise<SubscriptionRow> {
+  async cancelNow(record: SubscriptionRecord): Promise<SubscriptionRecord> {
     // Already over (the provider ended it, or the grace period ran out): nothing left to cancel there.
-    if (sub.ended()) return this.repository.update(sub.id, {});
-    await this.gateway.cancelSubscription(sub.providerId, { atPeriodEnd: false });
-    return this.repository.update(sub.id, { ends_at: this.clock.now().toISOString() });
+    if (status.ended(record, this.clock.now())) return this.repository.update(record.id, {});
+    await this.gateway.cancelSubscription(record.providerId, { atPeriodEnd: false });
+    return this.repository.update(record.id, { endsAt: this.clock.now().toISOString() });
   }
 
-  async resume(sub: Subscription): Promise<SubscriptionRow> {
+  async resume(record: SubscriptionRecord): Promise<SubscriptionRecord> {
+    const now = this.clock.now();
     // The spec leaves resume outside the grace period unspecified; Cashier throws, so do we.
-    if (!sub.onGracePeriod()) throw BillingError.notOnGracePeriod();
-    const remote = await this.gateway.resumeSubscription(sub.providerId, this.resumeContext(sub));
-    return this.repository.update(sub.id, {
-      [this.caps.columns.subscriptionId]: remote.id,
-      ends_at: null,
-    });
+    if (!status.onGracePeriod(record, now)) throw BillingError.notOnGracePeriod();
+    const remote = await this.gateway.resumeSubscription(record.providerId, this.resumeContext(record, now));
+    return this.repository.update(record.id, { providerId: remote.id, endsAt: null });
   }
 
-  async syncTaxPercentage(sub: Subscription): Promise<SubscriptionRow> {
-    const owner = owners.get(sub);
-    if (!owner) throw new Error('Subscription has no owner.');
+  async syncTaxPercentage(record: SubscriptionRecord, owner: BillableUser): Promise<SubscriptionRecord> {
     const taxPercentage = validateTaxPercentage(owner.taxPercentage());
-    await this.gateway.updateSubscription(sub.providerId, { taxPercentage, idempotencyKey: randomUUID() });
-    return this.repository.update(sub.id, {});
+    await this.gateway.updateSubscription(record.providerId, { taxPercentage, idempotencyKey: randomUUID() });
+    return this.repository.update(record.id, {});
   }
 
-  async asProviderSubscription(sub: Subscription): Promise<GatewaySubscription> {
-    const remote = await this.gateway.findSubscription(sub.providerId);
-    if (!remote) throw BillingError.subscriptionNotFound(sub.name);
+  async asProviderSubscription(record: SubscriptionRecord): Promise<GatewaySubscription> {
+    const remote = await this.gateway.findSubscription(record.providerId);
+    if (!remote) throw BillingError.subscriptionNotFound(record.name);
     return remote;
   }
 
-  /** The provider said the subscription is over (too many failed charges, deleted): end it now. */
-  async markCancelledByProvider(providerId: string): Promise<number> {
-    const rows = await this.repository.findByProviderId(this.caps.columns.subscriptionId, providerId);
+  /**
+   * The provider ended the subscription(s) with this id (the webhook controllers of every edition
+   * call this): each is ended as `status.endedByProvider` says. Returns how many changed.
+   */
+  async markEndedByProvider(providerId: string): Promise<number> {
     const now = this.clock.now();
     let changed = 0;
-    for (const row of rows) {
-      if (row.ends_at !== null && new Date(row.ends_at) <= now) continue;
-      await this.repository.update(row.id, { ends_at: now.toISOString() });
+    for (const record of await this.repository.findByProviderId(providerId)) {
+      const endsAt = status.endedByProvider(record, now);
+      if (endsAt === null) continue;
+      await this.repository.update(record.id, { endsAt });
       changed++;
     }
     return changed;
   }
 
-  private resumeContext(sub: Subscription) {
+  private resumeContext(record: SubscriptionRecord, now: Date): ResumeContext {
     return {
-      plan: sub.plan,
-      quantity: sub.quantity ?? 1,
-      trialEndsAt: sub.onTrial() ? new Date(sub.trial_ends_at!) : null,
+      plan: record.plan,
+      quantity: record.quantity ?? 1,
+      trialEndsAt: status.onTrial(record, now) ? new Date(record.trialEndsAt!) : null,
       idempotencyKey: randomUUID(),
     };
   }
@@ -244,9 +249,6 @@ export class Subscriptions implements SubscriptionActions {
     }
   }
 }
-
-// Which user a Subscription belongs to, for tax sync, without widening the model's public shape.
-const owners = new WeakMap<Subscription, BillableUser>();
 
 function iso(date: Date | null | string): string | null {
   if (date === null) return null;

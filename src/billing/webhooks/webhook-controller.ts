@@ -78,8 +78,11 @@ export class WebhookController {
     return c.json({ received: true, handled: true });
   }
 
-  /** Ends the local subscription(s) with this provider id at once. Returns how many changed. */
+  /**
+   * The provider ended this subscription: ends the local one(s) by the one rule every edition
+   * shares (`endedByProvider`: now, unless already cancelled). Returns how many changed.
+   */
   protected cancelSubscription(providerSubscriptionId: string): Promise<number> {
-    return this.subscriptions.markCancelledByProvider(providerSubscriptionId);
+    return this.subscriptions.markEndedByProvider(providerSubscriptionId);
   }
 }

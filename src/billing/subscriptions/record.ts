@@ -1,0 +1,28 @@
+/**
+ * A subscription as the billing layer works with it, whatever the edition. The repository maps the
+ * edition's columns (`stripe_id`/`stripe_plan` or `braintree_id`/`braintree_plan`) to `providerId`
+ * and `plan` once, where it reads and writes the table; nothing else names those columns.
+ */
+export interface SubscriptionRecord {
+  readonly id: number;
+  readonly userId: number;
+  readonly name: string;
+  /** The subscription's id at the payment provider. */
+  readonly providerId: string;
+  /** The plan's id at the payment provider. */
+  readonly plan: string;
+  /** Null where the edition has no quantities. */
+  readonly quantity: number | null;
+  readonly trialEndsAt: string | null;
+  readonly endsAt: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** A new row: the rest is filled in by the repository. */
+export type NewSubscription = Omit<SubscriptionRecord, 'id' | 'endsAt' | 'createdAt' | 'updatedAt'>;
+
+/** What an operation changes on a stored subscription (`updatedAt` always moves). */
+export type SubscriptionUpdate = Partial<
+  Pick<SubscriptionRecord, 'providerId' | 'plan' | 'quantity' | 'trialEndsAt' | 'endsAt'>
+>;
