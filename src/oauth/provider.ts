@@ -13,6 +13,7 @@ import { GrantRegistry } from './grants/registry.js';
 import { TokenEndpoint } from './grants/token-endpoint.js';
 import { type ApiGuardOptions, bootApiGuard, registerApiGuard } from './guard/register.js';
 import { type ApprovalView, ApprovalViewKey, defaultApprovalView } from './http/approval-view.js';
+import { answerPromptNone } from './http/prompt-none.js';
 import { throttleTokenRequests } from './http/token-throttle.js';
 import { AccessTokenSigner } from './jwt/access-token-signer.js';
 import { AccessTokenVerifier } from './jwt/access-token-verifier.js';
@@ -98,7 +99,7 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .instance(UserClaimsKey, options.oidc?.claims ?? defaultUserClaims);
 }
 
-/** The token endpoint's, the JSON APIs' and the device page's rate limits, and the `throttle-token` middleware. */
+/** The token endpoint's, the JSON APIs' and the device page's rate limits; the `throttle-token` and `prompt-none` middleware. */
 function defineOAuthLimits(app: Application): void {
   const limits = app.container.make(RateLimits);
   const { token, api, device } = app.config.oauth.throttle;
@@ -109,5 +110,8 @@ function defineOAuthLimits(app: Application): void {
   limits.define('device.address', device.address);
   app.router.middleware.alias('throttle-token', () =>
     throttleTokenRequests(limits, () => app.container.make(LoginThrottle)),
+  );
+  app.router.middleware.alias('prompt-none', () =>
+    answerPromptNone(() => app.container.make(AuthorizationService)),
   );
 }

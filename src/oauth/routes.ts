@@ -71,8 +71,12 @@ export function registerOAuthRoutes(router: Router): void {
     .where('path', '.+')
     .name('oauth.protected-resource.path');
 
+  // `prompt-none` answers OpenID Connect's prompt=none before `auth` would show the login page.
+  router
+    .get('/oauth/authorize', [ApprovalController, 'authorize'])
+    .name('passport.authorizations.authorize')
+    .middleware('web', 'prompt-none', 'auth');
   router.group({ middleware: ['web', 'auth'] }, (r) => {
-    r.get('/oauth/authorize', [ApprovalController, 'authorize']).name('passport.authorizations.authorize');
     r.post('/oauth/authorize', [ApprovalController, 'approve']).name('passport.authorizations.approve');
     r.delete('/oauth/authorize', [ApprovalController, 'deny']).name('passport.authorizations.deny');
     // RFC 8628 §3.3: where users type the code their device shows.

@@ -1,5 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { logInAgain } from './openid-support.js';
 import {
   ADA,
   approvalFields,
@@ -99,7 +100,9 @@ describe(`consent and per-client limits (${engine})`, () => {
     const forced = await authorize(ada, shop.id, { prompt: 'consent' });
     expect(forced.status).toBe(200);
     expect(await forced.text()).toContain('Approve');
-    expect((await authorize(ada, shop.id, { prompt: 'login consent' })).status).toBe(200);
+    // prompt=login asks for the login first, then the page.
+    const relogin = await authorize(ada, shop.id, { prompt: 'login consent' });
+    expect((await logInAgain(ada, relogin, ADA)).status).toBe(200);
   });
 
   it("revoking the client's tokens (the dashboard's Revoke) brings the page back; so does expiry", async () => {

@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { expect } from 'vitest';
-import { approvalFields, type Browser, insecure, type OAuthTestApp, REDIRECT } from './support.js';
+import { approvalFields, type Browser, insecure, type OAuthTestApp, REDIRECT, tokenIn } from './support.js';
 
 /** The configured application URL: the issuer oauth4webapi expects in every ID token. */
 export const ISSUER = 'http://localhost';
@@ -93,4 +93,29 @@ export async function publicClientFlow(
   const callback = await authorizeInBrowser(browser, request.path);
   const response = await exchange(t, client, oauth.None(), callback, request);
   return { clientId: record.id, client, request, response };
+}
+
+/**
+ * Answers the authorization endpoint's request for a new login (`prompt=login`, `max_age`): the
+ * login page from `res`'s redirect, the credentials posted with its `intended` URL, and the
+ * authorization request followed again. Returns the authorization endpoint's answer.
+ */
+export async function logInAgain(
+  browser: Browser,
+  res: Response,
+  user: { email: string; password: string },
+  /** Runs between the login and following its redirect. */
+  between?: () => void,
+): Promise<Response> {
+  expect(res.status).toBe(302);
+  const login = new URL(res.headers.get('location')!, browser.base);
+  expect(login.pathname).toBe('/login');
+  const page = await browser.get(login.pathname + login.search);
+  expect(page.status).toBe(200);
+  const intended = login.searchParams.get('intended')!;
+  const posted = await browser.post('/login', { _token: tokenIn(await page.text()), ...user, intended });
+  expect(posted.status).toBe(302);
+  expect(posted.headers.get('location')).toBe(intended);
+  between?.();
+  return browser.get(intended);
 }

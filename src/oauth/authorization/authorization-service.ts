@@ -52,6 +52,17 @@ export class AuthorizationService {
   }
 
   /**
+   * OpenID Connect Core §3.1.2.1: whether the user must log in (again) first — `prompt=login`, or
+   * `max_age` with a login older than it or of unknown age. `authTime` is in seconds.
+   */
+  needsNewLogin(request: AuthorizationRequest, authTime: number | null): boolean {
+    if (request.prompt.includes('login')) return true;
+    if (request.maxAge === null) return false;
+    const now = Math.floor(this.clock.now().getTime() / 1000);
+    return authTime === null || now - authTime > request.maxAge;
+  }
+
+  /**
    * The user approved: a redirect carrying `code` (or, implicit, the token in the fragment).
    * `authTime` (seconds) is when the user logged in, for an ID token's `auth_time`.
    */

@@ -1,13 +1,18 @@
 import type { Context } from 'hono';
-import { authTimeOf } from '../../auth/auth-time.js';
+import { askToLogInAgain, authTimeOf, takeNewLogin } from '../../auth/auth-time.js';
 import { requireSession } from '../../auth/context.js';
 import { errorPage } from '../../http/error-handler.js';
-import { type AuthorizationRequest, errorRedirectTarget } from '../authorization/authorization-request.js';
+import type { AuthorizationRequest } from '../authorization/authorization-request.js';
 import { AuthorizationService } from '../authorization/authorization-service.js';
 import { OAuthError } from '../errors.js';
 import { Scopes } from '../scopes.js';
 import { randomSecret } from '../secrets.js';
 import { type ApprovalView, ApprovalViewKey } from './approval-view.js';
+import {
+  authorizationErrorPage,
+  authorizationErrorResponse,
+  authorizationRedirect,
+} from './authorization-errors.js';
 import { decisionPageHeaders, type PendingDecision, takePending } from './pending-decision.js';
 import { readQuery } from './respond.js';
 
@@ -41,9 +46,18 @@ export class ApprovalController {
       const user = c.get('user')!;
       const session = requireSession(c);
       const authTime = authTimeOf(session);
-      if (await this.service.skipsApproval(client, user.id, request, query.prompt)) {
-        return this.redirect(c, await this.service.approve(request, user.id, authTime));
+      const silent = request.prompt.includes('none');
+      // A login the user made because this endpoint asked for it answers prompt=login and max_age.
+      if (!takeNewLogin(session) && this.service.needsNewLogin(request, authTime)) {
+        if (silent) throw OAuthError.loginRequired();
+        askToLogInAgain(session);
+        const url = new URL(c.req.url);
+        return authorizationRedirect(c, `/login?intended=${encodeURIComponent(url.pathname + url.search)}`);
       }
+      if (await this.service.skipsApproval(client, user.id, request, query.prompt)) {
+        return authorizationRedirect(c, await this.service.approve(request, user.id, authTime));
+      }
+      if (silent) throw OAuthError.consentRequired();
       const pending: PendingAuthorization = {
         request,
         authToken: randomSecret(),
@@ -64,10 +78,7 @@ export class ApprovalController {
       for (const [name, value] of Object.entries(decisionPageHeaders)) response.headers.set(name, value);
       return response;
     } catch (err) {
-      if (!(err instanceof OAuthError)) throw err;
-      const target = errorRedirectTarget(err, query);
-      if (target) return this.redirect(c, this.service.errorRedirect(err, target));
-      return this.errorPage(c, err);
+      return authorizationErrorResponse(c, this.service, err, query);
     }
   }
 
@@ -78,12 +89,10 @@ export class ApprovalController {
     const pending = this.takePending(c, form);
     if (!pending) return this.expired(c);
     try {
-      return this.redirect(
-        c,
-        await this.service.approve(pending.request, pending.userId, pending.authTime ?? null),
-      );
+      const url = await this.service.approve(pending.request, pending.userId, pending.authTime ?? null);
+      return authorizationRedirect(c, url);
     } catch (err) {
-      if (err instanceof OAuthError) return this.errorPage(c, err);
+      if (err instanceof OAuthError) return authorizationErrorPage(c, err);
       throw err;
     }
   }
@@ -91,15 +100,11 @@ export class ApprovalController {
   async deny(c: Context): Promise<Response> {
     const pending = this.takePending(c, await c.req.parseBody());
     if (!pending) return this.expired(c);
-    return this.redirect(c, this.service.deny(pending.request));
+    return authorizationRedirect(c, this.service.deny(pending.request));
   }
 
   private takePending(c: Context, form: Record<string, unknown>): PendingAuthorization | undefined {
     return takePending<PendingAuthorization>(c, PENDING_AUTHORIZATION, form);
-  }
-
-  private redirect(c: Context, url: string): Response {
-    return c.body(null, 302, { Location: url, 'Cache-Control': 'no-store' });
   }
 
   private expired(c: Context): Response {
@@ -109,19 +114,6 @@ export class ApprovalController {
         'This authorization request has expired or was already answered. Start again from the application.',
       ),
       400,
-      decisionPageHeaders,
-    );
-  }
-
-  /** A client or redirect URI that cannot be trusted: shown to the user, never redirected to. */
-  private errorPage(c: Context, err: OAuthError): Response {
-    const message =
-      err.code === 'invalid_client'
-        ? 'The application asking for access is not registered.'
-        : err.description;
-    return c.html(
-      errorPage(err.status === 401 ? 400 : err.status, message),
-      (err.status === 401 ? 400 : err.status) as 400,
       decisionPageHeaders,
     );
   }

@@ -1,0 +1,35 @@
+import type { Context } from 'hono';
+import { errorPage } from '../../http/error-handler.js';
+import { errorRedirectTarget } from '../authorization/authorization-request.js';
+import type { AuthorizationService } from '../authorization/authorization-service.js';
+import { OAuthError } from '../errors.js';
+import { decisionPageHeaders } from './pending-decision.js';
+
+/** A redirect from the authorization endpoint: never cached. */
+export function authorizationRedirect(c: Context, url: string): Response {
+  return c.body(null, 302, { Location: url, 'Cache-Control': 'no-store' });
+}
+
+/**
+ * An error of the authorization endpoint (RFC 6749 §4.1.2.1): back to the client when the client
+ * and redirect URI checked out, else a page for the user. Anything but an `OAuthError` is rethrown.
+ */
+export function authorizationErrorResponse(
+  c: Context,
+  service: AuthorizationService,
+  err: unknown,
+  query: Readonly<Record<string, string | undefined>>,
+): Response {
+  if (!(err instanceof OAuthError)) throw err;
+  const target = errorRedirectTarget(err, query);
+  if (target) return authorizationRedirect(c, service.errorRedirect(err, target));
+  return authorizationErrorPage(c, err);
+}
+
+/** A client or redirect URI that cannot be trusted: shown to the user, never redirected to. */
+export function authorizationErrorPage(c: Context, err: OAuthError): Response {
+  const message =
+    err.code === 'invalid_client' ? 'The application asking for access is not registered.' : err.description;
+  const status = (err.status === 401 ? 400 : err.status) as 400;
+  return c.html(errorPage(status, message), status, decisionPageHeaders);
+}
