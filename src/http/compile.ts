@@ -8,7 +8,7 @@ import { chain } from './controller-middleware.js';
 import type { ControllerRegistry } from './controller-registry.js';
 import { compileAction, type RouteEndpoint } from './dispatch.js';
 import { guardEntry } from './entry.js';
-import { notFound, renderError } from './error-handler.js';
+import { type ErrorResponseHook, notFound, renderError } from './error-handler.js';
 import type { MiddlewareRegistry } from './middleware-registry.js';
 import { type Route, toHonoPath } from './route.js';
 import type { Router } from './router.js';
@@ -26,6 +26,8 @@ export interface CompileOptions {
   bodyLimits?: BodyLimits;
   /** The headers every response carries; the strict defaults when omitted. */
   securityHeaders?: SecurityHeaders;
+  /** Run on each `HttpError`'s response (see `ErrorResponseHook`). */
+  errorHooks?: readonly ErrorResponseHook[];
 }
 
 function assertUniqueNames(routes: readonly Route[]): void {
@@ -53,10 +55,11 @@ export function compileRoutes(routes: readonly Route[], options: CompileOptions)
   const { router, container, logger } = options;
   const limits = new BodyLimitTable(options.bodyLimits ?? defaultBodyLimits, routes);
   const app = new Hono();
-  app.onError((err, c) => renderError(err, c, logger));
+  const hooks = options.errorHooks ?? [];
+  app.onError((err, c) => renderError(err, c, logger, hooks));
   app.notFound(notFound);
   for (const mw of options.before ?? []) app.use(mw);
-  const onError = (err: Error, c: Context) => renderError(err, c, logger);
+  const onError = (err: Error, c: Context) => renderError(err, c, logger, hooks);
   for (const route of routes) {
     let middleware: MiddlewareHandler[];
     let endpoint: RouteEndpoint;

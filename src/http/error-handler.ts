@@ -7,15 +7,28 @@ import { wantsJson } from './respond.js';
 const UNSTORABLE = 'The request contains a value that cannot be stored.';
 
 /**
+ * Adjusts the response an `HttpError` renders to, knowing the request: how a module adds what
+ * only the request can tell (the OAuth module points a 401's challenge at the metadata of the
+ * resource the request was for). Runs on errors only, never on a successful request.
+ */
+export type ErrorResponseHook = (err: HttpError, c: Context, res: Response) => Response;
+
+/**
  * The one place a thrown error becomes a response. Client errors carry their message; server
  * errors are logged with the stack and answered with a generic body — no stack reaches a client.
  */
-export function renderError(err: Error, c: Context, logger: Logger): Response {
+export function renderError(
+  err: Error,
+  c: Context,
+  logger: Logger,
+  hooks: readonly ErrorResponseHook[] = [],
+): Response {
   if (err instanceof HttpError) {
     if (err.status >= 500) logger.error({ err }, 'request failed');
     if (wantsJson(c) || err.body) {
       // The error renders itself; the context keeps headers set before the error (Hono's errorHandler).
-      const res = err.getResponse();
+      let res = err.getResponse();
+      for (const hook of hooks) res = hook(err, c, res);
       return c.newResponse(res.body, res);
     }
     const message = err.expose ? err.message : 'Server Error';

@@ -6,6 +6,7 @@ import type { Logger } from '../core/logger.js';
 import { compileRoutes } from './compile.js';
 import type { BodyLimits } from './config.js';
 import { ControllerRegistry } from './controller-registry.js';
+import type { ErrorResponseHook } from './error-handler.js';
 import { MiddlewareRegistry } from './middleware-registry.js';
 import {
   type ApiResourceAction,
@@ -69,6 +70,8 @@ export class Router {
   baseUrl = '';
   /** The headers every response carries; modules add CSP sources (`securityHeaders.allow('script-src', …)`). */
   readonly securityHeaders = new SecurityHeaders();
+  /** Hooks on the responses errors render to (see `ErrorResponseHook`); modules push theirs. */
+  readonly errorHooks: ErrorResponseHook[] = [];
   /** Request body limits by kind; `useHttpConfig` sets them from `http.bodyLimits`. */
   bodyLimits: BodyLimits | undefined;
   readonly #stack: GroupFrame[] = [{ prefix: '', as: '', middleware: [], namespace: '', where: {} }];
@@ -273,6 +276,7 @@ export class Router {
       before,
       bodyLimits: this.bodyLimits,
       securityHeaders: this.securityHeaders,
+      errorHooks: this.errorHooks,
     });
     this.#byName = undefined;
     this.#committed = app;

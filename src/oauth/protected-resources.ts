@@ -101,14 +101,31 @@ export class ProtectedResources {
   static inject = [ConfigKey] as const;
   readonly all: readonly ProtectedResource[];
   readonly #byPath: ReadonlyMap<string, ProtectedResource>;
+  /** Longest resource path first. */
+  readonly #byPrefix: readonly (readonly [string, ProtectedResource])[];
 
   constructor(config: TollgateConfig) {
     this.all = protectedResources(config);
     this.#byPath = new Map(this.all.map((entry) => [entry.wellKnownPath, entry]));
+    this.#byPrefix = this.all
+      .map((entry) => [new URL(entry.metadata.resource).pathname.replace(/\/+$/, ''), entry] as const)
+      .sort(([a], [b]) => b.length - a.length);
   }
 
   /** The resource whose metadata lives at `path` (the request's path). */
   at(path: string): ProtectedResource | undefined {
     return this.#byPath.get(path);
+  }
+
+  /**
+   * The resource a request path belongs to: the one whose URL path is the longest prefix of it,
+   * in whole segments (`/mcp` holds `/mcp` and `/mcp/tools`, not `/mcpx`); a resource at the
+   * root holds every path no other one does.
+   */
+  forPath(path: string): ProtectedResource | undefined {
+    for (const [prefix, entry] of this.#byPrefix) {
+      if (prefix === '' || path === prefix || path.startsWith(`${prefix}/`)) return entry;
+    }
+    return undefined;
   }
 }

@@ -12,6 +12,11 @@ function documentedChallenge(failure: string): string {
 }
 
 // The reference service's routes: each surface answers with the body docs/errors.md gives it.
+/** RFC 9728 §5.1, as docs/errors.md says: every challenge ends with the resource's metadata URL. */
+const METADATA = 'resource_metadata="http://localhost/.well-known/oauth-protected-resource"';
+const withMetadata = (challenge: string) =>
+  challenge === 'Bearer' ? `Bearer ${METADATA}` : `${challenge}, ${METADATA}`;
+
 describe('error bodies per surface (docs/errors.md)', () => {
   let p: ProtectionApp;
   beforeAll(async () => {
@@ -22,7 +27,7 @@ describe('error bodies per surface (docs/errors.md)', () => {
   it('RFC 6750 §3.1: no credentials → 401 with a bare Bearer challenge, Laravel body', async () => {
     const res = await p.call('/api/user');
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe(documentedChallenge('missing'));
+    expect(res.headers.get('www-authenticate')).toBe(withMetadata(documentedChallenge('missing')));
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(await res.json()).toEqual({ message: 'Unauthenticated.' });
   });
@@ -30,7 +35,7 @@ describe('error bodies per surface (docs/errors.md)', () => {
   it('RFC 6750 §3.1: a bad bearer token → 401 invalid_token in the header only', async () => {
     const res = await p.call('/api/user', 'not.a.token');
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe(documentedChallenge('invalid'));
+    expect(res.headers.get('www-authenticate')).toBe(withMetadata(documentedChallenge('invalid')));
     expect(await res.json()).toEqual({ message: 'Unauthenticated.' });
   });
 
@@ -39,7 +44,9 @@ describe('error bodies per surface (docs/errors.md)', () => {
     const res = await p.call('/probe/all', token);
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toBe(
-      'Bearer error="insufficient_scope", error_description="The access token lacks a required scope.", scope="check-status place-orders"',
+      withMetadata(
+        'Bearer error="insufficient_scope", error_description="The access token lacks a required scope.", scope="check-status place-orders"',
+      ),
     );
     expect(await res.json()).toEqual({
       message: 'Invalid scope(s) provided.',

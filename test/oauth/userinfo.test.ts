@@ -78,7 +78,9 @@ describe(`OpenID Connect: the userinfo endpoint (${engine})`, () => {
     const { client, tokens } = await tokensFor('openid');
     const bare = await fetch(`${t.url}/oauth/userinfo`);
     expect(bare.status).toBe(401);
-    expect(bare.headers.get('www-authenticate')).toBe('Bearer');
+    expect(bare.headers.get('www-authenticate')).toBe(
+      'Bearer resource_metadata="http://localhost/.well-known/oauth-protected-resource"',
+    );
     // The browser's session is not a credential here.
     expect((await ada.get('/oauth/userinfo')).status).toBe(401);
 

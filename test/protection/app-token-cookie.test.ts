@@ -70,7 +70,9 @@ describe(`app_token cookie (${engine})`, () => {
       const res = await browser.api('/api/user', headers);
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ message: 'Unauthenticated.' });
-      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+      expect(res.headers.get('www-authenticate')).toBe(
+        'Bearer resource_metadata="http://localhost/.well-known/oauth-protected-resource"',
+      );
     }
   });
 

@@ -20,7 +20,11 @@ describe(`auth:api bearer tokens (${engine})`, () => {
     expect(await res.json()).toEqual({ message: 'Unauthenticated.' });
     const challenge = res.headers.get('www-authenticate') ?? '';
     if (error) expect(challenge).toMatch(/^Bearer error="invalid_token"/);
-    else expect(challenge).toBe('Bearer');
+    // RFC 9728 §5.1: the challenge names the metadata of the resource (the app itself by default).
+    else
+      expect(challenge).toBe(
+        `Bearer resource_metadata="http://localhost/.well-known/oauth-protected-resource"`,
+      );
     return challenge;
   }
 

@@ -26,7 +26,7 @@ describe(`scope middleware (${engine})`, () => {
     const body = (await res.json()) as Record<string, unknown>;
     expect(body).toMatchObject({ error: 'insufficient_scope', scope: scopes });
     expect(res.headers.get('www-authenticate')).toMatch(
-      new RegExp(`^Bearer error="insufficient_scope", .*scope="${scopes}"$`),
+      new RegExp(`^Bearer error="insufficient_scope", .*scope="${scopes}", resource_metadata="[^"]+"$`),
     );
   }
 

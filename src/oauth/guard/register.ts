@@ -4,11 +4,13 @@ import { bindUsers, Users } from '../../auth/users.js';
 import type { Application, ServiceProvider } from '../../kernel/application.js';
 import { AccessTokenCreated, AccessTokenRevoked, ClientRevoked } from '../events.js';
 import { AccessTokenVerifier } from '../jwt/access-token-verifier.js';
+import { ProtectedResources } from '../protected-resources.js';
 import { Scopes } from '../scopes.js';
 import { OAuthStoreKey } from '../stores/contracts.js';
 import { AppTokenCookie } from './app-token.js';
 import { AppTokenAuthenticator } from './app-token-authenticator.js';
 import { createFreshApiToken } from './fresh-api-token.js';
+import { resourceChallenge } from './resource-challenge.js';
 import { RevocationBroadcast, type RevocationMessage } from './revocation-broadcast.js';
 import { checkClientCredentials, checkForAnyScope, checkScopes } from './scope-middleware.js';
 import { TokenGuard, type TokenGuardOptions } from './token-guard.js';
@@ -59,6 +61,7 @@ export function registerApiGuard(app: Application, options: ApiGuardOptions = {}
   let guard: TokenGuard | undefined;
   const tokenGuard = () => (guard ??= container.make(TokenGuard));
   Guards.of(app).define('api', (c) => tokenGuard().user(c));
+  router.errorHooks.push(resourceChallenge(() => container.make(ProtectedResources)));
 
   const known = () => container.make(Scopes);
   router.middleware
