@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SigningAlgorithm } from '../../src/oauth/config.js';
@@ -11,25 +9,11 @@ import {
   openIdRequest,
   publicClientFlow,
   toServer,
+  verifySignatureAndAtHash,
 } from './openid-support.js';
 import { ADA, Browser, type OAuthTestApp, oauthApp } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
-/** OpenID Connect Core §3.1.3.7 checks the client makes that oauth4webapi leaves to us: signature and at_hash. */
-async function verifySignatureAndAtHash(t: OAuthTestApp, idToken: string, accessToken: string) {
-  const jwks = (await (await fetch(`${t.url}/oauth/jwks`)).json()) as JSONWebKeySet;
-  const { payload, protectedHeader } = await jwtVerify(idToken, createLocalJWKSet(jwks), {
-    issuer: ISSUER,
-    currentDate: t.clock.now(),
-  });
-  expect(protectedHeader.typ).toBe('JWT');
-  expect(jwks.keys.map((key) => key.kid)).toContain(protectedHeader.kid);
-  const hash = protectedHeader.alg === 'EdDSA' ? 'sha512' : 'sha256';
-  const digest = createHash(hash).update(accessToken).digest();
-  expect(payload.at_hash).toBe(digest.subarray(0, digest.length / 2).toString('base64url'));
-  return { payload, protectedHeader };
-}
 
 for (const algorithm of ['RS256', 'EdDSA'] as SigningAlgorithm[]) {
   describe(`OpenID Connect: ID tokens from the authorization code flow (${engine}, ${algorithm})`, () => {

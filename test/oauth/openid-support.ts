@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { expect } from 'vitest';
 import { approvalFields, type Browser, insecure, type OAuthTestApp, REDIRECT, tokenIn } from './support.js';
@@ -118,4 +120,19 @@ export async function logInAgain(
   expect(posted.headers.get('location')).toBe(intended);
   between?.();
   return browser.get(intended);
+}
+
+/** OpenID Connect Core §3.1.3.7 checks the client makes that oauth4webapi leaves to us: signature and at_hash. */
+export async function verifySignatureAndAtHash(t: OAuthTestApp, idToken: string, accessToken: string) {
+  const jwks = (await (await fetch(`${t.url}/oauth/jwks`)).json()) as JSONWebKeySet;
+  const { payload, protectedHeader } = await jwtVerify(idToken, createLocalJWKSet(jwks), {
+    issuer: ISSUER,
+    currentDate: t.clock.now(),
+  });
+  expect(protectedHeader.typ).toBe('JWT');
+  expect(jwks.keys.map((key) => key.kid)).toContain(protectedHeader.kid);
+  const hash = protectedHeader.alg === 'EdDSA' ? 'sha512' : 'sha256';
+  const digest = createHash(hash).update(accessToken).digest();
+  expect(payload.at_hash).toBe(digest.subarray(0, digest.length / 2).toString('base64url'));
+  return { payload, protectedHeader };
 }
