@@ -1,8 +1,8 @@
 import { HttpError } from '../core/errors.js';
 
 /**
- * The error codes of RFC 6749 §4.1.2.1/§5.2, RFC 6750 §3.1, the device grant's RFC 8628 §3.5 and
- * OpenID Connect Core §3.1.2.6, the only ones an OAuth client sees.
+ * The error codes of RFC 6749 §4.1.2.1/§5.2, RFC 6750 §3.1, the device grant's RFC 8628 §3.5,
+ * OpenID Connect Core §3.1.2.6 and RFC 8707 §2, the only ones an OAuth client sees.
  */
 export type OAuthErrorCode =
   | 'invalid_request'
@@ -22,7 +22,8 @@ export type OAuthErrorCode =
   | 'expired_token'
   | 'login_required'
   | 'consent_required'
-  | 'interaction_required';
+  | 'interaction_required'
+  | 'invalid_target';
 
 /** Exhaustive: adding a code without a status does not compile. */
 export const oauthErrorStatus: Record<OAuthErrorCode, number> = {
@@ -47,13 +48,15 @@ export const oauthErrorStatus: Record<OAuthErrorCode, number> = {
   login_required: 400,
   consent_required: 400,
   interaction_required: 400,
+  // RFC 8707 §2: a `resource` that is not an absolute URI, has a fragment, or is not ours.
+  invalid_target: 400,
 };
 
 /**
  * Why a protected resource refused its credentials (RFC 6750 §3.1). `missing`: the request carried
  * no bearer token (nor an acceptable app_token cookie), so its challenge has no error code.
  */
-export type InvalidTokenReason = 'missing' | 'invalid' | 'expired' | 'revoked' | 'unknown_user';
+export type InvalidTokenReason = 'missing' | 'invalid' | 'expired' | 'revoked' | 'unknown_user' | 'audience';
 
 const TOKEN_DESCRIPTIONS: Record<InvalidTokenReason, string> = {
   missing: 'The request has no access token.',
@@ -61,6 +64,7 @@ const TOKEN_DESCRIPTIONS: Record<InvalidTokenReason, string> = {
   expired: 'The access token has expired.',
   revoked: 'The access token has been revoked.',
   unknown_user: 'The access token does not belong to a user.',
+  audience: 'The access token is meant for another resource.',
 };
 
 /** The body of every 401 from a protected resource (Laravel's). */
@@ -169,6 +173,11 @@ export class OAuthError extends HttpError {
   /** RFC 8628 §3.5: the device code expired before it was redeemed; start a new request. */
   static expiredToken(): OAuthError {
     return new OAuthError('expired_token', 'The device code has expired.');
+  }
+
+  /** RFC 8707 §2: the requested `resource` is malformed, unknown, or outside what was granted. */
+  static invalidTarget(description: string, options?: OAuthErrorOptions): OAuthError {
+    return new OAuthError('invalid_target', description, options);
   }
 
   /** RFC 6750 §3.1 at a protected resource; the reason picks the public description. */

@@ -103,6 +103,7 @@ export class ProtectedResources {
   readonly #byPath: ReadonlyMap<string, ProtectedResource>;
   /** Longest resource path first. */
   readonly #byPrefix: readonly (readonly [string, ProtectedResource])[];
+  readonly #identifiers: ReadonlySet<string>;
 
   constructor(config: TollgateConfig) {
     this.all = protectedResources(config);
@@ -110,6 +111,7 @@ export class ProtectedResources {
     this.#byPrefix = this.all
       .map((entry) => [new URL(entry.metadata.resource).pathname.replace(/\/+$/, ''), entry] as const)
       .sort(([a], [b]) => b.length - a.length);
+    this.#identifiers = new Set(this.all.map((entry) => entry.metadata.resource));
   }
 
   /** The resource whose metadata lives at `path` (the request's path). */
@@ -127,5 +129,10 @@ export class ProtectedResources {
       if (prefix === '' || path === prefix || path.startsWith(`${prefix}/`)) return entry;
     }
     return undefined;
+  }
+
+  /** Whether `resource` is exactly the identifier of a configured resource (RFC 8707 `resource`). */
+  has(resource: string): boolean {
+    return this.#identifiers.has(resource);
   }
 }

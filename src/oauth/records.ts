@@ -37,6 +37,11 @@ export interface AccessTokenRecord {
   expiresAt: string;
   /** The `kid` of the key that signed it; null or absent for tokens issued before kids were recorded. */
   kid?: string | null;
+  /**
+   * The protected resource it was issued for (RFC 8707), its `aud`; null or absent: issued for no
+   * resource in particular (`aud` is the client id).
+   */
+  audience?: string | null;
 }
 
 /** A stored access token with what the protection layer needs to know about its client. */
@@ -71,6 +76,8 @@ export interface AuthCodeRecord {
   nonce?: string | null;
   /** OpenID Connect: when the user logged in, for the ID token's `auth_time`; null if unknown. */
   authTime?: string | null;
+  /** RFC 8707: the authorization request's `resource`, the audience of the tokens it is exchanged for. */
+  resource?: string | null;
 }
 
 /** Where a device authorization request stands (RFC 8628 §3.5). */

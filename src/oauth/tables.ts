@@ -41,6 +41,8 @@ export interface OAuthAccessTokensTable {
   expires_at: Timestamp;
   /** The signing key's `kid`; null for tokens issued before it was recorded. */
   kid: string | null;
+  /** RFC 8707: the protected resource it was issued for (its `aud`); null: the client is the audience. */
+  audience: string | null;
 }
 
 export interface OAuthRefreshTokensTable {
@@ -72,6 +74,8 @@ export interface OAuthAuthCodesTable {
   nonce: string | null;
   /** OpenID Connect: when the user logged in (ISO-8601). */
   auth_time: string | null;
+  /** RFC 8707: the authorization request's `resource`. */
+  resource: string | null;
 }
 
 /** A device authorization request (RFC 8628 §3.1) and where its user's decision stands. */

@@ -3,6 +3,7 @@ import { authProvider } from '../../src/auth/index.js';
 import type { User } from '../../src/auth/user.js';
 import { Users } from '../../src/auth/users.js';
 import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
+import type { Application } from '../../src/kernel/application.js';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
 import {
   Clients,
@@ -36,13 +37,19 @@ export interface OAuthTestApp extends TestApp {
 
 /** The auth and OAuth providers on a fresh database, keys installed, Ada and Bob registered, served on a free port. */
 export async function oauthApp(
-  options: { config?: DeepPartial<TollgateConfig>; oauth?: OAuthOptions } = {},
+  options: {
+    config?: DeepPartial<TollgateConfig>;
+    oauth?: OAuthOptions;
+    /** Runs before boot, after the keys are installed: declare the test's routes here. */
+    setup?: (app: Application) => void;
+  } = {},
 ): Promise<OAuthTestApp> {
   const t = await createTestApp({
     providers: [authProvider(), oauthProvider(options.oauth)],
     config: { ...options.config, oauth: { scopes: SCOPES, ...options.config?.oauth } },
     setup: (app) => {
       installKeys(app.config.storagePath, app.config.oauth.signingAlgorithm);
+      options.setup?.(app);
     },
   });
   const users = t.app.container.make(Users);

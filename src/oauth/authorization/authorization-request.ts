@@ -4,6 +4,7 @@ import { type ClientRecord, clientHandlesGrant, isPublicClient } from '../record
 import { checkClientScopes } from '../rules/check-client-scopes.js';
 import { type CodeChallengeMethod, checkCodeChallenge } from '../rules/check-pkce.js';
 import { redirectUriMatches } from '../rules/check-redirect-uri.js';
+import { checkResource, type KnownResources } from '../rules/check-resource.js';
 import { Scopes } from '../scopes.js';
 import type { ClientStore } from '../stores/contracts.js';
 import { checkOpenIdParameters, type OpenIdParameters } from './openid-parameters.js';
@@ -19,6 +20,8 @@ export interface AuthorizationRequest extends OpenIdParameters {
   state: string | null;
   codeChallenge: string | null;
   codeChallengeMethod: CodeChallengeMethod | null;
+  /** RFC 8707: the protected resource the tokens are for; null or absent (a request kept in a session from before): none named. */
+  resource?: string | null;
 }
 
 /**
@@ -33,12 +36,12 @@ export interface AuthorizationFailure {
 
 /**
  * RFC 6749 §4.1.1/§4.2.1 validation, in order: client, redirect URI (both shown, never
- * redirected), then response type, PKCE, scopes and the OpenID Connect parameters (sent back to
- * the client).
+ * redirected), then response type, PKCE, scopes, the RFC 8707 `resource` and the OpenID Connect
+ * parameters (sent back to the client).
  */
 export async function validateAuthorizationRequest(
   query: Readonly<Record<string, string | undefined>>,
-  deps: { clients: ClientStore; scopes: Scopes; config: TollgateConfig['oauth'] },
+  deps: { clients: ClientStore; scopes: Scopes; config: TollgateConfig['oauth']; resources: KnownResources },
 ): Promise<{ request: AuthorizationRequest; client: ClientRecord }> {
   const clientId = query.client_id;
   if (!clientId) throw OAuthError.invalidRequest('The request is missing the "client_id" parameter.');
@@ -72,6 +75,7 @@ export async function validateAuthorizationRequest(
       : undefined;
   const scopes = deps.scopes.validate(Scopes.parse(query.scope), { allowAll: false, redirectable: true });
   checkClientScopes(client, scopes, { redirectable: true });
+  const resource = checkResource(query.resource, deps.resources, { redirectable: true });
   const openId = checkOpenIdParameters(query);
   return {
     client,
@@ -83,6 +87,7 @@ export async function validateAuthorizationRequest(
       state,
       codeChallenge: pkce?.codeChallenge ?? null,
       codeChallengeMethod: pkce?.codeChallengeMethod ?? null,
+      resource,
       ...openId,
     },
   };

@@ -3,6 +3,7 @@ import type { TollgateConfig } from '../../core/config.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { OAuthError } from '../errors.js';
 import { issuerOf } from '../jwt/access-token-signer.js';
+import { ProtectedResources } from '../protected-resources.js';
 import { type ClientRecord, clientHandlesGrant } from '../records.js';
 import { Scopes } from '../scopes.js';
 import { hashSecret, randomSecret } from '../secrets.js';
@@ -21,7 +22,7 @@ import { approvalAlreadyGiven } from './consent.js';
  * always as a URL to redirect to.
  */
 export class AuthorizationService {
-  static inject = [OAuthStoreKey, Scopes, TokenIssuer, ClockKey, ConfigKey] as const;
+  static inject = [OAuthStoreKey, Scopes, TokenIssuer, ClockKey, ConfigKey, ProtectedResources] as const;
   readonly #issuer: string;
 
   constructor(
@@ -30,6 +31,7 @@ export class AuthorizationService {
     private readonly issuer: TokenIssuer,
     private readonly clock: Clock,
     private readonly config: TollgateConfig,
+    private readonly resources: ProtectedResources,
   ) {
     this.#issuer = issuerOf(config);
   }
@@ -39,6 +41,7 @@ export class AuthorizationService {
       clients: this.store.clients,
       scopes: this.scopes,
       config: this.config.oauth,
+      resources: this.resources,
     });
   }
 
@@ -84,6 +87,7 @@ export class AuthorizationService {
         userId,
         scopes: request.scopes,
         ttlSeconds: this.config.oauth.accessTokenTtlSeconds,
+        audience: request.resource ?? null,
       });
       return this.redirect(request.redirectUri, 'token', {
         access_token: issued.accessToken,
@@ -109,6 +113,7 @@ export class AuthorizationService {
       expiresAt: new Date(now.getTime() + this.config.oauth.authCodeTtlSeconds * 1000).toISOString(),
       nonce: request.nonce,
       authTime: authTime === null ? null : new Date(authTime * 1000).toISOString(),
+      resource: request.resource ?? null,
     });
     return this.redirect(request.redirectUri, 'code', { code, state: request.state });
   }

@@ -1,5 +1,6 @@
 import { OAuthError } from '../errors.js';
 import { verifyCodeVerifier } from '../rules/check-pkce.js';
+import { narrowResource } from '../rules/check-resource.js';
 import { hashSecret, safeEqual } from '../secrets.js';
 import { defineGrant, type GrantServices, userTokens } from './grant.js';
 
@@ -9,7 +10,7 @@ import { defineGrant, type GrantServices, userTokens } from './grant.js';
  */
 export const authorizationCodeGrant = defineGrant({
   grantType: 'authorization_code',
-  parameters: { required: ['code', 'redirect_uri'], optional: ['code_verifier'] },
+  parameters: { required: ['code', 'redirect_uri'], optional: ['code_verifier', 'resource'] },
   async handle({ client, params }, services) {
     const id = hashSecret(params.code);
     const stored = await services.store.authCodes.find(id);
@@ -28,6 +29,7 @@ export const authorizationCodeGrant = defineGrant({
       throw OAuthError.invalidGrant('The redirect_uri does not match the authorization request.');
     }
     verifyCodeVerifier(stored, params.code_verifier);
+    const audience = narrowResource(stored.resource ?? null, params.resource ?? null);
     // OpenID Connect Core §3.1.3.3: the user's claims are read before anything is issued.
     const idToken = services.idTokens.wanted(stored.scopes)
       ? await services.idTokens.prepare({
@@ -40,7 +42,7 @@ export const authorizationCodeGrant = defineGrant({
       : undefined;
 
     const issued = await services.issuer.issue(
-      userTokens(services, client, stored.userId, stored.scopes),
+      userTokens(services, client, stored.userId, stored.scopes, audience),
       // A concurrent exchange of the same code loses here and is treated as reuse below. The
       // code points at the access token before that row exists: no foreign key, same commit.
       ({ store, accessTokenId }) => store.authCodes.consume(id, accessTokenId),

@@ -12,7 +12,7 @@ const SLOW_DOWN_SECONDS = 5;
  */
 export const deviceCodeGrant = defineGrant({
   grantType: DEVICE_CODE_GRANT,
-  parameters: { required: ['device_code'], optional: [] },
+  parameters: { required: ['device_code'], optional: ['resource'] },
   async handle({ client, params }, services) {
     const id = hashSecret(params.device_code);
     const stored = await services.store.deviceCodes.find(id);
@@ -25,7 +25,7 @@ export const deviceCodeGrant = defineGrant({
     if (stored.status === 'pending') return poll(stored, services);
 
     const issued = await services.issuer.issue(
-      userTokens(services, client, stored.userId, stored.scopes),
+      userTokens(services, client, stored.userId, stored.scopes, params.resource ?? null),
       // Of parallel polls after approval, one marks the code redeemed; the others save nothing.
       ({ store, accessTokenId }) => store.deviceCodes.consume(id, accessTokenId),
     );

@@ -2,6 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
 import type { IdTokens } from '../oidc/id-tokens.js';
 import type { ClientRecord } from '../records.js';
+import type { KnownResources } from '../rules/check-resource.js';
 import type { Scopes } from '../scopes.js';
 import type { OAuthStore } from '../stores/contracts.js';
 import type { IssueOptions, TokenIssuer, TokenResponse } from '../tokens/token-issuer.js';
@@ -29,6 +30,8 @@ export interface GrantServices {
   users: UserCredentials;
   /** OpenID Connect ID tokens, for grants that answer an `openid` request. */
   idTokens: IdTokens;
+  /** The protected resources a `resource` parameter may name (RFC 8707). */
+  resources: KnownResources;
 }
 
 /**
@@ -72,17 +75,22 @@ export function defineGrant<const P extends GrantParameters>(grant: Grant<P>): G
   return grant;
 }
 
-/** What a grant on a user's behalf issues: an access and a refresh token, at the configured lifetimes. */
+/**
+ * What a grant on a user's behalf issues: an access and a refresh token, at the configured
+ * lifetimes, for `audience` (RFC 8707; null: the client).
+ */
 export function userTokens(
   services: GrantServices,
   client: ClientRecord,
   userId: number | null,
   scopes: readonly string[],
+  audience: string | null = null,
 ): IssueOptions {
   return {
     client,
     userId,
     scopes,
+    audience,
     ttlSeconds: services.config.accessTokenTtlSeconds,
     refresh: { ttlSeconds: services.config.refreshTokenTtlSeconds },
   };

@@ -1,4 +1,5 @@
 import { OAuthError } from '../errors.js';
+import { narrowResource } from '../rules/check-resource.js';
 import { ALL_SCOPES, Scopes } from '../scopes.js';
 import { hashSecret } from '../secrets.js';
 import { defineGrant } from './grant.js';
@@ -6,11 +7,11 @@ import { defineGrant } from './grant.js';
 /**
  * RFC 6749 §6 with rotation (RFC 9700 §4.14.2): every use issues a new refresh token and retires
  * the old one with its access token; presenting a retired one revokes the whole chain. The
- * requested scope may narrow the grant, never widen it.
+ * requested scope may narrow the grant, never widen it; so may the requested resource (RFC 8707).
  */
 export const refreshTokenGrant = defineGrant({
   grantType: 'refresh_token',
-  parameters: { required: ['refresh_token'], optional: ['scope'] },
+  parameters: { required: ['refresh_token'], optional: ['scope', 'resource'] },
   async handle({ client, params }, services) {
     const id = hashSecret(params.refresh_token);
     const stored = await services.store.refreshTokens.find(id);
@@ -27,6 +28,8 @@ export const refreshTokenGrant = defineGrant({
     }
     const scopes = narrowScopes(previous.scopes, Scopes.parse(params.scope));
     services.scopes.validate(scopes, { allowAll: previous.scopes.includes(ALL_SCOPES) });
+    // RFC 8707 §2.2: the new token keeps the grant's resource; a grant bound to none may narrow.
+    const audience = narrowResource(previous.audience ?? null, params.resource ?? null);
 
     const issued = await services.issuer.issue(
       {
@@ -34,6 +37,7 @@ export const refreshTokenGrant = defineGrant({
         userId: previous.userId,
         scopes,
         ttlSeconds: services.config.accessTokenTtlSeconds,
+        audience,
         refresh: { ttlSeconds: services.config.refreshTokenTtlSeconds, familyId: stored.familyId },
       },
       async ({ store, afterCommit }) => {

@@ -41,13 +41,14 @@ describe(`ClientAuthenticator: the token endpoint's client cache (${engine})`, (
 });
 
 describe('the token endpoint pipeline', () => {
-  it('reads as RFC 6749 §3.2 and §5.2 do: form, grant type, client, allowed grant and scopes, parameters, grant', () => {
+  it('reads as RFC 6749 §3.2 and §5.2 do: form, grant type, client, allowed grant and scopes, RFC 8707 resource, parameters, grant', () => {
     expect(tokenPipeline.map((step) => step.name)).toEqual([
       'readForm',
       'supportedGrantType',
       'authenticateClient',
       'allowedGrantType',
       'allowedScopes',
+      'requestedResource',
       'grantParameters',
       'runGrant',
     ]);

@@ -4,8 +4,10 @@ import type { TollgateConfig } from '../../core/config.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { OAuthError } from '../errors.js';
 import { IdTokens } from '../oidc/id-tokens.js';
+import { ProtectedResources } from '../protected-resources.js';
 import { type ClientRecord, clientHandlesGrant } from '../records.js';
 import { checkClientScopes } from '../rules/check-client-scopes.js';
+import { checkResource } from '../rules/check-resource.js';
 import { Scopes } from '../scopes.js';
 import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { TokenIssuer, type TokenResponse } from '../tokens/token-issuer.js';
@@ -68,6 +70,14 @@ function allowedScopes({ client, request }: TokenExchange): void {
   checkClientScopes(client, Scopes.parse(request.params.scope));
 }
 
+/**
+ * RFC 8707 §2 `invalid_target`: a `resource` that is not an absolute URI without a fragment, or
+ * names no configured protected resource. Whether the grant covers it is the grant's check.
+ */
+function requestedResource({ request }: TokenExchange, { services }: TokenEndpointParts): void {
+  checkResource(request.params.resource, services.resources);
+}
+
 /** The grant's required parameters (its `parameters`), else `invalid_request`. */
 function grantParameters({ grant, request }: TokenExchange): void {
   for (const name of grant.parameters.required) {
@@ -90,6 +100,7 @@ export const tokenPipeline: readonly TokenStep[] = [
   authenticateClient,
   allowedGrantType,
   allowedScopes,
+  requestedResource,
   grantParameters,
   runGrant,
 ];
@@ -107,6 +118,7 @@ export class TokenEndpoint {
     ConfigKey,
     Users,
     IdTokens,
+    ProtectedResources,
   ] as const;
   readonly #parts: TokenEndpointParts;
 
@@ -121,8 +133,19 @@ export class TokenEndpoint {
     config: TollgateConfig,
     users: Users,
     idTokens: IdTokens,
+    resources: ProtectedResources,
   ) {
-    const services = { store, issuer, revoker, scopes, clock, config: config.oauth, users, idTokens };
+    const services = {
+      store,
+      issuer,
+      revoker,
+      scopes,
+      clock,
+      config: config.oauth,
+      users,
+      idTokens,
+      resources,
+    };
     this.#parts = { grants, clients, services };
   }
 

@@ -41,6 +41,7 @@ export function registerApiGuard(app: Application, options: ApiGuardOptions = {}
   container.instance(ApiGuardRegistration, registration);
   container.singleton(AppTokenCookie).singleton(TokenGuard, (c) => {
     const users = c.make(Users);
+    const resources = c.make(ProtectedResources);
     const cookie = new AppTokenAuthenticator({
       cookie: c.make(AppTokenCookie),
       users,
@@ -53,6 +54,7 @@ export function registerApiGuard(app: Application, options: ApiGuardOptions = {}
       users,
       clock: app.clock,
       cookie,
+      resourceAt: (path: string) => resources.forPath(path)?.metadata.resource,
     };
     return new TokenGuard(deps, options);
   });

@@ -22,13 +22,18 @@ export interface TokenGuardDeps {
   clock: Clock;
   /** The app_token cookie, for requests without an Authorization header. */
   cookie: AppTokenAuthenticator;
+  /**
+   * The identifier of the configured protected resource a request path belongs to
+   * (`ProtectedResources.forPath`); absent: no resource checks.
+   */
+  resourceAt?: (path: string) => string | undefined;
 }
 
 const refuse = (reason: InvalidTokenReason) => OAuthError.invalidToken({ reason });
 
 /**
  * The `api` guard with the token driver (spec "Authentication" 1, RFC 6750 §2.1): header → token
- * → revocation → user, over a verified-token cache, a revocation cache and a user resolver; the
+ * → revocation → audience → user, over a verified-token cache, a revocation cache and a user resolver; the
  * `app_token` cookie when there is no Authorization header. A reused token is a cache hit and
  * answers synchronously. Every refusal is an `OAuthError` (`invalid_token` with its reason).
  */
@@ -60,7 +65,7 @@ export class TokenGuard {
     if (entry !== undefined) {
       const now = performance.now();
       const user = this.users.cached(entry, now);
-      if (user !== undefined && this.#stillGood(entry.token, now)) {
+      if (user !== undefined && this.#stillGood(entry.token, now) && this.#meantForHere(c, entry.token)) {
         c.set('accessToken', entry.token);
         return user;
       }
@@ -73,10 +78,25 @@ export class TokenGuard {
     if (this.actingAs !== undefined) return this.#use(c, this.actingAs.token);
     const header = c.req.header('authorization');
     const entry = header === undefined ? undefined : this.verified.get(header);
-    if (entry !== undefined && this.#stillGood(entry.token, performance.now()))
+    if (
+      entry !== undefined &&
+      this.#stillGood(entry.token, performance.now()) &&
+      this.#meantForHere(c, entry.token)
+    )
       return this.#use(c, entry.token);
     if (bearerToken(header) === undefined) throw refuse('missing');
-    return this.#check(header!).then(({ token }) => this.#use(c, token));
+    return this.#check(c, header!).then(({ token }) => this.#use(c, token));
+  }
+
+  /**
+   * RFC 8707 / RFC 9068 §4: a token issued for a resource is refused under another configured
+   * resource. A token issued for none (`aud` is its client) passes, as before resource indicators;
+   * so does any token on a path no configured resource holds. One string comparison when cached.
+   */
+  #meantForHere(c: Context, token: VerifiedToken): boolean {
+    if (token.resource === null || this.deps.resourceAt === undefined) return true;
+    const here = this.deps.resourceAt(c.req.path);
+    return here === undefined || here === token.resource;
   }
 
   /** Not expired, live by a state still trusted, and bound to its row: the reused-token test. */
@@ -88,7 +108,7 @@ export class TokenGuard {
 
   async #userOf(c: Context, header: string): Promise<User> {
     if (bearerToken(header) === undefined) return this.#viaCookie(c);
-    const { token, entry } = await this.#check(header);
+    const { token, entry } = await this.#check(c, header);
     const now = performance.now();
     const user = this.users.cached(entry, now) ?? (await this.users.resolve(token, entry, now));
     if (user === undefined) throw refuse('unknown_user');
@@ -97,7 +117,7 @@ export class TokenGuard {
   }
 
   /** Header → token (verified once, then cached) → revocation (cached state or the row). */
-  async #check(header: string): Promise<{ token: VerifiedToken; entry: VerifiedEntry }> {
+  async #check(c: Context, header: string): Promise<{ token: VerifiedToken; entry: VerifiedEntry }> {
     const entry = this.verified.get(header) ?? (await this.verified.verify(header, this.deps.verifier));
     const token = entry.token;
     if (this.#now() >= token.expiresAtMs) {
@@ -108,6 +128,7 @@ export class TokenGuard {
     const state = await this.revocations.state(token, now);
     if (!state.live) throw refuse('revoked');
     if (!bindsTo(state, token)) throw refuse('invalid');
+    if (!this.#meantForHere(c, token)) throw refuse('audience');
     return { token, entry };
   }
 

@@ -17,6 +17,11 @@ export interface VerifiedToken {
   readonly allScopes: boolean;
   /** `exp` in milliseconds: refused from this instant on, by the injected clock. */
   readonly expiresAtMs: number;
+  /**
+   * The protected resource it was issued for (RFC 8707): its `aud` when that is not the client
+   * id; null for a token issued for no resource in particular.
+   */
+  readonly resource: string | null;
   /** What `user.token()` returns and the scope middleware reads; shared, so frozen. */
   readonly current: Readonly<CurrentAccessToken>;
   readonly claims: Readonly<AccessTokenClaims>;
@@ -34,6 +39,7 @@ export function toVerifiedToken(claims: AccessTokenClaims): VerifiedToken {
     scopes,
     allScopes: scopes.includes(ALL_SCOPES),
     expiresAtMs: claims.exp * 1000,
+    resource: claims.aud === claims.client_id ? null : claims.aud,
     current: Object.freeze({ id: claims.jti, clientId: claims.client_id, userId, scopes, expiresAt }),
     claims: Object.freeze({ ...claims, scopes: scopes as string[] }),
   });
@@ -77,6 +83,7 @@ export function transientToken(
     scopes: list,
     allScopes: list.includes(ALL_SCOPES),
     expiresAtMs: Number.POSITIVE_INFINITY,
+    resource: null,
     current: Object.freeze({ id, clientId, userId, scopes: list }),
     claims: Object.freeze({
       iss: '',

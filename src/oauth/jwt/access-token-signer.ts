@@ -13,6 +13,8 @@ export interface AccessTokenSubject {
   scopes: readonly string[];
   issuedAt: number;
   expiresAt: number;
+  /** RFC 8707: the resource the token is for, its `aud`; absent or null: the client id. */
+  audience?: string | null;
 }
 
 /** What `crypto.sign` needs for one JWS algorithm and key (RFC 7518 §3.1, RFC 8037 §3.1). */
@@ -96,7 +98,7 @@ export class AccessTokenSigner {
     const claims: AccessTokenClaims = {
       iss: this.#issuer,
       sub: subject.userId === null ? subject.clientId : String(subject.userId),
-      aud: subject.clientId,
+      aud: subject.audience ?? subject.clientId,
       client_id: subject.clientId,
       jti: subject.tokenId,
       iat: subject.issuedAt,

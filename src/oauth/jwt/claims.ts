@@ -5,7 +5,10 @@
 export interface AccessTokenClaims {
   iss: string;
   sub: string;
-  /** The client id (RFC 9068 §3: the audience is the resource; Passport uses the client). */
+  /**
+   * The resource asked for with RFC 8707's `resource` (RFC 9068 §3); without one, the client id
+   * (Passport's choice).
+   */
   aud: string;
   client_id: string;
   /** The stored token's id: revocation looks it up. */

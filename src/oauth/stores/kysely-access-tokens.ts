@@ -19,6 +19,7 @@ function toAccessToken(row: OAuthAccessTokenRow): AccessTokenRecord {
     updatedAt: row.updated_at,
     expiresAt: row.expires_at,
     kid: row.kid,
+    audience: row.audience,
   };
 }
 
@@ -74,6 +75,7 @@ const emptyRow = {
   updated_at: '',
   expires_at: '',
   kid: '',
+  audience: '',
 };
 
 function parametersOf(token: AccessTokenRecord): unknown[] {
@@ -88,6 +90,7 @@ function parametersOf(token: AccessTokenRecord): unknown[] {
     token.updatedAt,
     token.expiresAt,
     token.kid ?? null,
+    token.audience ?? null,
   ];
 }
 

@@ -19,6 +19,7 @@ function toAuthCode(row: OAuthAuthCodeRow): AuthCodeRecord {
     expiresAt: row.expires_at,
     nonce: row.nonce,
     authTime: row.auth_time,
+    resource: row.resource,
   };
 }
 
@@ -42,6 +43,7 @@ export class KyselyAuthCodeStore implements AuthCodeStore {
         expires_at: code.expiresAt,
         nonce: code.nonce ?? null,
         auth_time: code.authTime ?? null,
+        resource: code.resource ?? null,
       })
       .execute();
   }

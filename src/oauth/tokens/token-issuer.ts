@@ -15,6 +15,8 @@ export interface IssueOptions {
   /** Personal access tokens carry a name. */
   name?: string | null;
   ttlSeconds: number;
+  /** RFC 8707: the protected resource the token is for (its `aud`); null or absent: the client. */
+  audience?: string | null;
   /** Issue a refresh token too; `familyId` continues a rotation chain. */
   refresh?: { ttlSeconds: number; familyId?: string };
 }
@@ -126,6 +128,7 @@ export class TokenIssuer {
       updatedAt: now,
       expiresAt: new Date(expiresAt * 1000).toISOString(),
       kid,
+      audience: options.audience ?? null,
     };
     const subject: AccessTokenSubject = {
       tokenId: record.id,
@@ -134,6 +137,7 @@ export class TokenIssuer {
       scopes: record.scopes,
       issuedAt,
       expiresAt,
+      audience: record.audience,
     };
     const issued = { accessToken: '', record, expiresIn: options.ttlSeconds } as IssuedTokens;
     if (options.refresh) {
