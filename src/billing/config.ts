@@ -25,6 +25,11 @@ export interface BillingConfig {
   currencySymbol: string;
   plans: PlanConfig[];
   coupons: CouponConfig[];
+  /**
+   * Whether a `past_due` subscription (a renewal failed, the provider still retries) still counts
+   * as subscribed. Default true; false locks the user out from the first failed renewal.
+   */
+  keepPastDueSubscribed: boolean;
   stripe: { key: string; secret: string; webhookSecret: string; apiBase: string };
   braintree: {
     environment: string;
@@ -49,6 +54,7 @@ export const billingConfig: ConfigSlice<'billing'> = {
       currencySymbol: '$',
       plans: [],
       coupons: [],
+      keepPastDueSubscribed: true,
       stripe: { key: '', secret: '', webhookSecret: '', apiBase: '' },
       braintree: { environment: 'sandbox', merchantId: '', publicKey: '', privateKey: '', apiBase: '' },
     },

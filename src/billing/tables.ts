@@ -17,6 +17,10 @@ export interface SubscriptionsTable {
   quantity: number | null;
   trial_ends_at: NullableTimestamp;
   ends_at: NullableTimestamp;
+  /** The provider's status (`SubscriptionStatus`). */
+  status: Generated<string>;
+  /** When the provider state last applied was current; older webhook events are not applied. */
+  provider_updated_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

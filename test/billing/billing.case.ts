@@ -16,6 +16,7 @@ import { creationCases } from './contract/creation.js';
 import { doubleSubmitCases } from './contract/double-submit.js';
 import { lifecycleCases } from './contract/lifecycle.js';
 import { moneyCases } from './contract/money.js';
+import { statusCases } from './contract/status.js';
 import { webhookCases } from './contract/webhooks.js';
 import type { EditionHarness, EditionSandbox } from './harness.js';
 
@@ -124,5 +125,6 @@ export function billingContract(harness: EditionHarness): void {
     moneyCases(ctx);
     webhookCases(ctx);
     doubleSubmitCases(ctx);
+    statusCases(ctx);
   });
 }

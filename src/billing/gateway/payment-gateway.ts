@@ -1,4 +1,5 @@
 import { InjectionKey } from '../../core/container.js';
+import type { SubscriptionStatus } from '../subscriptions/provider-status.js';
 import type { GatewayCapabilities } from './capabilities.js';
 
 /**
@@ -105,8 +106,8 @@ export interface GatewaySubscription {
   id: string;
   plan: string;
   quantity: number;
-  /** The provider's own status word (`active`, `trialing`, `canceled`, `Active`, `Canceled`…). */
-  status: string;
+  /** The provider's status in the neutral vocabulary (Braintree's words are mapped by its gateway). */
+  status: SubscriptionStatus;
   trialEndsAt: Date | null;
   /** End of the paid (or trial) period: where a grace period ends. */
   currentPeriodEnd: Date | null;

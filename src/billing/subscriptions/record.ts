@@ -1,3 +1,5 @@
+import type { SubscriptionStatus } from './provider-status.js';
+
 /**
  * A subscription as the billing layer works with it, whatever the edition. The repository maps the
  * edition's columns (`stripe_id`/`stripe_plan` or `braintree_id`/`braintree_plan`) to `providerId`
@@ -15,14 +17,27 @@ export interface SubscriptionRecord {
   readonly quantity: number | null;
   readonly trialEndsAt: string | null;
   readonly endsAt: string | null;
+  /** The provider's status, as of the last answer or webhook applied. */
+  readonly status: SubscriptionStatus;
+  /**
+   * When the provider's state last applied here was current (a webhook event's time, or the time of
+   * an API answer, to the second): an older event is not applied over it.
+   */
+  readonly providerUpdatedAt: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
 
 /** A new row: the rest is filled in by the repository. */
-export type NewSubscription = Omit<SubscriptionRecord, 'id' | 'endsAt' | 'createdAt' | 'updatedAt'>;
+export type NewSubscription = Omit<
+  SubscriptionRecord,
+  'id' | 'endsAt' | 'providerUpdatedAt' | 'createdAt' | 'updatedAt'
+>;
 
 /** What an operation changes on a stored subscription (`updatedAt` always moves). */
 export type SubscriptionUpdate = Partial<
-  Pick<SubscriptionRecord, 'providerId' | 'plan' | 'quantity' | 'trialEndsAt' | 'endsAt'>
+  Pick<
+    SubscriptionRecord,
+    'providerId' | 'plan' | 'quantity' | 'trialEndsAt' | 'endsAt' | 'status' | 'providerUpdatedAt'
+  >
 >;

@@ -76,3 +76,30 @@ describe('subscription status rules', () => {
     expect(status.onGenericTrial({ trial_ends_at: null }, now)).toBe(false);
   });
 });
+
+describe("the provider's status in valid()", () => {
+  const keep = { keepPastDueSubscribed: true };
+  const lockOut = { keepPastDueSubscribed: false };
+  it.each([
+    ['active', true, true],
+    ['trialing', true, true],
+    ['past_due', true, false],
+    ['incomplete', false, false],
+    ['incomplete_expired', false, false],
+    ['unpaid', false, false],
+    ['paused', false, false],
+  ])('%s: valid %s (past due kept), %s (past due locked out)', (word, kept, locked) => {
+    const record = { ...at(null, null), status: word };
+    expect(status.valid(record, now, keep)).toBe(kept);
+    expect(status.valid(record, now, lockOut)).toBe(locked);
+  });
+
+  it('past due is still subscribed by default', () => {
+    expect(status.valid({ ...at(null, null), status: 'past_due' }, now)).toBe(true);
+  });
+
+  it('canceled at the provider keeps the grace period the dates give', () => {
+    expect(status.valid({ ...at(null, future), status: 'canceled' }, now)).toBe(true);
+    expect(status.valid({ ...at(null, past), status: 'canceled' }, now)).toBe(false);
+  });
+});

@@ -2,9 +2,13 @@
  * The subscription status rules of the spec ("Subscription and trial status"), once, as pure
  * functions of a subscription record and the current time. Everything else calls these.
  */
+import { type StatusOptions, statusDeniesAccess } from './provider-status.js';
+
 export interface StatusRecord {
   readonly trialEndsAt: string | null;
   readonly endsAt: string | null;
+  /** The provider's status (`SubscriptionStatus`); absent, only the dates count. */
+  readonly status?: string;
 }
 
 function isFuture(iso: string | null, now: Date): boolean {
@@ -36,8 +40,17 @@ export function ended(record: StatusRecord, now: Date): boolean {
   return cancelled(record) && !onGracePeriod(record, now);
 }
 
-/** What `subscribed()` means: active, in trial, or in the grace period. */
-export function valid(record: StatusRecord, now: Date): boolean {
+/**
+ * What `subscribed()` means: active, in trial, or in the grace period — unless the provider's status
+ * rules access out (`incomplete`, `incomplete_expired`, `unpaid`, `paused`, and `past_due` when
+ * `keepPastDueSubscribed` is off).
+ */
+export function valid(
+  record: StatusRecord,
+  now: Date,
+  options: StatusOptions = { keepPastDueSubscribed: true },
+): boolean {
+  if (statusDeniesAccess(record.status, options)) return false;
   return active(record, now) || onTrial(record, now) || onGracePeriod(record, now);
 }
 

@@ -6,6 +6,7 @@ import type { Database } from '../../database/types.js';
 import type { EditionColumns } from '../gateway/capabilities.js';
 import { type PaymentGateway, PaymentGatewayKey } from '../gateway/payment-gateway.js';
 import type { SubscriptionRow, SubscriptionsTable } from '../tables.js';
+import type { SubscriptionStatus } from './provider-status.js';
 import type { NewSubscription, SubscriptionRecord, SubscriptionUpdate } from './record.js';
 
 /**
@@ -40,6 +41,8 @@ export class SubscriptionRepository {
         quantity: subscription.quantity,
         trial_ends_at: subscription.trialEndsAt,
         ends_at: null,
+        status: subscription.status,
+        provider_updated_at: secondOf(now),
         created_at: now,
         updated_at: now,
       })
@@ -119,6 +122,8 @@ export class SubscriptionRepository {
       quantity: row.quantity,
       trialEndsAt: row.trial_ends_at,
       endsAt: row.ends_at,
+      status: row.status as SubscriptionStatus,
+      providerUpdatedAt: row.provider_updated_at,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };
@@ -131,6 +136,13 @@ export class SubscriptionRepository {
     if (changes.quantity !== undefined) values.quantity = changes.quantity;
     if (changes.trialEndsAt !== undefined) values.trial_ends_at = changes.trialEndsAt;
     if (changes.endsAt !== undefined) values.ends_at = changes.endsAt;
+    if (changes.status !== undefined) values.status = changes.status;
+    if (changes.providerUpdatedAt !== undefined) values.provider_updated_at = changes.providerUpdatedAt;
     return values;
   }
+}
+
+/** An API answer is as fresh as the second it came in (webhook event times have whole seconds). */
+export function secondOf(iso: string): string {
+  return `${iso.slice(0, 19)}.000Z`;
 }

@@ -3,6 +3,7 @@ import type { BillableUser } from '../billable-user.js';
 import type { EditionColumns } from '../gateway/capabilities.js';
 import type { GatewaySubscription } from '../gateway/payment-gateway.js';
 import type { SubscriptionRow } from '../tables.js';
+import type { StatusOptions, SubscriptionStatus } from './provider-status.js';
 import type { SubscriptionRecord } from './record.js';
 import * as status from './status.js';
 
@@ -24,6 +25,7 @@ export interface SubscriptionContext {
   /** The edition's columns, for the row-shaped attributes (`stripe_id`, `braintree_plan`, …). */
   readonly columns: EditionColumns;
   readonly operations: SubscriptionOperations;
+  readonly statusOptions: StatusOptions;
 }
 
 /**
@@ -79,6 +81,13 @@ export class Subscription implements SubscriptionRow {
   get ends_at(): string | null {
     return this.#record.endsAt;
   }
+  /** The provider's status (`active`, `trialing`, `past_due`, `unpaid`, `canceled`, …). */
+  get status(): SubscriptionStatus {
+    return this.#record.status;
+  }
+  get provider_updated_at(): string | null {
+    return this.#record.providerUpdatedAt;
+  }
   get created_at(): string {
     return this.#record.createdAt;
   }
@@ -97,7 +106,7 @@ export class Subscription implements SubscriptionRow {
   }
 
   valid(): boolean {
-    return status.valid(this.#record, this.#now());
+    return status.valid(this.#record, this.#now(), this.#context.statusOptions);
   }
   active(): boolean {
     return status.active(this.#record, this.#now());
@@ -168,7 +177,7 @@ export class Subscription implements SubscriptionRow {
 
   toJSON(): SubscriptionRow {
     const { id, user_id, name, stripe_id, stripe_plan, braintree_id, braintree_plan } = this;
-    const { quantity, trial_ends_at, ends_at, created_at, updated_at } = this;
+    const { quantity, trial_ends_at, ends_at, status, provider_updated_at, created_at, updated_at } = this;
     return {
       id,
       user_id,
@@ -180,6 +189,8 @@ export class Subscription implements SubscriptionRow {
       quantity,
       trial_ends_at,
       ends_at,
+      status,
+      provider_updated_at,
       created_at,
       updated_at,
     };

@@ -14,10 +14,10 @@ import {
 } from '../gateway/payment-gateway.js';
 import { RequestKeys } from '../request-keys.js';
 import { validateTaxPercentage } from '../tax.js';
-import type { SubscriptionRecord } from './record.js';
+import type { SubscriptionRecord, SubscriptionUpdate } from './record.js';
 import * as status from './status.js';
 import { Subscription, type SubscriptionOperations } from './subscription.js';
-import { SubscriptionRepository } from './subscription-repository.js';
+import { SubscriptionRepository, secondOf } from './subscription-repository.js';
 
 export interface NewSubscriptionOptions {
   name: string;
@@ -64,6 +64,7 @@ export class Subscriptions implements SubscriptionOperations {
       clock: this.clock,
       columns: this.caps.columns,
       operations: this,
+      statusOptions: { keepPastDueSubscribed: this.config.billing.keepPastDueSubscribed },
     });
   }
 
@@ -132,6 +133,7 @@ export class Subscriptions implements SubscriptionOperations {
         plan: remote.plan,
         quantity: this.caps.supportsQuantities ? remote.quantity : null,
         trialEndsAt: iso(remote.trialEndsAt ?? trialEndsAt),
+        status: remote.status,
       })
       .catch(async (error: unknown) => {
         if (!isUniqueViolation(error)) throw error;
@@ -162,6 +164,7 @@ export class Subscriptions implements SubscriptionOperations {
       plan: remote.plan,
       trialEndsAt: iso(trialEndsAt),
       endsAt: null,
+      ...this.answered(remote),
     });
   }
 
@@ -176,7 +179,7 @@ export class Subscriptions implements SubscriptionOperations {
       quantity,
       idempotencyKey: randomUUID(),
     });
-    return this.repository.update(record.id, { quantity: remote.quantity });
+    return this.repository.update(record.id, { quantity: remote.quantity, ...this.answered(remote) });
   }
 
   async cancel(record: SubscriptionRecord): Promise<SubscriptionRecord> {
@@ -187,14 +190,17 @@ export class Subscriptions implements SubscriptionOperations {
     const endsAt = status.onTrial(record, now)
       ? record.trialEndsAt
       : iso(remote.currentPeriodEnd ?? this.clock.now());
-    return this.repository.update(record.id, { endsAt });
+    return this.repository.update(record.id, { endsAt, ...this.answered(remote) });
   }
 
   async cancelNow(record: SubscriptionRecord): Promise<SubscriptionRecord> {
     // Already over (the provider ended it, or the grace period ran out): nothing left to cancel there.
     if (status.ended(record, this.clock.now())) return this.repository.update(record.id, {});
-    await this.gateway.cancelSubscription(record.providerId, { atPeriodEnd: false });
-    return this.repository.update(record.id, { endsAt: this.clock.now().toISOString() });
+    const remote = await this.gateway.cancelSubscription(record.providerId, { atPeriodEnd: false });
+    return this.repository.update(record.id, {
+      endsAt: this.clock.now().toISOString(),
+      ...this.answered(remote),
+    });
   }
 
   async resume(record: SubscriptionRecord): Promise<SubscriptionRecord> {
@@ -202,7 +208,11 @@ export class Subscriptions implements SubscriptionOperations {
     // The spec leaves resume outside the grace period unspecified; Cashier throws, so do we.
     if (!status.onGracePeriod(record, now)) throw BillingError.notOnGracePeriod();
     const remote = await this.gateway.resumeSubscription(record.providerId, this.resumeContext(record, now));
-    return this.repository.update(record.id, { providerId: remote.id, endsAt: null });
+    return this.repository.update(record.id, {
+      providerId: remote.id,
+      endsAt: null,
+      ...this.answered(remote),
+    });
   }
 
   async syncTaxPercentage(record: SubscriptionRecord, owner: BillableUser): Promise<SubscriptionRecord> {
@@ -231,6 +241,11 @@ export class Subscriptions implements SubscriptionOperations {
       changed++;
     }
     return changed;
+  }
+
+  /** The provider's status from an API answer, current as of now. */
+  private answered(remote: GatewaySubscription): SubscriptionUpdate {
+    return { status: remote.status, providerUpdatedAt: secondOf(this.clock.now().toISOString()) };
   }
 
   private resumeContext(record: SubscriptionRecord, now: Date): ResumeContext {

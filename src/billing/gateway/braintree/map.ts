@@ -1,4 +1,5 @@
 import { toMinor } from '../../money.js';
+import type { SubscriptionStatus } from '../../subscriptions/provider-status.js';
 import type {
   GatewayCustomer,
   GatewayInvoice,
@@ -54,6 +55,19 @@ export function periodEnd(sub: BtSubscription): Date | null {
   return paidThrough ? startOf(addDays(paidThrough, 1)) : null;
 }
 
+/** Braintree's status words in the neutral vocabulary; Pending (a later first billing date) is active. */
+export function neutralStatus(sub: BtSubscription): SubscriptionStatus {
+  switch (sub.status) {
+    case 'Past Due':
+      return 'past_due';
+    case 'Canceled':
+    case 'Expired':
+      return 'canceled';
+    default:
+      return inTrial(sub) ? 'trialing' : 'active';
+  }
+}
+
 export function mapSubscription(sub: BtSubscription, trialEndsAt?: Date | null): GatewaySubscription {
   const ended = sub.status === 'Canceled' || sub.status === 'Expired';
   const cycles = sub.numberOfBillingCycles;
@@ -61,7 +75,7 @@ export function mapSubscription(sub: BtSubscription, trialEndsAt?: Date | null):
     id: sub.id,
     plan: sub.planId,
     quantity: 1,
-    status: sub.status,
+    status: neutralStatus(sub),
     trialEndsAt:
       trialEndsAt !== undefined
         ? trialEndsAt

@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import type { SubscriptionStatus } from '../../subscriptions/provider-status.js';
 import type {
   GatewayCustomer,
   GatewayInvoice,
@@ -31,7 +32,7 @@ export function mapSubscription(sub: Stripe.Subscription): GatewaySubscription {
     id: sub.id,
     plan: item?.price?.id ?? item?.plan?.id ?? '',
     quantity: item?.quantity ?? 1,
-    status: sub.status,
+    status: sub.status as SubscriptionStatus,
     trialEndsAt: fromEpoch(sub.trial_end),
     currentPeriodEnd: fromEpoch(item?.current_period_end),
     cancelAtPeriodEnd: sub.cancel_at_period_end,
