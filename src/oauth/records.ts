@@ -57,6 +57,8 @@ export interface RefreshTokenRecord {
   revoked: boolean;
   createdAt: string;
   expiresAt: string;
+  /** OpenID Connect: when the user logged in, kept down the rotation chain; null if unknown. */
+  authTime?: string | null;
 }
 
 export interface AuthCodeRecord {

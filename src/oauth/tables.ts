@@ -54,6 +54,8 @@ export interface OAuthRefreshTokensTable {
   revoked: number;
   created_at: Timestamp;
   expires_at: Timestamp;
+  /** OpenID Connect: when the user logged in (ISO-8601), for ID tokens issued on refresh. */
+  auth_time: string | null;
 }
 
 export interface OAuthAuthCodesTable {

@@ -13,7 +13,7 @@ import { ADA, Browser, insecure, type OAuthTestApp, oauthApp, REDIRECT } from '.
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
-describe(`OpenID Connect: ID tokens, signing keys and concurrent exchanges (${engine})`, () => {
+describe(`OpenID Connect: ID tokens on refresh, after a key rotation, for concurrent exchanges (${engine})`, () => {
   let t: OAuthTestApp;
   let ada: Browser;
 
@@ -45,6 +45,41 @@ describe(`OpenID Connect: ID tokens, signing keys and concurrent exchanges (${en
       before.access_token,
     );
     expect(previous.kid).toBe(rotated.retired.kid);
+  });
+
+  it('Core §12.2: a refresh answers a new ID token — same sub, aud and auth_time, a new iat, no nonce', async () => {
+    const { client, request, response } = await publicClientFlow(t, ada);
+    const first = await oauth.processAuthorizationCodeResponse(t.as, client, response, {
+      expectedNonce: request.nonce,
+    });
+    const original = oauth.getValidatedIdTokenClaims(first)!;
+    let refreshToken = first.refresh_token!;
+    // Twice down the rotation chain, a minute apart: auth_time stays the login's.
+    for (let round = 1; round <= 2; round++) {
+      t.clock.advance(60_000);
+      const later = openIdClient(t, client.client_id);
+      const res = await oauth.refreshTokenGrantRequest(t.as, later, oauth.None(), refreshToken, insecure);
+      const tokens = await oauth.processRefreshTokenResponse(t.as, later, res);
+      const claims = oauth.getValidatedIdTokenClaims(tokens)!;
+      expect(claims).toMatchObject({
+        sub: original.sub,
+        aud: original.aud,
+        azp: client.client_id,
+        auth_time: original.auth_time,
+        iat: original.iat + 60 * round,
+      });
+      expect(claims).not.toHaveProperty('nonce');
+      await verifySignatureAndAtHash(t, tokens.id_token!, tokens.access_token);
+      refreshToken = tokens.refresh_token!;
+    }
+    // Narrowed to leave openid out: no ID token.
+    const narrowed = await oauth.refreshTokenGrantRequest(t.as, client, oauth.None(), refreshToken, {
+      ...insecure,
+      additionalParameters: { scope: 'email' },
+    });
+    const body = (await narrowed.json()) as Record<string, unknown>;
+    expect(body.scope).toBe('email');
+    expect(body).not.toHaveProperty('id_token');
   });
 
   it('RFC 6749 §4.1.2: one code exchanged twice at once gives one ID token; the other request is invalid_grant', async () => {

@@ -1,4 +1,5 @@
 import { OAuthError } from '../errors.js';
+import { authTimeClaim } from '../oidc/id-tokens.js';
 import { verifyCodeVerifier } from '../rules/check-pkce.js';
 import { narrowResource } from '../rules/check-resource.js';
 import { hashSecret, safeEqual } from '../secrets.js';
@@ -37,12 +38,12 @@ export const authorizationCodeGrant = defineGrant({
           userId: stored.userId,
           scopes: stored.scopes,
           nonce: stored.nonce ?? null,
-          authTime: stored.authTime ? Math.floor(Date.parse(stored.authTime) / 1000) : null,
+          authTime: authTimeClaim(stored.authTime),
         })
       : undefined;
 
     const issued = await services.issuer.issue(
-      userTokens(services, client, stored.userId, stored.scopes, audience),
+      userTokens(services, client, stored.userId, stored.scopes, audience, stored.authTime ?? null),
       // A concurrent exchange of the same code loses here and is treated as reuse below. The
       // code points at the access token before that row exists: no foreign key, same commit.
       ({ store, accessTokenId }) => store.authCodes.consume(id, accessTokenId),

@@ -85,6 +85,8 @@ export function userTokens(
   userId: number | null,
   scopes: readonly string[],
   audience: string | null = null,
+  /** When the user logged in (ISO-8601), kept by the refresh token for OpenID Connect. */
+  authTime: string | null = null,
 ): IssueOptions {
   return {
     client,
@@ -92,6 +94,6 @@ export function userTokens(
     scopes,
     audience,
     ttlSeconds: services.config.accessTokenTtlSeconds,
-    refresh: { ttlSeconds: services.config.refreshTokenTtlSeconds },
+    refresh: { ttlSeconds: services.config.refreshTokenTtlSeconds, authTime },
   };
 }

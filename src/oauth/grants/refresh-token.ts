@@ -1,4 +1,5 @@
 import { OAuthError } from '../errors.js';
+import { authTimeClaim } from '../oidc/id-tokens.js';
 import { narrowResource } from '../rules/check-resource.js';
 import { ALL_SCOPES, Scopes } from '../scopes.js';
 import { hashSecret } from '../secrets.js';
@@ -8,6 +9,7 @@ import { defineGrant } from './grant.js';
  * RFC 6749 §6 with rotation (RFC 9700 §4.14.2): every use issues a new refresh token and retires
  * the old one with its access token; presenting a retired one revokes the whole chain. The
  * requested scope may narrow the grant, never widen it; so may the requested resource (RFC 8707).
+ * While `openid` is granted, a new ID token comes along (OpenID Connect Core §12.2).
  */
 export const refreshTokenGrant = defineGrant({
   grantType: 'refresh_token',
@@ -30,6 +32,17 @@ export const refreshTokenGrant = defineGrant({
     services.scopes.validate(scopes, { allowAll: previous.scopes.includes(ALL_SCOPES) });
     // RFC 8707 §2.2: the new token keeps the grant's resource; a grant bound to none may narrow.
     const audience = narrowResource(previous.audience ?? null, params.resource ?? null);
+    // OpenID Connect Core §12.2: a new ID token, with the original auth_time and no nonce.
+    const idToken =
+      previous.userId !== null && services.idTokens.wanted(scopes)
+        ? await services.idTokens.prepare({
+            clientId: client.id,
+            userId: previous.userId,
+            scopes,
+            nonce: null,
+            authTime: authTimeClaim(stored.authTime),
+          })
+        : undefined;
 
     const issued = await services.issuer.issue(
       {
@@ -38,7 +51,11 @@ export const refreshTokenGrant = defineGrant({
         scopes,
         ttlSeconds: services.config.accessTokenTtlSeconds,
         audience,
-        refresh: { ttlSeconds: services.config.refreshTokenTtlSeconds, familyId: stored.familyId },
+        refresh: {
+          ttlSeconds: services.config.refreshTokenTtlSeconds,
+          familyId: stored.familyId,
+          authTime: stored.authTime ?? null,
+        },
       },
       async ({ store, afterCommit }) => {
         if (!(await store.refreshTokens.consume(id))) return false;
@@ -47,7 +64,10 @@ export const refreshTokenGrant = defineGrant({
         return true;
       },
     );
-    if (issued) return issued.response;
+    if (issued) {
+      if (idToken) issued.response.id_token = await idToken(issued.accessToken);
+      return issued.response;
+    }
     // Another request used this refresh token first: treat it as reuse.
     await services.revoker.revokeFamily(stored.familyId);
     throw OAuthError.invalidGrant('The refresh token has been revoked.');

@@ -19,6 +19,13 @@ export interface IdTokenRequest {
   authTime: number | null;
 }
 
+/** A stored login time (ISO-8601) as the `auth_time` claim (seconds); null when unknown. */
+export function authTimeClaim(stored: string | null | undefined): number | null {
+  if (!stored) return null;
+  const ms = Date.parse(stored);
+  return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
+}
+
 /** Signs the ID token once the access token it goes with is known (for `at_hash`). */
 export type PendingIdToken = (accessToken: string) => Promise<string>;
 

@@ -12,6 +12,7 @@ function toRefreshToken(row: OAuthRefreshTokenRow): RefreshTokenRecord {
     revoked: row.revoked === 1,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
+    authTime: row.auth_time,
   };
 }
 
@@ -28,6 +29,7 @@ export class KyselyRefreshTokenStore implements RefreshTokenStore {
         revoked: token.revoked ? 1 : 0,
         created_at: token.createdAt,
         expires_at: token.expiresAt,
+        auth_time: token.authTime ?? null,
       })
       .execute();
   }

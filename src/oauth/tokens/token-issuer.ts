@@ -17,8 +17,11 @@ export interface IssueOptions {
   ttlSeconds: number;
   /** RFC 8707: the protected resource the token is for (its `aud`); null or absent: the client. */
   audience?: string | null;
-  /** Issue a refresh token too; `familyId` continues a rotation chain. */
-  refresh?: { ttlSeconds: number; familyId?: string };
+  /**
+   * Issue a refresh token too; `familyId` continues a rotation chain, `authTime` (ISO-8601) is
+   * the login time it carries for ID tokens issued on refresh.
+   */
+  refresh?: { ttlSeconds: number; familyId?: string; authTime?: string | null };
 }
 
 /** The token endpoint's success body (RFC 6749 §5.1). */
@@ -151,6 +154,7 @@ export class TokenIssuer {
         revoked: false,
         createdAt: now,
         expiresAt: new Date(nowMs + options.refresh.ttlSeconds * 1000).toISOString(),
+        authTime: options.refresh.authTime ?? null,
       };
     }
     return { issued, subject };
