@@ -3,6 +3,8 @@ import type { Application, ServiceProvider } from '../kernel/application.js';
 import { clientAddress } from '../kernel/rate-limits/http.js';
 import { throttle } from '../kernel/rate-limits/middleware.js';
 import { RateLimits } from '../kernel/rate-limits/rate-limits.js';
+import { layoutErrorPage } from '../views/error-page.js';
+import { FaviconController } from '../views/favicon.js';
 import { shareAppName } from '../views/render.js';
 import { StylesheetController } from '../views/stylesheet-controller.js';
 import { authenticate, redirectIfAuthenticated } from './authenticate.js';
@@ -68,8 +70,12 @@ export function authProvider(input: AuthOptions = {}): ServiceProvider {
         'Auth/RegisterController': RegisterController,
         'Auth/DashboardPlaceholderController': DashboardPlaceholderController,
         'Assets/StylesheetController': StylesheetController,
+        'Assets/FaviconController': FaviconController,
       });
+      router.errorPage = layoutErrorPage(config.app.name);
       router.get('/assets/app.css', [StylesheetController, 'show']).name('assets.css');
+      router.get('/favicon.svg', [FaviconController, 'show']).name('assets.favicon');
+      router.get('/favicon.ico', [FaviconController, 'show']).name('assets.favicon.ico');
       router.get('/login', [LoginController, 'show']).name('login').middleware('web', 'guest');
       router.post('/login', [LoginController, 'store']).name('login.attempt').middleware('web', 'guest');
       router.post('/logout', [LoginController, 'destroy']).name('logout').middleware('web', 'auth');

@@ -57,7 +57,7 @@ export function compileRoutes(routes: readonly Route[], options: CompileOptions)
   const app = new Hono();
   const hooks = options.errorHooks ?? [];
   app.onError((err, c) => renderError(err, c, logger, hooks));
-  app.notFound(notFound);
+  app.notFound((c) => notFound(c, router.errorPage));
   for (const mw of options.before ?? []) app.use(mw);
   const onError = (err: Error, c: Context) => renderError(err, c, logger, hooks);
   for (const route of routes) {

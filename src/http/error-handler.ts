@@ -32,32 +32,46 @@ export function renderError(
       return c.newResponse(res.body, res);
     }
     const message = err.expose ? err.message : 'Server Error';
-    return c.html(errorPage(err.status, message), err.status as 400, err.headers);
+    return c.html(renderErrorPage(c, err.status, message), err.status as 400, err.headers);
   }
   if (err instanceof HTTPException) {
     const status = err.status;
     const message = status >= 500 ? 'Server Error' : err.message || 'Bad Request';
-    return wantsJson(c) ? c.json({ message }, status) : c.html(errorPage(status, message), status);
+    return wantsJson(c) ? c.json({ message }, status) : c.html(renderErrorPage(c, status, message), status);
   }
   if (isUnstorableInput(err)) {
     // A value no validator stopped (a NUL byte, a too-long string): the client's doing, not a failure.
     logger.debug({ code: (err as { code?: string }).code, path: c.req.path }, 'database refused a value');
-    return wantsJson(c) ? c.json({ message: UNSTORABLE }, 400) : c.html(errorPage(400, UNSTORABLE), 400);
+    return wantsJson(c)
+      ? c.json({ message: UNSTORABLE }, 400)
+      : c.html(renderErrorPage(c, 400, UNSTORABLE), 400);
   }
   logger.error({ err, method: c.req.method, path: c.req.path }, 'unhandled error');
   return wantsJson(c)
     ? c.json({ message: 'Server Error' }, 500)
-    : c.html(errorPage(500, 'Server Error'), 500);
+    : c.html(renderErrorPage(c, 500, 'Server Error'), 500);
 }
 
-export function notFound(c: Context): Response {
-  return wantsJson(c) ? c.json({ message: 'Not Found' }, 404) : c.html(errorPage(404, 'Not Found'), 404);
+export function notFound(c: Context, page: ErrorPage = errorPage): Response {
+  return wantsJson(c) ? c.json({ message: 'Not Found' }, 404) : c.html(page(404, 'Not Found'), 404);
+}
+
+/**
+ * An error page as a full HTML document. The router's (`router.errorPage`) may add the site's
+ * layout; `c` is the request, when one reached a route (its signed-in user, for the header).
+ */
+export type ErrorPage = (status: number, message: string, c?: Context) => string;
+
+/** The router's error page when the request reached a route, else the plain one. */
+export function renderErrorPage(c: Context, status: number, message: string): string {
+  return (c.get('router')?.errorPage ?? errorPage)(status, message, c);
 }
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
+/** The plain error page: no layout, for answers given before any module could add one. */
 export function errorPage(status: number, message: string): string {
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${status} · ${escapeHtml(message)}</title><link rel="stylesheet" href="/assets/app.css"></head><body><main class="error-page"><h1>${status}</h1><p>${escapeHtml(message)}</p><p><a href="/">Back to the start</a></p></main></body></html>`;
 }

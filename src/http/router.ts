@@ -6,7 +6,7 @@ import type { Logger } from '../core/logger.js';
 import { compileRoutes } from './compile.js';
 import type { BodyLimits } from './config.js';
 import { ControllerRegistry } from './controller-registry.js';
-import type { ErrorResponseHook } from './error-handler.js';
+import { type ErrorPage, type ErrorResponseHook, errorPage } from './error-handler.js';
 import { MiddlewareRegistry } from './middleware-registry.js';
 import {
   type ApiResourceAction,
@@ -70,6 +70,8 @@ export class Router {
   baseUrl = '';
   /** The headers every response carries; modules add CSP sources (`securityHeaders.allow('script-src', …)`). */
   readonly securityHeaders = new SecurityHeaders();
+  /** The HTML error and 404 page; the auth provider gives it the site's layout. */
+  errorPage: ErrorPage = errorPage;
   /** Hooks on the responses errors render to (see `ErrorResponseHook`); modules push theirs. */
   readonly errorHooks: ErrorResponseHook[] = [];
   /** Request body limits by kind; `useHttpConfig` sets them from `http.bodyLimits`. */

@@ -28,6 +28,7 @@ export const Layout: FC<LayoutProps> = ({ title, appName, user, csrfToken, flash
       <title>{`${title} · ${appName}`}</title>
       {csrfToken ? <meta name="csrf-token" content={csrfToken} /> : null}
       <link rel="stylesheet" href={stylesheetUrl} />
+      <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
     </head>
     <body>
       <header class="site-header">

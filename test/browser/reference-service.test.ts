@@ -372,4 +372,15 @@ describe(`reference service in Chromium (${engine})`, { timeout: 60_000 }, () =>
     await expect(page().locator('[data-plan-summary]').textContent()).resolves.toContain('Pro — active');
     await browser.shot('15-login-again');
   });
+
+  it('a missing page keeps the header, the navigation and the footer', async () => {
+    const res = await page().goto(`${server.url}/no/such/page`);
+    expect(res?.status()).toBe(404);
+    await expect(page().locator('header .brand').textContent()).resolves.toBe('Tollgate');
+    await expect(page().locator('main h1').textContent()).resolves.toBe('404');
+    await page().click('main a:has-text("Back to the start")');
+    await page().waitForURL(`${server.url}/`);
+    await page().goto(`${server.url}/no/such/page`);
+    await browser.shot('16-not-found');
+  });
 });

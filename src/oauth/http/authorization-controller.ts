@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { askToLogInAgain, authTimeOf, takeNewLogin } from '../../auth/auth-time.js';
 import { requireSession } from '../../auth/context.js';
-import { errorPage } from '../../http/error-handler.js';
+import { renderErrorPage } from '../../http/error-handler.js';
 import type { AuthorizationRequest } from '../authorization/authorization-request.js';
 import { AuthorizationService } from '../authorization/authorization-service.js';
 import { OAuthError } from '../errors.js';
@@ -109,7 +109,8 @@ export class ApprovalController {
 
   private expired(c: Context): Response {
     return c.html(
-      errorPage(
+      renderErrorPage(
+        c,
         400,
         'This authorization request has expired or was already answered. Start again from the application.',
       ),

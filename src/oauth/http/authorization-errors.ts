@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { errorPage } from '../../http/error-handler.js';
+import { renderErrorPage } from '../../http/error-handler.js';
 import { errorRedirectTarget } from '../authorization/authorization-request.js';
 import type { AuthorizationService } from '../authorization/authorization-service.js';
 import { OAuthError } from '../errors.js';
@@ -31,5 +31,5 @@ export function authorizationErrorPage(c: Context, err: OAuthError): Response {
   const message =
     err.code === 'invalid_client' ? 'The application asking for access is not registered.' : err.description;
   const status = (err.status === 401 ? 400 : err.status) as 400;
-  return c.html(errorPage(status, message), status, decisionPageHeaders);
+  return c.html(renderErrorPage(c, status, message), status, decisionPageHeaders);
 }
