@@ -17,6 +17,7 @@ import { doubleSubmitCases } from './contract/double-submit.js';
 import { lifecycleCases } from './contract/lifecycle.js';
 import { moneyCases } from './contract/money.js';
 import { statusCases } from './contract/status.js';
+import { syncCases } from './contract/sync.js';
 import { webhookCases } from './contract/webhooks.js';
 import type { EditionHarness, EditionSandbox } from './harness.js';
 
@@ -126,5 +127,6 @@ export function billingContract(harness: EditionHarness): void {
     webhookCases(ctx);
     doubleSubmitCases(ctx);
     statusCases(ctx);
+    syncCases(ctx);
   });
 }

@@ -34,6 +34,15 @@ export const braintreeHarness: EditionHarness = {
     controller: BraintreeWebhookController,
     paidEvent: 'subscription_charged_successfully',
     failedTerminalEvent: 'subscription_canceled',
+    syncedEvents: [
+      'subscription_went_past_due',
+      'subscription_went_active',
+      'subscription_charged_successfully',
+      'subscription_charged_unsuccessfully',
+      'subscription_canceled',
+      'subscription_expired',
+    ],
+    stateEvent: 'subscription_went_past_due',
   },
   // The first failure, then a retry every intervalDays until `attempts` failures in a row.
   retryWindowDays: (DEFAULT_RETRY.attempts - 1) * DEFAULT_RETRY.intervalDays + 1,
@@ -89,7 +98,12 @@ export const braintreeHarness: EditionHarness = {
           eventId: notificationId(d.btPayload),
           type: d.kind,
           status: d.status,
+          subject: d.subjectId,
         })),
+      signed: (eventId) => {
+        const d = delivery(eventId);
+        return form({ bt_signature: d.btSignature, bt_payload: d.btPayload });
+      },
       redeliver: async (eventId) => {
         const d = delivery(eventId);
         const request = form({ bt_signature: d.btSignature, bt_payload: d.btPayload });

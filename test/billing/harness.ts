@@ -52,6 +52,10 @@ export interface EditionHarness {
     paidEvent: string;
     /** The event that says the provider gave up on a subscription after failed retries. */
     failedTerminalEvent: string;
+    /** Events whose subscription state the default receiver applies to the local row. */
+    syncedEvents: string[];
+    /** The event that reports a subscription's new state (Stripe: updated; Braintree: went past due). */
+    stateEvent: string;
   };
   /** Days after a failed renewal by which the provider has exhausted its retries. */
   retryWindowDays: number;
@@ -78,7 +82,9 @@ export interface EditionSandbox {
   /** Every customer and subscription the provider holds (to prove a double submit made one of each). */
   counts(): { customers: number; subscriptions: number };
   /** Webhook deliveries so far, oldest first. */
-  deliveries(): Array<{ eventId: string; type: string; status: number | null }>;
+  deliveries(): Array<{ eventId: string; type: string; status: number | null; subject: string | null }>;
+  /** The webhook request for `eventId`, correctly signed, to post by hand (concurrent deliveries). */
+  signed(eventId: string): { body: string; headers: Record<string, string> };
   redeliver(eventId: string): Promise<{ status: number | null }>;
   /** A webhook request for `eventId` signed with a wrong secret (`null`: without any signature). */
   forged(eventId: string, signature: 'wrong' | 'missing'): { body: string; headers: Record<string, string> };

@@ -28,6 +28,12 @@ export const stripeHarness: EditionHarness = {
     controller: StripeWebhookController,
     paidEvent: 'invoice.payment_succeeded',
     failedTerminalEvent: 'customer.subscription.deleted',
+    syncedEvents: [
+      'customer.subscription.created',
+      'customer.subscription.updated',
+      'customer.subscription.deleted',
+    ],
+    stateEvent: 'customer.subscription.updated',
   },
   retryWindowDays: RETRY_DAYS.at(-1)! + 1,
 
@@ -71,7 +77,20 @@ export const stripeHarness: EditionHarness = {
         subscriptions: sandbox.store.subscriptions.size,
       }),
       deliveries: () =>
-        sandbox.deliveries.map((d) => ({ eventId: d.eventId, type: d.type, status: d.status })),
+        sandbox.deliveries.map((d) => ({
+          eventId: d.eventId,
+          type: d.type,
+          status: d.status,
+          subject:
+            (sandbox.store.events.get(d.eventId)?.data.object as { id?: string } | undefined)?.id ?? null,
+        })),
+      signed: (eventId) => {
+        const body = JSON.stringify(sandbox.store.events.get(eventId));
+        return {
+          body,
+          headers: { 'content-type': 'application/json', 'stripe-signature': signPayload(body, secret) },
+        };
+      },
       redeliver: async (eventId) => ({ status: (await sandbox.redeliver(eventId)).status }),
       forged: (eventId, signature) => {
         const event = sandbox.store.events.get(eventId);

@@ -191,6 +191,23 @@ export interface WebhookEvent {
   payload: unknown;
   /** The provider subscription this event is about, if any (default handlers cancel it). */
   subscriptionId: string | null;
+  /** For events that carry the subscription's state: what the receiver applies to the local row. */
+  sync?: SubscriptionSync;
+}
+
+/** A subscription's state as a webhook event reports it (see `Subscriptions.applyProviderState`). */
+export interface SubscriptionSync {
+  subscription: GatewaySubscription;
+  /** When that state was current at the provider (Stripe: the event's `created`; Braintree: its timestamp). */
+  at: Date;
+  /** The provider ended the subscription (Stripe: deleted; Braintree: canceled or expired). */
+  ended: boolean;
+  /**
+   * No local row with that id: `retry` answers 5xx and records nothing, so the provider redelivers
+   * once the row exists; `acknowledge` records the event (nothing to end, or the call that made the
+   * subscription stores the same state from its own answer).
+   */
+  whenUnknown: 'retry' | 'acknowledge';
 }
 
 /** Container key for the application's payment gateway. */

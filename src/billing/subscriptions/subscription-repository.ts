@@ -20,9 +20,14 @@ export class SubscriptionRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
-    gateway: PaymentGateway,
+    private readonly gateway: PaymentGateway,
   ) {
     this.#columns = gateway.capabilities.columns;
+  }
+
+  /** The same repository over another connection (a transaction). */
+  using(db: Kysely<Database>): SubscriptionRepository {
+    return new SubscriptionRepository(db, this.clock, this.gateway);
   }
 
   async insert(subscription: NewSubscription): Promise<SubscriptionRecord> {
@@ -110,6 +115,27 @@ export class SubscriptionRepository {
       .returningAll()
       .executeTakeFirstOrThrow();
     return this.toRecord(row);
+  }
+
+  /**
+   * Applies provider state current as of `changes.providerUpdatedAt`, unless the row already holds
+   * newer state: checked in the UPDATE itself, so two deliveries at once cannot apply an older one
+   * last. Returns the record, or undefined when the row holds newer state.
+   */
+  async updateUnlessNewer(id: number, changes: SubscriptionUpdate & { providerUpdatedAt: string }) {
+    const row = await this.db
+      .updateTable('subscriptions')
+      .set({ ...this.toColumns(changes), updated_at: this.clock.now().toISOString() })
+      .where('id', '=', id)
+      .where((eb) =>
+        eb.or([
+          eb('provider_updated_at', 'is', null),
+          eb('provider_updated_at', '<=', changes.providerUpdatedAt),
+        ]),
+      )
+      .returningAll()
+      .executeTakeFirst();
+    return row && this.toRecord(row);
   }
 
   private toRecord(row: SubscriptionRow): SubscriptionRecord {

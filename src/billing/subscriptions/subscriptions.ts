@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { isUniqueViolation } from '../../database/errors.js';
+import type { Database } from '../../database/types.js';
 import type { BillableUser } from '../billable-user.js';
 import { Customers } from '../customers/customers.js';
 import { BillingError } from '../errors.js';
@@ -11,9 +13,11 @@ import {
   type PaymentGateway,
   PaymentGatewayKey,
   type ResumeContext,
+  type SubscriptionSync,
 } from '../gateway/payment-gateway.js';
 import { RequestKeys } from '../request-keys.js';
 import { validateTaxPercentage } from '../tax.js';
+import { isStale, providerChanges } from './provider-sync.js';
 import type { SubscriptionRecord, SubscriptionUpdate } from './record.js';
 import * as status from './status.js';
 import { Subscription, type SubscriptionOperations } from './subscription.js';
@@ -246,6 +250,23 @@ export class Subscriptions implements SubscriptionOperations {
   /** The provider's status from an API answer, current as of now. */
   private answered(remote: GatewaySubscription): SubscriptionUpdate {
     return { status: remote.status, providerUpdatedAt: secondOf(this.clock.now().toISOString()) };
+  }
+
+  /**
+   * Applies the state a webhook reports to the local subscription(s) with that provider id, over
+   * `db` (the receiver's transaction). State older than what a row holds is skipped. False when no
+   * row has that id (the receiver then lets the provider retry, or acknowledges, as `sync` says).
+   */
+  async applyProviderState(db: Kysely<Database>, sync: SubscriptionSync): Promise<boolean> {
+    const repository = this.repository.using(db);
+    const records = await repository.findByProviderId(sync.subscription.id);
+    const now = this.clock.now();
+    for (const record of records) {
+      if (isStale(record, sync)) continue;
+      const changes = providerChanges(record, sync, now, this.caps.supportsQuantities);
+      await repository.updateUnlessNewer(record.id, { ...changes, providerUpdatedAt: sync.at.toISOString() });
+    }
+    return records.length > 0;
   }
 
   private resumeContext(record: SubscriptionRecord, now: Date): ResumeContext {

@@ -5,7 +5,7 @@ import type { Logger } from '../../core/logger.js';
 import { BillingError } from '../errors.js';
 import { type PaymentGateway, PaymentGatewayKey, type WebhookEvent } from '../gateway/payment-gateway.js';
 import { Subscriptions } from '../subscriptions/subscriptions.js';
-import { WebhookEvents } from './webhook-events.js';
+import { type ClaimOutcome, WebhookEvents } from './webhook-events.js';
 
 /** `invoice.payment_succeeded` → `handleInvoicePaymentSucceeded`; `dispute_opened` → `handleDisputeOpened`. */
 export function handlerName(eventName: string): string {
@@ -22,7 +22,9 @@ type Handler = (payload: unknown, event: WebhookEvent) => unknown;
 /**
  * The billing webhook receiver (spec, "Webhook receiver" and "Events"). `handle`:
  * 1. verifies the request with the payment gateway — a bad or missing signature is 400 and nothing runs;
- * 2. claims the event id — a duplicate delivery is 200 and nothing runs again;
+ * 2. in one transaction, claims the event id and applies the subscription state it carries, if any
+ *    (`event.sync`, not when older than the row's) — a duplicate delivery is 200 and nothing runs
+ *    again; a subscription with no row yet is 503 and nothing is recorded, so the provider retries;
  * 3. calls `handle` + CamelCase(event name) with the payload, if the class has it — unknown events are 200;
  * 4. a handler that throws is 500 (the provider retries) and the claim is released.
  *
@@ -62,18 +64,38 @@ export class WebhookController {
     const edition = this.gateway.capabilities.edition;
     const method = handlerName(event.name);
     const handler = (this as unknown as Record<string, Handler | undefined>)[method];
-    if (typeof handler !== 'function') {
+    const { sync } = event;
+    if (typeof handler !== 'function' && !sync) {
       return c.json({ received: true, handled: false });
     }
-    if (!(await this.events.claim(edition, event.id, event.name))) {
-      return c.json({ received: true, duplicate: true });
-    }
+    let outcome: ClaimOutcome;
     try {
-      await handler.call(this, event.payload, event);
+      outcome = await this.events.claimAndApply(edition, event.id, event.name, async (db) =>
+        sync
+          ? (await this.subscriptions.applyProviderState(db, sync)) || sync.whenUnknown === 'acknowledge'
+          : true,
+      );
     } catch (err) {
-      await this.events.release(edition, event.id);
-      this.logger.error({ err, event: event.id, type: event.name }, 'billing webhook handler failed');
+      this.logger.error({ err, event: event.id, type: event.name }, 'billing webhook sync failed');
       return c.json({ message: 'Webhook handler failed.' }, 500);
+    }
+    if (outcome === 'duplicate') return c.json({ received: true, duplicate: true });
+    if (outcome === 'unknown') {
+      // Not recorded: the provider redelivers, and by then the call that created it has stored it.
+      this.logger.warn(
+        { event: event.id, type: event.name },
+        'billing webhook for a subscription not stored yet',
+      );
+      return c.json({ message: 'Subscription not known yet; retry later.' }, 503);
+    }
+    if (typeof handler === 'function') {
+      try {
+        await handler.call(this, event.payload, event);
+      } catch (err) {
+        await this.events.release(edition, event.id);
+        this.logger.error({ err, event: event.id, type: event.name }, 'billing webhook handler failed');
+        return c.json({ message: 'Webhook handler failed.' }, 500);
+      }
     }
     return c.json({ received: true, handled: true });
   }

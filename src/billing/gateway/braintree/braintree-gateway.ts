@@ -26,6 +26,7 @@ import { mapCustomer, mapSubscription } from './map.js';
 import { Pricing } from './pricing.js';
 import { BraintreeSubscriptions } from './subscriptions.js';
 import type { BtCustomer, BtNotification, BtResult, BtSubscription, BtTransaction } from './types.js';
+import { subscriptionSyncOf } from './webhook-sync.js';
 
 export interface BraintreePaymentGatewayOptions {
   gateway: braintree.BraintreeGateway;
@@ -230,6 +231,7 @@ export class BraintreePaymentGateway implements PaymentGateway {
       name: notification.kind,
       payload: notification,
       subscriptionId: notification.subscription?.id ?? null,
+      sync: subscriptionSyncOf(notification),
     };
   }
 

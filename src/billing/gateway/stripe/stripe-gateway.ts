@@ -18,6 +18,7 @@ import { stripeCapabilities } from './capabilities.js';
 import { createStripeClient, type StripeClientOptions } from './client.js';
 import { isMissing, stripeCall } from './errors.js';
 import { mapCustomer, mapInvoice, mapSubscription, subscriptionOfEvent } from './map.js';
+import { subscriptionSyncOf } from './webhook-sync.js';
 
 export interface StripePaymentGatewayOptions extends StripeClientOptions {
   /** The endpoint's signing secret (`whsec_…`). */
@@ -233,7 +234,13 @@ export class StripePaymentGateway implements PaymentGateway {
     } catch (err) {
       throw BillingError.invalidWebhookSignature(err instanceof Error ? err.message : String(err));
     }
-    return { id: event.id, name: event.type, payload: event, subscriptionId: subscriptionOfEvent(event) };
+    return {
+      id: event.id,
+      name: event.type,
+      payload: event,
+      subscriptionId: subscriptionOfEvent(event),
+      sync: subscriptionSyncOf(event),
+    };
   }
 
   async close(): Promise<void> {

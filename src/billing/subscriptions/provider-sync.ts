@@ -1,0 +1,40 @@
+import type { SubscriptionSync } from '../gateway/payment-gateway.js';
+import type { SubscriptionRecord, SubscriptionUpdate } from './record.js';
+import * as status from './status.js';
+
+/** Whether the state in `sync` is older than the one the record holds (then it is not applied). */
+export function isStale(record: SubscriptionRecord, sync: SubscriptionSync): boolean {
+  return record.providerUpdatedAt !== null && sync.at.toISOString() < record.providerUpdatedAt;
+}
+
+/**
+ * What the provider's state in a webhook changes on the local record: status, plan, quantity,
+ * trial end, and `ends_at` — ended by the provider (the one rule, `endedByProvider`), set to the
+ * period end when it will cancel at period end, or cleared when it was resumed at the provider
+ * while the grace period still runs. An ended record keeps its end.
+ */
+export function providerChanges(
+  record: SubscriptionRecord,
+  sync: SubscriptionSync,
+  now: Date,
+  supportsQuantities: boolean,
+): SubscriptionUpdate {
+  const remote = sync.subscription;
+  const ended = sync.ended || remote.status === 'canceled' || remote.status === 'incomplete_expired';
+  const changes: { -readonly [K in keyof SubscriptionUpdate]: SubscriptionUpdate[K] } = {
+    status: sync.ended ? 'canceled' : remote.status,
+    plan: remote.plan,
+    providerUpdatedAt: sync.at.toISOString(),
+  };
+  if (supportsQuantities) changes.quantity = remote.quantity;
+  if (remote.trialEndsAt) changes.trialEndsAt = remote.trialEndsAt.toISOString();
+  if (ended) {
+    const endsAt = status.endedByProvider(record, now);
+    if (endsAt !== null) changes.endsAt = endsAt;
+  } else if (remote.cancelAtPeriodEnd) {
+    if (record.endsAt === null) changes.endsAt = (remote.currentPeriodEnd ?? now).toISOString();
+  } else if (status.onGracePeriod(record, now)) {
+    changes.endsAt = null;
+  }
+  return changes;
+}

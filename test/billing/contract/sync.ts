@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { PaymentGatewayKey } from '../../../src/billing/index.js';
+import type { ContractContext } from './context.js';
+
+/**
+ * Provider state synced back by the default receiver: status from webhooks, out-of-order and
+ * duplicate deliveries, an event before its row exists, two deliveries of one event at once.
+ */
+export function syncCases(ctx: ContractContext): void {
+  const { harness, newUser, localRows } = ctx;
+  const { plans, tokens } = ctx.harness;
+  const endpoint = () => `${ctx.serverUrl}${harness.webhook.path}`;
+  const post = (request: { body: string; headers: Record<string, string> }) =>
+    fetch(endpoint(), { method: 'POST', ...request });
+
+  /** Runs `work` with deliveries going to a route that answers 404 (held), and returns them. */
+  async function held(subject: string, work: () => Promise<void>) {
+    const from = ctx.sandbox.deliveries().length;
+    ctx.sandbox.setWebhook(`${ctx.serverUrl}/webhooks-held`);
+    try {
+      await work();
+    } finally {
+      ctx.sandbox.setWebhook(endpoint());
+    }
+    return ctx.sandbox
+      .deliveries()
+      .slice(from)
+      .filter((d) => d.subject === subject);
+  }
+
+  /** A subscription whose renewal fails after a two-day trial. */
+  async function failing() {
+    const user = await newUser();
+    const sub = await user.newSubscription('main', plans.monthly.id).trialDays(2).create(tokens.failsLater);
+    return { user, sub };
+  }
+
+  describe('provider state synced by webhooks', () => {
+    it('a failed renewal → webhook → status past_due, still subscribed (keepPastDueSubscribed)', async () => {
+      const { user } = await failing();
+      await ctx.sandbox.advanceDays(3);
+      const sub = (await user.subscription('main'))!;
+      expect(sub.status).toBe('past_due');
+      expect(sub.valid()).toBe(true);
+      expect(await user.subscribed('main')).toBe(true);
+    });
+
+    it('out of order: the ended event first, then the older past-due one, which is not applied; duplicates are 200 no-ops', async () => {
+      const { user, sub } = await failing();
+      const deliveries = await held(sub.providerId, async () => {
+        await ctx.sandbox.advanceDays(3);
+        for (let day = 0; day < harness.retryWindowDays; day++) await ctx.sandbox.advanceDays(1);
+      });
+      const pastDue = deliveries.filter((d) => d.type === harness.webhook.stateEvent).at(-1)!;
+      const ended = deliveries.find((d) => d.type === harness.webhook.failedTerminalEvent)!;
+      expect(pastDue && ended).toBeTruthy();
+      expect((await localRows(user))[0]!.status).toBe('trialing');
+
+      expect((await ctx.sandbox.redeliver(ended.eventId)).status).toBe(200);
+      const after = (await user.subscription('main'))!;
+      expect(after.status).toBe('canceled');
+      expect(after.ended()).toBe(true);
+
+      expect((await ctx.sandbox.redeliver(pastDue.eventId)).status).toBe(200);
+      expect((await ctx.sandbox.redeliver(pastDue.eventId)).status).toBe(200);
+      expect((await ctx.sandbox.redeliver(ended.eventId)).status).toBe(200);
+      const rows = await localRows(user);
+      expect(rows[0]!.status).toBe('canceled');
+      expect(await user.subscribed('main')).toBe(false);
+    });
+
+    it('an event for a subscription with no row here yet → 503, not recorded; redelivered once the row exists → applied', async () => {
+      const { user, sub } = await failing();
+      const column = ctx.t.app.container.make(PaymentGatewayKey).capabilities.columns.subscriptionId;
+      const deliveries = await held(sub.providerId, () => ctx.sandbox.advanceDays(3));
+      const pastDue = deliveries.filter((d) => d.type === harness.webhook.stateEvent).at(-1)!;
+      // As if the call that made this subscription had not stored its row yet.
+      await ctx.t.app.db
+        .updateTable('subscriptions')
+        .set({ [column]: 'elsewhere' })
+        .where('id', '=', sub.id)
+        .execute();
+      expect((await ctx.sandbox.redeliver(pastDue.eventId)).status).toBe(503);
+      expect(await recorded(pastDue.eventId)).toBe(0);
+
+      await ctx.t.app.db
+        .updateTable('subscriptions')
+        .set({ [column]: sub.providerId })
+        .where('id', '=', sub.id)
+        .execute();
+      expect((await ctx.sandbox.redeliver(pastDue.eventId)).status).toBe(200);
+      expect(await recorded(pastDue.eventId)).toBe(1);
+      expect((await user.subscription('main'))!.status).toBe('past_due');
+    });
+
+    it('two deliveries of one event at once: one applies it, the other is a duplicate', async () => {
+      const { user, sub } = await failing();
+      const deliveries = await held(sub.providerId, () => ctx.sandbox.advanceDays(3));
+      const pastDue = deliveries.filter((d) => d.type === harness.webhook.stateEvent).at(-1)!;
+      const request = ctx.sandbox.signed(pastDue.eventId);
+      const responses = await Promise.all([post(request), post(request)]);
+      expect(responses.map((r) => r.status)).toEqual([200, 200]);
+      const bodies = (await Promise.all(responses.map((r) => r.json()))) as Array<Record<string, unknown>>;
+      expect(bodies.filter((b) => b.handled === true)).toHaveLength(1);
+      expect(bodies.filter((b) => b.duplicate === true)).toHaveLength(1);
+      expect(await recorded(pastDue.eventId)).toBe(1);
+      expect((await user.subscription('main'))!.status).toBe('past_due');
+    });
+  });
+
+  async function recorded(eventId: string): Promise<number> {
+    const rows = await ctx.t.app.db
+      .selectFrom('billing_webhook_events')
+      .select('id')
+      .where('event_id', '=', eventId)
+      .execute();
+    return rows.length;
+  }
+}
