@@ -30,8 +30,13 @@ export class FolderMigrationProvider implements MigrationProvider {
   }
 }
 
+/**
+ * Pending migrations run in name order even when one sorts before a migration already run, as
+ * Laravel's `migrate` does: the folders come from different packages (a Tollgate upgrade may ship a
+ * migration dated before the application's own latest one), so a strict order would refuse it.
+ */
 export function createMigrator(db: Kysely<any>, folders: readonly string[]): Migrator {
-  return new Migrator({ db, provider: new FolderMigrationProvider(folders) });
+  return new Migrator({ db, provider: new FolderMigrationProvider(folders), allowUnorderedMigrations: true });
 }
 
 /** Runs pending migrations; throws with the failing migration's name. */
