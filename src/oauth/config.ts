@@ -1,4 +1,5 @@
 import { type ConfigSlice, envBool, envInt } from '../core/config.js';
+import { ConfigurationError } from '../core/errors.js';
 import { parsePolicy, type RateLimitPolicy } from '../kernel/rate-limits/policy.js';
 
 export type SigningAlgorithm = 'RS256' | 'ES256' | 'EdDSA';
@@ -16,6 +17,8 @@ export interface ProtectedResourceConfig {
   /** `resource_documentation`: a page about the API for developers. */
   documentation?: string;
 }
+
+export type RegistrationPolicy = 'closed' | 'open' | 'token';
 
 export interface OAuthConfig {
   scopes: Record<string, string>;
@@ -53,7 +56,14 @@ export interface OAuthConfig {
     api: { user: RateLimitPolicy };
     /** Wrong user codes entered on the device verification page, per user and per address. */
     device: { user: RateLimitPolicy; address: RateLimitPolicy };
+    /** Dynamic client registrations (`POST /oauth/register`) per address. */
+    register: { address: RateLimitPolicy };
   };
+  /**
+   * Dynamic client registration (RFC 7591): `closed` (no `/oauth/register`), `open` (anyone), or
+   * `token` (an initial access token from `tollgate client:registration-token`).
+   */
+  registration: RegistrationPolicy;
   /** Clients a user may own through the JSON API (`POST /oauth/clients`): 422 beyond. The CLI is not limited. */
   maxClientsPerUser: number;
   /** Redirect URLs one client may register (a comma-separated list): 422 beyond. */
@@ -96,7 +106,9 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
           user: { points: 5, durationSeconds: 60, maxBlockSeconds: 3600 },
           address: { points: 20, durationSeconds: 60, maxBlockSeconds: 3600 },
         },
+        register: { address: { points: 10, durationSeconds: 3600 } },
       },
+      registration: 'closed',
       maxClientsPerUser: 50,
       maxRedirectsPerClient: 10,
     },
@@ -120,9 +132,19 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
           user: parsePolicy(env.OAUTH_THROTTLE_DEVICE_USER, 'OAUTH_THROTTLE_DEVICE_USER'),
           address: parsePolicy(env.OAUTH_THROTTLE_DEVICE_ADDRESS, 'OAUTH_THROTTLE_DEVICE_ADDRESS'),
         },
+        register: {
+          address: parsePolicy(env.OAUTH_THROTTLE_REGISTER_ADDRESS, 'OAUTH_THROTTLE_REGISTER_ADDRESS'),
+        },
       },
+      registration: registrationPolicy(env.OAUTH_REGISTRATION),
       maxClientsPerUser: envInt(env.OAUTH_MAX_CLIENTS_PER_USER, 'OAUTH_MAX_CLIENTS_PER_USER'),
       maxRedirectsPerClient: envInt(env.OAUTH_MAX_REDIRECTS_PER_CLIENT, 'OAUTH_MAX_REDIRECTS_PER_CLIENT'),
     },
   }),
 };
+
+function registrationPolicy(value: string | undefined): RegistrationPolicy | undefined {
+  if (!value) return undefined;
+  if (value === 'closed' || value === 'open' || value === 'token') return value;
+  throw new ConfigurationError(`OAUTH_REGISTRATION must be closed, open or token, not "${value}".`);
+}

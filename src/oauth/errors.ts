@@ -2,7 +2,7 @@ import { HttpError } from '../core/errors.js';
 
 /**
  * The error codes of RFC 6749 §4.1.2.1/§5.2, RFC 6750 §3.1, the device grant's RFC 8628 §3.5,
- * OpenID Connect Core §3.1.2.6 and RFC 8707 §2, the only ones an OAuth client sees.
+ * OpenID Connect Core §3.1.2.6, RFC 8707 §2 and RFC 7591 §3.2.2, the only ones an OAuth client sees.
  */
 export type OAuthErrorCode =
   | 'invalid_request'
@@ -23,7 +23,9 @@ export type OAuthErrorCode =
   | 'login_required'
   | 'consent_required'
   | 'interaction_required'
-  | 'invalid_target';
+  | 'invalid_target'
+  | 'invalid_redirect_uri'
+  | 'invalid_client_metadata';
 
 /** Exhaustive: adding a code without a status does not compile. */
 export const oauthErrorStatus: Record<OAuthErrorCode, number> = {
@@ -50,6 +52,9 @@ export const oauthErrorStatus: Record<OAuthErrorCode, number> = {
   interaction_required: 400,
   // RFC 8707 §2: a `resource` that is not an absolute URI, has a fragment, or is not ours.
   invalid_target: 400,
+  // RFC 7591 §3.2.2: dynamic registration refused a redirect URI, or another metadata value.
+  invalid_redirect_uri: 400,
+  invalid_client_metadata: 400,
 };
 
 /**
@@ -178,6 +183,16 @@ export class OAuthError extends HttpError {
   /** RFC 8707 §2: the requested `resource` is malformed, unknown, or outside what was granted. */
   static invalidTarget(description: string, options?: OAuthErrorOptions): OAuthError {
     return new OAuthError('invalid_target', description, options);
+  }
+
+  /** RFC 7591 §3.2.2: a registration's redirect URI is refused. */
+  static invalidRedirectUri(description: string): OAuthError {
+    return new OAuthError('invalid_redirect_uri', description);
+  }
+
+  /** RFC 7591 §3.2.2: a registration's metadata value is refused. */
+  static invalidClientMetadata(description: string): OAuthError {
+    return new OAuthError('invalid_client_metadata', description);
   }
 
   /** RFC 6750 §3.1 at a protected resource; the reason picks the public description. */

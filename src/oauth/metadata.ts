@@ -22,6 +22,8 @@ export function authorizationServerMetadata(
     ...(grantTypes.includes(DEVICE_CODE_GRANT)
       ? { device_authorization_endpoint: `${issuer}/oauth/device/code` }
       : {}),
+    // RFC 8414 §2 / RFC 7591 §3: only when dynamic registration is open to someone.
+    ...(config.oauth.registration !== 'closed' ? { registration_endpoint: `${issuer}/oauth/register` } : {}),
     scopes_supported: [...scopes],
     response_types_supported: implicit ? ['code', 'token'] : ['code'],
     response_modes_supported: implicit ? ['query', 'fragment'] : ['query'],

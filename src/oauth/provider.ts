@@ -1,6 +1,8 @@
 import { LoginThrottle } from '../auth/login-throttle.js';
 import type { Container } from '../core/container.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
+import { clientAddress } from '../kernel/rate-limits/http.js';
+import { throttle } from '../kernel/rate-limits/middleware.js';
 import { RateLimits } from '../kernel/rate-limits/rate-limits.js';
 import { AuthorizationService } from './authorization/authorization-service.js';
 import { Clients } from './clients/clients.js';
@@ -26,6 +28,7 @@ import { IdTokens } from './oidc/id-tokens.js';
 import { defaultUserClaims, type UserClaims, UserClaimsKey } from './oidc/user-claims.js';
 import { PersonalAccessTokens } from './personal/personal-access-tokens.js';
 import { ProtectedResources } from './protected-resources.js';
+import { ClientRegistrations } from './registration/client-registrations.js';
 import { registerOAuthRoutes } from './routes.js';
 import { Scopes } from './scopes.js';
 import { OAuthStoreKey } from './stores/contracts.js';
@@ -95,6 +98,7 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(UserCodeAttempts)
     .singleton(PersonalAccessTokens)
     .singleton(ProtectedResources)
+    .singleton(ClientRegistrations)
     .instance(ApprovalViewKey, options.approvalView ?? defaultApprovalView)
     .instance(UserClaimsKey, options.oidc?.claims ?? defaultUserClaims);
 }
@@ -108,6 +112,8 @@ function defineOAuthLimits(app: Application): void {
   limits.define('oauth-api.user', api.user);
   limits.define('device.user', device.user);
   limits.define('device.address', device.address);
+  const register = limits.define('register.address', app.config.oauth.throttle.register.address);
+  app.router.middleware.alias('throttle-register', () => throttle(register, clientAddress));
   app.router.middleware.alias('throttle-token', () =>
     throttleTokenRequests(limits, () => app.container.make(LoginThrottle)),
   );

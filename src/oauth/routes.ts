@@ -7,6 +7,7 @@ import { DeviceVerificationController } from './http/device-verification-control
 import { MetadataController } from './http/metadata-controller.js';
 import { PersonalAccessTokensController } from './http/personal-access-tokens-controller.js';
 import { ProtectedResourceController } from './http/protected-resource-controller.js';
+import { RegistrationController } from './http/registration-controller.js';
 import { RevocationController } from './http/revocation-controller.js';
 import { ScopesController } from './http/scopes-controller.js';
 import { TokenController } from './http/token-controller.js';
@@ -33,6 +34,7 @@ export function registerOAuthRoutes(router: Router): void {
     'OAuth/ProtectedResourceController': ProtectedResourceController,
     'OAuth/DeviceCodeController': DeviceCodeController,
     'OAuth/DeviceVerificationController': DeviceVerificationController,
+    'OAuth/RegistrationController': RegistrationController,
   });
 
   // Small form bodies only (`http.bodyLimits.oauth`): a larger one is answered 413 unread.
@@ -48,6 +50,20 @@ export function registerOAuthRoutes(router: Router): void {
     .name('oauth.device.code')
     .bodyLimit('oauth')
     .middleware('throttle-token');
+  // RFC 7591 / RFC 7592: dynamic registration (`oauth.registration`), limited per address.
+  router
+    .post('/oauth/register', [RegistrationController, 'store'])
+    .name('oauth.register')
+    .bodyLimit('oauth')
+    .middleware('throttle-register');
+  router.get('/oauth/register/{client_id}', [RegistrationController, 'show']).name('oauth.register.show');
+  router
+    .put('/oauth/register/{client_id}', [RegistrationController, 'update'])
+    .name('oauth.register.update')
+    .bodyLimit('oauth');
+  router
+    .delete('/oauth/register/{client_id}', [RegistrationController, 'destroy'])
+    .name('oauth.register.destroy');
   router.post('/oauth/revoke', [RevocationController, 'revoke']).name('oauth.revoke').bodyLimit('oauth');
   router
     .post('/oauth/introspect', [RevocationController, 'introspect'])

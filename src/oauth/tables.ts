@@ -101,6 +101,24 @@ export interface OAuthDeviceCodesTable {
   expires_at: Timestamp;
 }
 
+/** An initial access token for dynamic registration (RFC 7591 §3, `tollgate client:registration-token`). */
+export interface OAuthRegistrationTokensTable {
+  /** SHA-256 of the token. */
+  id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** A dynamically registered client's registration access token (RFC 7592 §1). */
+export interface OAuthClientRegistrationsTable {
+  client_id: string;
+  /** SHA-256 of the registration access token. */
+  token: string;
+  /** The registered `token_endpoint_auth_method` (the token endpoint accepts either secret method). */
+  auth_method: string;
+  created_at: string;
+}
+
 declare module '../database/types.js' {
   interface Database {
     oauth_clients: OAuthClientsTable;
@@ -108,6 +126,8 @@ declare module '../database/types.js' {
     oauth_refresh_tokens: OAuthRefreshTokensTable;
     oauth_auth_codes: OAuthAuthCodesTable;
     oauth_device_codes: OAuthDeviceCodesTable;
+    oauth_registration_tokens: OAuthRegistrationTokensTable;
+    oauth_client_registrations: OAuthClientRegistrationsTable;
   }
 }
 

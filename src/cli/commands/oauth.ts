@@ -9,6 +9,7 @@ import { Clients, type CreatedClient, Scopes } from '../../oauth/index.js';
 import { installOAuth } from '../../oauth/install.js';
 import { bindOAuthServices } from '../../oauth/provider.js';
 import { DEVICE_CODE_GRANT } from '../../oauth/records.js';
+import { ClientRegistrations } from '../../oauth/registration/client-registrations.js';
 import { redirectListProblem } from '../../oauth/rules/check-redirect-uri.js';
 import { OAuthStoreKey } from '../../oauth/stores/contracts.js';
 import { CliError, withApplication } from '../context.js';
@@ -208,6 +209,27 @@ export function register(program: Command): void {
             prompter.close();
           }
         }),
+    );
+
+  program
+    .command('client:registration-token')
+    .description(
+      'Create an initial access token for dynamic client registration (oauth.registration: token); printed once.',
+    )
+    .option('--expires <seconds>', 'how long it is valid', '86400')
+    .option('--json', 'print { token, expires_at } as JSON')
+    .action((options: { expires: string; json?: boolean }) =>
+      withApplication(async (application) => {
+        const seconds = Number(options.expires);
+        if (!Number.isInteger(seconds) || seconds < 1)
+          throw new CliError('--expires must be a whole number of seconds, at least 1.');
+        const app = await prepared(application);
+        const { token, expiresAt } = await app.container
+          .make(ClientRegistrations)
+          .createInitialToken(seconds);
+        if (options.json) console.log(JSON.stringify({ token, expires_at: expiresAt }));
+        else console.log(`Initial access token (valid until ${expiresAt}):\n${token}`);
+      }),
     );
 
   program

@@ -108,12 +108,32 @@ export interface PurgeCounts {
  * Everything the OAuth core stores, behind small interfaces. `transaction` runs a unit of work on
  * one connection; the Kysely implementation is in `kysely-store.ts`.
  */
+/** A dynamically registered client's registration access token (its digest) and auth method. */
+export interface ClientRegistration {
+  clientId: string;
+  tokenHash: string;
+  authMethod: string;
+}
+
+/** Dynamic registration's secrets (RFC 7591 §3, RFC 7592 §1), all as SHA-256 digests. */
+export interface RegistrationStore {
+  insertInitialToken(hash: string, createdAt: string, expiresAt: string): Promise<void>;
+  /** When the initial access token expires; undefined if there is none with this digest. */
+  initialTokenExpiry(hash: string): Promise<string | undefined>;
+  insertClientToken(registration: ClientRegistration, createdAt: string): Promise<void>;
+  /** The client's registration, if it was registered dynamically and not deleted. */
+  findClientRegistration(clientId: string): Promise<ClientRegistration | undefined>;
+  /** False if there was none (already deleted). */
+  deleteClientToken(clientId: string): Promise<boolean>;
+}
+
 export interface OAuthStore {
   readonly clients: ClientStore;
   readonly accessTokens: AccessTokenStore;
   readonly refreshTokens: RefreshTokenStore;
   readonly authCodes: AuthCodeStore;
   readonly deviceCodes: DeviceCodeStore;
+  readonly registrations: RegistrationStore;
   transaction<T>(work: (store: OAuthStore) => Promise<T>): Promise<T>;
   purge(options: PurgeOptions): Promise<PurgeCounts>;
 }

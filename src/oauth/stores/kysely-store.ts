@@ -10,12 +10,14 @@ import type {
   PurgeCounts,
   PurgeOptions,
   RefreshTokenStore,
+  RegistrationStore,
 } from './contracts.js';
 import { KyselyAccessTokenStore } from './kysely-access-tokens.js';
 import { KyselyClientStore } from './kysely-clients.js';
 import { KyselyAuthCodeStore } from './kysely-codes.js';
 import { KyselyDeviceCodeStore } from './kysely-device-codes.js';
 import { KyselyRefreshTokenStore } from './kysely-refresh-tokens.js';
+import { KyselyRegistrationStore } from './kysely-registrations.js';
 import { purgeInBatches } from './purge.js';
 
 /** The OAuth stores on Kysely (SQLite or PostgreSQL). */
@@ -26,6 +28,7 @@ export class KyselyOAuthStore implements OAuthStore {
   readonly refreshTokens: RefreshTokenStore;
   readonly authCodes: AuthCodeStore;
   readonly deviceCodes: DeviceCodeStore;
+  readonly registrations: RegistrationStore;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -36,6 +39,7 @@ export class KyselyOAuthStore implements OAuthStore {
     this.refreshTokens = new KyselyRefreshTokenStore(db);
     this.authCodes = new KyselyAuthCodeStore(db);
     this.deviceCodes = new KyselyDeviceCodeStore(db);
+    this.registrations = new KyselyRegistrationStore(db);
   }
 
   transaction<T>(work: (store: OAuthStore) => Promise<T>): Promise<T> {
