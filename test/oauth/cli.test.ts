@@ -247,6 +247,26 @@ describe(`tollgate OAuth commands (${engine})`, () => {
     expect(errors.join('')).toContain('"magic" is not one of');
   });
 
+  it('client:registration-token prints an initial access token once and stores only its SHA-256, with its expiry', async () => {
+    const before = Date.now();
+    expect(await tollgate('client:registration-token', '--expires', '600', '--json')).toBe(0);
+    const { token, expires_at } = JSON.parse(output.join('')) as { token: string; expires_at: string };
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const { db, close } = connect(database.url);
+    try {
+      const stored = await db.selectFrom('oauth_registration_tokens').selectAll().execute();
+      expect(stored).toHaveLength(1);
+      expect(stored[0]!.id).toBe(createHash('sha256').update(token).digest('hex'));
+      expect(stored[0]!.expires_at).toBe(expires_at);
+    } finally {
+      await close();
+    }
+    const lifetime = Date.parse(expires_at) - before;
+    expect(lifetime).toBeGreaterThan(590_000);
+    expect(lifetime).toBeLessThan(660_000);
+    expect(await tollgate('client:registration-token', '--expires', '0')).toBe(1);
+  });
+
   it('purge deletes revoked and expired rows (--revoked, --expired, --hours)', async () => {
     const { db, close } = connect(database.url);
     const client = (await rows())[0]!;
