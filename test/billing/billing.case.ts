@@ -1,16 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe } from 'vitest';
-import { authProvider } from '../../src/auth/provider.js';
-import { UserModelKey, Users } from '../../src/auth/users.js';
-import {
-  billingProvider,
-  closeBilling,
-  PaymentGatewayKey,
-  type WebhookEvent,
-} from '../../src/billing/index.js';
+import { Users } from '../../src/auth/users.js';
+import { PaymentGatewayKey, type WebhookEvent } from '../../src/billing/index.js';
 import { handlerName } from '../../src/billing/webhooks/webhook-controller.js';
 import { TestClock } from '../../src/core/clock.js';
-import { listen, type RunningServer } from '../../src/kernel/server.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import type { RunningServer } from '../../src/kernel/server.js';
+import type { TestApp } from '../support/app.js';
+import { startBillingApp, stopBillingApp } from './billing-app.js';
 import { type ContractContext, expectBillingError, TestUser } from './contract/context.js';
 import { creationCases } from './contract/creation.js';
 import { doubleSubmitCases } from './contract/double-submit.js';
@@ -56,26 +51,16 @@ export function billingContract(harness: EditionHarness): void {
       const { plans } = harness;
       const catalog = { plans: [plans.monthly, plans.other, plans.yearly], coupons: [harness.coupon] };
       sandbox = await harness.startSandbox({ clock, ...catalog, currency: 'usd' });
-      t = await createTestApp({
+      ({ t, server } = await startBillingApp({
+        harness,
+        sandbox,
         clock,
-        config: { billing: { ...sandbox.config, ...catalog, currency: 'usd', currencySymbol: '$' } },
-        providers: [authProvider(), billingProvider()],
-        setup: (app) => {
-          app.container.instance(UserModelKey, TestUser);
-          // Outside the `web` group: no session, no CSRF (spec, "Webhook receiver").
-          app.router.post(harness.webhook.path, [TestWebhooks, 'handle']);
-        },
-      });
-      server = await listen(t.app, '127.0.0.1', 0);
-      sandbox.setWebhook(`${server.url}${harness.webhook.path}`);
+        billing: { ...catalog, currency: 'usd', currencySymbol: '$' },
+        controller: TestWebhooks,
+      }));
     });
 
-    afterAll(async () => {
-      await server?.close();
-      if (t) await closeBilling(t.app);
-      await t?.close();
-      await sandbox?.close();
-    });
+    afterAll(() => stopBillingApp({ t, server }, sandbox));
 
     afterEach(() => {
       TestUser.tax = 0;

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authProvider } from '../../src/auth/provider.js';
-import { UserModelKey, Users } from '../../src/auth/users.js';
-import { billingProvider, closeBilling } from '../../src/billing/index.js';
+import { Users } from '../../src/auth/users.js';
 import { TestClock } from '../../src/core/clock.js';
-import { listen, type RunningServer } from '../../src/kernel/server.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import type { RunningServer } from '../../src/kernel/server.js';
+import type { TestApp } from '../support/app.js';
+import { startBillingApp, stopBillingApp } from './billing-app.js';
 import { braintreeHarness } from './braintree-harness.js';
-import { TestUser } from './contract/context.js';
+import type { TestUser } from './contract/context.js';
 import type { EditionSandbox } from './harness.js';
 import { stripeHarness } from './stripe-harness.js';
 
@@ -23,25 +22,16 @@ for (const harness of [stripeHarness, braintreeHarness]) {
 
     beforeAll(async () => {
       sandbox = await harness.startSandbox({ clock, plans: [plans.monthly], coupons: [], currency: 'usd' });
-      t = await createTestApp({
+      ({ t, server } = await startBillingApp({
+        harness,
+        sandbox,
         clock,
-        config: { billing: { ...sandbox.config, plans: [plans.monthly], keepPastDueSubscribed: false } },
-        providers: [authProvider(), billingProvider()],
-        setup: (app) => {
-          app.container.instance(UserModelKey, TestUser);
-          app.router.post(harness.webhook.path, [harness.webhook.controller, 'handle']);
-        },
-      });
-      server = await listen(t.app, '127.0.0.1', 0);
-      sandbox.setWebhook(`${server.url}${harness.webhook.path}`);
+        billing: { plans: [plans.monthly], keepPastDueSubscribed: false },
+        controller: harness.webhook.controller,
+      }));
     });
 
-    afterAll(async () => {
-      await server?.close();
-      if (t) await closeBilling(t.app);
-      await t?.close();
-      await sandbox?.close();
-    });
+    afterAll(() => stopBillingApp({ t, server }, sandbox));
 
     it('past_due after a failed renewal → not subscribed; the dates alone would still say subscribed', async () => {
       const user = await t.app.container.make(Users).create<TestUser>({

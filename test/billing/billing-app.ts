@@ -1,0 +1,49 @@
+import { authProvider } from '../../src/auth/provider.js';
+import { UserModelKey } from '../../src/auth/users.js';
+import { billingProvider, closeBilling, type WebhookController } from '../../src/billing/index.js';
+import type { TestClock } from '../../src/core/clock.js';
+import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
+import { listen, type RunningServer } from '../../src/kernel/server.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { TestUser } from './contract/context.js';
+import type { EditionHarness, EditionSandbox } from './harness.js';
+
+export interface BillingApp {
+  t: TestApp;
+  server: RunningServer;
+}
+
+/** The app under test on the edition's sandbox, served over HTTP, the sandbox's webhooks pointed at it. */
+export async function startBillingApp(options: {
+  harness: EditionHarness;
+  sandbox: EditionSandbox;
+  clock: TestClock;
+  billing: DeepPartial<TollgateConfig['billing']>;
+  controller: typeof WebhookController;
+}): Promise<BillingApp> {
+  const { harness, sandbox } = options;
+  const t = await createTestApp({
+    clock: options.clock,
+    config: { billing: { ...sandbox.config, ...options.billing } },
+    providers: [authProvider(), billingProvider()],
+    setup: (app) => {
+      app.container.instance(UserModelKey, TestUser);
+      // Outside the `web` group: no session, no CSRF (spec, "Webhook receiver").
+      app.router.post(harness.webhook.path, [options.controller, 'handle']);
+    },
+  });
+  const server = await listen(t.app, '127.0.0.1', 0);
+  sandbox.setWebhook(`${server.url}${harness.webhook.path}`);
+  return { t, server };
+}
+
+/** Closes what `startBillingApp` and the harness started, whichever of them did start. */
+export async function stopBillingApp(
+  app: Partial<BillingApp>,
+  sandbox: EditionSandbox | undefined,
+): Promise<void> {
+  await app.server?.close();
+  if (app.t) await closeBilling(app.t.app);
+  await app.t?.close();
+  await sandbox?.close();
+}
