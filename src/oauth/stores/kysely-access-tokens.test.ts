@@ -25,6 +25,7 @@ describe(`KyselyAccessTokenStore inserts (${engine})`, () => {
     updatedAt: '2026-11-21T00:00:00.000Z',
     expiresAt: '2026-11-21T01:00:00.000Z',
     kid: 'key-1',
+    audience: null,
   });
 
   it('concurrent inserts share a commit; a row the database refuses fails alone', async () => {
