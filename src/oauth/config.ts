@@ -33,6 +33,10 @@ export interface OAuthConfig {
   /** OpenID Connect ID tokens (`exp` − `iat`). */
   idTokenTtlSeconds: number;
   implicitGrant: boolean;
+  /** Lifetime of a pushed authorization request's `request_uri` (RFC 9126 §2.2 `expires_in`). */
+  pushedRequestTtlSeconds: number;
+  /** Every client must push its authorization requests (RFC 9126 §5); per client: `tollgate client --require-par`. */
+  requirePushedAuthorizationRequests: boolean;
   allowPlainPkce: boolean;
   signingAlgorithm: SigningAlgorithm;
   /** PEM keys from the environment (containers); empty means `storage/oauth-*.key`. */
@@ -90,6 +94,8 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
       deviceCodePollIntervalSeconds: 5,
       idTokenTtlSeconds: 3600,
       implicitGrant: false,
+      pushedRequestTtlSeconds: 60,
+      requirePushedAuthorizationRequests: false,
       allowPlainPkce: false,
       signingAlgorithm: 'RS256',
       privateKey: '',

@@ -32,6 +32,9 @@ export function authorizationServerMetadata(
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     code_challenge_methods_supported: config.oauth.allowPlainPkce ? ['S256', 'plain'] : ['S256'],
+    // RFC 9126 §5.
+    pushed_authorization_request_endpoint: `${issuer}/oauth/par`,
+    require_pushed_authorization_requests: config.oauth.requirePushedAuthorizationRequests,
     // RFC 9207 §3: every authorization response carries `iss`.
     authorization_response_iss_parameter_supported: true,
     // RFC 9728 §4: the APIs this server issues tokens for, when the application names them.

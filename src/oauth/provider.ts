@@ -26,6 +26,8 @@ import { oauthMigrations } from './migrations.js';
 import { IdTokenSigner } from './oidc/id-token-signer.js';
 import { IdTokens } from './oidc/id-tokens.js';
 import { defaultUserClaims, type UserClaims, UserClaimsKey } from './oidc/user-claims.js';
+import { PushedAuthorizationEndpoint } from './par/pushed-authorization-endpoint.js';
+import { PushedRequests } from './par/pushed-requests.js';
 import { PersonalAccessTokens } from './personal/personal-access-tokens.js';
 import { ProtectedResources } from './protected-resources.js';
 import { ClientRegistrations } from './registration/client-registrations.js';
@@ -99,6 +101,8 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(PersonalAccessTokens)
     .singleton(ProtectedResources)
     .singleton(ClientRegistrations)
+    .singleton(PushedRequests)
+    .singleton(PushedAuthorizationEndpoint)
     .instance(ApprovalViewKey, options.approvalView ?? defaultApprovalView)
     .instance(UserClaimsKey, options.oidc?.claims ?? defaultUserClaims);
 }

@@ -17,6 +17,8 @@ export interface ClientRecord {
   grantTypes: string[] | null;
   /** May introspect any access token, not only its own (RFC 7662 §4). */
   resourceServer: boolean;
+  /** Its authorization requests must be pushed first (RFC 9126 §6, `tollgate client --require-par`). */
+  requirePushedAuthorizationRequests: boolean;
   revoked: boolean;
   createdAt: string;
   updatedAt: string;

@@ -7,6 +7,7 @@ import { DeviceVerificationController } from './http/device-verification-control
 import { MetadataController } from './http/metadata-controller.js';
 import { PersonalAccessTokensController } from './http/personal-access-tokens-controller.js';
 import { ProtectedResourceController } from './http/protected-resource-controller.js';
+import { PushedAuthorizationController } from './http/pushed-authorization-controller.js';
 import { RegistrationController } from './http/registration-controller.js';
 import { RevocationController } from './http/revocation-controller.js';
 import { ScopesController } from './http/scopes-controller.js';
@@ -35,6 +36,7 @@ export function registerOAuthRoutes(router: Router): void {
     'OAuth/DeviceCodeController': DeviceCodeController,
     'OAuth/DeviceVerificationController': DeviceVerificationController,
     'OAuth/RegistrationController': RegistrationController,
+    'OAuth/PushedAuthorizationController': PushedAuthorizationController,
   });
 
   // Small form bodies only (`http.bodyLimits.oauth`): a larger one is answered 413 unread.
@@ -48,6 +50,12 @@ export function registerOAuthRoutes(router: Router): void {
   router
     .post('/oauth/device/code', [DeviceCodeController, 'issue'])
     .name('oauth.device.code')
+    .bodyLimit('oauth')
+    .middleware('throttle-token');
+  // RFC 9126 §2: pushed authorization requests, the client authenticated as at the token endpoint.
+  router
+    .post('/oauth/par', [PushedAuthorizationController, 'push'])
+    .name('oauth.par')
     .bodyLimit('oauth')
     .middleware('throttle-token');
   // RFC 7591 / RFC 7592: dynamic registration (`oauth.registration`), limited per address.

@@ -26,6 +26,8 @@ export interface OAuthClientsTable {
   scopes: string | null;
   /** JSON array of the grant types the client may use; null: what its kind allows. */
   grant_types: string | null;
+  /** 1: only pushed authorization requests (RFC 9126 §6). */
+  require_pushed_authorization_requests: number;
 }
 
 export interface OAuthAccessTokensTable {
@@ -119,6 +121,18 @@ export interface OAuthClientRegistrationsTable {
   created_at: string;
 }
 
+/** A pushed authorization request (RFC 9126 §2). */
+export interface OAuthPushedRequestsTable {
+  /** SHA-256 of the `request_uri`'s random reference. */
+  id: string;
+  client_id: string;
+  /** JSON object of the authorization request's parameters, as validated when pushed. */
+  parameters: string;
+  used: number;
+  created_at: string;
+  expires_at: string;
+}
+
 declare module '../database/types.js' {
   interface Database {
     oauth_clients: OAuthClientsTable;
@@ -128,6 +142,7 @@ declare module '../database/types.js' {
     oauth_device_codes: OAuthDeviceCodesTable;
     oauth_registration_tokens: OAuthRegistrationTokensTable;
     oauth_client_registrations: OAuthClientRegistrationsTable;
+    oauth_pushed_requests: OAuthPushedRequestsTable;
   }
 }
 

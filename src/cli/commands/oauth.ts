@@ -116,6 +116,7 @@ export function register(program: Command): void {
     .option('--redirect <url>', 'the redirect URL (authorization code clients)')
     .option('--user <id>', 'the id of the user who owns the client')
     .option('--first-party', 'a client of your own: users are not asked to approve it')
+    .option('--require-par', 'its authorization requests must be pushed first (RFC 9126)')
     .option('--scopes <list>', 'comma-separated scopes the client may ask for (default: any)')
     .option('--grant-types <list>', 'comma-separated grant types the client may use (default: its kind’s)')
     .option('--json', 'machine-readable output')
@@ -130,6 +131,7 @@ export function register(program: Command): void {
         redirect?: string;
         user?: string;
         firstParty?: boolean;
+        requirePar?: boolean;
         scopes?: string;
         grantTypes?: string;
         json?: boolean;
@@ -201,6 +203,7 @@ export function register(program: Command): void {
               firstParty: Boolean(options.firstParty),
               ...limits,
               resourceServer: Boolean(options.resourceServer),
+              requirePushedAuthorizationRequests: Boolean(options.requirePar),
             });
             if (options.json)
               console.log(JSON.stringify(serializeClient(created.client, created.plainSecret)));

@@ -23,6 +23,8 @@ export interface NewClientInput {
   grantTypes?: string[] | null;
   /** A resource server may introspect any access token (RFC 7662 §4), not only its own. Default false. */
   resourceServer?: boolean;
+  /** Only pushed authorization requests (RFC 9126 §6). Default false. */
+  requirePushedAuthorizationRequests?: boolean;
 }
 
 export interface CreatedClient {
@@ -56,6 +58,7 @@ export class Clients {
         allowedScopes: input.allowedScopes ?? null,
         grantTypes: input.grantTypes ?? null,
         resourceServer: input.resourceServer ?? false,
+        requirePushedAuthorizationRequests: input.requirePushedAuthorizationRequests ?? false,
       },
       this.clock.now().toISOString(),
     );
@@ -114,6 +117,7 @@ export function serializeClient(client: ClientRecord, plainSecret?: string | nul
     password_client: client.passwordClient,
     first_party: client.firstParty,
     resource_server: client.resourceServer,
+    require_pushed_authorization_requests: client.requirePushedAuthorizationRequests,
     confidential: client.secretHash !== null,
     scopes: client.allowedScopes,
     grant_types: client.grantTypes,

@@ -1,10 +1,14 @@
 import type { Context } from 'hono';
 import { askToLogInAgain, authTimeOf, takeNewLogin } from '../../auth/auth-time.js';
 import { requireSession } from '../../auth/context.js';
+import type { TollgateConfig } from '../../core/config.js';
+import { ConfigKey } from '../../core/keys.js';
 import { renderErrorPage } from '../../http/error-handler.js';
 import type { AuthorizationRequest } from '../authorization/authorization-request.js';
 import { AuthorizationService } from '../authorization/authorization-service.js';
 import { OAuthError } from '../errors.js';
+import { authorizationParameters, checkPushedWhenRequired } from '../par/pushed-or-plain.js';
+import { PushedRequests } from '../par/pushed-requests.js';
 import { Scopes } from '../scopes.js';
 import { randomSecret } from '../secrets.js';
 import { type ApprovalView, ApprovalViewKey } from './approval-view.js';
@@ -30,19 +34,23 @@ interface PendingAuthorization extends PendingDecision {
  * request, which the session binds to the user and to the `auth_token` of the page's forms.
  */
 export class ApprovalController {
-  static inject = [AuthorizationService, Scopes, ApprovalViewKey] as const;
+  static inject = [AuthorizationService, Scopes, ApprovalViewKey, PushedRequests, ConfigKey] as const;
 
   constructor(
     private readonly service: AuthorizationService,
     private readonly scopes: Scopes,
     private readonly view: ApprovalView,
+    private readonly pushed: PushedRequests,
+    private readonly config: TollgateConfig,
   ) {}
 
   async authorize(c: Context): Promise<Response> {
     let query: Record<string, string> = {};
     try {
-      query = readQuery(c);
+      const read = await authorizationParameters(readQuery(c), this.pushed);
+      query = read.params;
       const { request, client } = await this.service.validate(query);
+      checkPushedWhenRequired(client, read.pushed, this.config.oauth);
       const user = c.get('user')!;
       const session = requireSession(c);
       const authTime = authTimeOf(session);

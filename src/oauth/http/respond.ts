@@ -27,17 +27,18 @@ export function oauthErrorResponse(c: Context, err: unknown, logger: Logger): Re
 }
 
 /**
- * A form-posting OAuth endpoint (token, device authorization) over HTTP: the form and the
+ * A form-posting OAuth endpoint (token, device authorization, PAR) over HTTP: the form and the
  * Authorization header in, its JSON answer out with `no-store`, or its error as §5.2 JSON.
  */
 export async function answerFormEndpoint(
   c: Context,
   logger: Logger,
   handle: (input: TokenInput) => Promise<object>,
+  status: 200 | 201 = 200,
 ): Promise<Response> {
   try {
     const body = await handle({ form: () => readForm(c), authorization: c.req.header('authorization') });
-    return c.json(body, 200, noStore);
+    return c.json(body, status, noStore);
   } catch (err) {
     return oauthErrorResponse(c, err, logger);
   }

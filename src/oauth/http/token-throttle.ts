@@ -64,7 +64,7 @@ export function throttleTokenRequests(limits: RateLimits, login: () => LoginThro
     const clientFailed = c.res.status === 401;
     if (digest !== undefined) {
       if (clientFailed) verified.forget(digest);
-      else if (c.res.status === 200) verified.add(digest);
+      else if (c.res.status === 200 || c.res.status === 201) verified.add(digest);
     }
     if (guessing && !clientFailed) await giveBack(results, guessing, address);
     if (password && c.res.status === 200) await login().succeeded(username as string, address);

@@ -14,6 +14,7 @@ const client = (id: string, secret: string | null): ClientRecord => ({
   personalAccessClient: false,
   passwordClient: false,
   firstParty: false,
+  requirePushedAuthorizationRequests: false,
   allowedScopes: null,
   grantTypes: null,
   revoked: false,
