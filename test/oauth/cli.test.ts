@@ -164,6 +164,20 @@ describe(`tollgate OAuth commands (${engine})`, () => {
       grant_types: ['authorization_code', 'refresh_token'],
     });
 
+    expect(
+      await tollgate(
+        'client',
+        '--public',
+        '--require-par',
+        '--name',
+        'Strict',
+        '--redirect',
+        'https://app.example/cb',
+        '--json',
+      ),
+    ).toBe(0);
+    expect(JSON.parse(output.join(''))).toMatchObject({ require_pushed_authorization_requests: true });
+
     expect(await tollgate('client', '--password', '--name', 'Mobile')).toBe(0);
     expect(output.join('\n')).toMatch(/Client ID: \S+\nClient secret: \S+/);
 

@@ -1,5 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
 import { ADA, approvalFields, Browser, insecure, type OAuthTestApp, oauthApp, REDIRECT } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -156,6 +157,14 @@ describe(`pushed authorization requests (${engine})`, () => {
     const res = await authorize(publicClient.client_id, requestUri);
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('The request_uri is unknown, expired or was already used.');
+  });
+
+  it('purge deletes expired pushed requests', async () => {
+    await push(publicClient, oauth.None());
+    t.clock.advance(61_000);
+    const store = t.app.container.make(OAuthStoreKey);
+    const counts = await store.purge({ revoked: false, expired: true, before: t.clock.now().toISOString() });
+    expect(counts.pushedRequests).toBeGreaterThan(0);
   });
 
   it("another client's request_uri is refused, and stays usable by its own client", async () => {

@@ -102,6 +102,8 @@ export interface PurgeCounts {
   authCodes: number;
   /** Only expired ones: device codes are never revoked. */
   deviceCodes: number;
+  /** Only expired ones: pushed authorization requests (RFC 9126) are used, never revoked. */
+  pushedRequests: number;
 }
 
 /**

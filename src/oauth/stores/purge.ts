@@ -10,6 +10,7 @@ const tables = [
   ['oauth_auth_codes', 'authCodes'],
   ['oauth_access_tokens', 'accessTokens'],
   ['oauth_device_codes', 'deviceCodes'],
+  ['oauth_pushed_requests', 'pushedRequests'],
 ] as const;
 
 type PurgedTable = (typeof tables)[number][0];
@@ -25,7 +26,13 @@ export async function purgeInBatches(
   db: Kysely<Database>,
   options: PurgeOptions & { batchSize?: number },
 ): Promise<PurgeCounts> {
-  const counts: PurgeCounts = { accessTokens: 0, refreshTokens: 0, authCodes: 0, deviceCodes: 0 };
+  const counts: PurgeCounts = {
+    accessTokens: 0,
+    refreshTokens: 0,
+    authCodes: 0,
+    deviceCodes: 0,
+    pushedRequests: 0,
+  };
   if (!options.revoked && !options.expired) return counts;
   const batchSize = options.batchSize ?? PURGE_BATCH_SIZE;
   // SQLite walks the table in rowid order, the order of its pages: by the random token id, each
@@ -33,7 +40,7 @@ export async function purgeInBatches(
   const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
   const key = sqlite ? sql<string | number>`rowid` : sql<string | number>`id`;
   for (const [table, counter] of tables) {
-    if (table === 'oauth_device_codes' && !options.expired) continue;
+    if (expiresOnly(table) && !options.expired) continue;
     let after: string | number = sqlite ? 0 : '';
     for (;;) {
       const rows = await db
@@ -62,10 +69,14 @@ export async function purgeInBatches(
   return counts;
 }
 
+function expiresOnly(table: PurgedTable): boolean {
+  return table === 'oauth_device_codes' || table === 'oauth_pushed_requests';
+}
+
 function purgeable(eb: ExpressionBuilder<Database, PurgedTable>, table: PurgedTable, options: PurgeOptions) {
   // Device codes are never revoked: a denied or redeemed one still answers its device until it
-  // expires (minutes), then goes.
-  if (table === 'oauth_device_codes') return eb('expires_at', '<', options.before);
+  // expires (minutes), then goes. Pushed requests (RFC 9126) too: a used one stays to refuse its replay.
+  if (expiresOnly(table)) return eb('expires_at', '<', options.before);
   const conditions = [];
   if (options.revoked) conditions.push(eb('revoked', '=', 1));
   if (options.expired) conditions.push(eb('expires_at', '<', options.before));
