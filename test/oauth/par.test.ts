@@ -1,6 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
+import { logInAgain } from './openid-support.js';
 import { ADA, approvalFields, Browser, insecure, type OAuthTestApp, oauthApp, REDIRECT } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -112,6 +113,20 @@ describe(`pushed authorization requests (${engine})`, () => {
     const tokens = await exchange(publicClient, oauth.None(), await approve(page), verifier);
     expect(tokens.token_type).toBe('bearer');
     expect(tokens.scope).toBe('check-status');
+  });
+
+  it('prompt=login in a pushed request: the login leads back through a fresh request_uri', async () => {
+    const { requestUri, verifier } = await push(publicClient, oauth.None(), {
+      prompt: 'login',
+      scope: 'place-orders',
+    });
+    const asked = await authorize(publicClient.client_id, requestUri);
+    const page = await logInAgain(ada, asked, ADA);
+    expect(page.status).toBe(200);
+    const tokens = await exchange(publicClient, oauth.None(), await approve(page), verifier);
+    expect(tokens.scope).toBe('place-orders');
+    // The first request_uri stays used.
+    expect((await authorize(publicClient.client_id, requestUri)).status).toBe(400);
   });
 
   it('a confidential client authenticates with its secret at /oauth/par', async () => {

@@ -60,6 +60,11 @@ export class ApprovalController {
         if (silent) throw OAuthError.loginRequired();
         askToLogInAgain(session);
         const url = new URL(c.req.url);
+        // A pushed request was taken by this visit: the way back after the login needs a fresh one.
+        if (read.pushed) {
+          const { requestUri } = await this.pushed.push(client.id, query);
+          url.search = new URLSearchParams({ client_id: client.id, request_uri: requestUri }).toString();
+        }
         return authorizationRedirect(c, `/login?intended=${encodeURIComponent(url.pathname + url.search)}`);
       }
       if (await this.service.skipsApproval(client, user.id, request, query.prompt)) {
