@@ -1,4 +1,5 @@
 import { HttpError } from '../core/errors.js';
+import { DPOP_ALGORITHMS } from './dpop/proof.js';
 
 /**
  * The error codes of RFC 6749 §4.1.2.1/§5.2, RFC 6750 §3.1, the device grant's RFC 8628 §3.5,
@@ -25,7 +26,8 @@ export type OAuthErrorCode =
   | 'interaction_required'
   | 'invalid_target'
   | 'invalid_redirect_uri'
-  | 'invalid_client_metadata';
+  | 'invalid_client_metadata'
+  | 'invalid_dpop_proof';
 
 /** Exhaustive: adding a code without a status does not compile. */
 export const oauthErrorStatus: Record<OAuthErrorCode, number> = {
@@ -55,13 +57,23 @@ export const oauthErrorStatus: Record<OAuthErrorCode, number> = {
   // RFC 7591 §3.2.2: dynamic registration refused a redirect URI, or another metadata value.
   invalid_redirect_uri: 400,
   invalid_client_metadata: 400,
+  // RFC 9449 §5: a DPoP proof at the token endpoint that fails its checks.
+  invalid_dpop_proof: 400,
 };
 
 /**
  * Why a protected resource refused its credentials (RFC 6750 §3.1). `missing`: the request carried
  * no bearer token (nor an acceptable app_token cookie), so its challenge has no error code.
  */
-export type InvalidTokenReason = 'missing' | 'invalid' | 'expired' | 'revoked' | 'unknown_user' | 'audience';
+export type InvalidTokenReason =
+  | 'missing'
+  | 'invalid'
+  | 'expired'
+  | 'revoked'
+  | 'unknown_user'
+  | 'audience'
+  | 'proof'
+  | 'bound';
 
 const TOKEN_DESCRIPTIONS: Record<InvalidTokenReason, string> = {
   missing: 'The request has no access token.',
@@ -70,6 +82,8 @@ const TOKEN_DESCRIPTIONS: Record<InvalidTokenReason, string> = {
   revoked: 'The access token has been revoked.',
   unknown_user: 'The access token does not belong to a user.',
   audience: 'The access token is meant for another resource.',
+  proof: 'The DPoP proof is invalid.',
+  bound: 'The access token is bound to a DPoP key: send it with the DPoP scheme and a proof.',
 };
 
 /** The body of every 401 from a protected resource (Laravel's). */
@@ -91,6 +105,8 @@ export interface OAuthErrorOptions {
   reason?: InvalidTokenReason;
   /** `insufficient_scope` only: the scopes the resource needs (RFC 6750 §3 `scope`). */
   scope?: string;
+  /** `invalid_token` only: the request used the `DPoP` scheme, so the challenge does (RFC 9449 §7.1). */
+  dpop?: boolean;
 }
 
 /**
@@ -197,10 +213,19 @@ export class OAuthError extends HttpError {
 
   /** RFC 6750 §3.1 at a protected resource; the reason picks the public description. */
   static invalidToken(
-    refusal: { reason: InvalidTokenReason; detail?: string } = { reason: 'invalid' },
+    refusal: { reason: InvalidTokenReason; detail?: string; dpop?: boolean } = { reason: 'invalid' },
   ): OAuthError {
     const reason = refusal?.reason ?? 'invalid';
-    return new OAuthError('invalid_token', TOKEN_DESCRIPTIONS[reason], { reason, detail: refusal?.detail });
+    return new OAuthError('invalid_token', TOKEN_DESCRIPTIONS[reason], {
+      reason,
+      detail: refusal?.detail,
+      dpop: refusal?.dpop,
+    });
+  }
+
+  /** RFC 9449 §5: the token request's DPoP proof failed a check (which one goes to the logs). */
+  static invalidDpopProof(detail: string): OAuthError {
+    return new OAuthError('invalid_dpop_proof', 'The DPoP proof is invalid.', { detail });
   }
 
   /** RFC 6750 §3.1: the token lacks every (`all`) or any (`any`) of the scopes a route needs. */
@@ -255,6 +280,8 @@ function rendering(
 ): { body: Record<string, unknown>; challenge: string | undefined } {
   switch (code) {
     case 'invalid_token':
+      if (options.dpop || options.reason === 'proof')
+        return { body: { message: UNAUTHENTICATED }, challenge: dpopChallenge(options.reason, description) };
       // §3.1: a request without credentials gets a bare challenge, "SHOULD NOT include an error code".
       return {
         body: { message: UNAUTHENTICATED },
@@ -275,4 +302,12 @@ function rendering(
     default:
       return { body: { error: code, error_description: description }, challenge: undefined };
   }
+}
+
+/** RFC 9449 §7.1: the `DPoP` challenge, with the proof algorithms accepted. */
+function dpopChallenge(reason: InvalidTokenReason | undefined, description: string): string {
+  const algs = `algs="${DPOP_ALGORITHMS.join(' ')}"`;
+  if (reason === 'missing') return `DPoP ${algs}`;
+  const error = reason === 'proof' ? 'invalid_dpop_proof' : 'invalid_token';
+  return `DPoP error="${error}", error_description="${description}", ${algs}`;
 }

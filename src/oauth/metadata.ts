@@ -1,4 +1,5 @@
 import type { TollgateConfig } from '../core/config.js';
+import { DPOP_ALGORITHMS } from './dpop/proof.js';
 import { issuerOf } from './jwt/access-token-signer.js';
 import { protectedResources } from './protected-resources.js';
 import { DEVICE_CODE_GRANT } from './records.js';
@@ -35,6 +36,8 @@ export function authorizationServerMetadata(
     // RFC 9126 §5.
     pushed_authorization_request_endpoint: `${issuer}/oauth/par`,
     require_pushed_authorization_requests: config.oauth.requirePushedAuthorizationRequests,
+    // RFC 9449 §5.1: the algorithms a DPoP proof may be signed with.
+    dpop_signing_alg_values_supported: [...DPOP_ALGORITHMS],
     // RFC 9207 §3: every authorization response carries `iss`.
     authorization_response_iss_parameter_supported: true,
     // RFC 9728 §4: the APIs this server issues tokens for, when the application names them.

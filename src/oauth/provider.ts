@@ -9,6 +9,7 @@ import { Clients } from './clients/clients.js';
 import { DeviceAuthorizationEndpoint } from './device/device-authorization-endpoint.js';
 import { DeviceAuthorizations } from './device/device-authorizations.js';
 import { UserCodeAttempts } from './device/user-code-attempts.js';
+import { DpopProofs } from './dpop/dpop-proofs.js';
 import { ClientAuthenticator } from './grants/client-authenticator.js';
 import type { Grant } from './grants/grant.js';
 import { GrantRegistry } from './grants/registry.js';
@@ -72,6 +73,7 @@ export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
       app.container.make(ProtectedResources);
       if (options.routes !== false) registerOAuthRoutes(app.router);
       registerApiGuard(app, options.guard);
+      app.onClose(() => app.container.make(DpopProofs).replay.close());
     },
     boot: (app: Application) => bootApiGuard(app),
   };
@@ -91,6 +93,7 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(IdTokens)
     .singleton(TokenRevoker)
     .singleton(ClientAuthenticator)
+    .singleton(DpopProofs)
     .singleton(TokenEndpoint)
     .singleton(TokenInspector)
     .singleton(AuthorizationService)

@@ -19,6 +19,8 @@ export interface ClientRecord {
   resourceServer: boolean;
   /** Its authorization requests must be pushed first (RFC 9126 §6, `tollgate client --require-par`). */
   requirePushedAuthorizationRequests: boolean;
+  /** RFC 9449 §5.2 `dpop_bound_access_tokens`: its token requests must carry a DPoP proof. */
+  dpopBoundAccessTokens?: boolean;
   revoked: boolean;
   createdAt: string;
   updatedAt: string;
@@ -61,6 +63,8 @@ export interface RefreshTokenRecord {
   expiresAt: string;
   /** OpenID Connect: when the user logged in, kept down the rotation chain; null if unknown. */
   authTime?: string | null;
+  /** RFC 9449: a public client's refresh token is usable only with a proof by this key. */
+  jkt?: string | null;
 }
 
 export interface AuthCodeRecord {

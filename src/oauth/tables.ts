@@ -17,6 +17,8 @@ export interface OAuthClientsTable {
   password_client: number;
   /** 1: may introspect any access token (RFC 7662 §4), not only its own. */
   resource_server: number;
+  /** RFC 9449 §5.2: its token requests must carry a DPoP proof; absent in rows joined without it. */
+  dpop_bound_access_tokens?: number;
   revoked: number;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -58,6 +60,8 @@ export interface OAuthRefreshTokensTable {
   expires_at: Timestamp;
   /** OpenID Connect: when the user logged in (ISO-8601), for ID tokens issued on refresh. */
   auth_time: string | null;
+  /** RFC 9449: a public client's refresh token needs a proof by this DPoP key. */
+  dpop_jkt?: string | null;
 }
 
 export interface OAuthAuthCodesTable {

@@ -25,6 +25,8 @@ export interface NewClientInput {
   resourceServer?: boolean;
   /** Only pushed authorization requests (RFC 9126 §6). Default false. */
   requirePushedAuthorizationRequests?: boolean;
+  /** RFC 9449 §5.2 `dpop_bound_access_tokens`: its token requests must carry a DPoP proof. */
+  dpopBoundAccessTokens?: boolean;
 }
 
 export interface CreatedClient {
@@ -59,6 +61,7 @@ export class Clients {
         grantTypes: input.grantTypes ?? null,
         resourceServer: input.resourceServer ?? false,
         requirePushedAuthorizationRequests: input.requirePushedAuthorizationRequests ?? false,
+        ...(input.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
       },
       this.clock.now().toISOString(),
     );

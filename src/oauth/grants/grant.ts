@@ -53,6 +53,8 @@ export type GrantParams<P extends GrantParameters> = { readonly [K in P['require
 export interface GrantRequest<P extends GrantParameters = GrantParameters> {
   readonly client: ClientRecord;
   readonly params: GrantParams<P>;
+  /** RFC 9449: the thumbprint of the request's valid DPoP proof key, if it sent one. */
+  readonly dpopJkt?: string | undefined;
 }
 
 /**

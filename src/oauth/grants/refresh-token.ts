@@ -14,7 +14,7 @@ import { defineGrant } from './grant.js';
 export const refreshTokenGrant = defineGrant({
   grantType: 'refresh_token',
   parameters: { required: ['refresh_token'], optional: ['scope', 'resource'] },
-  async handle({ client, params }, services) {
+  async handle({ client, params, dpopJkt }, services) {
     const id = hashSecret(params.refresh_token);
     const stored = await services.store.refreshTokens.find(id);
     const previous = stored && (await services.store.accessTokens.find(stored.accessTokenId));
@@ -27,6 +27,10 @@ export const refreshTokenGrant = defineGrant({
     }
     if (stored.expiresAt <= services.clock.now().toISOString()) {
       throw OAuthError.invalidGrant('The refresh token has expired.');
+    }
+    // RFC 9449 §5: a public client's refresh token is bound to the key it was issued with.
+    if (stored.jkt && stored.jkt !== dpopJkt) {
+      throw OAuthError.invalidDpopProof('the refresh token is bound to another DPoP key');
     }
     const scopes = narrowScopes(previous.scopes, Scopes.parse(params.scope));
     services.scopes.validate(scopes, { allowAll: previous.scopes.includes(ALL_SCOPES) });

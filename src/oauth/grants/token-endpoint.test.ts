@@ -41,11 +41,12 @@ describe(`ClientAuthenticator: the token endpoint's client cache (${engine})`, (
 });
 
 describe('the token endpoint pipeline', () => {
-  it('reads as RFC 6749 §3.2 and §5.2 do: form, grant type, client, allowed grant and scopes, RFC 8707 resource, parameters, grant', () => {
+  it('reads as RFC 6749 §3.2 and §5.2 do: form, grant type, client, RFC 9449 proof, allowed grant and scopes, RFC 8707 resource, parameters, grant', () => {
     expect(tokenPipeline.map((step) => step.name)).toEqual([
       'readForm',
       'supportedGrantType',
       'authenticateClient',
+      'dpopProof',
       'allowedGrantType',
       'allowedScopes',
       'requestedResource',

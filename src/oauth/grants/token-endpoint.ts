@@ -2,6 +2,8 @@ import { Users } from '../../auth/users.js';
 import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
+import { DpopProofs } from '../dpop/dpop-proofs.js';
+import { ProofRefused } from '../dpop/proof.js';
 import { OAuthError } from '../errors.js';
 import { IdTokens } from '../oidc/id-tokens.js';
 import { ProtectedResources } from '../protected-resources.js';
@@ -21,6 +23,8 @@ export interface TokenInput {
   /** The form fields (RFC 6749 §3.2): form-encoded, no parameter twice, else `invalid_request`. */
   form(): Promise<Readonly<Record<string, string>>> | Readonly<Record<string, string>>;
   authorization?: string | undefined;
+  /** RFC 9449: the `DPoP` header, and the method and URL the proof must name. */
+  dpop?: { proof: string | undefined; method: string; url: string };
 }
 
 /** One token request as it moves through the steps; each step fills in what the next one reads. */
@@ -30,6 +34,8 @@ export interface TokenExchange {
   grant: Grant;
   client: ClientRecord;
   response: TokenResponse;
+  /** RFC 9449: the thumbprint of the key a valid DPoP proof was signed with. */
+  jkt?: string;
 }
 
 /** What the steps use. */
@@ -37,6 +43,7 @@ export interface TokenEndpointParts {
   readonly grants: GrantRegistry;
   readonly clients: ClientAuthenticator;
   readonly services: GrantServices;
+  readonly dpop: DpopProofs;
 }
 
 export type TokenStep = (exchange: TokenExchange, parts: TokenEndpointParts) => void | Promise<void>;
@@ -87,10 +94,31 @@ function grantParameters({ grant, request }: TokenExchange): void {
   }
 }
 
-/** The grant's handler: its checks, then one `TokenIssuer.issue()`. */
+/**
+ * RFC 9449 §5: a `DPoP` header must hold a valid proof for this request (`invalid_dpop_proof`);
+ * a client registered with `dpop_bound_access_tokens` must send one (§5.2).
+ */
+async function dpopProof(exchange: TokenExchange, { dpop }: TokenEndpointParts): Promise<void> {
+  const sent = exchange.input.dpop;
+  if (sent?.proof === undefined) {
+    if (exchange.client.dpopBoundAccessTokens)
+      throw OAuthError.invalidRequest('This client must send a DPoP proof with its token requests.');
+    return;
+  }
+  try {
+    exchange.jkt = await dpop.check(sent.proof, { method: sent.method, url: sent.url });
+  } catch (err) {
+    if (err instanceof ProofRefused) throw OAuthError.invalidDpopProof(err.message);
+    throw err;
+  }
+}
+
+/** The grant's handler: its checks, then one `TokenIssuer.issue()` (DPoP-bound after a proof). */
 async function runGrant(exchange: TokenExchange, { services }: TokenEndpointParts): Promise<void> {
   const params = exchange.request.params as Record<string, string>;
-  exchange.response = await exchange.grant.handle({ client: exchange.client, params }, services);
+  const { client, jkt } = exchange;
+  const issuing = jkt === undefined ? services : { ...services, issuer: services.issuer.boundTo(jkt) };
+  exchange.response = await exchange.grant.handle({ client, params, dpopJkt: jkt }, issuing);
 }
 
 /** The token endpoint's steps, in order (node-oidc-provider's token action). */
@@ -98,6 +126,7 @@ export const tokenPipeline: readonly TokenStep[] = [
   readForm,
   supportedGrantType,
   authenticateClient,
+  dpopProof,
   allowedGrantType,
   allowedScopes,
   requestedResource,
@@ -119,6 +148,7 @@ export class TokenEndpoint {
     Users,
     IdTokens,
     ProtectedResources,
+    DpopProofs,
   ] as const;
   readonly #parts: TokenEndpointParts;
 
@@ -134,6 +164,7 @@ export class TokenEndpoint {
     users: Users,
     idTokens: IdTokens,
     resources: ProtectedResources,
+    dpop: DpopProofs,
   ) {
     const services = {
       store,
@@ -146,7 +177,7 @@ export class TokenEndpoint {
       idTokens,
       resources,
     };
-    this.#parts = { grants, clients, services };
+    this.#parts = { grants, clients, services, dpop };
   }
 
   async handle(input: TokenInput): Promise<TokenResponse> {

@@ -10,3 +10,14 @@ export function bearerToken(header: string | undefined): string | undefined {
     return header.slice(7).trim();
   return undefined;
 }
+
+/** RFC 9449 §7.1 `DPoP token68` (scheme case-insensitive); undefined for anything else. */
+export function dpopToken(header: string | undefined): string | undefined {
+  if (header === undefined || header.length < 6 || header[4] !== ' ') return undefined;
+  return header.slice(0, 4).toLowerCase() === 'dpop' ? header.slice(5).trim() : undefined;
+}
+
+/** The access token of either scheme. */
+export function accessTokenOf(header: string | undefined): string | undefined {
+  return bearerToken(header) ?? dpopToken(header);
+}

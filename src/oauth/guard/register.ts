@@ -2,6 +2,7 @@ import { Guards } from '../../auth/guards.js';
 import { SessionStore } from '../../auth/session-store.js';
 import { bindUsers, Users } from '../../auth/users.js';
 import type { Application, ServiceProvider } from '../../kernel/application.js';
+import { DpopProofs } from '../dpop/dpop-proofs.js';
 import { AccessTokenCreated, AccessTokenRevoked, ClientRevoked } from '../events.js';
 import { AccessTokenVerifier } from '../jwt/access-token-verifier.js';
 import { ProtectedResources } from '../protected-resources.js';
@@ -55,6 +56,7 @@ export function registerApiGuard(app: Application, options: ApiGuardOptions = {}
       clock: app.clock,
       cookie,
       resourceAt: (path: string) => resources.forPath(path)?.metadata.resource,
+      dpop: c.make(DpopProofs),
     };
     return new TokenGuard(deps, options);
   });

@@ -13,7 +13,7 @@ export function resourceChallenge(resources: () => ProtectedResources): ErrorRes
     if (!(err instanceof OAuthError) || (err.code !== 'invalid_token' && err.code !== 'insufficient_scope'))
       return res;
     const challenge = res.headers.get('WWW-Authenticate');
-    const resource = challenge?.startsWith('Bearer') ? resources().forPath(c.req.path) : undefined;
+    const resource = /^(Bearer|DPoP)\b/.test(challenge ?? '') ? resources().forPath(c.req.path) : undefined;
     if (!challenge || !resource) return res;
     const parameter = `resource_metadata="${resource.metadataUrl}"`;
     res.headers.set(

@@ -1,11 +1,13 @@
 import type { Context } from 'hono';
 import type { User } from '../../auth/user.js';
 import { type Clock, SystemClock } from '../../core/clock.js';
+import type { DpopProofs } from '../dpop/dpop-proofs.js';
+import { ProofRefused } from '../dpop/proof.js';
 import { type InvalidTokenReason, OAuthError } from '../errors.js';
 import type { AccessTokenVerifier } from '../jwt/access-token-verifier.js';
 import type { OAuthStore } from '../stores/contracts.js';
 import type { AppTokenAuthenticator } from './app-token-authenticator.js';
-import { bearerToken } from './bearer.js';
+import { accessTokenOf, dpopToken } from './bearer.js';
 import { bindsTo, RevocationCache, type RevocationOptions } from './token-states.js';
 import { bindToken, type UserFinder, UserResolver, type UserResolverOptions } from './user-resolver.js';
 import type { VerifiedToken } from './verified-token.js';
@@ -27,6 +29,8 @@ export interface TokenGuardDeps {
    * (`ProtectedResources.forPath`); absent: no resource checks.
    */
   resourceAt?: (path: string) => string | undefined;
+  /** RFC 9449 proofs for `Authorization: DPoP` requests; absent: DPoP-bound tokens are refused. */
+  dpop?: DpopProofs;
 }
 
 const refuse = (reason: InvalidTokenReason) => OAuthError.invalidToken({ reason });
@@ -62,7 +66,8 @@ export class TokenGuard {
     const header = c.req.header('authorization');
     if (header === undefined) return this.#viaCookie(c);
     const entry = this.verified.get(header);
-    if (entry !== undefined) {
+    // A DPoP-bound token needs its proof checked on every request: never the synchronous path.
+    if (entry !== undefined && entry.token.jkt === null) {
       const now = performance.now();
       const user = this.users.cached(entry, now);
       if (user !== undefined && this.#stillGood(entry.token, now) && this.#meantForHere(c, entry.token)) {
@@ -80,11 +85,12 @@ export class TokenGuard {
     const entry = header === undefined ? undefined : this.verified.get(header);
     if (
       entry !== undefined &&
+      entry.token.jkt === null &&
       this.#stillGood(entry.token, performance.now()) &&
       this.#meantForHere(c, entry.token)
     )
       return this.#use(c, entry.token);
-    if (bearerToken(header) === undefined) throw refuse('missing');
+    if (accessTokenOf(header) === undefined) throw refuse('missing');
     return this.#check(c, header!).then(({ token }) => this.#use(c, token));
   }
 
@@ -107,7 +113,7 @@ export class TokenGuard {
   }
 
   async #userOf(c: Context, header: string): Promise<User> {
-    if (bearerToken(header) === undefined) return this.#viaCookie(c);
+    if (accessTokenOf(header) === undefined) return this.#viaCookie(c);
     const { token, entry } = await this.#check(c, header);
     const now = performance.now();
     const user = this.users.cached(entry, now) ?? (await this.users.resolve(token, entry, now));
@@ -118,18 +124,59 @@ export class TokenGuard {
 
   /** Header → token (verified once, then cached) → revocation (cached state or the row). */
   async #check(c: Context, header: string): Promise<{ token: VerifiedToken; entry: VerifiedEntry }> {
+    const dpop = dpopToken(header);
+    if (dpop === undefined) return this.#checkToken(c, header, undefined);
+    try {
+      return await this.#checkToken(c, header, dpop);
+    } catch (err) {
+      // RFC 9449 §7.1: a request with the DPoP scheme is answered with a DPoP challenge.
+      if (err instanceof OAuthError && err.code === 'invalid_token' && err.reason !== 'proof')
+        throw OAuthError.invalidToken({ reason: err.reason ?? 'invalid', detail: err.detail, dpop: true });
+      throw err;
+    }
+  }
+
+  async #checkToken(
+    c: Context,
+    header: string,
+    dpop: string | undefined,
+  ): Promise<{ token: VerifiedToken; entry: VerifiedEntry }> {
     const entry = this.verified.get(header) ?? (await this.verified.verify(header, this.deps.verifier));
     const token = entry.token;
     if (this.#now() >= token.expiresAtMs) {
       this.verified.delete(header);
       throw refuse('expired');
     }
+    if (token.jkt !== null || dpop !== undefined) await this.#proofFor(c, token, dpop);
     const now = performance.now();
     const state = await this.revocations.state(token, now);
     if (!state.live) throw refuse('revoked');
     if (!bindsTo(state, token)) throw refuse('invalid');
     if (!this.#meantForHere(c, token)) throw refuse('audience');
     return { token, entry };
+  }
+
+  /**
+   * RFC 9449 §7: a bound token comes with the DPoP scheme and a proof for this request by its key
+   * (`ath` = its hash); a bearer token under the DPoP scheme, or a bound one as Bearer, is refused.
+   */
+  async #proofFor(c: Context, token: VerifiedToken, dpop: string | undefined): Promise<void> {
+    if (dpop === undefined) throw refuse('bound');
+    if (token.jkt === null || this.deps.dpop === undefined) throw refuse('invalid');
+    let jkt: string;
+    try {
+      jkt = await this.deps.dpop.check(c.req.header('dpop'), {
+        method: c.req.method,
+        url: c.req.url,
+        accessToken: dpop,
+      });
+    } catch (err) {
+      if (err instanceof ProofRefused)
+        throw OAuthError.invalidToken({ reason: 'proof', detail: err.message });
+      throw err;
+    }
+    if (jkt !== token.jkt)
+      throw OAuthError.invalidToken({ reason: 'proof', detail: 'the proof key is not the token key' });
   }
 
   async #viaCookie(c: Context): Promise<User> {

@@ -22,6 +22,8 @@ export interface VerifiedToken {
    * id; null for a token issued for no resource in particular.
    */
   readonly resource: string | null;
+  /** RFC 9449: the thumbprint of the DPoP key it is bound to (`cnf.jkt`); null: a bearer token. */
+  readonly jkt: string | null;
   /** What `user.token()` returns and the scope middleware reads; shared, so frozen. */
   readonly current: Readonly<CurrentAccessToken>;
   readonly claims: Readonly<AccessTokenClaims>;
@@ -40,6 +42,7 @@ export function toVerifiedToken(claims: AccessTokenClaims): VerifiedToken {
     allScopes: scopes.includes(ALL_SCOPES),
     expiresAtMs: claims.exp * 1000,
     resource: claims.aud === claims.client_id ? null : claims.aud,
+    jkt: claims.cnf?.jkt ?? null,
     current: Object.freeze({ id: claims.jti, clientId: claims.client_id, userId, scopes, expiresAt }),
     claims: Object.freeze({ ...claims, scopes: scopes as string[] }),
   });
@@ -84,6 +87,7 @@ export function transientToken(
     allScopes: list.includes(ALL_SCOPES),
     expiresAtMs: Number.POSITIVE_INFINITY,
     resource: null,
+    jkt: null,
     current: Object.freeze({ id, clientId, userId, scopes: list }),
     claims: Object.freeze({
       iss: '',

@@ -1,7 +1,7 @@
 import type { User } from '../../auth/user.js';
 import { OAuthError } from '../errors.js';
 import type { AccessTokenClaims } from '../jwt/claims.js';
-import { bearerToken } from './bearer.js';
+import { accessTokenOf } from './bearer.js';
 import { LruCache } from './lru.js';
 import { toVerifiedToken, type VerifiedToken } from './verified-token.js';
 
@@ -53,7 +53,7 @@ export class VerifiedTokenCache {
     header: string,
     verifier: { verify(raw: string): Promise<AccessTokenClaims> },
   ): Promise<VerifiedEntry> {
-    const raw = bearerToken(header);
+    const raw = accessTokenOf(header);
     if (!raw) throw OAuthError.invalidToken({ reason: 'invalid', detail: 'an empty bearer token' });
     return this.add(header, toVerifiedToken(await verifier.verify(raw)));
   }

@@ -37,7 +37,11 @@ export async function answerFormEndpoint(
   status: 200 | 201 = 200,
 ): Promise<Response> {
   try {
-    const body = await handle({ form: () => readForm(c), authorization: c.req.header('authorization') });
+    const body = await handle({
+      form: () => readForm(c),
+      authorization: c.req.header('authorization'),
+      dpop: { proof: c.req.header('dpop'), method: c.req.method, url: c.req.url },
+    });
     return c.json(body, status, noStore);
   } catch (err) {
     return oauthErrorResponse(c, err, logger);

@@ -15,6 +15,8 @@ export interface AccessTokenSubject {
   expiresAt: number;
   /** RFC 8707: the resource the token is for, its `aud`; absent or null: the client id. */
   audience?: string | null;
+  /** RFC 9449: the DPoP key's thumbprint, for `cnf.jkt`; absent or null: a bearer token. */
+  jkt?: string | null;
 }
 
 /** What `crypto.sign` needs for one JWS algorithm and key (RFC 7518 §3.1, RFC 8037 §3.1). */
@@ -106,6 +108,7 @@ export class AccessTokenSigner {
       scope: subject.scopes.join(' '),
       scopes: [...subject.scopes],
     };
+    if (subject.jkt) claims.cnf = { jkt: subject.jkt };
     return signCompact(signing, signing.headerDot, claims);
   }
 

@@ -159,7 +159,9 @@ function normalize(payload: Record<string, unknown>): AccessTokenClaims {
   for (const claim of REQUIRED) {
     if (payload[claim] === undefined) throw invalid(`no ${claim}`);
   }
+  const cnf = payload.cnf as { jkt?: unknown } | undefined;
   return {
+    ...(typeof cnf?.jkt === 'string' ? { cnf: { jkt: cnf.jkt } } : {}),
     iss: String(payload.iss),
     sub: String(payload.sub),
     aud,

@@ -18,6 +18,8 @@ export interface AccessTokenClaims {
   /** Space-delimited, as RFC 9068 §2.2.3 asks. */
   scope: string;
   scopes: string[];
+  /** RFC 9449 §6.1: the DPoP key the token is bound to (its RFC 7638 thumbprint). */
+  cnf?: { jkt: string };
 }
 
 /** RFC 9068 §2.1: the JWT `typ` header of an access token. */

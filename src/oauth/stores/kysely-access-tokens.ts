@@ -58,6 +58,7 @@ function toTokenWithClient(row: JoinedRow): AccessTokenWithClient {
     grant_types: row.c_grant_types as string | null,
     resource_server: row.c_resource_server as number,
     require_pushed_authorization_requests: row.c_require_par as number,
+    dpop_bound_access_tokens: undefined,
     revoked: row.c_revoked as number,
     created_at: row.c_created_at as string,
     updated_at: row.c_updated_at as string,

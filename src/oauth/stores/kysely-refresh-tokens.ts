@@ -13,6 +13,7 @@ function toRefreshToken(row: OAuthRefreshTokenRow): RefreshTokenRecord {
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     authTime: row.auth_time,
+    ...(row.dpop_jkt ? { jkt: row.dpop_jkt } : {}),
   };
 }
 
@@ -30,6 +31,7 @@ export class KyselyRefreshTokenStore implements RefreshTokenStore {
         created_at: token.createdAt,
         expires_at: token.expiresAt,
         auth_time: token.authTime ?? null,
+        dpop_jkt: token.jkt ?? null,
       })
       .execute();
   }

@@ -22,11 +22,17 @@ export interface IssueOptions {
    * the login time it carries for ID tokens issued on refresh.
    */
   refresh?: { ttlSeconds: number; familyId?: string; authTime?: string | null };
+  /**
+   * RFC 9449: the DPoP key's thumbprint. The access token carries it (`cnf.jkt`); a public
+   * client's refresh token is bound to it too (§5: a confidential client authenticates instead).
+   */
+  jkt?: string | null;
 }
 
 /** The token endpoint's success body (RFC 6749 §5.1). */
 export interface TokenResponse {
-  token_type: 'Bearer';
+  /** `DPoP` for a DPoP-bound token (RFC 9449 §5). */
+  token_type: 'Bearer' | 'DPoP';
   expires_in: number;
   access_token: string;
   refresh_token?: string;
@@ -44,6 +50,8 @@ export interface IssuedTokens {
   refreshRecord?: RefreshTokenRecord;
   /** What the token endpoint answers. */
   response: TokenResponse;
+  /** The DPoP key thumbprint the access token is bound to, or null. */
+  jkt?: string | null;
 }
 
 /** What a grant's own writes see inside the issuing transaction. */
@@ -115,6 +123,16 @@ export class TokenIssuer {
     return issued;
   }
 
+  /** This issuer with every token bound to a DPoP key (RFC 9449 §5), whatever grant issues it. */
+  boundTo(jkt: string): TokenIssuer {
+    const bound = Object.create(this) as TokenIssuer;
+    bound.issue = ((options: IssueOptions, writes?: GrantWrites) =>
+      writes === undefined
+        ? this.issue({ ...options, jkt })
+        : this.issue({ ...options, jkt }, writes)) as TokenIssuer['issue'];
+    return bound;
+  }
+
   #build(options: IssueOptions, kid: string): { issued: IssuedTokens; subject: AccessTokenSubject } {
     const nowMs = this.clock.now().getTime();
     const issuedAt = Math.floor(nowMs / 1000);
@@ -141,8 +159,14 @@ export class TokenIssuer {
       issuedAt,
       expiresAt,
       audience: record.audience,
+      jkt: options.jkt ?? null,
     };
-    const issued = { accessToken: '', record, expiresIn: options.ttlSeconds } as IssuedTokens;
+    const issued = {
+      accessToken: '',
+      record,
+      expiresIn: options.ttlSeconds,
+      jkt: options.jkt ?? null,
+    } as IssuedTokens;
     if (options.refresh) {
       const refreshToken = randomSecret();
       const id = hashSecret(refreshToken);
@@ -155,6 +179,7 @@ export class TokenIssuer {
         createdAt: now,
         expiresAt: new Date(nowMs + options.refresh.ttlSeconds * 1000).toISOString(),
         authTime: options.refresh.authTime ?? null,
+        jkt: options.client.secretHash === null ? (options.jkt ?? null) : null,
       };
     }
     return { issued, subject };
@@ -163,7 +188,7 @@ export class TokenIssuer {
 
 export function toTokenResponse(issued: Omit<IssuedTokens, 'response'>): TokenResponse {
   const body: TokenResponse = {
-    token_type: 'Bearer',
+    token_type: issued.jkt ? 'DPoP' : 'Bearer',
     expires_in: issued.expiresIn,
     access_token: issued.accessToken,
   };

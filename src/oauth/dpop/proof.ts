@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { calculateJwkThumbprint, decodeProtectedHeader, importJWK, type JWK, jwtVerify } from 'jose';
+
+/** RFC 9449 §5.1: the asymmetric algorithms a proof may be signed with (advertised in metadata). */
+export const DPOP_ALGORITHMS = ['ES256', 'EdDSA', 'RS256', 'PS256', 'ES384'] as const;
+
+/** RFC 9449 §4.2: the `typ` of a proof. */
+const DPOP_TYP = 'dpop+jwt';
+
+/** What a proof must match: the request it came with, and at a resource the access token. */
+export interface ProofExpectation {
+  /** The HTTP method (`htm`). */
+  method: string;
+  /** The URLs `htu` may equal, without query and fragment (what the client sees, what we serve). */
+  urls: readonly string[];
+  /** Unix seconds now, by the injected clock. */
+  now: number;
+  /** Seconds either side of now that `iat` may be. */
+  windowSeconds: number;
+  /** At a protected resource: the access token, whose hash is `ath`. */
+  accessToken?: string;
+}
+
+/** A checked proof: its key's thumbprint (RFC 7638, the `cnf.jkt` it binds to) and its `jti`. */
+export interface CheckedProof {
+  jkt: string;
+  jti: string;
+  iat: number;
+}
+
+/** Why a proof was refused, for the logs; the client sees a fixed description. */
+export class ProofRefused extends Error {}
+
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'] as const;
+
+/**
+ * RFC 9449 §4.3: one DPoP proof JWT checked against its request. Signature by the embedded public
+ * key; `typ`, `alg`, `htm`, `htu`, `iat` window, `jti` present, `ath` at a resource. The `jti`
+ * replay check is the caller's (`ProofReplay`), since it is the only step with state.
+ */
+export async function checkProof(proof: string, expected: ProofExpectation): Promise<CheckedProof> {
+  let header: ReturnType<typeof decodeProtectedHeader>;
+  try {
+    header = decodeProtectedHeader(proof);
+  } catch {
+    throw new ProofRefused('not a JWS');
+  }
+  if (header.typ !== DPOP_TYP) throw new ProofRefused('typ is not dpop+jwt');
+  if (!(DPOP_ALGORITHMS as readonly string[]).includes(String(header.alg)))
+    throw new ProofRefused(`alg ${String(header.alg)} is not allowed`);
+  const jwk = header.jwk as JWK | undefined;
+  if (!jwk || typeof jwk !== 'object') throw new ProofRefused('no jwk header');
+  if (PRIVATE_MEMBERS.some((m) => m in jwk)) throw new ProofRefused('the jwk holds a private key');
+  let payload: Record<string, unknown>;
+  try {
+    const key = await importJWK(jwk, header.alg);
+    ({ payload } = await jwtVerify(proof, key, { typ: DPOP_TYP, algorithms: [...DPOP_ALGORITHMS] }));
+  } catch (err) {
+    throw new ProofRefused(`signature: ${(err as Error).message}`);
+  }
+  const { htm, htu, iat, jti, ath } = payload;
+  if (typeof jti !== 'string' || jti.length === 0 || jti.length > 256) throw new ProofRefused('bad jti');
+  if (htm !== expected.method) throw new ProofRefused('htm does not match');
+  if (typeof htu !== 'string' || !expected.urls.includes(withoutQuery(htu)))
+    throw new ProofRefused('htu does not match');
+  if (typeof iat !== 'number' || Math.abs(iat - expected.now) > expected.windowSeconds)
+    throw new ProofRefused('iat outside the window');
+  if (expected.accessToken !== undefined && ath !== accessTokenHash(expected.accessToken))
+    throw new ProofRefused('ath does not match the access token');
+  return { jkt: await calculateJwkThumbprint(jwk, 'sha256'), jti, iat };
+}
+
+/** RFC 9449 §4.2 `ath`: base64url SHA-256 of the access token's ASCII. */
+export function accessTokenHash(token: string): string {
+  return createHash('sha256').update(token, 'ascii').digest('base64url');
+}
+
+/** RFC 9449 §4.3 item 9: `htu` compared without its query and fragment. */
+export function withoutQuery(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return '';
+  }
+}
