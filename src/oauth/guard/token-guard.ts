@@ -1,37 +1,17 @@
 import type { Context } from 'hono';
 import type { User } from '../../auth/user.js';
-import { type Clock, SystemClock } from '../../core/clock.js';
-import type { DpopProofs } from '../dpop/dpop-proofs.js';
-import { ProofRefused } from '../dpop/proof.js';
+import { SystemClock } from '../../core/clock.js';
 import { type InvalidTokenReason, OAuthError } from '../errors.js';
-import type { AccessTokenVerifier } from '../jwt/access-token-verifier.js';
-import type { OAuthStore } from '../stores/contracts.js';
-import type { AppTokenAuthenticator } from './app-token-authenticator.js';
 import { accessTokenOf, dpopToken } from './bearer.js';
-import { bindsTo, RevocationCache, type RevocationOptions } from './token-states.js';
-import { bindToken, type UserFinder, UserResolver, type UserResolverOptions } from './user-resolver.js';
+import { asDpopChallenge, DpopBinding } from './dpop-binding.js';
+import { meantForHere } from './resource-audience.js';
+import type { TokenGuardDeps, TokenGuardOptions } from './token-guard-deps.js';
+import { bindsTo, RevocationCache } from './token-states.js';
+import { bindToken, UserResolver } from './user-resolver.js';
 import type { VerifiedToken } from './verified-token.js';
 import { type VerifiedEntry, VerifiedTokenCache } from './verified-tokens.js';
 
-/** The caches' sizes and lifetimes; each part documents its own defaults. */
-export type TokenGuardOptions = RevocationOptions & UserResolverOptions & { maxVerifiedTokens?: number };
-
-export interface TokenGuardDeps {
-  verifier: AccessTokenVerifier;
-  store: OAuthStore;
-  /** The users provider (`Users`): the guard only calls `find(id)`. */
-  users: UserFinder;
-  clock: Clock;
-  /** The app_token cookie, for requests without an Authorization header. */
-  cookie: AppTokenAuthenticator;
-  /**
-   * The identifier of the configured protected resource a request path belongs to
-   * (`ProtectedResources.forPath`); absent: no resource checks.
-   */
-  resourceAt?: (path: string) => string | undefined;
-  /** RFC 9449 proofs for `Authorization: DPoP` requests; absent: DPoP-bound tokens are refused. */
-  dpop?: DpopProofs;
-}
+export type { TokenGuardDeps, TokenGuardOptions } from './token-guard-deps.js';
 
 const refuse = (reason: InvalidTokenReason) => OAuthError.invalidToken({ reason });
 
@@ -47,6 +27,7 @@ export class TokenGuard {
   readonly users: UserResolver;
   /** The injected clock in milliseconds; the system clock without a `Date` per request. */
   readonly #now: () => number;
+  readonly #dpop: DpopBinding;
   /** Set by `actingAs()` of `tollgate/testing`: every request authenticates as this, no token needed. */
   actingAs: { user: User | undefined; token: VerifiedToken } | undefined;
 
@@ -57,6 +38,7 @@ export class TokenGuard {
     this.verified = new VerifiedTokenCache(options.maxVerifiedTokens);
     this.revocations = new RevocationCache(deps.store.accessTokens, options);
     this.users = new UserResolver(deps.users, options);
+    this.#dpop = new DpopBinding(deps.dpop);
     this.#now = deps.clock instanceof SystemClock ? Date.now : () => deps.clock.now().getTime();
   }
 
@@ -66,14 +48,11 @@ export class TokenGuard {
     const header = c.req.header('authorization');
     if (header === undefined) return this.#viaCookie(c);
     const entry = this.verified.get(header);
-    // A DPoP-bound token needs its proof checked on every request: never the synchronous path.
-    if (entry !== undefined && entry.token.jkt === null) {
-      const now = performance.now();
-      const user = this.users.cached(entry, now);
-      if (user !== undefined && this.#stillGood(entry.token, now) && this.#meantForHere(c, entry.token)) {
-        c.set('accessToken', entry.token);
-        return user;
-      }
+    const now = performance.now();
+    const user = this.#reusable(c, entry, now) ? this.users.cached(entry, now) : undefined;
+    if (user !== undefined) {
+      c.set('accessToken', entry!.token);
+      return user;
     }
     return this.#userOf(c, header);
   };
@@ -83,33 +62,24 @@ export class TokenGuard {
     if (this.actingAs !== undefined) return this.#use(c, this.actingAs.token);
     const header = c.req.header('authorization');
     const entry = header === undefined ? undefined : this.verified.get(header);
-    if (
-      entry !== undefined &&
-      entry.token.jkt === null &&
-      this.#stillGood(entry.token, performance.now()) &&
-      this.#meantForHere(c, entry.token)
-    )
-      return this.#use(c, entry.token);
+    if (this.#reusable(c, entry, performance.now())) return this.#use(c, entry.token);
     if (accessTokenOf(header) === undefined) throw refuse('missing');
     return this.#check(c, header!).then(({ token }) => this.#use(c, token));
   }
 
   /**
-   * RFC 8707 / RFC 9068 §4: a token issued for a resource is refused under another configured
-   * resource. A token issued for none (`aud` is its client) passes, as before resource indicators;
-   * so does any token on a path no configured resource holds. One string comparison when cached.
+   * The reused-token test: cached, not DPoP-bound (a proof is checked on every request), not
+   * expired, live by a state still trusted, bound to its row, and meant for this resource.
    */
-  #meantForHere(c: Context, token: VerifiedToken): boolean {
-    if (token.resource === null || this.deps.resourceAt === undefined) return true;
-    const here = this.deps.resourceAt(c.req.path);
-    return here === undefined || here === token.resource;
-  }
-
-  /** Not expired, live by a state still trusted, and bound to its row: the reused-token test. */
-  #stillGood(token: VerifiedToken, now: number): boolean {
-    if (this.#now() >= token.expiresAtMs) return false;
-    const state = this.revocations.trusted(token.id, now);
-    return state?.live === true && bindsTo(state, token);
+  #reusable(c: Context, entry: VerifiedEntry | undefined, now: number): entry is VerifiedEntry {
+    if (entry === undefined || entry.token.jkt !== null || this.#now() >= entry.token.expiresAtMs)
+      return false;
+    const state = this.revocations.trusted(entry.token.id, now);
+    return (
+      state?.live === true &&
+      bindsTo(state, entry.token) &&
+      meantForHere(this.deps.resourceAt, c, entry.token)
+    );
   }
 
   async #userOf(c: Context, header: string): Promise<User> {
@@ -122,18 +92,11 @@ export class TokenGuard {
     return user;
   }
 
-  /** Header → token (verified once, then cached) → revocation (cached state or the row). */
-  async #check(c: Context, header: string): Promise<{ token: VerifiedToken; entry: VerifiedEntry }> {
+  /** Header → token (verified once, then cached) → DPoP proof → revocation → audience. */
+  #check(c: Context, header: string): Promise<{ token: VerifiedToken; entry: VerifiedEntry }> {
     const dpop = dpopToken(header);
-    if (dpop === undefined) return this.#checkToken(c, header, undefined);
-    try {
-      return await this.#checkToken(c, header, dpop);
-    } catch (err) {
-      // RFC 9449 §7.1: a request with the DPoP scheme is answered with a DPoP challenge.
-      if (err instanceof OAuthError && err.code === 'invalid_token' && err.reason !== 'proof')
-        throw OAuthError.invalidToken({ reason: err.reason ?? 'invalid', detail: err.detail, dpop: true });
-      throw err;
-    }
+    const checked = this.#checkToken(c, header, dpop);
+    return dpop === undefined ? checked : checked.catch(asDpopChallenge);
   }
 
   async #checkToken(
@@ -147,36 +110,13 @@ export class TokenGuard {
       this.verified.delete(header);
       throw refuse('expired');
     }
-    if (token.jkt !== null || dpop !== undefined) await this.#proofFor(c, token, dpop);
+    await this.#dpop.check(c, token, dpop);
     const now = performance.now();
     const state = await this.revocations.state(token, now);
     if (!state.live) throw refuse('revoked');
     if (!bindsTo(state, token)) throw refuse('invalid');
-    if (!this.#meantForHere(c, token)) throw refuse('audience');
+    if (!meantForHere(this.deps.resourceAt, c, token)) throw refuse('audience');
     return { token, entry };
-  }
-
-  /**
-   * RFC 9449 §7: a bound token comes with the DPoP scheme and a proof for this request by its key
-   * (`ath` = its hash); a bearer token under the DPoP scheme, or a bound one as Bearer, is refused.
-   */
-  async #proofFor(c: Context, token: VerifiedToken, dpop: string | undefined): Promise<void> {
-    if (dpop === undefined) throw refuse('bound');
-    if (token.jkt === null || this.deps.dpop === undefined) throw refuse('invalid');
-    let jkt: string;
-    try {
-      jkt = await this.deps.dpop.check(c.req.header('dpop'), {
-        method: c.req.method,
-        url: c.req.url,
-        accessToken: dpop,
-      });
-    } catch (err) {
-      if (err instanceof ProofRefused)
-        throw OAuthError.invalidToken({ reason: 'proof', detail: err.message });
-      throw err;
-    }
-    if (jkt !== token.jkt)
-      throw OAuthError.invalidToken({ reason: 'proof', detail: 'the proof key is not the token key' });
   }
 
   async #viaCookie(c: Context): Promise<User> {
