@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, type OAuthTestApp, oauthApp, tokenRequest } from '../../../test/oauth/support.js';
 import { TokenRevoker } from '../tokens/token-revoker.js';
-import { tokenPipeline } from './token-endpoint.js';
+import { tokenPipeline } from './token-steps.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
