@@ -12,9 +12,11 @@ import type { VerifiedToken } from './verified-token.js';
 export class DpopBinding {
   constructor(private readonly proofs: DpopProofs | undefined) {}
 
-  /** `dpop`: the token from `Authorization: DPoP …`, undefined for a Bearer request. */
+  /**
+   * `dpop`: the token from `Authorization: DPoP …`, undefined for a Bearer request. The guard calls
+   * this only for a bound token or a DPoP request, so a plain bearer token awaits nothing here.
+   */
   async check(c: Context, token: VerifiedToken, dpop: string | undefined): Promise<void> {
-    if (token.jkt === null && dpop === undefined) return;
     if (dpop === undefined) throw OAuthError.invalidToken({ reason: 'bound' });
     if (token.jkt === null || this.proofs === undefined) throw OAuthError.invalidToken({ reason: 'invalid' });
     let jkt: string;

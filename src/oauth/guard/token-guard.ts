@@ -110,7 +110,7 @@ export class TokenGuard {
       this.verified.delete(header);
       throw refuse('expired');
     }
-    await this.#dpop.check(c, token, dpop);
+    if (token.jkt !== null || dpop !== undefined) await this.#dpop.check(c, token, dpop);
     const now = performance.now();
     const state = await this.revocations.state(token, now);
     if (!state.live) throw refuse('revoked');
