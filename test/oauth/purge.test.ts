@@ -76,4 +76,16 @@ describe(`purging tokens in batches (${engine})`, () => {
     const kept = await t.app.db.selectFrom('oauth_access_tokens').select('id').executeTakeFirstOrThrow();
     expect(kept.id).toBe(jti);
   });
+
+  it('two purges at once (two instances, or a cron that overlaps): each row goes once, nothing fails', async () => {
+    for (let i = 0; i < 6; i++) await passwordGrant();
+    t.clock.advance(41 * 24 * HOUR * 1000);
+    const before = t.clock.now().toISOString();
+    const due = await rows('oauth_access_tokens');
+    const options = { revoked: true, expired: true, before, batchSize: 2 };
+    const [a, b] = await Promise.all([purgeInBatches(t.app.db, options), purgeInBatches(t.app.db, options)]);
+    expect(a.accessTokens + b.accessTokens).toBe(due);
+    expect(a.refreshTokens + b.refreshTokens).toBe(due);
+    expect(await rows('oauth_access_tokens')).toBe(0);
+  });
 });
