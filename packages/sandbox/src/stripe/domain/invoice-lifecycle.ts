@@ -1,8 +1,11 @@
 import type Stripe from 'stripe';
 import { StripeSandboxError } from '../objects/errors.js';
+import { makeInvoicePayment, makePaymentIntent } from '../objects/intents.js';
 import type { SandboxContext } from './context.js';
 import { computeTotals } from './invoice-totals.js';
-import { defaultCard, runCharge } from './payments.js';
+import { confirmPaymentIntent } from './payment-intents.js';
+import { defaultInstrument } from './payment-methods.js';
+import { runCharge } from './payments.js';
 import { cancelSubscription, changeSubscription, subscriptionOf } from './subscription-state.js';
 
 /**
@@ -45,6 +48,8 @@ export function finalizeInvoice(ctx: SandboxContext, invoice: Stripe.Invoice): v
 export interface PaymentOutcome {
   paid: boolean;
   charge: Stripe.Charge | null;
+  /** The PaymentIntent that collected (or tried to collect) it, when paid with a PaymentMethod. */
+  intent?: Stripe.PaymentIntent;
 }
 
 /**
@@ -55,6 +60,7 @@ export function attemptPayment(
   ctx: SandboxContext,
   invoice: Stripe.Invoice,
   syncSubscription = true,
+  paymentMethod?: Stripe.PaymentMethod,
 ): PaymentOutcome {
   if (invoice.status === 'draft') finalizeInvoice(ctx, invoice);
   if (invoice.status === 'paid') return { paid: true, charge: null };
@@ -66,7 +72,12 @@ export function attemptPayment(
   }
   const customer = ctx.store.customer(String(invoice.customer));
   const subId = subscriptionOf(invoice);
-  const card = defaultCard(ctx, customer, subId ? ctx.store.subscriptions.get(subId) : undefined);
+  const instrument = paymentMethod
+    ? { paymentMethod }
+    : defaultInstrument(ctx, customer, subId ? ctx.store.subscriptions.get(subId) : undefined);
+  if (instrument && 'paymentMethod' in instrument)
+    return payWithIntent(ctx, invoice, instrument.paymentMethod.id, syncSubscription);
+  const card = instrument?.card ?? null;
   const charge = card
     ? runCharge(ctx, {
         amount: invoice.amount_remaining,
@@ -85,6 +96,83 @@ export function attemptPayment(
   }
   recordFailure(ctx, invoice, syncSubscription);
   return { paid: false, charge };
+}
+
+/**
+ * Collect an invoice through its PaymentIntent (one per invoice, re-confirmed on each attempt),
+ * off-session: a card that asks for 3-D Secure leaves it `requires_action` and the invoice open,
+ * with `invoice.payment_action_required` for the application to send the customer to authenticate.
+ */
+function payWithIntent(
+  ctx: SandboxContext,
+  invoice: Stripe.Invoice,
+  pmId: string,
+  sync: boolean,
+): PaymentOutcome {
+  const { store } = ctx;
+  const link = [...store.invoicePayments.values()].find(
+    (p) => p.invoice === invoice.id && p.status === 'open',
+  );
+  let pi = link ? store.paymentIntents.get(String(link.payment.payment_intent)) : undefined;
+  if (!pi) {
+    pi = makePaymentIntent(store.now(), {
+      amount: invoice.amount_remaining,
+      currency: invoice.currency,
+      customer: String(invoice.customer),
+      paymentMethod: pmId,
+      description:
+        invoice.billing_reason === 'subscription_create'
+          ? 'Subscription creation'
+          : `Invoice ${invoice.number}`,
+      metadata: {},
+      receiptEmail: null,
+    });
+    store.paymentIntents.set(pi.id, pi);
+    const payment = makeInvoicePayment(store.now(), invoice, pi.id);
+    store.invoicePayments.set(payment.id, payment);
+    ctx.events.emit('payment_intent.created', pi);
+  }
+  if (pi.status !== 'requires_action') {
+    pi.payment_method = pmId;
+    pi.amount = invoice.amount_remaining;
+    confirmPaymentIntent(ctx, pi, { presence: 'off_session', forInvoice: true });
+  }
+  const charge = pi.latest_charge ? (store.charges.get(String(pi.latest_charge)) ?? null) : null;
+  if (pi.status === 'succeeded') {
+    settleLink(ctx, pi);
+    markPaid(ctx, invoice, charge, sync);
+    return { paid: true, charge, intent: pi };
+  }
+  const actionRequired = pi.status === 'requires_action';
+  recordFailure(
+    ctx,
+    invoice,
+    sync,
+    actionRequired ? 'invoice.payment_action_required' : 'invoice.payment_failed',
+  );
+  return { paid: false, charge: actionRequired ? null : charge, intent: pi };
+}
+
+function settleLink(ctx: SandboxContext, pi: Stripe.PaymentIntent): Stripe.InvoicePayment | undefined {
+  const link = [...ctx.store.invoicePayments.values()].find((p) => p.payment.payment_intent === pi.id);
+  if (!link) return undefined;
+  link.status = 'paid';
+  link.amount_paid = pi.amount_received;
+  link.status_transitions.paid_at = ctx.store.now();
+  return link;
+}
+
+/**
+ * A PaymentIntent that paid after the customer authenticated: its invoice is paid, and an
+ * incomplete or past-due subscription becomes active (`invoice.paid`, `customer.subscription.updated`).
+ */
+export function settleInvoiceIntent(ctx: SandboxContext, pi: Stripe.PaymentIntent): void {
+  if (pi.status !== 'succeeded') return;
+  const link = settleLink(ctx, pi);
+  const invoice = link ? ctx.store.invoices.get(String(link.invoice)) : undefined;
+  if (invoice?.status !== 'open') return;
+  const charge = pi.latest_charge ? (ctx.store.charges.get(String(pi.latest_charge)) ?? null) : null;
+  markPaid(ctx, invoice, charge, true);
 }
 
 function markPaid(
@@ -116,7 +204,12 @@ function markPaid(
   }
 }
 
-function recordFailure(ctx: SandboxContext, invoice: Stripe.Invoice, sync: boolean): void {
+function recordFailure(
+  ctx: SandboxContext,
+  invoice: Stripe.Invoice,
+  sync: boolean,
+  event: 'invoice.payment_failed' | 'invoice.payment_action_required' = 'invoice.payment_failed',
+): void {
   const { store } = ctx;
   const now = store.now();
   invoice.attempt_count += 1;
@@ -126,7 +219,7 @@ function recordFailure(ctx: SandboxContext, invoice: Stripe.Invoice, sync: boole
   const days = RETRY_DAYS[invoice.attempt_count - 1];
   const retries = invoice.auto_advance === true && invoice.collection_method === 'charge_automatically';
   invoice.next_payment_attempt = retries && days !== undefined ? retry.firstFailureAt + days * 86_400 : null;
-  ctx.events.emit('invoice.payment_failed', invoice);
+  ctx.events.emit(event, invoice);
   const subId = subscriptionOf(invoice);
   const sub = subId ? store.subscriptions.get(subId) : undefined;
   if (!sync || !sub || sub.status === 'canceled' || sub.status === 'incomplete') return;

@@ -18,6 +18,9 @@ export interface StripeErrorBody {
   decline_code?: string;
   charge?: string;
   doc_url?: string;
+  /** The PaymentIntent or SetupIntent a failed confirmation left (Stripe includes it in the error). */
+  payment_intent?: unknown;
+  setup_intent?: unknown;
 }
 
 export class StripeSandboxError extends Error {
@@ -60,6 +63,16 @@ export class StripeSandboxError extends Error {
       message: 'Your card was declined.',
       charge: chargeId,
       doc_url: 'https://stripe.com/docs/error-codes/card-declined',
+    });
+  }
+
+  /** `invoices.pay` when the card asks for 3-D Secure: the customer must confirm the PaymentIntent. */
+  static invoiceRequiresAction(intent: unknown): StripeSandboxError {
+    return new StripeSandboxError(402, {
+      type: 'card_error',
+      code: 'invoice_payment_intent_requires_action',
+      message: 'This payment requires additional user action before it can be completed successfully.',
+      payment_intent: intent,
     });
   }
 

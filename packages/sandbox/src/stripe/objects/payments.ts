@@ -76,16 +76,28 @@ export interface ChargeInput {
   amount: number;
   currency: string;
   customer: string | null;
-  card: Stripe.Card;
+  /** The legacy card source charged; null for a PaymentMethod charge. */
+  card: Stripe.Card | null;
+  /** A PaymentMethod charged through a PaymentIntent. */
+  paymentMethod?: string;
+  paymentIntent?: string;
   description: string | null;
   metadata: Record<string, string>;
   receiptEmail: string | null;
   statementDescriptor: string | null;
   succeeded: boolean;
+  /** Why it failed: `card_declined` (default) or `insufficient_funds`. */
+  failureCode?: 'card_declined' | 'insufficient_funds';
 }
+
+const FAILURE_MESSAGES = {
+  card_declined: 'Your card was declined.',
+  insufficient_funds: 'Your card has insufficient funds.',
+};
 
 export function makeCharge(created: number, input: ChargeInput): Stripe.Charge {
   const { card, succeeded } = input;
+  const failure = input.failureCode ?? 'card_declined';
   return {
     id: newId('ch'),
     object: 'charge',
@@ -105,8 +117,8 @@ export function makeCharge(created: number, input: ChargeInput): Stripe.Charge {
     description: input.description,
     disputed: false,
     failure_balance_transaction: null,
-    failure_code: succeeded ? null : 'card_declined',
-    failure_message: succeeded ? null : 'Your card was declined.',
+    failure_code: succeeded ? null : failure,
+    failure_message: succeeded ? null : FAILURE_MESSAGES[failure],
     fraud_details: {},
     livemode: false,
     metadata: input.metadata,
@@ -116,7 +128,7 @@ export function makeCharge(created: number, input: ChargeInput): Stripe.Charge {
       network_advice_code: null,
       network_decline_code: null,
       network_status: succeeded ? 'approved_by_network' : 'declined_by_network',
-      reason: succeeded ? null : 'generic_decline',
+      reason: succeeded ? null : failure === 'card_declined' ? 'generic_decline' : failure,
       risk_level: 'normal',
       seller_message: succeeded
         ? 'Payment complete.'
@@ -124,8 +136,8 @@ export function makeCharge(created: number, input: ChargeInput): Stripe.Charge {
       type: succeeded ? 'authorized' : 'issuer_declined',
     },
     paid: succeeded,
-    payment_intent: null,
-    payment_method: card.id,
+    payment_intent: input.paymentIntent ?? null,
+    payment_method: input.paymentMethod ?? card?.id ?? null,
     payment_method_details: null,
     receipt_email: input.receiptEmail,
     receipt_number: null,
@@ -133,7 +145,7 @@ export function makeCharge(created: number, input: ChargeInput): Stripe.Charge {
     refunded: false,
     review: null,
     shipping: null,
-    source: card,
+    source: input.paymentMethod ? null : card,
     source_transfer: null,
     statement_descriptor: input.statementDescriptor,
     statement_descriptor_suffix: null,

@@ -10,8 +10,11 @@ import { registerCouponsAndTaxRates } from './coupons-and-tax-rates.js';
 import { registerCustomers } from './customers.js';
 import { registerEvents } from './events.js';
 import { readParams } from './form.js';
+import { registerHostedPages } from './hosted-pages.js';
+import { registerIntents } from './intents.js';
 import { registerInvoiceItems } from './invoice-items.js';
 import { registerInvoices } from './invoices.js';
+import { registerPaymentMethods } from './payment-methods.js';
 import type { SandboxEnv } from './respond.js';
 import { registerSubscriptions } from './subscriptions.js';
 
@@ -73,6 +76,12 @@ export function createSandboxApp(
       message: `Stripe sandbox error: ${error.message}`,
     });
     return c.json(body.toJSON(), 500);
+  });
+
+  // The hosted pages' links use the address the sandbox was reached at.
+  app.use('*', async function publicUrl(c, next) {
+    ctx.store.publicUrl = new URL(c.req.url).origin;
+    await next();
   });
 
   app.post('/_sandbox/advance', async (c) => {
@@ -161,6 +170,9 @@ export function createSandboxApp(
   registerCouponsAndTaxRates(app, ctx);
   registerEvents(app, ctx);
   registerCharges(app, ctx);
+  registerPaymentMethods(app, ctx);
+  registerIntents(app, ctx);
+  registerHostedPages(app, ctx);
   registerSubscriptions(app, ctx);
   registerInvoiceItems(app, ctx);
   registerInvoices(app, ctx);

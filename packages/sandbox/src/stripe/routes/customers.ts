@@ -3,6 +3,7 @@ import type Stripe from 'stripe';
 import { attachToken } from '../domain/cards.js';
 import type { SandboxContext } from '../domain/context.js';
 import { mergeMetadata, type Params } from '../domain/params.js';
+import { attachById, attachedTo } from '../domain/payment-methods.js';
 import { cancelSubscription } from '../domain/subscription-state.js';
 import { StripeSandboxError } from '../objects/errors.js';
 import { makeCustomer } from '../objects/payments.js';
@@ -47,6 +48,19 @@ export function registerCustomers(app: Hono<SandboxEnv>, ctx: SandboxContext): v
     const source = p.str('source');
     // Attach first: a declined card means no customer is created.
     if (source) customer.default_source = attachToken(store, customer.id, source).id;
+    // `payment_method` attaches; the same id in `invoice_settings` names that one (a test id too).
+    const pmParam = p.str('payment_method');
+    const attached = pmParam ? attachById(ctx, pmParam, customer.id, 'payment_method') : null;
+    const defaultPm = p.object('invoice_settings')?.str('default_payment_method');
+    if (defaultPm) {
+      const id = defaultPm === pmParam && attached ? attached : defaultPm;
+      customer.invoice_settings.default_payment_method = attachedTo(
+        ctx,
+        id,
+        customer.id,
+        'invoice_settings[default_payment_method]',
+      );
+    }
     store.customers.set(customer.id, customer);
     events.emit('customer.created', customer);
     return c.json(render(customer, p) as object);
@@ -82,6 +96,13 @@ export function registerCustomers(app: Hono<SandboxEnv>, ctx: SandboxContext): v
         throw StripeSandboxError.noSuch('source', defaultSource, 'default_source');
       }
       customer.default_source = defaultSource;
+    }
+    const settings = p.object('invoice_settings');
+    if (settings?.has('default_payment_method')) {
+      const pm = settings.str('default_payment_method');
+      customer.invoice_settings.default_payment_method = pm
+        ? attachedTo(ctx, pm, customer.id, 'invoice_settings[default_payment_method]')
+        : null;
     }
     if (p.has('email')) customer.email = p.str('email') || null;
     if (p.has('name')) customer.name = p.str('name') || null;

@@ -4,6 +4,8 @@ import { addLines, itemLine, pendingItems } from '../domain/invoice-builder.js';
 import { attemptPayment, finalizeInvoice, voidInvoice } from '../domain/invoice-lifecycle.js';
 import { previewInvoice } from '../domain/invoice-preview.js';
 import { mergeMetadata } from '../domain/params.js';
+import { paymentIntentError } from '../domain/payment-intents.js';
+import { attachPaymentMethod, resolvePaymentMethod } from '../domain/payment-methods.js';
 import { subscriptionOf } from '../domain/subscription-state.js';
 import { StripeSandboxError } from '../objects/errors.js';
 import { makeInvoice } from '../objects/invoices.js';
@@ -125,8 +127,14 @@ export function registerInvoices(app: Hono<SandboxEnv>, ctx: SandboxContext): vo
       events.emit('invoice.paid', invoice);
       return respond(c, store, invoice);
     }
-    const outcome = attemptPayment(ctx, invoice);
+    const pmParam = p.str('payment_method');
+    const pm = pmParam ? resolvePaymentMethod(ctx, pmParam, 'payment_method') : undefined;
+    if (pm && !pm.customer) attachPaymentMethod(ctx, pm, String(invoice.customer));
+    const outcome = attemptPayment(ctx, invoice, true, pm);
     if (!outcome.paid) {
+      if (outcome.intent?.status === 'requires_action')
+        throw StripeSandboxError.invoiceRequiresAction(outcome.intent);
+      if (outcome.intent?.last_payment_error) throw paymentIntentError(outcome.intent);
       if (!outcome.charge) throw StripeSandboxError.noPaymentSource();
       throw StripeSandboxError.cardDeclined(outcome.charge.id);
     }

@@ -3,8 +3,10 @@ import type Stripe from 'stripe';
 import { currentPeriod, pricePeriod } from '../domain/billing-cycle.js';
 import type { SandboxContext } from '../domain/context.js';
 import { buildSubscriptionInvoice } from '../domain/invoice-builder.js';
-import { attemptPayment, finalizeInvoice } from '../domain/invoice-lifecycle.js';
-import { defaultCard, runCharge } from '../domain/payments.js';
+import { attemptPayment, finalizeInvoice, voidInvoice } from '../domain/invoice-lifecycle.js';
+import { paymentIntentError } from '../domain/payment-intents.js';
+import { attachedTo, defaultInstrument } from '../domain/payment-methods.js';
+import { runCharge } from '../domain/payments.js';
 import {
   catalogFor,
   discountsFrom,
@@ -42,7 +44,16 @@ export function registerSubscriptions(app: Hono<SandboxEnv>, ctx: SandboxContext
     if (source && store.cards.get(source)?.customer !== customer.id) {
       throw StripeSandboxError.noSuch('source', source, 'default_source');
     }
-    const card = source ? store.cards.get(source)! : defaultCard(ctx, customer);
+    const pmParam = p.str('default_payment_method');
+    const pm = pmParam ? attachedTo(ctx, pmParam, customer.id, 'default_payment_method') : null;
+    const instrument = source
+      ? { card: store.cards.get(source)! }
+      : defaultInstrument(
+          ctx,
+          customer,
+          pm ? ({ default_payment_method: pm } as Stripe.Subscription) : undefined,
+        );
+    const card = instrument && 'card' in instrument ? instrument.card : null;
 
     const sub = makeSubscription(now, {
       customer: customer.id,
@@ -54,6 +65,7 @@ export function registerSubscriptions(app: Hono<SandboxEnv>, ctx: SandboxContext
       description: p.str('description') ?? null,
       default_tax_rates: taxRatesFrom(ctx, p) ?? [],
       default_source: source ?? null,
+      default_payment_method: pm,
       cancel_at_period_end: p.bool('cancel_at_period_end') ?? false,
     });
     const period = trialEnd ? { start: now, end: trialEnd } : pricePeriod(catalog[0]!.entry.price, now);
@@ -63,7 +75,9 @@ export function registerSubscriptions(app: Hono<SandboxEnv>, ctx: SandboxContext
     if (sub.cancel_at_period_end) sub.cancel_at = period.end;
 
     sub.discounts = discountsFrom(ctx, p, { customer: customer.id, subscription: sub.id }) ?? [];
-    if (!trialEnd && behaviour === 'error_if_incomplete') refuseIfUnpayable(ctx, sub, customer, card);
+    const refuse = !trialEnd && behaviour === 'error_if_incomplete';
+    // A card source is checked before anything is made; a PaymentMethod is tried, then undone.
+    if (refuse && !(instrument && 'paymentMethod' in instrument)) refuseIfUnpayable(ctx, sub, customer, card);
     store.subscriptions.set(sub.id, sub);
 
     const invoice = buildSubscriptionInvoice(ctx, sub, {
@@ -75,6 +89,11 @@ export function registerSubscriptions(app: Hono<SandboxEnv>, ctx: SandboxContext
     finalizeInvoice(ctx, invoice);
     if (invoice.status === 'open') {
       const outcome = attemptPayment(ctx, invoice, false);
+      if (!outcome.paid && refuse && outcome.intent) {
+        store.subscriptions.delete(sub.id);
+        voidInvoice(ctx, invoice);
+        throw paymentIntentError(outcome.intent);
+      }
       if (!outcome.paid) {
         sub.status = 'incomplete';
         // The first invoice of an incomplete subscription is not retried: the customer must act.

@@ -1,6 +1,7 @@
 import type Stripe from 'stripe';
 import type { SandboxClock } from '../../shared/clock.js';
 import { StripeSandboxError } from '../objects/errors.js';
+import type { TestCard } from '../objects/test-cards.js';
 
 /** How a test card behaves when charged (https://docs.stripe.com/testing#declined-payments). */
 export type CardBehaviour = 'succeed' | 'decline';
@@ -26,6 +27,18 @@ export class SandboxStore {
   readonly taxRates = new Map<string, Stripe.TaxRate>();
   readonly discounts = new Map<string, Stripe.Discount>();
   readonly charges = new Map<string, Stripe.Charge>();
+  readonly paymentMethods = new Map<string, Stripe.PaymentMethod>();
+  /** The test card behind each PaymentMethod. */
+  readonly paymentMethodCards = new Map<string, TestCard>();
+  /** PaymentMethods confirmed on a SetupIntent for off-session use (no 3-D Secure off-session then). */
+  readonly setUpForOffSession = new Set<string>();
+  readonly setupIntents = new Map<string, Stripe.SetupIntent>();
+  readonly paymentIntents = new Map<string, Stripe.PaymentIntent>();
+  readonly invoicePayments = new Map<string, Stripe.InvoicePayment>();
+  /** Where a PaymentIntent's 3-D Secure page sends the customer back to (its `return_url`). */
+  readonly returnUrls = new Map<string, string>();
+  /** This sandbox's own URL as a browser reaches it (for the hosted card and 3-D Secure pages). */
+  publicUrl = 'http://127.0.0.1';
   readonly subscriptions = new Map<string, Stripe.Subscription>();
   readonly invoices = new Map<string, Stripe.Invoice>();
   readonly invoiceItems = new Map<string, Stripe.InvoiceItem>();
@@ -70,6 +83,24 @@ export class SandboxStore {
     return sub;
   }
 
+  paymentMethod(id: string, param = 'payment_method'): Stripe.PaymentMethod {
+    const pm = this.paymentMethods.get(id);
+    if (!pm) throw StripeSandboxError.noSuch('PaymentMethod', id, param);
+    return pm;
+  }
+
+  paymentIntent(id: string, param = 'intent'): Stripe.PaymentIntent {
+    const pi = this.paymentIntents.get(id);
+    if (!pi) throw StripeSandboxError.noSuch('payment_intent', id, param);
+    return pi;
+  }
+
+  setupIntent(id: string, param = 'intent'): Stripe.SetupIntent {
+    const si = this.setupIntents.get(id);
+    if (!si) throw StripeSandboxError.noSuch('setup_intent', id, param);
+    return si;
+  }
+
   invoice(id: string, param = 'invoice'): Stripe.Invoice {
     const invoice = this.invoices.get(id);
     if (!invoice) throw StripeSandboxError.noSuch('invoice', id, param);
@@ -103,6 +134,9 @@ export class SandboxStore {
       this.customers,
       this.cards,
       this.charges,
+      this.paymentMethods,
+      this.paymentIntents,
+      this.setupIntents,
       this.subscriptions,
       this.invoices,
       this.invoiceItems,
@@ -131,6 +165,9 @@ export class SandboxStore {
       coupons: [...this.coupons.values()],
       tax_rates: [...this.taxRates.values()],
       charges: [...this.charges.values()],
+      payment_methods: [...this.paymentMethods.values()],
+      setup_intents: [...this.setupIntents.values()],
+      payment_intents: [...this.paymentIntents.values()],
       subscriptions: [...this.subscriptions.values()],
       invoices: [...this.invoices.values()],
       invoice_items: [...this.invoiceItems.values()],
