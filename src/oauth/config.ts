@@ -20,6 +20,29 @@ export interface ProtectedResourceConfig {
 
 export type RegistrationPolicy = 'closed' | 'open' | 'token';
 
+/**
+ * Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document): a `client_id` that
+ * is an `https` URL names a JSON document the server fetches and uses as the client's registration.
+ */
+export interface ClientIdMetadataDocumentsConfig {
+  /** Off by default: like open dynamic registration, it lets any web site be a client. */
+  enabled: boolean;
+  /**
+   * Address ranges (ipaddr.js range names: `loopback`, `private`, `uniqueLocal`, `linkLocal`, …)
+   * a document's host may resolve to besides public unicast ones. Empty in production; tests and
+   * development may allow `loopback`.
+   */
+  allowAddressRanges: string[];
+  /** Accept `http` client ids too (development and tests only; the draft requires `https`). */
+  allowHttp: boolean;
+  /** The largest document accepted, in bytes. */
+  maxBytes: number;
+  /** How long a fetch may take, in milliseconds. */
+  timeoutMs: number;
+  /** A document is kept for its `Cache-Control: max-age`, within these bounds; `default` without one. */
+  cacheSeconds: { default: number; min: number; max: number };
+}
+
 export interface OAuthConfig {
   scopes: Record<string, string>;
   accessTokenTtlSeconds: number;
@@ -68,6 +91,8 @@ export interface OAuthConfig {
    * `token` (an initial access token from `tollgate client:registration-token`).
    */
   registration: RegistrationPolicy;
+  /** Client ID Metadata Documents: `https` client ids fetched as the client's registration. */
+  clientIdMetadataDocuments: ClientIdMetadataDocumentsConfig;
   /** Clients a user may own through the JSON API (`POST /oauth/clients`): 422 beyond. The CLI is not limited. */
   maxClientsPerUser: number;
   /** Redirect URLs one client may register (a comma-separated list): 422 beyond. */
@@ -115,6 +140,14 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
         register: { address: { points: 10, durationSeconds: 3600 } },
       },
       registration: 'closed',
+      clientIdMetadataDocuments: {
+        enabled: false,
+        allowAddressRanges: [],
+        allowHttp: false,
+        maxBytes: 5120,
+        timeoutMs: 3000,
+        cacheSeconds: { default: 300, min: 60, max: 86_400 },
+      },
       maxClientsPerUser: 50,
       maxRedirectsPerClient: 10,
     },
@@ -143,6 +176,7 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
         },
       },
       registration: registrationPolicy(env.OAUTH_REGISTRATION),
+      clientIdMetadataDocuments: { enabled: envBool(env.OAUTH_CLIENT_ID_METADATA_DOCUMENTS) },
       maxClientsPerUser: envInt(env.OAUTH_MAX_CLIENTS_PER_USER, 'OAUTH_MAX_CLIENTS_PER_USER'),
       maxRedirectsPerClient: envInt(env.OAUTH_MAX_REDIRECTS_PER_CLIENT, 'OAUTH_MAX_REDIRECTS_PER_CLIENT'),
     },

@@ -109,6 +109,9 @@ export interface OAuthErrorOptions {
   dpop?: boolean;
 }
 
+/** `invalid_client`'s description when it says nothing more (an unknown client, a bad secret). */
+export const CLIENT_AUTHENTICATION_FAILED = 'Client authentication failed.';
+
 /**
  * The one OAuth error. `description` is public (`error_description`), `detail` private. It renders
  * itself (`getResponse()`, as Hono's `HTTPException`): RFC 6749 §5.2 JSON at the authorization
@@ -156,7 +159,7 @@ export class OAuthError extends HttpError {
   }
 
   static invalidClient(detail?: string): OAuthError {
-    return new OAuthError('invalid_client', 'Client authentication failed.', { detail });
+    return new OAuthError('invalid_client', CLIENT_AUTHENTICATION_FAILED, { detail });
   }
 
   static invalidGrant(description: string, detail?: string): OAuthError {

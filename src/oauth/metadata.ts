@@ -40,6 +40,10 @@ export function authorizationServerMetadata(
     dpop_signing_alg_values_supported: [...DPOP_ALGORITHMS],
     // RFC 9207 §3: every authorization response carries `iss`.
     authorization_response_iss_parameter_supported: true,
+    // draft-ietf-oauth-client-id-metadata-document §5: `https` client ids name a metadata document.
+    ...(config.oauth.clientIdMetadataDocuments.enabled
+      ? { client_id_metadata_document_supported: true }
+      : {}),
     // RFC 9728 §4: the APIs this server issues tokens for, when the application names them.
     ...(config.oauth.protectedResources.length
       ? { protected_resources: protectedResources(config).map((entry) => entry.metadata.resource) }

@@ -5,6 +5,7 @@ import { clientAddress } from '../kernel/rate-limits/http.js';
 import { throttle } from '../kernel/rate-limits/middleware.js';
 import { RateLimits } from '../kernel/rate-limits/rate-limits.js';
 import { AuthorizationService } from './authorization/authorization-service.js';
+import { MetadataDocumentClients } from './cimd/metadata-document-clients.js';
 import { Clients } from './clients/clients.js';
 import { DeviceAuthorizationEndpoint } from './device/device-authorization-endpoint.js';
 import { DeviceAuthorizations } from './device/device-authorizations.js';
@@ -92,6 +93,7 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(IdTokenSigner)
     .singleton(IdTokens)
     .singleton(TokenRevoker)
+    .singleton(MetadataDocumentClients)
     .singleton(ClientAuthenticator)
     .singleton(DpopProofs)
     .singleton(TokenEndpoint)

@@ -124,6 +124,17 @@ export function isRecordId(id: string): boolean {
   return RECORD_ID.test(id);
 }
 
+/** Printable ASCII without spaces: the characters of a URL a client id may be (RFC 3986 §2). */
+const URL_CLIENT_ID = /^https?:\/\/[\x21-\x7e]{1,247}$/;
+
+/**
+ * What a client id can be: a record id, or the URL of a Client ID Metadata Document (at most 255
+ * characters, the width of the client id columns).
+ */
+export function isClientId(id: string): boolean {
+  return RECORD_ID.test(id) || URL_CLIENT_ID.test(id);
+}
+
 /** Passport's client kinds, derived from the flags. */
 export function isPublicClient(client: ClientRecord): boolean {
   return client.secretHash === null;

@@ -41,7 +41,12 @@ export interface AuthorizationFailure {
  */
 export async function validateAuthorizationRequest(
   query: Readonly<Record<string, string | undefined>>,
-  deps: { clients: ClientStore; scopes: Scopes; config: TollgateConfig['oauth']; resources: KnownResources },
+  deps: {
+    clients: Pick<ClientStore, 'find'>;
+    scopes: Scopes;
+    config: TollgateConfig['oauth'];
+    resources: KnownResources;
+  },
 ): Promise<{ request: AuthorizationRequest; client: ClientRecord }> {
   const clientId = query.client_id;
   if (!clientId) throw OAuthError.invalidRequest('The request is missing the "client_id" parameter.');

@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
+import { MetadataDocumentClients } from '../cimd/metadata-document-clients.js';
 import { OAuthError } from '../errors.js';
 import { issuerOf } from '../jwt/access-token-signer.js';
 import { ProtectedResources } from '../protected-resources.js';
@@ -22,7 +23,15 @@ import { approvalAlreadyGiven } from './consent.js';
  * always as a URL to redirect to.
  */
 export class AuthorizationService {
-  static inject = [OAuthStoreKey, Scopes, TokenIssuer, ClockKey, ConfigKey, ProtectedResources] as const;
+  static inject = [
+    OAuthStoreKey,
+    Scopes,
+    TokenIssuer,
+    ClockKey,
+    ConfigKey,
+    ProtectedResources,
+    MetadataDocumentClients,
+  ] as const;
   readonly #issuer: string;
 
   constructor(
@@ -32,13 +41,14 @@ export class AuthorizationService {
     private readonly clock: Clock,
     private readonly config: TollgateConfig,
     private readonly resources: ProtectedResources,
+    private readonly clients: MetadataDocumentClients,
   ) {
     this.#issuer = issuerOf(config);
   }
 
   validate(query: Readonly<Record<string, string | undefined>>) {
     return validateAuthorizationRequest(query, {
-      clients: this.store.clients,
+      clients: this.clients,
       scopes: this.scopes,
       config: this.config.oauth,
       resources: this.resources,

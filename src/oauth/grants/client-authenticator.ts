@@ -1,8 +1,9 @@
 import { EventDispatcher } from '../../core/events.js';
+import { MetadataDocumentClients } from '../cimd/metadata-document-clients.js';
 import { ClientRevoked } from '../events.js';
 import type { ClientRecord } from '../records.js';
 import { authenticateClient, type ClientCredentialsInput } from '../rules/authenticate-client.js';
-import { type ClientStore, type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
+import type { ClientStore } from '../stores/contracts.js';
 
 const CLIENT_CACHE_MS = 5_000;
 const CLIENT_CACHE_SIZE = 10_000;
@@ -14,7 +15,7 @@ const CLIENT_CACHE_SIZE = 10_000;
  * other instances within `CLIENT_CACHE_MS`; the guard refuses a revoked client's tokens anyway).
  */
 export class ClientAuthenticator {
-  static inject = [OAuthStoreKey, EventDispatcher] as const;
+  static inject = [MetadataDocumentClients, EventDispatcher] as const;
   readonly #clients: LiveClients;
   /**
    * Authorization headers that authenticated a client, so the same Basic credentials again skip
@@ -23,8 +24,9 @@ export class ClientAuthenticator {
    */
   readonly #verified = new Map<string, ClientRecord>();
 
-  constructor(store: OAuthStore, events: EventDispatcher) {
-    this.#clients = new LiveClients(store.clients);
+  /** `clients` finds registered clients and, when enabled, metadata-document ones. */
+  constructor(clients: MetadataDocumentClients, events: EventDispatcher) {
+    this.#clients = new LiveClients(clients);
     events.listen(ClientRevoked, (event) => this.#clients.forget(event.clientId));
   }
 
@@ -49,7 +51,7 @@ export class ClientAuthenticator {
 class LiveClients implements Pick<ClientStore, 'find'> {
   readonly #entries = new Map<string, { client: ClientRecord; until: number }>();
 
-  constructor(private readonly store: ClientStore) {}
+  constructor(private readonly store: Pick<ClientStore, 'find'>) {}
 
   async find(id: string): Promise<ClientRecord | undefined> {
     const now = performance.now();

@@ -8,7 +8,11 @@ import type { Scope } from '../scopes.js';
 
 /** What the approval page needs. The forms must post `_token`, `auth_token` and `state` back. */
 export interface ApprovalViewProps {
-  client: { id: string; name: string };
+  /**
+   * `documentHost`: for a client registered by its metadata document (its id is an https URL),
+   * the host serving it, which the page shows beside the name the document claims.
+   */
+  client: { id: string; name: string; documentHost?: string };
   scopes: Scope[];
   user: User;
   csrfToken: string;
@@ -84,9 +88,20 @@ export const defaultApprovalView: ApprovalView = (c, props) =>
     <section class="card approval">
       <h1>Authorization request</h1>
       <p>
-        <strong class="client-name">{props.client.name}</strong> is requesting permission to access your
-        account.
+        <strong class="client-name">{props.client.name}</strong>
+        {props.client.documentHost ? (
+          <>
+            {' '}
+            (from <strong class="client-host">{props.client.documentHost}</strong>)
+          </>
+        ) : null}{' '}
+        is requesting permission to access your account.
       </p>
+      {props.client.documentHost ? (
+        <p class="client-unverified">
+          This application described itself; only its web address, {props.client.documentHost}, is verified.
+        </p>
+      ) : null}
       <ScopeList scopes={props.scopes} />
       <DecisionForms action={props.action} fields={<ApprovalDecisionFields {...props} />} />
     </section>,

@@ -6,6 +6,7 @@ import { ConfigKey } from '../../core/keys.js';
 import { renderErrorPage } from '../../http/error-handler.js';
 import type { AuthorizationRequest } from '../authorization/authorization-request.js';
 import { AuthorizationService } from '../authorization/authorization-service.js';
+import { documentHost } from '../cimd/client-id-url.js';
 import { OAuthError } from '../errors.js';
 import { authorizationParameters, checkPushedWhenRequired } from '../par/pushed-or-plain.js';
 import { PushedRequests } from '../par/pushed-requests.js';
@@ -79,7 +80,7 @@ export class ApprovalController {
       };
       session.put(PENDING_AUTHORIZATION, pending);
       const rendered = await this.view(c, {
-        client: { id: client.id, name: client.name },
+        client: { id: client.id, name: client.name, documentHost: documentHost(client.id) },
         scopes: this.scopes.describe(request.scopes),
         user,
         csrfToken: session.csrfToken,

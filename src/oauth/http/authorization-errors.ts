@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { renderErrorPage } from '../../http/error-handler.js';
 import { errorRedirectTarget } from '../authorization/authorization-request.js';
 import type { AuthorizationService } from '../authorization/authorization-service.js';
-import { OAuthError } from '../errors.js';
+import { CLIENT_AUTHENTICATION_FAILED, OAuthError } from '../errors.js';
 import { decisionPageHeaders } from './pending-decision.js';
 
 /** A redirect from the authorization endpoint: never cached. */
@@ -26,10 +26,13 @@ export function authorizationErrorResponse(
   return authorizationErrorPage(c, err);
 }
 
-/** A client or redirect URI that cannot be trusted: shown to the user, never redirected to. */
+/**
+ * A client or redirect URI that cannot be trusted: shown to the user, never redirected to. An
+ * unknown client is "not registered"; a refused metadata document says why (for its developer).
+ */
 export function authorizationErrorPage(c: Context, err: OAuthError): Response {
-  const message =
-    err.code === 'invalid_client' ? 'The application asking for access is not registered.' : err.description;
+  const unknown = err.code === 'invalid_client' && err.description === CLIENT_AUTHENTICATION_FAILED;
+  const message = unknown ? 'The application asking for access is not registered.' : err.description;
   const status = (err.status === 401 ? 400 : err.status) as 400;
   return c.html(renderErrorPage(c, status, message), status, decisionPageHeaders);
 }

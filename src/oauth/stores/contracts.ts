@@ -21,6 +21,11 @@ export interface ClientChanges {
 export interface ClientStore {
   find(id: string): Promise<ClientRecord | undefined>;
   create(client: NewClient, now: string): Promise<ClientRecord>;
+  /**
+   * Inserts or refreshes a Client ID Metadata Document's client (its id is the document's URL):
+   * name, redirects, scopes and grant types change; a revocation stays.
+   */
+  saveDocumentClient(client: NewClient, now: string): Promise<void>;
   update(id: string, values: ClientChanges, now: string): Promise<void>;
   /** Clients the user owns, not revoked, newest first. */
   forUser(userId: number): Promise<ClientRecord[]>;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../database/types.js';
-import { type ClientRecord, isRecordId } from '../records.js';
+import { type ClientRecord, isClientId } from '../records.js';
 import type { OAuthClientRow } from '../tables.js';
 import type { ClientChanges, ClientStore, NewClient } from './contracts.js';
 import { Precompiled } from './precompiled.js';
@@ -34,32 +34,32 @@ export class KyselyClientStore implements ClientStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async find(id: string): Promise<ClientRecord | undefined> {
-    if (!isRecordId(id)) return undefined;
+    if (!isClientId(id)) return undefined;
     const [row] = await findClient.execute(this.db, [id]);
     return row ? toClient(row) : undefined;
   }
 
   async create(client: NewClient, now: string): Promise<ClientRecord> {
-    const row = {
-      id: client.id,
-      user_id: client.userId,
-      name: client.name,
-      secret: client.secretHash,
-      redirect: client.redirect,
-      personal_access_client: client.personalAccessClient ? 1 : 0,
-      password_client: client.passwordClient ? 1 : 0,
-      first_party: client.firstParty ? 1 : 0,
-      scopes: jsonList(client.allowedScopes),
-      grant_types: jsonList(client.grantTypes),
-      resource_server: client.resourceServer ? 1 : 0,
-      require_pushed_authorization_requests: client.requirePushedAuthorizationRequests ? 1 : 0,
-      dpop_bound_access_tokens: client.dpopBoundAccessTokens ? 1 : 0,
-      revoked: 0,
-      created_at: now,
-      updated_at: now,
-    };
+    const row = clientRow(client, now);
     await this.db.insertInto('oauth_clients').values(row).execute();
     return toClient(row);
+  }
+
+  async saveDocumentClient(client: NewClient, now: string): Promise<void> {
+    const row = clientRow(client, now);
+    await this.db
+      .insertInto('oauth_clients')
+      .values(row)
+      .onConflict((conflict) =>
+        conflict.column('id').doUpdateSet({
+          name: row.name,
+          redirect: row.redirect,
+          scopes: row.scopes,
+          grant_types: row.grant_types,
+          updated_at: now,
+        }),
+      )
+      .execute();
   }
 
   async update(id: string, values: ClientChanges, now: string): Promise<void> {
@@ -106,6 +106,27 @@ export class KyselyClientStore implements ClientStore {
       .where('id', '=', id)
       .execute();
   }
+}
+
+function clientRow(client: NewClient, now: string): OAuthClientRow {
+  return {
+    id: client.id,
+    user_id: client.userId,
+    name: client.name,
+    secret: client.secretHash,
+    redirect: client.redirect,
+    personal_access_client: client.personalAccessClient ? 1 : 0,
+    password_client: client.passwordClient ? 1 : 0,
+    first_party: client.firstParty ? 1 : 0,
+    scopes: jsonList(client.allowedScopes),
+    grant_types: jsonList(client.grantTypes),
+    resource_server: client.resourceServer ? 1 : 0,
+    require_pushed_authorization_requests: client.requirePushedAuthorizationRequests ? 1 : 0,
+    dpop_bound_access_tokens: client.dpopBoundAccessTokens ? 1 : 0,
+    revoked: 0,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 function jsonList(list: readonly string[] | null): string | null {
