@@ -58,13 +58,14 @@ function profileDir(id: string): string | undefined {
 }
 
 async function runHttp(scenario: HttpScenario): Promise<Row> {
-  const { kind: _kind, load, script, env, ...meta } = scenario;
+  const { kind: _kind, load, script, env, startTimeoutMs, ...meta } = scenario;
   let child: RunningChild | undefined;
   try {
     child = await startServer({
       script,
       env: { BENCH_CONNECTIONS: String(options.connections), ...env },
       cpuProfDir: profileDir(scenario.id),
+      startTimeoutMs,
     });
     const server = child;
     const result = await drive(

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { READY, RESULT, type ReadyMessage, type ResultMessage } from './protocol.js';
 
@@ -16,7 +17,10 @@ export interface ChildOptions {
 export interface RunningChild {
   readonly pid: number;
   readonly ready: ReadyMessage;
-  /** Peak resident set size so far, in bytes (`VmHWM`), or undefined off Linux. */
+  /**
+   * Peak resident set size since the server was ready, in bytes (`VmHWM`, reset after
+   * BENCH_READY so set-up does not count), or undefined off Linux.
+   */
   peakRss(): number | undefined;
   /** CPU time used so far by all the child's threads, in ms, or undefined off Linux. */
   cpuMs(): number | undefined;
@@ -26,7 +30,8 @@ export interface RunningChild {
 const benchDir = fileURLToPath(new URL('../', import.meta.url));
 
 function launch(options: ChildOptions): ChildProcess {
-  const args = ['--import', 'tsx'];
+  // --expose-gc: a server collects its set-up garbage (60,000 signed tokens, say) once it is ready.
+  const args = ['--expose-gc', '--import', 'tsx'];
   if (options.cpuProfDir) args.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`);
   args.push(`${benchDir}${options.script}`);
   return spawn(process.execPath, args, {
@@ -58,6 +63,18 @@ function firstLine(child: ChildProcess, prefix: string, timeoutMs: number): Prom
       reject(new Error(`exited (${signal ?? code}) before ${prefix.trim()}\n${stderr.trim()}`));
     });
   });
+}
+
+/**
+ * Starts the peak-RSS count afresh (Linux 4.0+: writing 5 to `clear_refs` resets `VmHWM` to the
+ * current RSS). A no-op where that is not possible.
+ */
+function resetPeakRss(pid: number): void {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    // Not Linux, or not allowed: the peak then includes set-up.
+  }
 }
 
 export function peakRssOf(pid: number): number | undefined {
@@ -103,6 +120,9 @@ export async function startServer(options: ChildOptions): Promise<RunningChild> 
   try {
     const ready = (await firstLine(child, READY, options.startTimeoutMs ?? 60_000)) as ReadyMessage;
     const pid = child.pid!;
+    // The server collects its set-up garbage right after announcing (announce.ts); then reset.
+    await sleep(500);
+    resetPeakRss(pid);
     return {
       pid,
       ready,

@@ -39,6 +39,11 @@ export function checkTargets(rows: Row[], targets: Target[]): TargetCheck[] {
   const byId = new Map(rows.map((row) => [row.id, row]));
   return targets.map((target) => {
     const row = byId.get(target.row);
+    if (target.atMostMiB !== undefined) {
+      if (!row?.peakRssBytes) return { ...target };
+      const peakMiB = row.peakRssBytes / 1024 / 1024;
+      return { ...target, peakMiB, pass: peakMiB <= target.atMostMiB };
+    }
     const baseline = byId.get(target.baseline);
     const value = (r: Row | undefined) => (target.metric === 'ratio' ? r?.ratio : r?.opsPerSecond);
     const perCpu = (r: Row | undefined) =>
@@ -101,9 +106,13 @@ export function formatRows(rows: Row[]): string {
 export function formatTargets(checks: TargetCheck[]): string {
   const body = checks.map((check) => [
     check.row,
-    check.baseline,
-    `≥ ${check.atLeast}×`,
-    check.ratio === undefined ? '—' : `${check.ratio.toFixed(2)}×`,
+    check.atMostMiB === undefined ? check.baseline : 'peak RSS',
+    check.atMostMiB === undefined ? `≥ ${check.atLeast}×` : `≤ ${check.atMostMiB} MiB`,
+    check.peakMiB !== undefined
+      ? `${check.peakMiB.toFixed(0)} MiB`
+      : check.ratio === undefined
+        ? '—'
+        : `${check.ratio.toFixed(2)}×`,
     check.pass === undefined ? 'pending' : check.pass ? 'PASS' : 'MISS',
     check.cpuRatio === undefined ? '—' : `${check.cpuRatio.toFixed(2)}×`,
     check.cpuPass === undefined ? '—' : check.cpuPass ? 'PASS' : 'MISS',

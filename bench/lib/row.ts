@@ -38,10 +38,14 @@ export interface Target {
   readonly source: string;
   /** Compare the rows' own ratios to their baselines instead of their rates. */
   readonly metric?: 'rate' | 'ratio';
+  /** A memory bound instead of a ratio: the row's peak RSS under load, in MiB (no baseline). */
+  readonly atMostMiB?: number;
 }
 
 export interface TargetCheck extends Target {
   readonly ratio?: number;
+  /** For an `atMostMiB` target: the row's peak RSS. */
+  readonly peakMiB?: number;
   readonly pass?: boolean;
   /** The same comparison in operations per CPU-second. */
   readonly cpuRatio?: number;
