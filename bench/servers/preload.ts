@@ -22,15 +22,18 @@ export async function preloadAccessTokens(app: Application, rows: number, expire
   const day = 86_400_000;
   const expiresAt = new Date(Date.now() + (expired ? -30 * day : day)).toISOString();
   const started = Date.now();
+  // Ids as Tollgate issues them (the issuing millisecond, then random bits: token-ids.ts), one
+  // millisecond apart, all before now: a table filled over time, which new tokens append to.
+  const firstMs = started - rows - 1;
   for (let loaded = 0; loaded < rows; loaded += CHUNK[engine]) {
     const count = Math.min(CHUNK[engine], rows - loaded);
     const statement =
       engine === 'sqlite'
         ? sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
             INSERT INTO oauth_access_tokens (id, user_id, client_id, name, scopes, revoked, created_at, updated_at, expires_at)
-            SELECT lower(hex(randomblob(20))), NULL, ${client.id}, NULL, '["check-status"]', 0, ${now}, ${now}, ${expiresAt} FROM n`
+            SELECT printf('%012x', ${firstMs + loaded} + i) || lower(hex(randomblob(14))), NULL, ${client.id}, NULL, '["check-status"]', 0, ${now}, ${now}, ${expiresAt} FROM n`
         : sql`INSERT INTO oauth_access_tokens (id, user_id, client_id, name, scopes, revoked, created_at, updated_at, expires_at)
-            SELECT md5(random()::text) || substr(md5(i::text), 1, 8), NULL, ${client.id}, NULL, '["check-status"]', 0, ${now}, ${now}, ${expiresAt}
+            SELECT lpad(to_hex(${firstMs + loaded}::bigint + i), 12, '0') || substr(md5(random()::text), 1, 28), NULL, ${client.id}, NULL, '["check-status"]', 0, ${now}, ${now}, ${expiresAt}
             FROM generate_series(1, ${count}) AS i`;
     await db.transaction().execute((trx) => statement.execute(trx));
   }

@@ -139,7 +139,7 @@ export class TokenIssuer {
     const expiresAt = issuedAt + options.ttlSeconds;
     const now = new Date(nowMs).toISOString();
     const record: AccessTokenRecord = {
-      id: accessTokenId(),
+      id: accessTokenId(nowMs),
       userId: options.userId,
       clientId: options.client.id,
       name: options.name ?? null,
