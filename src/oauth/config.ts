@@ -97,6 +97,13 @@ export interface OAuthConfig {
   maxClientsPerUser: number;
   /** Redirect URLs one client may register (a comma-separated list): 422 beyond. */
   maxRedirectsPerClient: number;
+  /** API keys (docs/api-keys.md). */
+  apiKeys: {
+    /** The header a key may also come in, beside `Authorization: Bearer`; empty: none. */
+    header: string;
+    /** `live` or `test` keys; empty: `live` when `app.env` is production, else `test`. */
+    environment: '' | 'live' | 'test';
+  };
 }
 
 declare module '../core/config.js' {
@@ -150,6 +157,7 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
       },
       maxClientsPerUser: 50,
       maxRedirectsPerClient: 10,
+      apiKeys: { header: 'X-API-Key', environment: '' },
     },
   },
   fromEnv: (env) => ({
@@ -179,6 +187,10 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
       clientIdMetadataDocuments: { enabled: envBool(env.OAUTH_CLIENT_ID_METADATA_DOCUMENTS) },
       maxClientsPerUser: envInt(env.OAUTH_MAX_CLIENTS_PER_USER, 'OAUTH_MAX_CLIENTS_PER_USER'),
       maxRedirectsPerClient: envInt(env.OAUTH_MAX_REDIRECTS_PER_CLIENT, 'OAUTH_MAX_REDIRECTS_PER_CLIENT'),
+      apiKeys: {
+        header: env.OAUTH_API_KEY_HEADER,
+        environment: apiKeyEnvironmentOf(env.OAUTH_API_KEY_ENV),
+      },
     },
   }),
 };
@@ -187,4 +199,10 @@ function registrationPolicy(value: string | undefined): RegistrationPolicy | und
   if (!value) return undefined;
   if (value === 'closed' || value === 'open' || value === 'token') return value;
   throw new ConfigurationError(`OAUTH_REGISTRATION must be closed, open or token, not "${value}".`);
+}
+
+function apiKeyEnvironmentOf(value: string | undefined): 'live' | 'test' | undefined {
+  if (!value) return undefined;
+  if (value === 'live' || value === 'test') return value;
+  throw new ConfigurationError(`OAUTH_API_KEY_ENV must be live or test, not "${value}".`);
 }

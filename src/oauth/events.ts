@@ -27,3 +27,11 @@ export class AccessTokenRevoked {
 export class ClientRevoked {
   constructor(readonly clientId: string) {}
 }
+
+/** Raised once when an API key is revoked: the guard of every instance refuses it from then on. */
+export class ApiKeyRevoked {
+  constructor(
+    readonly keyId: string,
+    readonly userId: number,
+  ) {}
+}

@@ -3,13 +3,24 @@
  * (or `tollgate install`) once, and protect routes with `auth:api`, `scopes:a,b` and `scope:a,b`.
  */
 
+export type { CreatedApiKey, NewApiKeyInput } from './api-keys/api-keys.js';
+export { ApiKeys, serializeApiKey } from './api-keys/api-keys.js';
+export type { ApiKeyEnvironment } from './api-keys/key-format.js';
+export { checkApiKey } from './api-keys/key-format.js';
+export type { ApiKeyRecord } from './api-keys/records.js';
 export type { CreatedClient, NewClientInput } from './clients/clients.js';
 export { Clients } from './clients/clients.js';
 export type { OAuthConfig, ProtectedResourceConfig, SigningAlgorithm } from './config.js';
 export { oauthConfig } from './config.js';
 export type { OAuthErrorCode } from './errors.js';
 export { OAuthError } from './errors.js';
-export { AccessTokenCreated, AccessTokenRevoked, ClientRevoked, RefreshTokenCreated } from './events.js';
+export {
+  AccessTokenCreated,
+  AccessTokenRevoked,
+  ApiKeyRevoked,
+  ClientRevoked,
+  RefreshTokenCreated,
+} from './events.js';
 export { checkForAnyScope, checkScopes, currentAccessToken } from './guard/index.js';
 export type { ApprovalView, ApprovalViewProps } from './http/approval-view.js';
 export { ApprovalDecisionFields, ApprovalViewKey, defaultApprovalView } from './http/approval-view.js';

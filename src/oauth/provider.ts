@@ -1,9 +1,13 @@
 import { LoginThrottle } from '../auth/login-throttle.js';
 import type { Container } from '../core/container.js';
+import { ClockKey, LoggerKey } from '../core/keys.js';
+import { DbKey } from '../database/keys.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { clientAddress } from '../kernel/rate-limits/http.js';
 import { throttle } from '../kernel/rate-limits/middleware.js';
 import { RateLimits } from '../kernel/rate-limits/rate-limits.js';
+import { ApiKeys } from './api-keys/api-keys.js';
+import { ApiKeyStoreKey } from './api-keys/records.js';
 import { AuthorizationService } from './authorization/authorization-service.js';
 import { MetadataDocumentClients } from './cimd/metadata-document-clients.js';
 import { Clients } from './clients/clients.js';
@@ -15,6 +19,7 @@ import { ClientAuthenticator } from './grants/client-authenticator.js';
 import type { Grant } from './grants/grant.js';
 import { GrantRegistry } from './grants/registry.js';
 import { TokenEndpoint } from './grants/token-endpoint.js';
+import { LastUsed } from './guard/last-used.js';
 import { type ApiGuardOptions, bootApiGuard, registerApiGuard } from './guard/register.js';
 import { type ApprovalView, ApprovalViewKey, defaultApprovalView } from './http/approval-view.js';
 import { answerPromptNone } from './http/prompt-none.js';
@@ -36,6 +41,8 @@ import { ClientRegistrations } from './registration/client-registrations.js';
 import { registerOAuthRoutes } from './routes.js';
 import { Scopes } from './scopes.js';
 import { OAuthStoreKey } from './stores/contracts.js';
+import { KyselyApiKeyStore } from './stores/kysely-api-keys.js';
+import { KyselyLastUsedWriter } from './stores/kysely-last-used.js';
 import { KyselyOAuthStore } from './stores/kysely-store.js';
 import { TokenInspector } from './tokens/token-inspector.js';
 import { TokenIssuer } from './tokens/token-issuer.js';
@@ -84,6 +91,12 @@ export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
 export function bindOAuthServices(container: Container, options: Omit<OAuthOptions, 'routes'> = {}): void {
   container
     .singleton(OAuthStoreKey, (c) => c.construct(KyselyOAuthStore))
+    .singleton(ApiKeyStoreKey, (c) => new KyselyApiKeyStore(c.make(DbKey)))
+    .singleton(ApiKeys)
+    .singleton(
+      LastUsed,
+      (c) => new LastUsed(new KyselyLastUsedWriter(c.make(DbKey)), c.make(ClockKey), c.make(LoggerKey)),
+    )
     .singleton(SigningKeys)
     .singleton(AccessTokenSigner)
     .singleton(AccessTokenVerifier)

@@ -21,6 +21,8 @@ export interface ClientRecord {
   requirePushedAuthorizationRequests: boolean;
   /** RFC 9449 §5.2 `dpop_bound_access_tokens`: its token requests must carry a DPoP proof. */
   dpopBoundAccessTokens?: boolean;
+  /** When any of its tokens was last used, to the minute; absent: never (or not read). */
+  lastUsedAt?: string;
   revoked: boolean;
   createdAt: string;
   updatedAt: string;
@@ -46,6 +48,8 @@ export interface AccessTokenRecord {
    * resource in particular (`aud` is the client id).
    */
   audience?: string | null;
+  /** When a request last used it, to the minute; absent: never. */
+  lastUsedAt?: string;
 }
 
 /** A stored access token with what the protection layer needs to know about its client. */

@@ -1,4 +1,5 @@
 import type { Router } from '../http/router.js';
+import { ApiKeysController } from './http/api-keys-controller.js';
 import { ApprovalController } from './http/authorization-controller.js';
 import { AuthorizedTokensController } from './http/authorized-tokens-controller.js';
 import { ClientsController } from './http/clients-controller.js';
@@ -37,6 +38,7 @@ export function registerOAuthRoutes(router: Router): void {
     'OAuth/DeviceVerificationController': DeviceVerificationController,
     'OAuth/RegistrationController': RegistrationController,
     'OAuth/PushedAuthorizationController': PushedAuthorizationController,
+    'OAuth/ApiKeysController': ApiKeysController,
   });
 
   // Small form bodies only (`http.bodyLimits.oauth`): a larger one is answered 413 unread.
@@ -133,5 +135,9 @@ export function registerOAuthRoutes(router: Router): void {
     r.delete('/oauth/personal-access-tokens/{token_id}', [PersonalAccessTokensController, 'destroy']).name(
       'passport.personal.tokens.destroy',
     );
+
+    r.get('/api-keys', [ApiKeysController, 'index']).name('api-keys.index');
+    r.post('/api-keys', [ApiKeysController, 'store']).name('api-keys.store');
+    r.delete('/api-keys/{key_id}', [ApiKeysController, 'destroy']).name('api-keys.destroy');
   });
 }

@@ -30,6 +30,8 @@ export interface OAuthClientsTable {
   grant_types: string | null;
   /** 1: only pushed authorization requests (RFC 9126 §6). */
   require_pushed_authorization_requests: number;
+  /** When any of its tokens was last used, to the minute; absent in rows joined without it. */
+  last_used_at?: string | null;
 }
 
 export interface OAuthAccessTokensTable {
@@ -47,6 +49,8 @@ export interface OAuthAccessTokensTable {
   kid: string | null;
   /** RFC 8707: the protected resource it was issued for (its `aud`); null: the client is the audience. */
   audience: string | null;
+  /** When a request last used it, to the minute; absent in rows read before the column existed. */
+  last_used_at?: string | null;
 }
 
 export interface OAuthRefreshTokensTable {
@@ -137,6 +141,25 @@ export interface OAuthPushedRequestsTable {
   expires_at: string;
 }
 
+/** API keys: only the key's SHA-256 is stored. */
+export interface ApiKeysTable {
+  id: string;
+  user_id: number;
+  name: string;
+  /** SHA-256 of the key, hex (unique). */
+  key_hash: string;
+  prefix: string;
+  last_four: string;
+  /** JSON array of scope names. */
+  scopes: string;
+  rate_limit_per_minute: number | null;
+  revoked: number;
+  created_at: string;
+  updated_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+}
+
 declare module '../database/types.js' {
   interface Database {
     oauth_clients: OAuthClientsTable;
@@ -147,6 +170,7 @@ declare module '../database/types.js' {
     oauth_registration_tokens: OAuthRegistrationTokensTable;
     oauth_client_registrations: OAuthClientRegistrationsTable;
     oauth_pushed_requests: OAuthPushedRequestsTable;
+    api_keys: ApiKeysTable;
   }
 }
 
@@ -155,3 +179,4 @@ export type OAuthAccessTokenRow = Selectable<OAuthAccessTokensTable>;
 export type OAuthRefreshTokenRow = Selectable<OAuthRefreshTokensTable>;
 export type OAuthAuthCodeRow = Selectable<OAuthAuthCodesTable>;
 export type OAuthDeviceCodeRow = Selectable<OAuthDeviceCodesTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;

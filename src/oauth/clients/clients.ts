@@ -127,6 +127,7 @@ export function serializeClient(client: ClientRecord, plainSecret?: string | nul
     revoked: client.revoked,
     created_at: client.createdAt,
     updated_at: client.updatedAt,
+    last_used_at: client.lastUsedAt ?? null,
     ...(plainSecret === undefined ? {} : { secret: plainSecret }),
   };
 }

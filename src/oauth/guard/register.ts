@@ -2,19 +2,25 @@ import { Guards } from '../../auth/guards.js';
 import { SessionStore } from '../../auth/session-store.js';
 import { bindUsers, Users } from '../../auth/users.js';
 import type { Application, ServiceProvider } from '../../kernel/application.js';
+import { RateLimits } from '../../kernel/rate-limits/rate-limits.js';
+import { apiKeyEnvironment } from '../api-keys/environment.js';
+import { ApiKeyStoreKey } from '../api-keys/records.js';
 import { DpopProofs } from '../dpop/dpop-proofs.js';
-import { AccessTokenCreated, AccessTokenRevoked, ClientRevoked } from '../events.js';
+import { AccessTokenCreated, AccessTokenRevoked, ApiKeyRevoked, ClientRevoked } from '../events.js';
 import { AccessTokenVerifier } from '../jwt/access-token-verifier.js';
 import { ProtectedResources } from '../protected-resources.js';
 import { Scopes } from '../scopes.js';
 import { OAuthStoreKey } from '../stores/contracts.js';
+import { ApiKeyAuthenticator } from './api-key-authenticator.js';
 import { AppTokenCookie } from './app-token.js';
 import { AppTokenAuthenticator } from './app-token-authenticator.js';
 import { createFreshApiToken } from './fresh-api-token.js';
+import { LastUsed } from './last-used.js';
 import { resourceChallenge } from './resource-challenge.js';
 import { RevocationBroadcast, type RevocationMessage } from './revocation-broadcast.js';
 import { checkClientCredentials, checkForAnyScope, checkScopes } from './scope-middleware.js';
 import { TokenGuard, type TokenGuardOptions } from './token-guard.js';
+import { DEFAULT_RECHECK_MS } from './token-states.js';
 
 export interface ApiGuardOptions extends TokenGuardOptions {
   /** Redis for cross-instance revocation; default `config.redis.url` (REDIS_URL). Empty: in process only. */
@@ -57,6 +63,16 @@ export function registerApiGuard(app: Application, options: ApiGuardOptions = {}
       cookie,
       resourceAt: (path: string) => resources.forPath(path)?.metadata.resource,
       dpop: c.make(DpopProofs),
+      apiKeys: new ApiKeyAuthenticator({
+        keys: c.make(ApiKeyStoreKey),
+        clock: app.clock,
+        environment: apiKeyEnvironment(config),
+        header: config.oauth.apiKeys.header.toLowerCase(),
+        lastUsed: c.make(LastUsed),
+        limits: c.make(RateLimits),
+        recheckAfterMs: options.recheckAfterMs ?? DEFAULT_RECHECK_MS,
+      }),
+      lastUsed: c.make(LastUsed),
     };
     return new TokenGuard(deps, options);
   });
@@ -83,6 +99,11 @@ export function registerApiGuard(app: Application, options: ApiGuardOptions = {}
     revocations().revoke(e.tokenId, performance.now());
     publish({ type: 'token', id: e.tokenId });
   });
+  events.listen(ApiKeyRevoked, (e) => {
+    tokenGuard().deps.apiKeys?.revoke(e.keyId);
+    publish({ type: 'key', id: e.keyId });
+  });
+  app.onClose(() => (container.has(LastUsed) ? container.make(LastUsed).flush() : undefined));
   events.listen(ClientRevoked, (e) => {
     revocations().revokeClient(e.clientId, performance.now());
     publish({ type: 'client', id: e.clientId });
@@ -106,10 +127,11 @@ export async function bootApiGuard(app: Application): Promise<void> {
     url,
     registration.options.redisChannel ?? 'tollgate:oauth:revocations',
     {
-      revoked: (m) =>
-        m.type === 'token'
-          ? guard.revocations.revoke(m.id, performance.now())
-          : guard.revocations.revokeClient(m.id, performance.now()),
+      revoked: (m) => {
+        if (m.type === 'token') guard.revocations.revoke(m.id, performance.now());
+        else if (m.type === 'client') guard.revocations.revokeClient(m.id, performance.now());
+        else guard.deps.apiKeys?.revoke(m.id);
+      },
       flush: () => guard.flush(),
     },
     app.logger,

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from '../../core/logger.js';
 
-export type RevocationMessage = { type: 'token' | 'client'; id: string };
+/** A revoked access token, client (all its tokens) or API key. */
+export type RevocationMessage = { type: 'token' | 'client' | 'key'; id: string };
 
 interface Envelope extends RevocationMessage {
   origin: string;
@@ -79,7 +80,7 @@ export class RevocationBroadcast {
       return;
     }
     if (envelope.origin === this.origin || typeof envelope.id !== 'string') return;
-    if (envelope.type === 'token' || envelope.type === 'client')
+    if (envelope.type === 'token' || envelope.type === 'client' || envelope.type === 'key')
       this.handlers.revoked({ type: envelope.type, id: envelope.id });
   }
 

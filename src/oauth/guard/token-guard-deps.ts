@@ -2,7 +2,9 @@ import type { Clock } from '../../core/clock.js';
 import type { DpopProofs } from '../dpop/dpop-proofs.js';
 import type { AccessTokenVerifier } from '../jwt/access-token-verifier.js';
 import type { OAuthStore } from '../stores/contracts.js';
+import type { ApiKeyAuthenticator } from './api-key-authenticator.js';
 import type { AppTokenAuthenticator } from './app-token-authenticator.js';
+import type { LastUsed } from './last-used.js';
 import type { RevocationOptions } from './token-states.js';
 import type { UserFinder, UserResolverOptions } from './user-resolver.js';
 
@@ -24,4 +26,8 @@ export interface TokenGuardDeps {
   resourceAt?: (path: string) => string | undefined;
   /** RFC 9449 proofs for `Authorization: DPoP` requests; absent: DPoP-bound tokens are refused. */
   dpop?: DpopProofs;
+  /** API keys (`tg_…`), the third credential kind; absent: only access tokens and the cookie. */
+  apiKeys?: ApiKeyAuthenticator;
+  /** Records when tokens and their clients were last used; absent: not recorded. */
+  lastUsed?: LastUsed;
 }

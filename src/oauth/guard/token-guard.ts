@@ -4,6 +4,7 @@ import { SystemClock } from '../../core/clock.js';
 import { type InvalidTokenReason, OAuthError } from '../errors.js';
 import { accessTokenOf, dpopToken } from './bearer.js';
 import { asDpopChallenge, DpopBinding } from './dpop-binding.js';
+import { touchToken } from './last-used.js';
 import { meantForHere } from './resource-audience.js';
 import type { TokenGuardDeps, TokenGuardOptions } from './token-guard-deps.js';
 import { bindsTo, RevocationCache } from './token-states.js';
@@ -14,12 +15,13 @@ import { type VerifiedEntry, VerifiedTokenCache } from './verified-tokens.js';
 export type { TokenGuardDeps, TokenGuardOptions } from './token-guard-deps.js';
 
 const refuse = (reason: InvalidTokenReason) => OAuthError.invalidToken({ reason });
+type Checked = { token: VerifiedToken; entry: VerifiedEntry };
 
 /**
  * The `api` guard with the token driver (spec "Authentication" 1, RFC 6750 §2.1): header → token
- * → revocation → audience → user, over a verified-token cache, a revocation cache and a user resolver; the
- * `app_token` cookie when there is no Authorization header. A reused token is a cache hit and
- * answers synchronously. Every refusal is an `OAuthError` (`invalid_token` with its reason).
+ * → revocation → audience → user, over a verified-token cache, a revocation cache and a user
+ * resolver; else an API key (`ApiKeyAuthenticator`) or the `app_token` cookie. A reused token is
+ * a cache hit and answers synchronously. Every refusal is an `OAuthError` (`invalid_token`).
  */
 export class TokenGuard {
   readonly verified: VerifiedTokenCache;
@@ -32,7 +34,7 @@ export class TokenGuard {
   actingAs: { user: User | undefined; token: VerifiedToken } | undefined;
 
   constructor(
-    private readonly deps: TokenGuardDeps,
+    readonly deps: TokenGuardDeps,
     options: TokenGuardOptions = {},
   ) {
     this.verified = new VerifiedTokenCache(options.maxVerifiedTokens);
@@ -46,15 +48,13 @@ export class TokenGuard {
   user = (c: Context): User | Promise<User> => {
     if (this.actingAs !== undefined) return this.#acting(c);
     const header = c.req.header('authorization');
-    if (header === undefined) return this.#viaCookie(c);
+    if (header === undefined) return this.#otherCredential(c, header);
     const entry = this.verified.get(header);
     const now = performance.now();
     const user = this.#reusable(c, entry, now) ? this.users.cached(entry, now) : undefined;
-    if (user !== undefined) {
-      c.set('accessToken', entry!.token);
-      return user;
-    }
-    return this.#userOf(c, header);
+    if (user === undefined) return this.#userOf(c, header);
+    c.set('accessToken', touchToken(this.deps.lastUsed, entry!, now));
+    return user;
   };
 
   /** The token alone, for the `client` middleware (client_credentials tokens have no user). */
@@ -62,7 +62,8 @@ export class TokenGuard {
     if (this.actingAs !== undefined) return this.#use(c, this.actingAs.token);
     const header = c.req.header('authorization');
     const entry = header === undefined ? undefined : this.verified.get(header);
-    if (this.#reusable(c, entry, performance.now())) return this.#use(c, entry.token);
+    const now = performance.now();
+    if (this.#reusable(c, entry, now)) return this.#use(c, touchToken(this.deps.lastUsed, entry, now));
     if (accessTokenOf(header) === undefined) throw refuse('missing');
     return this.#check(c, header!).then(({ token }) => this.#use(c, token));
   }
@@ -83,7 +84,8 @@ export class TokenGuard {
   }
 
   async #userOf(c: Context, header: string): Promise<User> {
-    if (accessTokenOf(header) === undefined) return this.#viaCookie(c);
+    if (accessTokenOf(header) === undefined || this.deps.apiKeys?.credential(c, header) !== undefined)
+      return this.#otherCredential(c, header);
     const { token, entry } = await this.#check(c, header);
     const now = performance.now();
     const user = this.users.cached(entry, now) ?? (await this.users.resolve(token, entry, now));
@@ -93,17 +95,13 @@ export class TokenGuard {
   }
 
   /** Header → token (verified once, then cached) → DPoP proof → revocation → audience. */
-  #check(c: Context, header: string): Promise<{ token: VerifiedToken; entry: VerifiedEntry }> {
+  #check(c: Context, header: string): Promise<Checked> {
     const dpop = dpopToken(header);
     const checked = this.#checkToken(c, header, dpop);
     return dpop === undefined ? checked : checked.catch(asDpopChallenge);
   }
 
-  async #checkToken(
-    c: Context,
-    header: string,
-    dpop: string | undefined,
-  ): Promise<{ token: VerifiedToken; entry: VerifiedEntry }> {
+  async #checkToken(c: Context, header: string, dpop: string | undefined): Promise<Checked> {
     const entry = this.verified.get(header) ?? (await this.verified.verify(header, this.deps.verifier));
     const token = entry.token;
     if (this.#now() >= token.expiresAtMs) {
@@ -116,23 +114,24 @@ export class TokenGuard {
     if (!state.live) throw refuse('revoked');
     if (!bindsTo(state, token)) throw refuse('invalid');
     if (!meantForHere(this.deps.resourceAt, c, token)) throw refuse('audience');
+    touchToken(this.deps.lastUsed, entry, now);
     return { token, entry };
   }
 
-  async #viaCookie(c: Context): Promise<User> {
-    const { user, token } = await this.deps.cookie.authenticate(c);
+  /** Not an access token: an API key (`Bearer tg_…` or the configured header), else the app_token cookie. */
+  async #otherCredential(c: Context, header: string | undefined): Promise<User> {
+    const viaKey = this.deps.apiKeys?.signIn(c, header, this.users);
+    const { user, token } = await (viaKey ?? this.deps.cookie.authenticate(c));
     return this.#signIn(c, user, token);
   }
 
   #acting(c: Context): User {
-    const { user, token } = this.actingAs!;
-    if (!user) throw refuse('unknown_user');
-    return this.#signIn(c, user, token);
+    if (!this.actingAs!.user) throw refuse('unknown_user');
+    return this.#signIn(c, this.actingAs!.user, this.actingAs!.token);
   }
 
   #signIn(c: Context, user: User, token: VerifiedToken): User {
-    this.#use(c, token);
-    return bindToken(user, token);
+    return bindToken(user, this.#use(c, token));
   }
 
   #use(c: Context, token: VerifiedToken): VerifiedToken {
@@ -143,6 +142,7 @@ export class TokenGuard {
   /** Forgets every cached state and user (invalidation messages may have been missed, users changed). */
   flush(): void {
     this.revocations.clear();
+    this.deps.apiKeys?.clear();
     this.users.clear();
     this.verified.forgetUsers();
   }

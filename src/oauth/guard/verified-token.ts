@@ -77,18 +77,53 @@ export function transientToken(
   scopes: readonly string[],
   clientId = '',
 ): VerifiedToken {
-  const list = Object.freeze([...scopes]);
-  const id = 'transient';
+  return credentialToken({
+    id: 'transient',
+    clientId,
+    userId,
+    scopes,
+    expiresAtMs: Number.POSITIVE_INFINITY,
+  });
+}
+
+/**
+ * An API key as the scope middleware, `user.token()` and `tokenCan()` see it: its id, its user,
+ * its scopes; no client, `current.kind` says `api_key`.
+ */
+export function apiKeyToken(key: {
+  id: string;
+  userId: number;
+  scopes: readonly string[];
+  expiresAt: string | null;
+}): VerifiedToken {
+  const expiresAtMs = key.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(key.expiresAt);
+  return credentialToken({ ...key, clientId: '', expiresAtMs, kind: 'api_key' });
+}
+
+function credentialToken(t: {
+  id: string;
+  clientId: string;
+  userId: number | null;
+  scopes: readonly string[];
+  expiresAtMs: number;
+  expiresAt?: string | null;
+  kind?: 'api_key';
+}): VerifiedToken {
+  const { id, clientId, userId } = t;
+  const list = Object.freeze([...t.scopes]);
+  const current: CurrentAccessToken = { id, clientId, userId, scopes: list };
+  if (t.expiresAt) current.expiresAt = t.expiresAt;
+  if (t.kind) current.kind = t.kind;
   return Object.freeze({
     id,
     clientId,
     userId,
     scopes: list,
     allScopes: list.includes(ALL_SCOPES),
-    expiresAtMs: Number.POSITIVE_INFINITY,
+    expiresAtMs: t.expiresAtMs,
     resource: null,
     jkt: null,
-    current: Object.freeze({ id, clientId, userId, scopes: list }),
+    current: Object.freeze(current),
     claims: Object.freeze({
       iss: '',
       sub: userId === null ? clientId : String(userId),
@@ -96,7 +131,7 @@ export function transientToken(
       client_id: clientId,
       jti: id,
       iat: 0,
-      exp: Number.POSITIVE_INFINITY,
+      exp: t.expiresAtMs === Number.POSITIVE_INFINITY ? t.expiresAtMs : Math.floor(t.expiresAtMs / 1000),
       scope: list.join(' '),
       scopes: list as string[],
     }),

@@ -12,6 +12,8 @@ export interface VerifiedEntry {
   /** The user model bound to this token (set by the user resolver) and when it was loaded. */
   user: User | undefined;
   userAt: number;
+  /** `performance.now()` when its last use was recorded (`LastUsed`). */
+  touchedAt: number;
 }
 
 /**
@@ -60,7 +62,7 @@ export class VerifiedTokenCache {
 
   /** Keeps a freshly verified token if it was verified before; the entry either way. */
   add(header: string, token: VerifiedToken): VerifiedEntry {
-    const entry: VerifiedEntry = { header, token, user: undefined, userAt: 0 };
+    const entry: VerifiedEntry = { header, token, user: undefined, userAt: 0, touchedAt: -Infinity };
     const hash = hashTail(header);
     const slot = hash & (this.#doorkeeper.length - 1);
     const fingerprint = (Math.imul(hash, 0x9e3779b1) | 1) >>> 0;

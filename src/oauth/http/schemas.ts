@@ -106,3 +106,20 @@ export function clientUpdateSchema(limits: ClientLimits, publicClient: boolean) 
 export function personalAccessTokenSchema(scopes: Scopes) {
   return z.object({ name, scopes: scopeList(scopes) });
 }
+
+const wholeNumber = (field: string, max: number) =>
+  z
+    .number({ error: `The ${field} field must be a number.` })
+    .int(`The ${field} field must be a whole number.`)
+    .min(1, `The ${field} field must be at least 1.`)
+    .max(max, `The ${field} field may not be greater than ${max}.`);
+
+/** `POST /api-keys` (and the dashboard's form, once its strings are numbers). */
+export function apiKeySchema(scopes: Scopes) {
+  return z.object({
+    name,
+    scopes: scopeList(scopes).optional(),
+    expires_in_days: wholeNumber('expires in days', 3650).nullable().optional(),
+    rate_limit_per_minute: wholeNumber('rate limit per minute', 1_000_000).nullable().optional(),
+  });
+}

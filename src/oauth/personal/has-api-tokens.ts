@@ -12,6 +12,8 @@ export interface CurrentAccessToken {
   userId: number | null;
   scopes: readonly string[];
   expiresAt?: string;
+  /** `api_key` for an API key (whose `clientId` is empty); absent for an OAuth access token. */
+  kind?: 'api_key';
 }
 
 type UserClass = new (...args: any[]) => User;

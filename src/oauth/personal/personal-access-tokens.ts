@@ -89,6 +89,7 @@ export function serializeToken(token: AccessTokenRecord | AccessTokenWithClient)
     created_at: token.createdAt,
     updated_at: token.updatedAt,
     expires_at: token.expiresAt,
+    last_used_at: token.lastUsedAt ?? null,
   };
   if ('client' in token) {
     out.client = { id: token.client.id, name: token.client.name, user_id: token.client.userId };

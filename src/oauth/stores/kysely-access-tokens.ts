@@ -20,6 +20,7 @@ function toAccessToken(row: OAuthAccessTokenRow): AccessTokenRecord {
     expiresAt: row.expires_at,
     kid: row.kid,
     audience: row.audience,
+    ...(row.last_used_at ? { lastUsedAt: row.last_used_at } : {}),
   };
 }
 
@@ -59,6 +60,7 @@ function toTokenWithClient(row: JoinedRow): AccessTokenWithClient {
     resource_server: row.c_resource_server as number,
     require_pushed_authorization_requests: row.c_require_par as number,
     dpop_bound_access_tokens: undefined,
+    last_used_at: undefined,
     revoked: row.c_revoked as number,
     created_at: row.c_created_at as string,
     updated_at: row.c_updated_at as string,

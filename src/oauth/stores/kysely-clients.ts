@@ -20,6 +20,7 @@ export function toClient(row: OAuthClientRow): ClientRecord {
     resourceServer: row.resource_server === 1,
     requirePushedAuthorizationRequests: row.require_pushed_authorization_requests === 1,
     ...(row.dpop_bound_access_tokens === 1 ? { dpopBoundAccessTokens: true } : {}),
+    ...(row.last_used_at ? { lastUsedAt: row.last_used_at } : {}),
     revoked: row.revoked === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -126,6 +127,7 @@ function clientRow(client: NewClient, now: string): OAuthClientRow {
     revoked: 0,
     created_at: now,
     updated_at: now,
+    last_used_at: null,
   };
 }
 

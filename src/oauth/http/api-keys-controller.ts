@@ -1,0 +1,40 @@
+import type { Context } from 'hono';
+import { ApiKeys, serializeApiKey } from '../api-keys/api-keys.js';
+import { Scopes } from '../scopes.js';
+import { notFound } from './clients-controller.js';
+import { apiKeySchema } from './schemas.js';
+import { validateJson } from './validate.js';
+
+/** `/api-keys`: the signed-in user's API keys (session + CSRF, like the personal access token API). */
+export class ApiKeysController {
+  static inject = [ApiKeys, Scopes] as const;
+
+  constructor(
+    private readonly keys: ApiKeys,
+    private readonly scopes: Scopes,
+  ) {}
+
+  async index(c: Context): Promise<Response> {
+    const list = await this.keys.forUser(c.get('user')!.id);
+    return c.json(list.map(serializeApiKey));
+  }
+
+  /** 201 with the key itself (`key`), shown this once; lists show only its prefix and last four characters. */
+  async store(c: Context): Promise<Response> {
+    const input = await validateJson(c, apiKeySchema(this.scopes));
+    const { plainKey, key } = await this.keys.create(c.get('user')!.id, {
+      name: input.name,
+      scopes: input.scopes,
+      expiresInDays: input.expires_in_days,
+      rateLimitPerMinute: input.rate_limit_per_minute,
+    });
+    return c.json({ key: plainKey, api_key: serializeApiKey(key) }, 201, { 'Cache-Control': 'no-store' });
+  }
+
+  async destroy(keyId: string, c: Context): Promise<Response> {
+    const key = await this.keys.findForUser(keyId, c.get('user')!.id);
+    // Of two revocations at once, the one that did not revoke it answers as for a revoked key.
+    if (!key || !(await this.keys.revoke(key))) throw notFound();
+    return c.body(null, 204);
+  }
+}
