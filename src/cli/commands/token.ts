@@ -14,7 +14,7 @@ interface TokenCreateOptions {
 }
 
 /** Splits `--scopes a,b` (commas or spaces) into scope names; empty means no scopes. */
-function scopeList(value: string | undefined): string[] {
+export function scopeList(value: string | undefined): string[] {
   return (value ?? '').split(/[\s,]+/).filter(Boolean);
 }
 
