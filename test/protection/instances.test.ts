@@ -1,32 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RECHECK_MS } from '../../src/oauth/guard/index.js';
 import { Clients, PersonalAccessTokens } from '../../src/oauth/index.js';
-import { type Instances, twoInstances } from './instances.js';
+import { type Instances, requireRedis, twoInstances } from './instances.js';
 import { protectionApp } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const redisUrl = process.env.REDIS_URL;
-
-/** Fails loudly (never skips) when REDIS_URL names a Redis that does not answer. */
-async function requireRedis(url: string): Promise<void> {
-  const probe = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: 1000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    expect(await probe.ping()).toBe('PONG');
-  } catch (err) {
-    throw new Error(`REDIS_URL is set (${url}) but Redis does not answer: ${(err as Error).message}`);
-  } finally {
-    probe.disconnect();
-  }
-}
 
 /** Polls until the request is refused; returns how long it took (ms). */
 async function refusedWithin(t: Instances, path: string, token: string, limitMs: number): Promise<number> {

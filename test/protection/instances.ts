@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { expect } from 'vitest';
 import { referenceConfig } from '../../app/config.js';
 import { routes } from '../../app/routes.js';
 import { AppUser } from '../../app/user.js';
@@ -72,4 +74,23 @@ export async function twoInstances(
       rmSync(storagePath, { recursive: true, force: true });
     },
   };
+}
+
+/** Fails loudly (never skips) when REDIS_URL names a Redis that does not answer. */
+export async function requireRedis(url: string): Promise<void> {
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    expect(await probe.ping()).toBe('PONG');
+  } catch (err) {
+    throw new Error(`REDIS_URL is set (${url}) but Redis does not answer: ${(err as Error).message}`);
+  } finally {
+    probe.disconnect();
+  }
 }
