@@ -1,9 +1,10 @@
 import type { BillableUser, User } from './billable-user.js';
 import { Customers } from './customers/customers.js';
-import type { ChargeResponse } from './gateway/payment-gateway.js';
+import type { ChargeResponse, GatewayPayment, GatewaySetupIntent } from './gateway/payment-gateway.js';
 import type { Invoice } from './invoices/invoice.js';
 import type { InvoicePdfOptions } from './invoices/invoice-pdf.js';
 import { Invoices } from './invoices/invoices.js';
+import { Payments } from './payments/payments.js';
 import * as status from './subscriptions/status.js';
 import type { Subscription } from './subscriptions/subscription.js';
 import { SubscriptionBuilder } from './subscriptions/subscription-builder.js';
@@ -33,6 +34,7 @@ export function Billable<TBase extends UserClass>(Base: TBase) {
         subscriptions: c.make(Subscriptions),
         customers: c.make(Customers),
         invoices: c.make(Invoices),
+        payments: c.make(Payments),
       };
     }
 
@@ -101,6 +103,25 @@ export function Billable<TBase extends UserClass>(Base: TBase) {
       const { customers } = this.billing;
       if (customers.idOf(this)) await customers.updateCard(this, token);
       else await customers.createOrUpdate(this, token);
+    }
+
+    /**
+     * A SetupIntent to collect a card with (Stripe.js `confirmCardSetup`, or the sandbox's card
+     * page offline); the PaymentMethod it saves goes to `create()` or `updateCard()`.
+     */
+    createSetupIntent(): Promise<GatewaySetupIntent> {
+      return this.billing.payments.createSetupIntent(this);
+    }
+
+    /** This user's payment by id (`payment_not_found` otherwise): what the confirmation page shows. */
+    findPayment(id: string): Promise<GatewayPayment> {
+      return this.billing.payments.find(this, id);
+    }
+
+    /** The payment subscription `name` waits on for the customer's action (3-D Secure), if any. */
+    async incompletePayment(name = DEFAULT): Promise<GatewayPayment | null> {
+      const sub = await this.subscription(name);
+      return sub ? this.billing.payments.pending(sub) : null;
     }
 
     /** One-off charge (edition's amount unit); returns the provider's response; throws `BillingError` if declined. */

@@ -1,9 +1,12 @@
 import { HttpError } from '../core/errors.js';
+import type { GatewayPayment } from './gateway/payment-gateway.js';
 
 /** Every way a billing operation can fail, as a closed union (listed in docs/errors.md and docs/billing.md). */
 export type BillingErrorCode =
   | 'card_declined'
   | 'payment_failed'
+  | 'payment_action_required'
+  | 'payment_not_found'
   | 'customer_missing'
   | 'subscription_not_found'
   | 'invoice_not_found'
@@ -24,6 +27,8 @@ export type BillingErrorCode =
 const statusOf: Record<BillingErrorCode, number> = {
   card_declined: 402,
   payment_failed: 402,
+  payment_action_required: 402,
+  payment_not_found: 404,
   customer_missing: 422,
   subscription_not_found: 404,
   invoice_not_found: 404,
@@ -78,6 +83,15 @@ export class BillingError extends HttpError {
 
   static paymentFailed(message: string, details: BillingErrorDetails = {}): BillingError {
     return new BillingError('payment_failed', message, details);
+  }
+
+  /** A payment that waits for the customer (3-D Secure): the `IncompletePayment` carrying it. */
+  static paymentActionRequired(payment: GatewayPayment): IncompletePayment {
+    return new IncompletePayment(payment);
+  }
+
+  static paymentNotFound(id: string): BillingError {
+    return new BillingError('payment_not_found', `No payment "${id}" belongs to this user.`);
   }
 
   static customerMissing(): BillingError {
@@ -165,6 +179,35 @@ export class BillingError extends HttpError {
 
   static provider(message: string, details: BillingErrorDetails = {}): BillingError {
     return new BillingError('provider_error', message, details);
+  }
+}
+
+/**
+ * A payment that needs the customer before it can complete — 3-D Secure under strong customer
+ * authentication (Cashier's `IncompletePayment`). The subscription it was for is stored with
+ * status `incomplete` (not subscribed) until the customer confirms the payment on the
+ * confirmation page (`/billing/payment/{payment.id}`); a charge or invoice stays unpaid till then.
+ *
+ * @example
+ * try {
+ *   await user.newSubscription('main', 'pro-monthly').create(paymentMethod);
+ * } catch (err) {
+ *   if (err instanceof IncompletePayment) return c.redirect(`/billing/payment/${err.payment.id}`);
+ *   throw err;
+ * }
+ */
+export class IncompletePayment extends BillingError {
+  constructor(readonly payment: GatewayPayment) {
+    super(
+      'payment_action_required',
+      'The payment needs an extra confirmation from you: authenticate it to complete it.',
+    );
+    this.name = 'IncompletePayment';
+  }
+
+  /** Whether the customer must act (3-D Secure), rather than give another payment method. */
+  requiresAction(): boolean {
+    return this.payment.status === 'requires_action';
   }
 }
 

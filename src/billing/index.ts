@@ -9,13 +9,16 @@ export type { BillableUser } from './billable-user.js';
 export type { BillingConfig, BillingEdition, CouponConfig, PlanConfig } from './config.js';
 export { billingConfig } from './config.js';
 export type { BillingErrorCode } from './errors.js';
-export { BillingError } from './errors.js';
+export { BillingError, IncompletePayment } from './errors.js';
 export { BraintreeWebhookController } from './gateway/braintree/braintree-webhook-controller.js';
 export type { GatewayCapabilities } from './gateway/capabilities.js';
 export type {
   BillingProvider,
   ChargeResponse,
+  GatewayPayment,
+  GatewaySetupIntent,
   PaymentGateway,
+  PaymentStatus,
   WebhookEvent,
 } from './gateway/payment-gateway.js';
 export { BillingProviderKey, PaymentGatewayKey } from './gateway/payment-gateway.js';
@@ -25,6 +28,8 @@ export { Invoice } from './invoices/invoice.js';
 export { InvoiceController } from './invoices/invoice-controller.js';
 export type { InvoicePdfOptions } from './invoices/invoice-pdf.js';
 export { formatMoney } from './money.js';
+export { PaymentActionRequired } from './payments/payment-action-required.js';
+export { Payments } from './payments/payments.js';
 export type { BillingProviderOptions, GatewayFactory } from './service-provider.js';
 export { billingProvider, closeBilling } from './service-provider.js';
 export { Subscription } from './subscriptions/subscription.js';

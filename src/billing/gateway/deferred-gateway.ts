@@ -17,6 +17,10 @@ const methods: Method[] = [
   'invoices',
   'findInvoice',
   'upcomingInvoice',
+  'createSetupIntent',
+  'findSetupIntent',
+  'findPayment',
+  'latestPayment',
   'parseWebhook',
 ];
 

@@ -45,6 +45,19 @@ export interface PaymentGateway {
   /** The next invoice the provider would bill (for that subscription, when given), if any. */
   upcomingInvoice(customerId: string, subscriptionId?: string): Promise<GatewayInvoice | null>;
 
+  /**
+   * Strong customer authentication (an edition with `capabilities.supportsPaymentConfirmation`):
+   * a SetupIntent to collect a card with, the PaymentMethod it saved, a payment by id, and the
+   * payment a subscription's latest invoice is waiting on.
+   */
+  createSetupIntent?(input: {
+    customerId: string | null;
+    idempotencyKey: string;
+  }): Promise<GatewaySetupIntent>;
+  findSetupIntent?(id: string): Promise<GatewaySetupIntent | null>;
+  findPayment?(id: string): Promise<GatewayPayment | null>;
+  latestPayment?(subscriptionId: string): Promise<GatewayPayment | null>;
+
   /** Verifies authenticity (throws `invalid_webhook_signature`) and names the event. */
   parseWebhook(request: WebhookRequest): Promise<WebhookEvent>;
 
@@ -53,7 +66,7 @@ export interface PaymentGateway {
 }
 
 export interface CreateCustomerInput {
-  /** A card token (Stripe `tok_…`) or payment-method nonce (Braintree). */
+  /** A PaymentMethod (Stripe `pm_…`), a card token (Stripe `tok_…`) or payment-method nonce (Braintree). */
   token: string | null;
   email: string;
   name: string;
@@ -113,6 +126,55 @@ export interface GatewaySubscription {
   currentPeriodEnd: Date | null;
   cancelAtPeriodEnd: boolean;
   endedAt: Date | null;
+  /**
+   * Set by `createSubscription`/`updateSubscription` when the payment they caused waits for the
+   * customer (3-D Secure): the caller stores the state and throws `IncompletePayment`.
+   */
+  pendingPayment?: GatewayPayment;
+}
+
+/**
+ * Statuses of a payment that may need the customer, in Stripe's PaymentIntent words
+ * (https://docs.stripe.com/payments/paymentintents/lifecycle).
+ */
+export type PaymentStatus =
+  | 'requires_payment_method'
+  | 'requires_confirmation'
+  | 'requires_action'
+  | 'processing'
+  | 'requires_capture'
+  | 'succeeded'
+  | 'canceled';
+
+/** A payment (Stripe: a PaymentIntent), as `IncompletePayment` and the confirmation page see it. */
+export interface GatewayPayment {
+  id: string;
+  /** What the browser confirms it with (Stripe.js `confirmCardPayment`). */
+  clientSecret: string | null;
+  status: PaymentStatus;
+  /** Minor units. */
+  amount: number;
+  currency: string;
+  customerId: string | null;
+  /** The provider's page for the customer's action, if it gives one (the sandbox's challenge page). */
+  actionUrl: string | null;
+  /** Why the last attempt failed (the provider's message), if it did. */
+  failureMessage: string | null;
+  /** The invoice and subscription this pays, if any. */
+  invoiceId: string | null;
+  subscriptionId: string | null;
+}
+
+/** A SetupIntent: collects a card for later payments (Stripe.js Elements or the sandbox's card page). */
+export interface GatewaySetupIntent {
+  id: string;
+  clientSecret: string;
+  status: string;
+  customerId: string | null;
+  /** The saved PaymentMethod, once it succeeded. */
+  paymentMethod: string | null;
+  /** The sandbox's card page for it (offline only; with real keys the page uses Stripe.js). */
+  cardPageUrl: string | null;
 }
 
 export interface ChargeInput {

@@ -69,3 +69,11 @@ export function endedByProvider(record: StatusRecord, now: Date): string | null 
 export function onGenericTrial(user: { trial_ends_at: string | null }, now: Date): boolean {
   return isFuture(user.trial_ends_at, now);
 }
+
+/**
+ * Created, but its first payment waits for the customer (3-D Secure) or never came: a new
+ * subscription with that name replaces it.
+ */
+export function awaitsFirstPayment(record: { readonly status?: string }): boolean {
+  return record.status === 'incomplete' || record.status === 'incomplete_expired';
+}

@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../../database/errors.js';
 import type { Database } from '../../database/types.js';
 import type { BillableUser } from '../billable-user.js';
 import { Customers } from '../customers/customers.js';
-import { BillingError } from '../errors.js';
+import { BillingError, IncompletePayment } from '../errors.js';
 import {
   type GatewaySubscription,
   type PaymentGateway,
@@ -112,14 +112,17 @@ export class Subscriptions implements SubscriptionOperations {
     key: string,
   ): Promise<Subscription> {
     // One live subscription per (user, name): checked here, enforced by the partial unique index.
-    if (await this.repository.findLive(owner.id, options.name))
-      throw BillingError.subscriptionExists(options.name);
+    const live = await this.repository.findLive(owner.id, options.name);
+    if (live && !status.awaitsFirstPayment(live)) throw BillingError.subscriptionExists(options.name);
+    // One whose first payment was never authenticated is given up for the new attempt.
+    if (live) await this.abandon(live);
     const customerId = await this.customers.createOrUpdate(owner, token, details, key);
     const trialDays =
       options.trialDays ?? this.config.billing.plans.find((p) => p.id === options.plan)?.trialDays;
     const trialEndsAt =
       !options.skipTrial && trialDays ? new Date(this.clock.now().getTime() + trialDays * DAY_MS) : null;
-    // Nothing is stored until the provider has accepted the first payment (or the trial).
+    // Nothing is stored until the provider has accepted the first payment (or the trial), or the
+    // payment waits for the customer's 3-D Secure (stored `incomplete`, `IncompletePayment` thrown).
     const remote = await this.gateway.createSubscription({
       customerId,
       plan: options.plan,
@@ -145,6 +148,7 @@ export class Subscriptions implements SubscriptionOperations {
         await this.gateway.cancelSubscription(remote.id, { atPeriodEnd: false });
         throw BillingError.subscriptionExists(options.name);
       });
+    if (remote.pendingPayment) throw new IncompletePayment(remote.pendingPayment);
     return this.handle(record, owner);
   }
 
@@ -163,13 +167,15 @@ export class Subscriptions implements SubscriptionOperations {
       trialEndsAt,
       idempotencyKey: randomUUID(),
     });
-    return this.repository.update(record.id, {
+    const updated = await this.repository.update(record.id, {
       providerId: remote.id,
       plan: remote.plan,
       trialEndsAt: iso(trialEndsAt),
       endsAt: null,
       ...this.answered(remote),
     });
+    if (remote.pendingPayment) throw new IncompletePayment(remote.pendingPayment);
+    return updated;
   }
 
   async updateQuantity(record: SubscriptionRecord, quantity: number): Promise<SubscriptionRecord> {
@@ -183,7 +189,12 @@ export class Subscriptions implements SubscriptionOperations {
       quantity,
       idempotencyKey: randomUUID(),
     });
-    return this.repository.update(record.id, { quantity: remote.quantity, ...this.answered(remote) });
+    const updated = await this.repository.update(record.id, {
+      quantity: remote.quantity,
+      ...this.answered(remote),
+    });
+    if (remote.pendingPayment) throw new IncompletePayment(remote.pendingPayment);
+    return updated;
   }
 
   async cancel(record: SubscriptionRecord): Promise<SubscriptionRecord> {
@@ -195,6 +206,17 @@ export class Subscriptions implements SubscriptionOperations {
       ? record.trialEndsAt
       : iso(remote.currentPeriodEnd ?? this.clock.now());
     return this.repository.update(record.id, { endsAt, ...this.answered(remote) });
+  }
+
+  /** Ends an incomplete subscription for good (a new `create()` replaces it). */
+  private async abandon(record: SubscriptionRecord): Promise<void> {
+    if (record.status === 'incomplete') {
+      // The provider may have expired it meanwhile (`incomplete_expired`): then there is nothing to cancel.
+      const remote = await this.gateway.findSubscription(record.providerId);
+      if (remote?.status === 'incomplete')
+        await this.gateway.cancelSubscription(record.providerId, { atPeriodEnd: false });
+    }
+    await this.repository.update(record.id, { endsAt: this.clock.now().toISOString(), status: 'canceled' });
   }
 
   async cancelNow(record: SubscriptionRecord): Promise<SubscriptionRecord> {

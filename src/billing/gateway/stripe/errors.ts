@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
-import { BillingError } from '../../errors.js';
+import { BillingError, IncompletePayment } from '../../errors.js';
+import { mapPayment } from './payments.js';
 
 /**
  * Stripe's errors as `BillingError`: a card error (HTTP 402) keeps Stripe's message, code and
@@ -7,6 +8,13 @@ import { BillingError } from '../../errors.js';
  */
 export function toBillingError(err: unknown, extra: { invoiceId?: string } = {}): unknown {
   if (err instanceof BillingError) return err;
+  // `invoices.pay` on a card that asks for 3-D Secure: the invoice waits for the customer.
+  const intent = err instanceof Stripe.errors.StripeError ? err.payment_intent : undefined;
+  if (intent?.status === 'requires_action') {
+    return new IncompletePayment(
+      mapPayment(intent, { invoiceId: extra.invoiceId ?? null, subscriptionId: null }),
+    );
+  }
   if (err instanceof Stripe.errors.StripeCardError) {
     return BillingError.cardDeclined(err.message, {
       providerCode: err.code,

@@ -13,16 +13,25 @@ const fromEpoch = (seconds: number | null | undefined): Date | null =>
 const idOf = (value: string | { id: string } | null | undefined): string =>
   typeof value === 'string' ? value : (value?.id ?? '');
 
+/** The default card: the invoice default PaymentMethod (expanded) in front of a legacy source. */
 export function mapCustomer(customer: Stripe.Customer): GatewayCustomer {
+  const pm = customer.invoice_settings?.default_payment_method;
+  const pmCard = pm && typeof pm === 'object' ? pm.card : undefined;
   const source = customer.default_source;
   const card =
     source && typeof source === 'object' && source.object === 'card' ? (source as Stripe.Card) : null;
   return {
     id: customer.id,
-    cardBrand: card?.brand ?? null,
-    cardLastFour: card?.last4 ?? null,
+    cardBrand: pmCard ? brandName(pmCard.brand) : (card?.brand ?? null),
+    cardLastFour: pmCard?.last4 ?? card?.last4 ?? null,
     paypalEmail: null,
   };
+}
+
+/** A PaymentMethod's `card.brand` (`visa`) as card sources name it (`Visa`), so the column reads the same. */
+function brandName(brand: string): string {
+  const names: Record<string, string> = { visa: 'Visa', mastercard: 'MasterCard', amex: 'American Express' };
+  return names[brand] ?? brand.charAt(0).toUpperCase() + brand.slice(1);
 }
 
 /** The current API puts plan, quantity and period end on the (single) subscription item. */

@@ -7,6 +7,8 @@ import type {
   CreateSubscriptionInput,
   GatewayCustomer,
   GatewayInvoice,
+  GatewayPayment,
+  GatewaySetupIntent,
   GatewaySubscription,
   InvoiceForInput,
   PaymentGateway,
@@ -17,7 +19,10 @@ import type {
 import { stripeCapabilities } from './capabilities.js';
 import { createStripeClient, type StripeClientOptions } from './client.js';
 import { isMissing, stripeCall } from './errors.js';
-import { mapCustomer, mapInvoice, mapSubscription, subscriptionOfEvent } from './map.js';
+import { StripeInvoices } from './invoices.js';
+import { mapCustomer, mapSubscription, subscriptionOfEvent } from './map.js';
+import { isPaymentMethod, StripePayments } from './payments.js';
+import { StripeTaxRates } from './tax-rates.js';
 import { subscriptionSyncOf } from './webhook-sync.js';
 
 export interface StripePaymentGatewayOptions extends StripeClientOptions {
@@ -28,6 +33,8 @@ export interface StripePaymentGatewayOptions extends StripeClientOptions {
 }
 
 const epoch = (date: Date): number => Math.floor(date.getTime() / 1000);
+/** The default card as the customer's answer carries it, expanded. */
+const CARD_FIELDS = ['default_source', 'invoice_settings.default_payment_method'];
 
 /**
  * The Stripe edition over the official SDK and the current Stripe API: subscriptions carry
@@ -38,11 +45,16 @@ export class StripePaymentGateway implements PaymentGateway {
   readonly capabilities = stripeCapabilities;
   readonly stripe: Stripe;
   readonly #options: StripePaymentGatewayOptions;
-  readonly #taxRates = new Map<number, Promise<string>>();
+  readonly #taxRates: StripeTaxRates;
+  readonly #payments: StripePayments;
+  readonly #invoices: StripeInvoices;
 
   constructor(options: StripePaymentGatewayOptions) {
     this.#options = options;
     this.stripe = createStripeClient(options);
+    this.#payments = new StripePayments(this.stripe, options.apiBase ?? null);
+    this.#taxRates = new StripeTaxRates(this.stripe);
+    this.#invoices = new StripeInvoices(this.stripe);
   }
 
   async createCustomer(input: CreateCustomerInput): Promise<GatewayCustomer> {
@@ -50,9 +62,12 @@ export class StripePaymentGateway implements PaymentGateway {
       email: input.email,
       name: input.name,
       ...(input.details as Stripe.CustomerCreateParams),
-      expand: ['default_source'],
+      expand: CARD_FIELDS,
     };
-    if (input.token) params.source = input.token;
+    if (isPaymentMethod(input.token)) {
+      params.payment_method = input.token;
+      params.invoice_settings = { default_payment_method: input.token };
+    } else if (input.token) params.source = input.token;
     const customer = await stripeCall(() =>
       this.stripe.customers.create(params, { idempotencyKey: input.idempotencyKey }),
     );
@@ -64,10 +79,29 @@ export class StripePaymentGateway implements PaymentGateway {
     token: string,
     idempotencyKey: string,
   ): Promise<GatewayCustomer> {
+    if (isPaymentMethod(token)) {
+      // Attach (a SetupIntent with the customer attached it already), then make it the invoice default.
+      const pm = await stripeCall(() =>
+        this.stripe.paymentMethods.attach(
+          token,
+          { customer: customerId },
+          { idempotencyKey: `${idempotencyKey}-attach` },
+        ),
+      );
+      const customer = await stripeCall(() =>
+        this.stripe.customers.update(
+          customerId,
+          { invoice_settings: { default_payment_method: pm.id }, expand: CARD_FIELDS },
+          { idempotencyKey },
+        ),
+      );
+      return mapCustomer(customer);
+    }
+    // A legacy card: the new default source, and no PaymentMethod default in front of it.
     const customer = await stripeCall(() =>
       this.stripe.customers.update(
         customerId,
-        { source: token, expand: ['default_source'] },
+        { source: token, invoice_settings: { default_payment_method: '' }, expand: CARD_FIELDS },
         { idempotencyKey },
       ),
     );
@@ -78,16 +112,26 @@ export class StripePaymentGateway implements PaymentGateway {
     const params: Stripe.SubscriptionCreateParams = {
       customer: input.customerId,
       items: [{ price: input.plan, quantity: input.quantity }],
-      // Stripe creates nothing when the first payment fails, so no half-made subscription remains.
-      payment_behavior: 'error_if_incomplete',
+      // A legacy card: Stripe creates nothing when the first payment fails. A PaymentMethod may need
+      // 3-D Secure, so the subscription is made `incomplete` and waits for the customer (Cashier's way).
+      payment_behavior: (await this.#payments.paysWithPaymentMethod(input.customerId))
+        ? 'allow_incomplete'
+        : 'error_if_incomplete',
     };
     if (input.trialEndsAt) params.trial_end = epoch(input.trialEndsAt);
     if (input.coupon) params.discounts = [{ coupon: input.coupon }];
-    if (input.taxPercentage > 0) params.default_tax_rates = [await this.taxRate(input.taxPercentage)];
+    if (input.taxPercentage > 0) params.default_tax_rates = [await this.#taxRates.idFor(input.taxPercentage)];
     const sub = await stripeCall(() =>
       this.stripe.subscriptions.create(params, { idempotencyKey: input.idempotencyKey }),
     );
-    return mapSubscription(sub);
+    if (sub.status !== 'incomplete') return mapSubscription(sub);
+    const payment = await this.#payments.latest(sub);
+    if (payment?.status === 'requires_action') return { ...mapSubscription(sub), pendingPayment: payment };
+    // Declined: end it at Stripe, so no half-made subscription remains (as `error_if_incomplete`).
+    await stripeCall(() => this.stripe.subscriptions.cancel(sub.id));
+    throw BillingError.cardDeclined(payment?.failureMessage ?? 'Your card was declined.', {
+      providerCode: 'card_declined',
+    });
   }
 
   async updateSubscription(id: string, changes: SubscriptionChanges): Promise<GatewaySubscription> {
@@ -112,12 +156,22 @@ export class StripePaymentGateway implements PaymentGateway {
       else if (current.status === 'trialing') params.trial_end = 'now';
     }
     if (changes.taxPercentage !== undefined) {
-      params.default_tax_rates = changes.taxPercentage > 0 ? [await this.taxRate(changes.taxPercentage)] : '';
+      params.default_tax_rates =
+        changes.taxPercentage > 0 ? [await this.#taxRates.idFor(changes.taxPercentage)] : '';
     }
     const sub = await stripeCall(() =>
       this.stripe.subscriptions.update(id, params, { idempotencyKey: changes.idempotencyKey }),
     );
-    return mapSubscription(sub);
+    return this.withPendingPayment(sub);
+  }
+
+  /** A change whose invoice waits for 3-D Secure: the state, with the payment to confirm. */
+  private async withPendingPayment(sub: Stripe.Subscription): Promise<GatewaySubscription> {
+    if (sub.status !== 'past_due' && sub.status !== 'incomplete') return mapSubscription(sub);
+    const payment = await this.#payments.latest(sub);
+    return payment?.status === 'requires_action'
+      ? { ...mapSubscription(sub), pendingPayment: payment }
+      : mapSubscription(sub);
   }
 
   async cancelSubscription(id: string, options: { atPeriodEnd: boolean }): Promise<GatewaySubscription> {
@@ -145,6 +199,13 @@ export class StripePaymentGateway implements PaymentGateway {
   }
 
   async charge(input: ChargeInput): Promise<ChargeResponse> {
+    const { payment_method: paymentMethod } = input.options as { payment_method?: string };
+    const viaIntent =
+      isPaymentMethod(paymentMethod) ||
+      (!input.options.source &&
+        input.customerId !== null &&
+        (await this.#payments.paysWithPaymentMethod(input.customerId)));
+    if (viaIntent) return this.#payments.charge(input);
     const params = { ...input.options, amount: input.amount } as Stripe.ChargeCreateParams;
     if (!params.source && !params.customer) {
       if (!input.customerId) throw BillingError.customerMissing();
@@ -156,70 +217,44 @@ export class StripePaymentGateway implements PaymentGateway {
     return charge as unknown as ChargeResponse;
   }
 
-  async invoiceFor(input: InvoiceForInput): Promise<GatewayInvoice> {
-    const key = input.idempotencyKey;
-    const { currency, ...rest } = input.options as { currency: string } & Record<string, unknown>;
-    await stripeCall(() =>
-      this.stripe.invoiceItems.create(
-        {
-          ...(rest as object),
-          customer: input.customerId,
-          amount: input.amount,
-          currency,
-          description: input.description,
-        },
-        { idempotencyKey: `${key}:item` },
-      ),
-    );
-    const draft = await stripeCall(() =>
-      this.stripe.invoices.create(
-        { customer: input.customerId, pending_invoice_items_behavior: 'include', auto_advance: true },
-        { idempotencyKey: `${key}:invoice` },
-      ),
-    );
-    const id = draft.id ?? '';
-    await stripeCall(() => this.stripe.invoices.finalizeInvoice(id));
-    // A failed payment leaves the invoice open; Stripe retries it unless it is voided.
-    const paid = await stripeCall(() => this.stripe.invoices.pay(id), { invoiceId: id });
-    return mapInvoice(paid);
+  invoiceFor(input: InvoiceForInput): Promise<GatewayInvoice> {
+    return this.#invoices.invoiceFor(input);
   }
 
-  async voidInvoice(id: string): Promise<GatewayInvoice> {
-    return mapInvoice(await stripeCall(() => this.stripe.invoices.voidInvoice(id)));
+  voidInvoice(id: string): Promise<GatewayInvoice> {
+    return this.#invoices.voidInvoice(id);
   }
 
-  async invoices(customerId: string, options: { includePending: boolean }): Promise<GatewayInvoice[]> {
-    const list = await stripeCall(() =>
-      this.stripe.invoices.list({ customer: customerId, limit: 100, expand: ['data.discounts'] }),
-    );
-    return list.data
-      .filter((invoice) => options.includePending || invoice.status === 'paid')
-      .map(mapInvoice)
-      .sort((a, b) => b.date.getTime() - a.date.getTime());
+  invoices(customerId: string, options: { includePending: boolean }): Promise<GatewayInvoice[]> {
+    return this.#invoices.list(customerId, options);
   }
 
-  async findInvoice(customerId: string, id: string): Promise<GatewayInvoice | null> {
-    try {
-      const invoice = await stripeCall(() => this.stripe.invoices.retrieve(id, { expand: ['discounts'] }));
-      const mapped = mapInvoice(invoice);
-      return mapped.customerId === customerId ? mapped : null;
-    } catch (err) {
-      if (isMissing(err)) return null;
-      throw err;
-    }
+  findInvoice(customerId: string, id: string): Promise<GatewayInvoice | null> {
+    return this.#invoices.find(customerId, id);
   }
 
-  async upcomingInvoice(customerId: string, subscriptionId?: string): Promise<GatewayInvoice | null> {
-    try {
-      const params: Stripe.InvoiceCreatePreviewParams = { customer: customerId, expand: ['discounts'] };
-      if (subscriptionId) params.subscription = subscriptionId;
-      const preview = await stripeCall(() => this.stripe.invoices.createPreview(params));
-      return mapInvoice(preview);
-    } catch (err) {
-      // `invoice_upcoming_none`: nothing to bill (https://docs.stripe.com/error-codes/invoice-upcoming-none).
-      if (err instanceof BillingError && err.providerCode === 'invoice_upcoming_none') return null;
-      throw err;
-    }
+  upcomingInvoice(customerId: string, subscriptionId?: string): Promise<GatewayInvoice | null> {
+    return this.#invoices.upcoming(customerId, subscriptionId);
+  }
+
+  createSetupIntent(input: {
+    customerId: string | null;
+    idempotencyKey: string;
+  }): Promise<GatewaySetupIntent> {
+    return this.#payments.createSetupIntent(input);
+  }
+
+  findSetupIntent(id: string): Promise<GatewaySetupIntent | null> {
+    return this.#payments.findSetupIntent(id);
+  }
+
+  findPayment(id: string): Promise<GatewayPayment | null> {
+    return this.#payments.find(id);
+  }
+
+  async latestPayment(subscriptionId: string): Promise<GatewayPayment | null> {
+    const sub = await stripeCall(() => this.stripe.subscriptions.retrieve(subscriptionId));
+    return this.#payments.latest(sub);
   }
 
   /** https://docs.stripe.com/webhooks#verify-official-libraries */
@@ -245,36 +280,5 @@ export class StripePaymentGateway implements PaymentGateway {
 
   async close(): Promise<void> {
     await this.#options.onClose?.();
-  }
-
-  /** One exclusive tax rate per percentage, found or created once per process. */
-  private taxRate(percentage: number): Promise<string> {
-    let id = this.#taxRates.get(percentage);
-    if (!id) {
-      id = this.findOrCreateTaxRate(percentage);
-      id.catch(() => this.#taxRates.delete(percentage));
-      this.#taxRates.set(percentage, id);
-    }
-    return id;
-  }
-
-  private async findOrCreateTaxRate(percentage: number): Promise<string> {
-    const existing = await stripeCall(() =>
-      this.stripe.taxRates.list({ active: true, inclusive: false, limit: 100 }),
-    )
-      .then((list) =>
-        list.data.find((rate) => rate.percentage === percentage && rate.metadata?.tollgate === '1'),
-      )
-      .catch(() => undefined);
-    if (existing) return existing.id;
-    const created = await stripeCall(() =>
-      this.stripe.taxRates.create({
-        display_name: 'Tax',
-        percentage,
-        inclusive: false,
-        metadata: { tollgate: '1' },
-      }),
-    );
-    return created.id;
   }
 }

@@ -1,11 +1,21 @@
+import type Stripe from 'stripe';
+import type { Binding } from '../../../core/container.js';
+import type { EventDispatcher } from '../../../core/events.js';
+import { EventsKey, LoggerKey } from '../../../core/keys.js';
+import type { Logger } from '../../../core/logger.js';
+import { PaymentActionRequired } from '../../payments/payment-action-required.js';
+import { Payments } from '../../payments/payments.js';
+import { Subscriptions } from '../../subscriptions/subscriptions.js';
 import { WebhookController } from '../../webhooks/webhook-controller.js';
-import type { WebhookEvent } from '../payment-gateway.js';
+import { WebhookEvents } from '../../webhooks/webhook-events.js';
+import { type PaymentGateway, PaymentGatewayKey, type WebhookEvent } from '../payment-gateway.js';
 
 /**
  * Stripe's receiver (`POST /stripe/webhook`). The shared receiver applies `customer.subscription.*`
  * state to the local row before any handler runs (`webhook-sync.ts`); Stripe deletes a
  * subscription after its last failed retry (https://docs.stripe.com/billing/subscriptions/overview#settings),
- * which ends the local one. The handler below stays for subclasses that call it (a no-op by then).
+ * which ends the local one. `invoice.payment_action_required` (a renewal that needs 3-D Secure)
+ * dispatches `PaymentActionRequired` for the application to send the customer the confirmation link.
  * Extend this class to handle more events.
  *
  * @example
@@ -15,7 +25,42 @@ import type { WebhookEvent } from '../payment-gateway.js';
  * app.router.post('/stripe/webhook', [MyWebhooks, 'handle']);
  */
 export class StripeWebhookController extends WebhookController {
+  static override inject: readonly Binding[] = [
+    PaymentGatewayKey,
+    WebhookEvents,
+    Subscriptions,
+    LoggerKey,
+    Payments,
+    EventsKey,
+  ];
+
+  constructor(
+    gateway: PaymentGateway,
+    events: WebhookEvents,
+    subscriptions: Subscriptions,
+    logger: Logger,
+    // Optional, so a subclass made with the base receiver's four dependencies still constructs.
+    protected readonly payments?: Payments,
+    protected readonly dispatcher?: EventDispatcher,
+  ) {
+    super(gateway, events, subscriptions, logger);
+  }
+
   async handleCustomerSubscriptionDeleted(_payload: unknown, event: WebhookEvent): Promise<void> {
     if (event.subscriptionId) await this.cancelSubscription(event.subscriptionId);
+  }
+
+  /** https://docs.stripe.com/billing/subscriptions/overview#requires-action */
+  async handleInvoicePaymentActionRequired(payload: Stripe.Event): Promise<void> {
+    const invoice = payload.data.object as Stripe.Invoice;
+    const findLatest = this.gateway.latestPayment;
+    const subscriptionId = invoice.parent?.subscription_details?.subscription;
+    const subId = typeof subscriptionId === 'string' ? subscriptionId : subscriptionId?.id;
+    // The current payment, fetched: the one in a late or repeated event may be done already.
+    const payment = subId && findLatest ? await findLatest.call(this.gateway, subId) : null;
+    if (payment?.status !== 'requires_action') return;
+    const customer = typeof invoice.customer === 'string' ? invoice.customer : invoice.customer?.id;
+    const userId = customer ? await this.payments?.userIdOf(customer) : undefined;
+    await this.dispatcher?.dispatch(new PaymentActionRequired(userId, payment, invoice.id ?? ''));
   }
 }

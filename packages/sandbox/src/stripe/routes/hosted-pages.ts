@@ -61,6 +61,7 @@ export function registerHostedPages(app: Hono<SandboxEnv>, ctx: SandboxContext):
         `<h1>3D Secure 2 test page</h1><p>Authenticate the payment: <strong>${esc(amount)}</strong>.</p>
 ${done ? `<p>This authentication is already finished (${esc(intent.status)}).</p>` : ''}
 <form method="post"><input type="hidden" name="client_secret" value="${esc(intent.client_secret ?? '')}">
+<input type="hidden" name="return_url" value="${esc(c.req.query('return_url') ?? '')}">
 <button name="outcome" value="complete" ${done ? 'disabled' : ''}>Complete authentication</button>
 <button class="fail" name="outcome" value="fail" ${done ? 'disabled' : ''}>Fail authentication</button></form>`,
       ),
@@ -77,7 +78,8 @@ ${done ? `<p>This authentication is already finished (${esc(intent.status)}).</p
       settleInvoiceIntent(ctx, intent);
     } else authenticateSetupIntent(ctx, intent, passed);
     await events.flush();
-    const back = store.returnUrls.get(intent.id);
+    // Stripe.js sends the customer back where the page that opened the challenge asked.
+    const back = String(form.return_url ?? '') || store.returnUrls.get(intent.id);
     if (back) return c.redirect(returnTo(back, intent), 303);
     return c.html(page('Authentication finished', `<h1>Done</h1><p>Status: ${esc(intent.status)}</p>`));
   });

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../core/clock.js';
+import { ClockKey } from '../../core/keys.js';
+import { DbKey } from '../../database/keys.js';
+import type { Database } from '../../database/types.js';
+import type { User } from '../billable-user.js';
+import { Customers } from '../customers/customers.js';
+import { BillingError } from '../errors.js';
+import {
+  type GatewayPayment,
+  type GatewaySetupIntent,
+  type PaymentGateway,
+  PaymentGatewayKey,
+} from '../gateway/payment-gateway.js';
+import { awaitsFirstPayment } from '../subscriptions/status.js';
+import { Subscriptions } from '../subscriptions/subscriptions.js';
+import { gatewayMethod } from './gateway-method.js';
+
+const ENDED = new Set(['canceled', 'incomplete_expired']);
+
+/**
+ * Payments that may need the customer (strong customer authentication): the SetupIntent a card
+ * form collects a card with, a user's payment by id for the confirmation page, and bringing the
+ * subscription it paid for up to date once the customer confirmed it.
+ */
+export class Payments {
+  static inject = [PaymentGatewayKey, Customers, Subscriptions, DbKey, ClockKey] as const;
+
+  constructor(
+    private readonly gateway: PaymentGateway,
+    private readonly customers: Customers,
+    private readonly subscriptions: Subscriptions,
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A SetupIntent for the user's card form (for the customer, when the user is one). */
+  createSetupIntent(user: User): Promise<GatewaySetupIntent> {
+    const create = gatewayMethod(this.gateway, 'createSetupIntent', 'SetupIntents');
+    return create({
+      customerId: this.customers.idOf(user) ?? null,
+      idempotencyKey: `tollgate-setup-${randomUUID()}`,
+    });
+  }
+
+  /**
+   * The PaymentMethod a SetupIntent saved, once it succeeded — only the user's own (one made for
+   * another customer is not found). Hand it to `create()` or `updateCard()`.
+   */
+  async setupIntentPaymentMethod(user: User, id: string): Promise<string | null> {
+    const find = gatewayMethod(this.gateway, 'findSetupIntent', 'SetupIntents');
+    const intent = await find(id);
+    if (!intent || (intent.customerId !== null && intent.customerId !== this.customers.idOf(user)))
+      return null;
+    return intent.paymentMethod;
+  }
+
+  /** The user's payment (`payment_not_found` for anyone else's or an unknown id). */
+  async find(user: User, id: string): Promise<GatewayPayment> {
+    const find = gatewayMethod(this.gateway, 'findPayment', 'Payment confirmation');
+    const customerId = this.customers.idOf(user);
+    const payment = customerId ? await find(id) : null;
+    if (!payment || payment.customerId !== customerId) throw BillingError.paymentNotFound(id);
+    return payment;
+  }
+
+  /**
+   * Applies the provider's current state of the subscription a payment was for (after the
+   * customer confirmed it): fetched, not assumed, and through the same ordered update as the
+   * webhooks, so this and the `customer.subscription.updated` webhook agree whichever comes first.
+   */
+  async sync(payment: GatewayPayment): Promise<void> {
+    if (!payment.subscriptionId) return;
+    const remote = await this.gateway.findSubscription(payment.subscriptionId);
+    if (!remote) return;
+    await this.subscriptions.applyProviderState(this.db, {
+      subscription: remote,
+      at: this.clock.now(),
+      ended: ENDED.has(remote.status),
+      whenUnknown: 'acknowledge',
+    });
+  }
+
+  /** The payment a subscription waits on for the customer's action (the billing page's banner), if any. */
+  async pending(subscription: { providerId: string; status: string }): Promise<GatewayPayment | null> {
+    if (!awaitsFirstPayment(subscription) && subscription.status !== 'past_due') return null;
+    const latest = this.gateway.latestPayment;
+    if (typeof latest !== 'function') return null;
+    const payment = await latest.call(this.gateway, subscription.providerId);
+    return payment?.status === 'requires_action' ? payment : null;
+  }
+
+  /** The user a provider customer id belongs to (webhooks), if any. */
+  async userIdOf(customerId: string): Promise<number | undefined> {
+    const column = this.gateway.capabilities.columns.customerId;
+    const row = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where(column, '=', customerId)
+      .executeTakeFirst();
+    return row?.id;
+  }
+}
