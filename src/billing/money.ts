@@ -48,3 +48,23 @@ export function toMajor(minor: number, currency: string): string {
   const digits = minorDigits(currency);
   return (minor / 10 ** digits).toFixed(digits);
 }
+
+/** Conversions bound to one currency, for an adapter whose API speaks the full unit. */
+export interface CurrencyUnit {
+  /** Lower-case ISO 4217 code. */
+  readonly code: string;
+  /** A full-unit decimal (`"10.50"`; `"1000"` in yen) in minor units; a missing amount is 0. */
+  minor(major: number | string | null | undefined): number;
+  /** Minor units as the full-unit decimal string (`"10.50"`; `"1000"` in yen). */
+  major(minor: number): string;
+}
+
+/** `currencyUnit('jpy').minor('1000')` → 1000; `currencyUnit('usd').minor('10.00')` → 1000. */
+export function currencyUnit(currency: string): CurrencyUnit {
+  const code = currency.toLowerCase();
+  return Object.freeze({
+    code,
+    minor: (major: number | string | null | undefined) => toMinor(major ?? '0', code),
+    major: (minor: number) => toMajor(minor, code),
+  });
+}

@@ -49,12 +49,47 @@ export interface BillingRequestsTable {
   created_at: Timestamp;
 }
 
+/**
+ * An invoice frozen when it was issued (gateways without invoices of their own: Braintree). Amounts
+ * in minor units; `tax_rate` in hundredths of a percent (825 = 8.25%).
+ */
+export interface BillingIssuedInvoicesTable {
+  id: Generated<number>;
+  gateway: string;
+  provider_id: string;
+  customer_id: string;
+  subscription_id: string | null;
+  plan: string | null;
+  plan_name: string | null;
+  currency: string;
+  tax_rate: number;
+  subtotal: number;
+  discount: number;
+  discount_description: string | null;
+  tax: number;
+  total: number;
+  issued_at: Timestamp;
+}
+
+/** What a provider subscription's recurring price was built from: its plan and tax rate (825 = 8.25%). */
+export interface BillingSubscriptionTermsTable {
+  gateway: string;
+  subscription_id: string;
+  plan: string;
+  /** The recurring price with tax, minor units. */
+  price: number;
+  tax_rate: number;
+  updated_at: Timestamp;
+}
+
 declare module '../database/types.js' {
   interface Database {
     subscriptions: SubscriptionsTable;
     billing_webhook_events: BillingWebhookEventsTable;
     billing_locks: BillingLocksTable;
     billing_requests: BillingRequestsTable;
+    billing_issued_invoices: BillingIssuedInvoicesTable;
+    billing_subscription_terms: BillingSubscriptionTermsTable;
   }
 }
 

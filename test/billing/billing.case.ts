@@ -9,6 +9,7 @@ import { startBillingApp, stopBillingApp } from './billing-app.js';
 import { type ContractContext, expectBillingError, TestUser } from './contract/context.js';
 import { creationCases } from './contract/creation.js';
 import { doubleSubmitCases } from './contract/double-submit.js';
+import { currencyAndHistoryCases } from './contract/history.js';
 import { lifecycleCases } from './contract/lifecycle.js';
 import { moneyCases } from './contract/money.js';
 import { statusCases } from './contract/status.js';
@@ -113,5 +114,6 @@ export function billingContract(harness: EditionHarness): void {
     doubleSubmitCases(ctx);
     statusCases(ctx);
     syncCases(ctx);
+    currencyAndHistoryCases(harness);
   });
 }

@@ -1,6 +1,7 @@
 import { createBraintreeSandbox, DEFAULT_RETRY, signPayload } from '@tollgate/sandbox/braintree';
 import { BraintreeWebhookController } from '../../src/billing/gateway/braintree/braintree-webhook-controller.js';
 import { notificationId, sandboxDiscounts, sandboxPlans } from '../../src/billing/gateway/braintree/index.js';
+import { minorDigits } from '../../src/billing/money.js';
 import type { EditionHarness, EditionSandbox } from './harness.js';
 
 /**
@@ -52,6 +53,7 @@ export const braintreeHarness: EditionHarness = {
       clock,
       plans: sandboxPlans(plans, currency),
       discounts: sandboxDiscounts(coupons, currency),
+      currencyIsoCode: currency.toUpperCase(),
     });
     const server = await sandbox.listen(0, '127.0.0.1');
     const { merchantId, publicKey, privateKey } = sandbox.credentials;
@@ -82,7 +84,8 @@ export const braintreeHarness: EditionHarness = {
           .filter((t) => t.customerId === customerId && t.type === 'sale')
           .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
           .map((t) => ({
-            amount: t.amount,
+            // The sandbox counts hundredths of the full unit in every currency.
+            amount: Math.round((t.amount / 100) * 10 ** minorDigits(t.currencyIsoCode)),
             succeeded: t.status !== 'processor_declined' && t.status !== 'voided',
           })),
       subscription: async (id) => {

@@ -255,6 +255,11 @@ export interface WebhookEvent {
   subscriptionId: string | null;
   /** For events that carry the subscription's state: what the receiver applies to the local row. */
   sync?: SubscriptionSync;
+  /**
+   * What the gateway itself keeps of the event, run before the event is claimed (Braintree freezes
+   * a renewal's invoice). Idempotent; a failure answers 500, so the provider redelivers.
+   */
+  record?: () => Promise<void>;
 }
 
 /** A subscription's state as a webhook event reports it (see `Subscriptions.applyProviderState`). */

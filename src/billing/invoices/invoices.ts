@@ -9,6 +9,7 @@ import {
   type PaymentGateway,
   PaymentGatewayKey,
 } from '../gateway/payment-gateway.js';
+import { minorDigits } from '../money.js';
 import { RequestKeys } from '../request-keys.js';
 import { Invoice } from './invoice.js';
 import { type InvoicePdfOptions, invoicePdfResponse } from './invoice-pdf.js';
@@ -105,14 +106,16 @@ export class Invoices {
     return invoicePdfResponse(invoice, { customer: { name: user.name, email: user.email }, ...options });
   }
 
+  /** Whole minor units, or full units with no more decimals than the currency has (none in yen). */
   private checkAmount(amount: number): void {
     const unit = this.gateway.capabilities.amountUnit;
+    const scale = 10 ** minorDigits(this.config.billing.currency);
     const ok =
       Number.isFinite(amount) &&
       amount > 0 &&
       (unit === 'minor'
         ? Number.isInteger(amount)
-        : Math.abs(Math.round(amount * 100) - amount * 100) < 1e-9);
+        : Math.abs(Math.round(amount * scale) - amount * scale) < 1e-9);
     if (!ok)
       throw BillingError.invalidAmount(
         amount,

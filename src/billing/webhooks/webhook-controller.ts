@@ -22,6 +22,7 @@ type Handler = (payload: unknown, event: WebhookEvent) => unknown;
 /**
  * The billing webhook receiver (spec, "Webhook receiver" and "Events"). `handle`:
  * 1. verifies the request with the payment gateway — a bad or missing signature is 400 and nothing runs;
+ *    then runs what the gateway keeps of the event itself (`event.record`; idempotent), 500 if it fails;
  * 2. in one transaction, claims the event id and applies the subscription state it carries, if any
  *    (`event.sync`, not when older than the row's) — a duplicate delivery is 200 and nothing runs
  *    again; a subscription with no row yet is 503 and nothing is recorded, so the provider retries;
@@ -61,6 +62,14 @@ export class WebhookController {
       return c.json({ message: 'Invalid webhook signature.' }, 400);
     }
 
+    if (event.record) {
+      try {
+        await event.record();
+      } catch (err) {
+        this.logger.error({ err, event: event.id, type: event.name }, 'billing webhook record failed');
+        return c.json({ message: 'Webhook handler failed.' }, 500);
+      }
+    }
     const edition = this.gateway.capabilities.edition;
     const method = handlerName(event.name);
     const handler = (this as unknown as Record<string, Handler | undefined>)[method];

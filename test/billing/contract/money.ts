@@ -156,7 +156,7 @@ export function moneyCases(ctx: ContractContext): void {
 }
 
 /** The PDF's text, via poppler's `pdftotext` (Debian `poppler-utils`). */
-function pdfText(pdf: Buffer): string {
+export function pdfText(pdf: Buffer): string {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-pdf-'));
   try {
     const file = join(dir, 'invoice.pdf');

@@ -28,6 +28,8 @@ export interface BraintreeSandboxOptions {
    * (default, like the real sandbox's daily batch), or at once.
    */
   settlement?: 'next-day' | 'immediate';
+  /** The merchant account's currency (ISO 4217): one-off sales are made in it. Default USD. */
+  currencyIsoCode?: string;
 }
 
 export interface BraintreeSandbox {
@@ -83,6 +85,7 @@ export function createBraintreeSandbox(options: BraintreeSandboxOptions = {}): B
     credentials,
     retry: { ...DEFAULT_RETRY, ...options.retry },
     settlement: options.settlement ?? 'next-day',
+    currencyIsoCode: (options.currencyIsoCode ?? 'USD').toUpperCase(),
     notifySubscription: async (kind, s) => {
       await deliver(store, target(), kind, s.id);
     },

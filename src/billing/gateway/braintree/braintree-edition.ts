@@ -1,3 +1,4 @@
+import { IssuedInvoices } from '../../invoices/issued-invoices.js';
 import type { Edition } from '../edition.js';
 import { BraintreePaymentGateway } from './braintree-gateway.js';
 import { braintreeCapabilities } from './capabilities.js';
@@ -49,6 +50,8 @@ export const braintreeEdition: Edition = Object.freeze<Edition>({
       clock: app.clock,
       coupons,
       currency,
+      history: new IssuedInvoices(app.db, 'braintree'),
+      logger: app.logger,
     });
   },
 });

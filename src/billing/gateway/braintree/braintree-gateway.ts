@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import type braintree from 'braintree';
 import type { Clock } from '../../../core/clock.js';
+import type { Logger } from '../../../core/logger.js';
 import type { CouponConfig } from '../../config.js';
 import { BillingError } from '../../errors.js';
-import { toMajor, toMinor } from '../../money.js';
+import type { InvoiceHistory } from '../../invoices/issued-invoices.js';
+import { currencyUnit } from '../../money.js';
 import type {
   ChargeInput,
   ChargeResponse,
@@ -21,6 +23,7 @@ import type {
 } from '../payment-gateway.js';
 import { braintreeCapabilities } from './capabilities.js';
 import { braintreeCall, ok } from './errors.js';
+import { BraintreeHistory } from './history.js';
 import { BraintreeInvoices } from './invoices.js';
 import { mapCustomer, mapSubscription } from './map.js';
 import { Pricing } from './pricing.js';
@@ -33,7 +36,11 @@ export interface BraintreePaymentGatewayOptions {
   clock: Clock;
   /** `billing.coupons`: percent-off coupons get their Braintree discount amount from the price. */
   coupons?: readonly CouponConfig[];
+  /** The merchant account's currency (`billing.currency`): Braintree amounts are read and sent in it. */
   currency?: string;
+  /** Where invoices are frozen at issue (`billing_issued_invoices`); without it, mapped from current terms. */
+  history?: InvoiceHistory;
+  logger?: Logger;
   /** Verify cards when they are vaulted (Braintree's `verifyCard`), so a bad card fails at once. */
   verifyCard?: boolean;
   /** Called when the gateway closes (the embedded sandbox stops). */
@@ -55,15 +62,27 @@ export class BraintreePaymentGateway implements PaymentGateway {
   readonly #options: BraintreePaymentGatewayOptions;
   readonly #subscriptions: BraintreeSubscriptions;
   readonly #invoices: BraintreeInvoices;
-  readonly #currency: string;
+  readonly #history: BraintreeHistory;
+  readonly #pricing: Pricing;
 
   constructor(options: BraintreePaymentGatewayOptions) {
     this.#options = options;
     this.gateway = options.gateway;
-    this.#currency = options.currency ?? 'usd';
-    const pricing = new Pricing(options.gateway, options.coupons ?? []);
-    this.#subscriptions = new BraintreeSubscriptions(options.gateway, pricing, options.clock);
-    this.#invoices = new BraintreeInvoices(options.gateway, pricing, this.#subscriptions);
+    const unit = currencyUnit(options.currency ?? 'usd');
+    this.#pricing = new Pricing(options.gateway, options.coupons ?? [], unit);
+    this.#history = new BraintreeHistory(options.history, unit.code, options.clock, options.logger);
+    this.#subscriptions = new BraintreeSubscriptions(
+      options.gateway,
+      this.#pricing,
+      options.clock,
+      this.#history,
+    );
+    this.#invoices = new BraintreeInvoices(
+      options.gateway,
+      this.#pricing,
+      this.#subscriptions,
+      this.#history,
+    );
   }
 
   private cardOptions(): Record<string, unknown> {
@@ -145,7 +164,9 @@ export class BraintreePaymentGateway implements PaymentGateway {
 
   /** `transaction.sale` in the full currency unit, submitted for settlement; returns the transaction. */
   async charge(input: ChargeInput): Promise<ChargeResponse> {
-    return (await this.sale(input)) as unknown as ChargeResponse;
+    const t = await this.sale(input);
+    await this.#history.issued([t], null, null);
+    return t as unknown as ChargeResponse;
   }
 
   private async sale(input: ChargeInput): Promise<BtTransaction> {
@@ -160,7 +181,7 @@ export class BraintreePaymentGateway implements PaymentGateway {
     } & Record<string, unknown>;
     const params: Record<string, unknown> = {
       ...rest,
-      amount: toMajor(toMinor(input.amount, this.#currency), this.#currency),
+      amount: this.#pricing.unit.major(this.#pricing.unit.minor(input.amount)),
       options: { submitForSettlement: true, ...options },
     };
     if (!params.paymentMethodToken && !params.paymentMethodNonce && !params.customerId) {
@@ -185,6 +206,7 @@ export class BraintreePaymentGateway implements PaymentGateway {
       options: { ...input.options, customFields },
       idempotencyKey: input.idempotencyKey,
     });
+    await this.#history.issued([t], null, null);
     return this.#invoices.map(t);
   }
 
@@ -232,6 +254,9 @@ export class BraintreePaymentGateway implements PaymentGateway {
       payload: notification,
       subscriptionId: notification.subscription?.id ?? null,
       sync: subscriptionSyncOf(notification),
+      ...(notification.kind === 'subscription_charged_successfully'
+        ? { record: () => this.#subscriptions.recordRenewal(notification.subscription as BtSubscription) }
+        : {}),
     };
   }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Application } from '../../../kernel/application.js';
+import { IssuedInvoices } from '../../invoices/issued-invoices.js';
 import { loadBraintreeSandbox } from '../../sandbox-package.js';
 import { deferredGateway } from '../deferred-gateway.js';
 import type { PaymentGateway } from '../payment-gateway.js';
@@ -49,6 +50,7 @@ export async function startEmbeddedSandbox(app: Application): Promise<BraintreeP
     clock: app.clock,
     plans: sandboxPlans(plans, currency),
     discounts: sandboxDiscounts(coupons, currency),
+    currencyIsoCode: currency.toUpperCase(),
     webhook: { url: webhookUrl },
     ...randomCredentials(),
   });
@@ -62,6 +64,8 @@ export async function startEmbeddedSandbox(app: Application): Promise<BraintreeP
     clock: app.clock,
     coupons,
     currency,
+    history: new IssuedInvoices(app.db, 'braintree'),
+    logger: app.logger,
     onClose: async () => {
       clearInterval(timer);
       await server.close();

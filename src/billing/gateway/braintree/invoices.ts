@@ -1,6 +1,7 @@
 import type braintree from 'braintree';
 import type { GatewayInvoice } from '../payment-gateway.js';
 import { braintreeCall, isNotFound, ok } from './errors.js';
+import { type BraintreeHistory, frozen } from './history.js';
 import { mapTransaction, type TaxContext, upcomingOf } from './map.js';
 import type { Pricing } from './pricing.js';
 import type { BraintreeSubscriptions } from './subscriptions.js';
@@ -8,15 +9,18 @@ import type { BtResult, BtTransaction } from './types.js';
 
 /**
  * Invoices built from the customer's transactions, as Cashier-Braintree does: one sale, one invoice.
- * A subscription's charges get their tax and plan name from that subscription.
+ * Each is read as it was frozen when issued (`BraintreeHistory`); a sale never recorded gets its
+ * tax and plan name from its subscription as it is now.
  */
 export class BraintreeInvoices {
   constructor(
     private readonly gateway: braintree.BraintreeGateway,
     private readonly pricing: Pricing,
     private readonly subscriptions: BraintreeSubscriptions,
+    private readonly history: BraintreeHistory,
   ) {}
 
+  /** Today's terms of the subscriptions behind the sales that were never recorded. */
   private async taxContexts(transactions: BtTransaction[]): Promise<Map<string, TaxContext>> {
     const ids = [
       ...new Set(transactions.map((t) => t.subscriptionId).filter((id): id is string => Boolean(id))),
@@ -25,15 +29,26 @@ export class BraintreeInvoices {
     await Promise.all(
       ids.map(async (id) => {
         const sub = await this.subscriptions.findOrNull(id);
-        if (sub) contexts.set(id, await this.pricing.taxContext(sub));
+        if (sub) contexts.set(id, await this.pricing.taxContext(sub, await this.history.terms(id)));
       }),
     );
     return contexts;
   }
 
-  async map(t: BtTransaction, contexts?: Map<string, TaxContext>): Promise<GatewayInvoice> {
-    const known = contexts ?? (await this.taxContexts([t]));
-    return mapTransaction(t, t.subscriptionId ? (known.get(t.subscriptionId) ?? null) : null);
+  async map(t: BtTransaction): Promise<GatewayInvoice> {
+    return (await this.mapAll([t]))[0]!;
+  }
+
+  private async mapAll(transactions: BtTransaction[]): Promise<GatewayInvoice[]> {
+    const records = await this.history.records(transactions.map((t) => t.id));
+    const contexts = await this.taxContexts(transactions.filter((t) => !records.has(t.id)));
+    const currency = this.pricing.unit.code;
+    return transactions.map((t) =>
+      frozen(
+        mapTransaction(t, t.subscriptionId ? (contexts.get(t.subscriptionId) ?? null) : null, currency),
+        records.get(t.id),
+      ),
+    );
   }
 
   /** Newest first; without `includePending`, only paid ones (submitted for settlement or settled). */
@@ -45,9 +60,7 @@ export class BraintreeInvoices {
         }),
       ),
     );
-    const sales = transactions.filter((t) => t.type === 'sale');
-    const contexts = await this.taxContexts(sales);
-    const invoices = await Promise.all(sales.map((t) => this.map(t, contexts)));
+    const invoices = await this.mapAll(transactions.filter((t) => t.type === 'sale'));
     return invoices
       .filter((invoice) => includePending || invoice.status === 'paid')
       .sort((a, b) => b.date.getTime() - a.date.getTime());
@@ -72,7 +85,8 @@ export class BraintreeInvoices {
     if (!sub || !['Active', 'Pending', 'Past Due'].includes(sub.status)) return null;
     if (sub.numberOfBillingCycles != null && (sub.currentBillingCycle ?? 0) >= sub.numberOfBillingCycles)
       return null;
-    return upcomingOf(sub, customerId, await this.pricing.taxContext(sub));
+    const tax = await this.pricing.taxContext(sub, await this.history.terms(sub.id));
+    return upcomingOf(sub, customerId, tax, this.pricing.unit.code);
   }
 
   /** Voids a sale not yet settled; a declined sale is already final and is returned as it is. */

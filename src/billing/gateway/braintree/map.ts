@@ -1,4 +1,4 @@
-import { toMinor } from '../../money.js';
+import { type CurrencyUnit, currencyUnit } from '../../money.js';
 import type { SubscriptionStatus } from '../../subscriptions/provider-status.js';
 import type {
   GatewayCustomer,
@@ -21,8 +21,6 @@ const OPEN = new Set(['authorized', 'authorizing']);
 
 /** Money captured or on its way to settlement: Braintree's notion of a paid sale. */
 export const isPaid = (status: string): boolean => PAID.has(status);
-
-export const cents = (amount: string | null | undefined): number => toMinor(amount ?? '0', 'usd');
 
 export function defaultMethod(customer: BtCustomer): BtPaymentMethod | undefined {
   const methods = customer.paymentMethods ?? [];
@@ -90,11 +88,14 @@ export function mapSubscription(sub: BtSubscription, trialEndsAt?: Date | null):
   };
 }
 
-const modificationTotal = (list: BtModification[] | null | undefined) =>
-  (list ?? []).reduce((sum, m) => sum + cents(m.amount) * (m.quantity ?? 1), 0);
+const modificationTotal = (list: BtModification[] | null | undefined, unit: CurrencyUnit) =>
+  (list ?? []).reduce((sum, m) => sum + unit.minor(m.amount) * (m.quantity ?? 1), 0);
 
-const describe = (list: BtModification[] | null | undefined) =>
-  (list ?? []).map((m) => `${m.name || m.id} (-$${m.amount})`).join(', ') || null;
+/** `LAUNCH20 (4.00 USD off)`, as the Stripe edition describes a fixed-amount coupon. */
+const describe = (list: BtModification[] | null | undefined, unit: CurrencyUnit) =>
+  (list ?? [])
+    .map((m) => `${m.name || m.id} (${unit.major(unit.minor(m.amount))} ${unit.code.toUpperCase()} off)`)
+    .join(', ') || null;
 
 export function invoiceStatus(status: string): GatewayInvoice['status'] {
   if (PAID.has(status)) return 'paid';
@@ -104,23 +105,33 @@ export function invoiceStatus(status: string): GatewayInvoice['status'] {
   return 'uncollectible';
 }
 
-/** How the subscription's charges carry tax: its price over the plan's (Cashier adds tax to the price). */
+/** How the subscription's charges carry tax (Cashier adds tax to the price) and what its plan is called. */
 export interface TaxContext {
   /** price / plan price; 1 when untaxed. */
   ratio: number;
   planName: string | null;
+  /** The rate applied, when it is known (stored); otherwise shown as the ratio to two decimals. */
+  percentage?: number;
 }
+
+/** The tax context of a known rate: 8.25 → ratio 1.0825, shown as 8.25%. */
+export const taxAt = (percentage: number, planName: string | null): TaxContext => ({
+  ratio: 1 + percentage / 100,
+  planName,
+  percentage,
+});
 
 /**
  * A transaction as an invoice (Braintree has no invoices; Cashier-Braintree builds them from
- * transactions). Amounts on Braintree include the tax, so it is taken back out with the ratio of
- * the subscription's price to its plan's price; the percentage is that ratio to two decimals.
+ * transactions). Amounts on Braintree include the tax, so it is taken back out with the tax
+ * context's ratio. Amounts are read in the transaction's own currency (`currency` when it has none).
  */
-export function mapTransaction(t: BtTransaction, tax: TaxContext | null): GatewayInvoice {
-  const total = cents(t.amount);
+export function mapTransaction(t: BtTransaction, tax: TaxContext | null, currency: string): GatewayInvoice {
+  const unit = currencyUnit(t.currencyIsoCode ?? currency);
+  const total = unit.minor(t.amount);
   const ratio = tax && tax.ratio > 1 ? tax.ratio : 1;
   const taxAmount = ratio > 1 ? Math.round(total - total / ratio) : 0;
-  const discount = Math.round(modificationTotal(t.discounts) / ratio);
+  const discount = Math.round(modificationTotal(t.discounts, unit) / ratio);
   const subtotal = total - taxAmount + discount;
   const subscription = Boolean(t.subscriptionId);
   const period = t.subscription ?? {};
@@ -147,12 +158,12 @@ export function mapTransaction(t: BtTransaction, tax: TaxContext | null): Gatewa
     customerId: t.customer?.id ?? '',
     date: new Date(t.createdAt),
     status: invoiceStatus(t.status),
-    currency: (t.currencyIsoCode ?? 'USD').toLowerCase(),
+    currency: unit.code,
     subtotal,
     discount,
-    discountDescription: discount > 0 ? describe(t.discounts) : null,
+    discountDescription: discount > 0 ? describe(t.discounts, unit) : null,
     tax: taxAmount,
-    taxPercentage: ratio > 1 ? Math.round((ratio - 1) * 10_000) / 100 : null,
+    taxPercentage: ratio > 1 ? (tax?.percentage ?? Math.round((ratio - 1) * 10_000) / 100) : null,
     total,
     startingBalance: 0,
     lines: [line],
@@ -161,7 +172,12 @@ export function mapTransaction(t: BtTransaction, tax: TaxContext | null): Gatewa
 }
 
 /** The next charge of a subscription as a draft invoice dated on its next billing date. */
-export function upcomingOf(sub: BtSubscription, customerId: string, tax: TaxContext): GatewayInvoice {
+export function upcomingOf(
+  sub: BtSubscription,
+  customerId: string,
+  tax: TaxContext,
+  currency: string,
+): GatewayInvoice {
   const date = sub.nextBillingDate ?? sub.firstBillingDate ?? '';
   const applicable = (sub.discounts ?? []).filter(
     (d) =>
@@ -181,5 +197,5 @@ export function upcomingOf(sub: BtSubscription, customerId: string, tax: TaxCont
     subscription: { billingPeriodStartDate: date, billingPeriodEndDate: null },
     discounts: applicable,
   };
-  return { ...mapTransaction(draft, tax), status: 'draft', number: null };
+  return { ...mapTransaction(draft, tax, currency), status: 'draft', number: null };
 }

@@ -1,9 +1,10 @@
 import type braintree from 'braintree';
 import type { CouponConfig } from '../../config.js';
 import { BillingError } from '../../errors.js';
-import { toMajor } from '../../money.js';
+import type { SubscriptionTerms } from '../../invoices/issued-invoices.js';
+import type { CurrencyUnit } from '../../money.js';
 import { braintreeCall } from './errors.js';
-import { cents, type TaxContext } from './map.js';
+import { type TaxContext, taxAt } from './map.js';
 import type { BtModification, BtPlan, BtSubscription } from './types.js';
 
 export const PLAN_CREDIT = 'plan-credit';
@@ -16,12 +17,11 @@ export interface DiscountAdd {
   neverExpires?: boolean;
 }
 
-export const money = (minor: number): string => toMajor(minor, 'usd');
-
 /**
- * Plans (fetched once with `plan.all()`, again on a miss), prices with tax, and coupon amounts.
- * Cashier-Braintree adds `taxPercentage()` to the subscription's price; Braintree discounts are
- * fixed amounts, so a configured percent-off coupon gets its amount from that price.
+ * Plans (fetched once with `plan.all()`, again on a miss), prices with tax, and coupon amounts, in
+ * the merchant account's currency (`unit`). Cashier-Braintree adds `taxPercentage()` to the
+ * subscription's price; Braintree discounts are fixed amounts, so a configured percent-off coupon
+ * gets its amount from that price.
  */
 export class Pricing {
   #plans: Promise<Map<string, BtPlan>> | undefined;
@@ -29,6 +29,7 @@ export class Pricing {
   constructor(
     private readonly gateway: braintree.BraintreeGateway,
     private readonly coupons: readonly CouponConfig[],
+    readonly unit: CurrencyUnit,
   ) {}
 
   async plan(id: string): Promise<BtPlan> {
@@ -56,20 +57,24 @@ export class Pricing {
 
   /** The plan price plus tax, in minor units: `9.00` at 8.25% → 974 (rounded to the cent). */
   async priceWithTax(planId: string, taxPercentage: number): Promise<number> {
-    const base = cents((await this.plan(planId)).price);
+    const base = this.unit.minor((await this.plan(planId)).price);
     return Math.round((base * (10_000 + Math.round(taxPercentage * 100))) / 10_000);
   }
 
-  /** The tax a subscription's price carries, back out of price / plan price (two decimals). */
-  async taxOf(sub: BtSubscription): Promise<number> {
-    const ratio = (await this.taxContext(sub)).ratio;
-    return Math.max(0, Math.round((ratio - 1) * 10_000) / 100);
+  /**
+   * The tax a subscription's price carries: the stored rate when its terms still describe it,
+   * else back out of price / plan price (two decimals; 9.74 / 9.00 reads 8.22, not 8.25).
+   */
+  async taxOf(sub: BtSubscription, terms?: SubscriptionTerms): Promise<number> {
+    const context = await this.taxContext(sub, terms);
+    return context.percentage ?? Math.max(0, Math.round((context.ratio - 1) * 10_000) / 100);
   }
 
-  async taxContext(sub: BtSubscription): Promise<TaxContext> {
+  async taxContext(sub: BtSubscription, terms?: SubscriptionTerms): Promise<TaxContext> {
     const plan = await this.plan(sub.planId).catch(() => null);
-    const base = plan ? cents(plan.price) : 0;
-    return { ratio: base > 0 ? cents(sub.price) / base : 1, planName: plan?.name ?? null };
+    if (terms && termsDescribe(terms, sub, this.unit)) return taxAt(terms.taxPercentage, plan?.name ?? null);
+    const base = plan ? this.unit.minor(plan.price) : 0;
+    return { ratio: base > 0 ? this.unit.minor(sub.price) / base : 1, planName: plan?.name ?? null };
   }
 
   /** The discount for `couponId` on a subscription priced `price` (minor units). */
@@ -77,14 +82,14 @@ export class Pricing {
     const percent = this.coupons.find((c) => c.id === couponId)?.percentOff;
     return percent === undefined
       ? { inheritedFromId: couponId }
-      : { inheritedFromId: couponId, amount: money(Math.round((price * percent) / 100)) };
+      : { inheritedFromId: couponId, amount: this.unit.major(Math.round((price * percent) / 100)) };
   }
 
   /** The recurring amount of the coupons in `discounts` at `price` (what plan credit is weighed against). */
   couponTotal(discounts: DiscountAdd[], fallback: BtModification[] = []): number {
     return discounts.reduce((sum, d) => {
       const amount = d.amount ?? fallback.find((m) => m.id === d.inheritedFromId)?.amount;
-      return sum + cents(amount);
+      return sum + this.unit.minor(amount);
     }, 0);
   }
 
@@ -104,6 +109,11 @@ export class Pricing {
         return coupon.amount === undefined ? { inheritedFromId: d.id, amount: d.amount } : coupon;
       });
   }
+}
+
+/** Stored terms still describe the subscription: same plan, same price (nobody re-priced it elsewhere). */
+export function termsDescribe(terms: SubscriptionTerms, sub: BtSubscription, unit: CurrencyUnit): boolean {
+  return terms.plan === sub.planId && terms.price === unit.minor(sub.price);
 }
 
 export function isApplicable(m: BtModification): boolean {

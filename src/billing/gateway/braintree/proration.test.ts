@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { currencyUnit } from '../../money.js';
 import { planCredit, unusedValue } from './proration.js';
 import type { BtSubscription } from './types.js';
+
+const usd = currencyUnit('usd');
 
 const paidMonth = (overrides: Partial<BtSubscription> = {}): BtSubscription => ({
   id: 's1',
@@ -36,10 +39,10 @@ const paidMonth = (overrides: Partial<BtSubscription> = {}): BtSubscription => (
 
 describe('Braintree proration (plan-credit)', () => {
   it('unused value: paid × days left (today included) / days in the period', () => {
-    expect(unusedValue(paidMonth(), '2026-03-10')).toBe(2000);
-    expect(unusedValue(paidMonth(), '2026-03-20')).toBe(Math.round((2000 * 21) / 31));
-    expect(unusedValue(paidMonth(), '2026-04-09')).toBe(Math.round(2000 / 31));
-    expect(unusedValue(paidMonth(), '2026-04-10')).toBe(0);
+    expect(unusedValue(paidMonth(), '2026-03-10', usd)).toBe(2000);
+    expect(unusedValue(paidMonth(), '2026-03-20', usd)).toBe(Math.round((2000 * 21) / 31));
+    expect(unusedValue(paidMonth(), '2026-04-09', usd)).toBe(Math.round(2000 / 31));
+    expect(unusedValue(paidMonth(), '2026-04-10', usd)).toBe(0);
   });
 
   it('adds plan credit not yet spent; nothing in a trial or when not active', () => {
@@ -49,21 +52,31 @@ describe('Braintree proration (plan-credit)', () => {
         { id: 'LAUNCH20', amount: '4.00', neverExpires: true, currentBillingCycle: 1 },
       ],
     });
-    expect(unusedValue(withCredit, '2026-03-10')).toBe(2000 + 3 * 500);
-    expect(unusedValue(paidMonth({ trialPeriod: true, currentBillingCycle: 0 }), '2026-03-10')).toBe(0);
-    expect(unusedValue(paidMonth({ status: 'Past Due' }), '2026-03-10')).toBe(0);
+    expect(unusedValue(withCredit, '2026-03-10', usd)).toBe(2000 + 3 * 500);
+    expect(unusedValue(paidMonth({ trialPeriod: true, currentBillingCycle: 0 }), '2026-03-10', usd)).toBe(0);
+    expect(unusedValue(paidMonth({ status: 'Past Due' }), '2026-03-10', usd)).toBe(0);
   });
 
   it('one cycle when the credit fits in a charge, else spread evenly, rounded down to the cent', () => {
-    expect(planCredit(1355, 20_000)).toEqual({
+    expect(planCredit(1355, 20_000, usd)).toEqual({
       inheritedFromId: 'plan-credit',
       amount: '13.55',
       numberOfBillingCycles: 1,
       neverExpires: false,
     });
-    expect(planCredit(15_325, 2000)).toMatchObject({ amount: '19.15', numberOfBillingCycles: 8 });
-    expect(planCredit(4000, 2000)).toMatchObject({ amount: '20.00', numberOfBillingCycles: 2 });
-    expect(planCredit(0, 2000)).toBeNull();
-    expect(planCredit(500, 0)).toBeNull();
+    expect(planCredit(15_325, 2000, usd)).toMatchObject({ amount: '19.15', numberOfBillingCycles: 8 });
+    expect(planCredit(4000, 2000, usd)).toMatchObject({ amount: '20.00', numberOfBillingCycles: 2 });
+    expect(planCredit(0, 2000, usd)).toBeNull();
+    expect(planCredit(500, 0, usd)).toBeNull();
+  });
+
+  it('credits yen in whole yen: the merchant currency, not dollars', () => {
+    const yen = currencyUnit('jpy');
+    const month = paidMonth({
+      price: '1000',
+      transactions: [{ ...paidMonth().transactions![0]!, amount: '1000' }],
+    });
+    expect(unusedValue(month, '2026-03-10', yen)).toBe(1000);
+    expect(planCredit(1355, 1000, yen)).toMatchObject({ amount: '677', numberOfBillingCycles: 2 });
   });
 });

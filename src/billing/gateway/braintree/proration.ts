@@ -1,6 +1,7 @@
+import type { CurrencyUnit } from '../../money.js';
 import { daysBetween } from './dates.js';
-import { cents, inTrial, isPaid } from './map.js';
-import { type DiscountAdd, money, PLAN_CREDIT } from './pricing.js';
+import { inTrial, isPaid } from './map.js';
+import { type DiscountAdd, PLAN_CREDIT } from './pricing.js';
 import type { BtSubscription } from './types.js';
 
 /**
@@ -10,7 +11,7 @@ import type { BtSubscription } from './types.js';
  * (error 91922), so a yearly↔monthly swap replaces the subscription and carries this over as the
  * `plan-credit` discount — Cashier-Braintree's approach, with the exact unused value.
  */
-export function unusedValue(sub: BtSubscription, today: string): number {
+export function unusedValue(sub: BtSubscription, today: string, unit: CurrencyUnit): number {
   if (sub.status !== 'Active' || inTrial(sub)) return 0;
   const start = sub.billingPeriodStartDate;
   const end = sub.billingPeriodEndDate;
@@ -21,12 +22,13 @@ export function unusedValue(sub: BtSubscription, today: string): number {
     .filter(
       (t) => isPaid(t.status) && t.subscription?.billingPeriodStartDate?.slice(0, 10) === start.slice(0, 10),
     )
-    .reduce((sum, t) => sum + cents(t.amount), 0);
+    .reduce((sum, t) => sum + unit.minor(t.amount), 0);
   const unspentCredit = (sub.discounts ?? [])
     .filter((d) => d.id === PLAN_CREDIT && d.numberOfBillingCycles != null)
     .reduce(
       (sum, d) =>
-        sum + cents(d.amount) * Math.max(0, (d.numberOfBillingCycles ?? 0) - (d.currentBillingCycle ?? 0)),
+        sum +
+        unit.minor(d.amount) * Math.max(0, (d.numberOfBillingCycles ?? 0) - (d.currentBillingCycle ?? 0)),
       0,
     );
   return Math.round((paid * left) / days) + unspentCredit;
@@ -35,14 +37,14 @@ export function unusedValue(sub: BtSubscription, today: string): number {
 /**
  * The `plan-credit` discount worth `credit` on a subscription billing `recurring` each cycle: one
  * cycle when the credit fits in one charge, else spread evenly over as many cycles as it takes
- * (rounded down to the cent, so the customer is never credited more than was unused).
+ * (rounded down to the minor unit, so the customer is never credited more than was unused).
  */
-export function planCredit(credit: number, recurring: number): DiscountAdd | null {
+export function planCredit(credit: number, recurring: number, unit: CurrencyUnit): DiscountAdd | null {
   if (credit <= 0 || recurring <= 0) return null;
   const cycles = Math.ceil(credit / recurring);
   return {
     inheritedFromId: PLAN_CREDIT,
-    amount: money(Math.floor(credit / cycles)),
+    amount: unit.major(Math.floor(credit / cycles)),
     numberOfBillingCycles: cycles,
     neverExpires: false,
   };

@@ -9,20 +9,64 @@ import type {
 } from '../payment-gateway.js';
 import { addDays, daysBetween, isoDate } from './dates.js';
 import { braintreeCall, isNotFound, ok } from './errors.js';
-import { cents, defaultMethod, inTrial, mapSubscription } from './map.js';
-import { type DiscountAdd, money, type Pricing } from './pricing.js';
+import type { BraintreeHistory } from './history.js';
+import { defaultMethod, inTrial, mapSubscription, taxAt } from './map.js';
+import { type DiscountAdd, type Pricing, termsDescribe } from './pricing.js';
 import { planCredit, unusedValue } from './proration.js';
-import type { BtCustomer, BtResult, BtSubscription } from './types.js';
+import type { BtCustomer, BtResult, BtSubscription, BtTransaction } from './types.js';
 
 type Payload = Record<string, unknown>;
 
-/** Subscriptions the Cashier-Braintree way, over `subscription.create/update/cancel/find`. */
+/**
+ * Subscriptions the Cashier-Braintree way, over `subscription.create/update/cancel/find`. Whatever
+ * prices a subscription stores the terms it priced it with (plan, tax rate), and each charge it
+ * makes (a first payment, a swap's prorated charge) is frozen as an invoice at once.
+ */
 export class BraintreeSubscriptions {
   constructor(
     private readonly gateway: braintree.BraintreeGateway,
     private readonly pricing: Pricing,
     private readonly clock: Clock,
+    private readonly history: BraintreeHistory,
   ) {}
+
+  private get money() {
+    return this.pricing.unit;
+  }
+
+  /** Stores `sub`'s terms and freezes the charges it made that `before` did not have. */
+  private async issue(sub: BtSubscription, taxPercentage: number, before: BtTransaction[] = []) {
+    const price = this.money.minor(sub.price);
+    await this.history.saveTerms({ subscriptionId: sub.id, plan: sub.planId, price, taxPercentage });
+    const seen = new Set(before.map((t) => t.id));
+    const charges = (sub.transactions ?? []).filter((t) => !seen.has(t.id));
+    if (charges.length === 0) return;
+    const plan = await this.pricing.plan(sub.planId).catch(() => null);
+    await this.history.issued(charges, taxAt(taxPercentage, plan?.name ?? null), sub.planId);
+  }
+
+  /**
+   * A renewal Braintree reports (`subscription_charged_successfully`): its newest charge frozen
+   * under the stored terms. Nothing when they are unknown or no longer describe the subscription
+   * (the call that created it records its first charge itself; one re-priced elsewhere is mapped
+   * from current terms). A failed write throws, so the notification is redelivered.
+   */
+  async recordRenewal(sub: BtSubscription | null | undefined): Promise<void> {
+    if (!sub?.id) return;
+    const terms = await this.history.terms(sub.id);
+    if (!terms || !termsDescribe(terms, sub, this.money)) return;
+    const newest = (sub.transactions ?? [])
+      .filter((t) => t.type === 'sale')
+      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))[0];
+    if (!newest) return;
+    const plan = await this.pricing.plan(sub.planId).catch(() => null);
+    await this.history.issued([newest], taxAt(terms.taxPercentage, plan?.name ?? null), sub.planId, true);
+  }
+
+  /** The tax rate `sub` is billed at: the stored one while its terms still describe it. */
+  async taxOf(sub: BtSubscription): Promise<number> {
+    return this.pricing.taxOf(sub, await this.history.terms(sub.id));
+  }
 
   private today(): string {
     return isoDate(this.clock.now());
@@ -82,11 +126,12 @@ export class BraintreeSubscriptions {
     const discounts = input.coupon ? [this.pricing.couponDiscount(input.coupon, price)] : [];
     const sub = await this.createRaw({
       planId: input.plan,
-      price: money(price),
+      price: this.money.major(price),
       paymentMethodToken: method.token,
       ...this.trial(input.trialEndsAt),
       ...(discounts.length ? { discounts: { add: discounts } } : {}),
     });
+    await this.issue(sub, input.taxPercentage);
     return mapSubscription(sub, inTrial(sub) ? input.trialEndsAt : null);
   }
 
@@ -101,26 +146,27 @@ export class BraintreeSubscriptions {
     }
     const current = await this.find(id);
     const planId = changes.plan ?? current.planId;
-    const tax = changes.taxPercentage ?? (await this.pricing.taxOf(current));
+    const tax = changes.taxPercentage ?? (await this.taxOf(current));
     const price = await this.pricing.priceWithTax(planId, tax);
     const [from, to] = await Promise.all([this.pricing.plan(current.planId), this.pricing.plan(planId)]);
     const endTrialNow = changes.trialEndsAt === null && inTrial(current);
     if (from.billingFrequency !== to.billingFrequency || endTrialNow) {
       const trialEndsAt = endTrialNow ? null : (changes.trialEndsAt ?? null);
-      const credit = changes.prorate === false ? 0 : unusedValue(current, this.today());
-      return this.replace(current, { planId, price, trialEndsAt, credit });
+      const credit = changes.prorate === false ? 0 : unusedValue(current, this.today(), this.money);
+      return this.replace(current, { planId, price, tax, trialEndsAt, credit });
     }
     const coupons = this.pricing.couponUpdates(current, price);
     const swapping = changes.plan !== undefined;
     const sub = await this.update(id, {
       planId,
-      price: money(price),
+      price: this.money.major(price),
       // A swap also lifts a cancellation at period end (Cashier's neverExpires / null cycles); a
       // tax change alone leaves the cycles alone and applies from the next charge.
       ...(swapping ? { neverExpires: true, numberOfBillingCycles: null } : {}),
       ...(coupons.length ? { discounts: { update: coupons } } : {}),
       options: { prorateCharges: swapping && changes.prorate !== false },
     });
+    await this.issue(sub, tax, current.transactions ?? []);
     return mapSubscription(sub, inTrial(sub) ? (changes.trialEndsAt ?? undefined) : null);
   }
 
@@ -130,6 +176,8 @@ export class BraintreeSubscriptions {
     next: {
       planId: string;
       price: number;
+      /** The tax rate `price` includes. */
+      tax: number;
       trialEndsAt: Date | null;
       credit: number;
       firstBillingDate?: string;
@@ -137,12 +185,12 @@ export class BraintreeSubscriptions {
   ): Promise<GatewaySubscription> {
     const coupons = this.pricing.carriedCoupons(current, next.price);
     const recurring = next.price - this.pricing.couponTotal(coupons, current.discounts ?? []);
-    const credit = planCredit(next.credit, recurring);
+    const credit = planCredit(next.credit, recurring, this.money);
     const discounts: DiscountAdd[] = credit ? [...coupons, credit] : coupons;
     const trial = this.trial(next.trialEndsAt);
     const sub = await this.createRaw({
       planId: next.planId,
-      price: money(next.price),
+      price: this.money.major(next.price),
       paymentMethodToken: current.paymentMethodToken,
       ...trial,
       ...(next.firstBillingDate && trial.trialPeriod === false
@@ -150,6 +198,7 @@ export class BraintreeSubscriptions {
         : {}),
       ...(discounts.length ? { discounts: { add: discounts } } : {}),
     });
+    await this.issue(sub, next.tax);
     await this.cancelRaw(current);
     return mapSubscription(sub, inTrial(sub) ? next.trialEndsAt : null);
   }
@@ -183,7 +232,8 @@ export class BraintreeSubscriptions {
     const firstBillingDate = paidThrough ? addDays(paidThrough, 1) : undefined;
     return this.replace(current, {
       planId: context.plan,
-      price: cents(current.price),
+      price: this.money.minor(current.price),
+      tax: await this.taxOf(current),
       trialEndsAt: context.trialEndsAt,
       credit: 0,
       firstBillingDate: firstBillingDate && firstBillingDate > this.today() ? firstBillingDate : undefined,

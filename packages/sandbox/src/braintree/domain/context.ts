@@ -14,6 +14,8 @@ export interface SandboxContext {
   retry: { attempts: number; intervalDays: number };
   /** `next-day`: settled by the first `runDue` on a later date; `immediate`: settled when charged. */
   settlement: 'next-day' | 'immediate';
+  /** The merchant account's currency: one-off sales are made in it (subscriptions in their plan's). */
+  currencyIsoCode: string;
   /** Sends a subscription notification (awaited, so tests see it when the call returns). */
   notifySubscription(kind: string, subscription: SubscriptionRecord): Promise<void>;
 }

@@ -54,7 +54,8 @@ export async function createSubscription(
         : fieldError(PATH, 'payment_method_token', '91903', 'Payment method token is invalid.'),
     );
   }
-  const price = 'price' in p ? parseAmount(p.price) : parseAmount(plan?.price);
+  const currency = plan?.currencyIsoCode ?? ctx.currencyIsoCode;
+  const price = 'price' in p ? parseAmount(p.price, currency) : parseAmount(plan?.price, currency);
   if (price === null && plan) errors.push(fieldError(PATH, 'price', '81904', 'Price is an invalid format.'));
   const today = isoDate(store.clock.now());
   // `options.startImmediately` skips a trial the plan would otherwise give (an explicit trialPeriod wins).
@@ -83,7 +84,7 @@ export async function createSubscription(
     planId: plan.id,
     billingFrequency: plan.billingFrequency,
     price,
-    currencyIsoCode: plan.currencyIsoCode ?? 'USD',
+    currencyIsoCode: currency,
     paymentMethodToken: pm.token,
     status: firstBillingDate > today && !trial.on ? 'Pending' : 'Active',
     trialPeriod: trial.on,

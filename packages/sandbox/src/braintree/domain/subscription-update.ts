@@ -53,7 +53,7 @@ export async function updateSubscription(
       ),
     );
   }
-  const price = 'price' in p ? parseAmount(p.price) : s.price;
+  const price = 'price' in p ? parseAmount(p.price, s.currencyIsoCode) : s.price;
   if (price === null) errors.push(fieldError(PATH, 'price', '81904', 'Price is an invalid format.'));
   const token = 'paymentMethodToken' in p ? str(p.paymentMethodToken) : s.paymentMethodToken;
   const pm = store.paymentMethods.get(token ?? '');

@@ -32,8 +32,8 @@ function subjectFor(
     return {
       dispute: {
         id,
-        amount: formatAmount(t?.amount ?? 0),
-        'amount-disputed': formatAmount(t?.amount ?? 0),
+        amount: formatAmount(t?.amount ?? 0, t?.currencyIsoCode),
+        'amount-disputed': formatAmount(t?.amount ?? 0, t?.currencyIsoCode),
         'amount-won': '0.00',
         'currency-iso-code': t?.currencyIsoCode ?? 'USD',
         kind: 'chargeback',
@@ -43,7 +43,11 @@ function subjectFor(
         'date-opened': date(today),
         'case-number': `CB${id.toUpperCase()}`,
         transaction: t
-          ? { id: t.id, amount: formatAmount(t.amount), 'created-at': datetime(t.createdAt) }
+          ? {
+              id: t.id,
+              amount: formatAmount(t.amount, t.currencyIsoCode),
+              'created-at': datetime(t.createdAt),
+            }
           : { id: transactionId ?? id },
         'status-history': array('status-history', []),
         evidence: array('evidence', []),

@@ -6,11 +6,11 @@ import { serializeTransaction } from './transactions.js';
 import { array, boolean, date, datetime, integer, text, type XmlNode } from './xml.js';
 
 /** A discount or add-on as `<discount>`/`<add-on>` on a subscription or a recurring transaction. */
-export function modification(m: ModificationRecord): XmlNode {
+export function modification(m: ModificationRecord, currency?: string | null): XmlNode {
   return {
     id: m.id,
     name: m.name,
-    amount: formatAmount(m.amount),
+    amount: formatAmount(m.amount, currency),
     'inherited-from-id': m.inheritedFromId,
     'never-expires': boolean(m.neverExpires),
     'number-of-billing-cycles': integer(m.numberOfBillingCycles),
@@ -42,9 +42,9 @@ export function serializeSubscription(store: SandboxStore, s: SubscriptionRecord
   return {
     id: s.id,
     'plan-id': s.planId,
-    price: formatAmount(s.price),
+    price: formatAmount(s.price, s.currencyIsoCode),
     status: s.status,
-    balance: formatAmount(s.balance),
+    balance: formatAmount(s.balance, s.currencyIsoCode),
     'payment-method-token': s.paymentMethodToken,
     'merchant-account-id': 'sandbox',
     'currency-iso-code': s.currencyIsoCode,
@@ -64,12 +64,18 @@ export function serializeSubscription(store: SandboxStore, s: SubscriptionRecord
     ),
     'never-expires': boolean(s.neverExpires),
     'number-of-billing-cycles': integer(s.numberOfBillingCycles),
-    'next-bill-amount': formatAmount(next),
-    'next-billing-period-amount': formatAmount(next),
+    'next-bill-amount': formatAmount(next, s.currencyIsoCode),
+    'next-billing-period-amount': formatAmount(next, s.currencyIsoCode),
     'created-at': datetime(s.createdAt),
     'updated-at': datetime(s.updatedAt),
-    discounts: array('discount', s.discounts.map(modification)),
-    'add-ons': array('add-on', s.addOns.map(modification)),
+    discounts: array(
+      'discount',
+      s.discounts.map((m) => modification(m, s.currencyIsoCode)),
+    ),
+    'add-ons': array(
+      'add-on',
+      s.addOns.map((m) => modification(m, s.currencyIsoCode)),
+    ),
     transactions: array(
       'transaction',
       transactions.map((t) => serializeTransaction(store, t)),
@@ -79,8 +85,8 @@ export function serializeSubscription(store: SandboxStore, s: SubscriptionRecord
       [...s.statusHistory].reverse().map((e) => ({
         status: e.status,
         timestamp: datetime(e.timestamp),
-        price: formatAmount(e.price),
-        balance: formatAmount(e.balance),
+        price: formatAmount(e.price, s.currencyIsoCode),
+        balance: formatAmount(e.balance, s.currencyIsoCode),
         'plan-id': e.planId,
         'subscription-source': 'api',
       })),

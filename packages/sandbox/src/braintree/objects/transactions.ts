@@ -13,7 +13,7 @@ export function serializeTransaction(store: SandboxStore, t: TransactionRecord):
     status: t.status,
     type: t.type,
     'currency-iso-code': t.currencyIsoCode,
-    amount: formatAmount(t.amount),
+    amount: formatAmount(t.amount, t.currencyIsoCode),
     'merchant-account-id': 'sandbox',
     'order-id': text(t.orderId),
     'custom-fields': Object.fromEntries(
@@ -40,8 +40,14 @@ export function serializeTransaction(store: SandboxStore, t: TransactionRecord):
       'billing-period-start-date': date(t.billingPeriodStartDate),
       'billing-period-end-date': date(t.billingPeriodEndDate),
     },
-    'add-ons': array('add-on', t.addOns.map(modification)),
-    discounts: array('discount', t.discounts.map(modification)),
+    'add-ons': array(
+      'add-on',
+      t.addOns.map((m) => modification(m, t.currencyIsoCode)),
+    ),
+    discounts: array(
+      'discount',
+      t.discounts.map((m) => modification(m, t.currencyIsoCode)),
+    ),
     disputes: array('dispute', []),
     'settlement-batch-id': text(t.settledAt ? `${t.settledAt.slice(0, 10)}_sandbox` : null),
     'status-history': array('status-event', history(t)),
@@ -54,7 +60,7 @@ function history(t: TransactionRecord): XmlNode[] {
   const event = (status: string, at: string) => ({
     status,
     timestamp: datetime(at),
-    amount: formatAmount(t.amount),
+    amount: formatAmount(t.amount, t.currencyIsoCode),
     'transaction-source': t.recurring ? 'recurring' : 'api',
   });
   if (t.status !== 'settled' || !t.settledAt) return [event(t.status, t.createdAt)];

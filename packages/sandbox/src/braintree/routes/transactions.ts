@@ -73,7 +73,8 @@ export function transactionRoutes(app: Hono, ctx: SandboxContext): void {
         fieldError(PATH, 'base', '91531', 'Subscription status must be Past Due in order to retry.'),
       ]);
     }
-    const amount = p.amount === undefined || p.amount === null ? s.balance : parseAmount(p.amount);
+    const amount =
+      p.amount === undefined || p.amount === null ? s.balance : parseAmount(p.amount, s.currencyIsoCode);
     if (amount === null || amount <= 0) {
       return validationResult([fieldError(PATH, 'amount', '81503', 'Amount is an invalid format.')]);
     }
@@ -92,7 +93,7 @@ export function transactionRoutes(app: Hono, ctx: SandboxContext): void {
       const subscriptionId = str(p.subscriptionId);
       if (subscriptionId !== null) return retryCharge(p, subscriptionId);
       const errors: FieldError[] = [];
-      const amount = parseAmount(p.amount);
+      const amount = parseAmount(p.amount, ctx.currencyIsoCode);
       if (p.amount === undefined || p.amount === null || p.amount === '')
         errors.push(fieldError(PATH, 'amount', '81502', 'Amount is required.'));
       else if (amount === null)
@@ -114,6 +115,7 @@ export function transactionRoutes(app: Hono, ctx: SandboxContext): void {
         instrument: from.instrument,
         token,
         customerId: from.customerId,
+        currencyIsoCode: ctx.currencyIsoCode,
         submitForSettlement: bool(options.submitForSettlement) === true,
         orderId: str(p.orderId),
         customFields: Object.fromEntries(

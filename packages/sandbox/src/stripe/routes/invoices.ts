@@ -31,9 +31,12 @@ export function registerInvoices(app: Hono<SandboxEnv>, ctx: SandboxContext): vo
     const collection = (p.str('collection_method') ?? 'charge_automatically') as
       | 'charge_automatically'
       | 'send_invoice';
+    const include = (p.str('pending_invoice_items_behavior') ?? 'exclude') === 'include';
+    const pending = include ? pendingItems(ctx, customer.id, subscription) : [];
     const invoice = makeInvoice(now, {
       customer: customer.id,
-      currency: p.str('currency') ?? customer.currency ?? 'usd',
+      // Stripe bills pending items in their own currency (the customer's, once it has one).
+      currency: p.str('currency') ?? customer.currency ?? pending[0]?.currency ?? 'usd',
       auto_advance: autoAdvance,
       automatically_finalizes_at: autoAdvance ? now + AUTO_FINALIZE_SECONDS : null,
       collection_method: collection,
@@ -50,8 +53,7 @@ export function registerInvoices(app: Hono<SandboxEnv>, ctx: SandboxContext): vo
           }
         : null,
     });
-    const include = (p.str('pending_invoice_items_behavior') ?? 'exclude') === 'include';
-    addLines(ctx, invoice, include ? pendingItems(ctx, customer.id, subscription).map(itemLine) : []);
+    addLines(ctx, invoice, pending.map(itemLine));
     store.invoices.set(invoice.id, invoice);
     events.emit('invoice.created', invoice);
     return respond(c, store, invoice);
