@@ -117,6 +117,33 @@ describe('Stripe edition specifics', () => {
     expect(invoice?.taxPercentage()).toBe(19.5);
   });
 
+  it('an invoice shows the percentage of the Tax Rate it names, retrieved once when this process did not make it', async () => {
+    const user = await newUser(t.app);
+    await user.updateCard('tok_visa');
+    // A rate made elsewhere (another process, the dashboard): 8.25% of $10.00 is $0.825, billed $0.83.
+    const stripe = new Stripe('sk_test_edition', {
+      host: '127.0.0.1',
+      port: Number(new URL(t.app.config.billing.stripe.apiBase!).port),
+      protocol: 'http',
+      maxNetworkRetries: 0,
+    });
+    const rate = await stripe.taxRates.create({ display_name: 'VAT', percentage: 8.25, inclusive: false });
+    await stripe.subscriptions.create({
+      customer: user.stripe_id!,
+      items: [{ price: 'basic-monthly' }],
+      default_tax_rates: [rate.id],
+    });
+    const before = sandbox.requests.length;
+    const [invoice] = await user.invoices();
+    expect(invoice?.tax()).toBe('$0.83');
+    expect(invoice?.taxPercentage()).toBe(8.25);
+    expect((await user.findInvoice(invoice!.id))?.taxPercentage()).toBe(8.25);
+    const retrieved = sandbox.requests
+      .slice(before)
+      .filter((r) => r.method === 'GET' && r.path === `/v1/tax_rates/${rate.id}`);
+    expect(retrieved).toHaveLength(1);
+  });
+
   it('charge(amount, options) passes the options through and returns the Charge object', async () => {
     const user = await newUser(t.app);
     await user.updateCard('tok_visa');

@@ -4,10 +4,19 @@ import type { GatewayInvoice, InvoiceForInput } from '../payment-gateway.js';
 import { isMissing, stripeCall } from './errors.js';
 import { mapInvoice } from './map.js';
 import { isPaymentMethod } from './payments.js';
+import type { StripeTaxRates } from './tax-rates.js';
 
 /** Invoices over the current API: one-off invoices paid at once, lists, and the upcoming preview. */
 export class StripeInvoices {
-  constructor(private readonly stripe: Stripe) {}
+  constructor(
+    private readonly stripe: Stripe,
+    private readonly taxRates: StripeTaxRates,
+  ) {}
+
+  /** Mapped with the percentages of the Tax Rates they name. */
+  private async map(invoice: Stripe.Invoice): Promise<GatewayInvoice> {
+    return mapInvoice(invoice, await this.taxRates.percentagesOf([invoice]));
+  }
 
   async invoiceFor(input: InvoiceForInput): Promise<GatewayInvoice> {
     const key = input.idempotencyKey;
@@ -42,27 +51,28 @@ export class StripeInvoices {
         this.stripe.invoices.pay(id, isPaymentMethod(paymentMethod) ? { payment_method: paymentMethod } : {}),
       { invoiceId: id },
     );
-    return mapInvoice(paid);
+    return this.map(paid);
   }
 
   async voidInvoice(id: string): Promise<GatewayInvoice> {
-    return mapInvoice(await stripeCall(() => this.stripe.invoices.voidInvoice(id)));
+    return this.map(await stripeCall(() => this.stripe.invoices.voidInvoice(id)));
   }
 
   async list(customerId: string, options: { includePending: boolean }): Promise<GatewayInvoice[]> {
     const list = await stripeCall(() =>
       this.stripe.invoices.list({ customer: customerId, limit: 100, expand: ['data.discounts'] }),
     );
-    return list.data
-      .filter((invoice) => options.includePending || invoice.status === 'paid')
-      .map(mapInvoice)
+    const shown = list.data.filter((invoice) => options.includePending || invoice.status === 'paid');
+    const rates = await this.taxRates.percentagesOf(shown);
+    return shown
+      .map((invoice) => mapInvoice(invoice, rates))
       .sort((a, b) => b.date.getTime() - a.date.getTime());
   }
 
   async find(customerId: string, id: string): Promise<GatewayInvoice | null> {
     try {
       const invoice = await stripeCall(() => this.stripe.invoices.retrieve(id, { expand: ['discounts'] }));
-      const mapped = mapInvoice(invoice);
+      const mapped = await this.map(invoice);
       return mapped.customerId === customerId ? mapped : null;
     } catch (err) {
       if (isMissing(err)) return null;
@@ -75,7 +85,7 @@ export class StripeInvoices {
       const params: Stripe.InvoiceCreatePreviewParams = { customer: customerId, expand: ['discounts'] };
       if (subscriptionId) params.subscription = subscriptionId;
       const preview = await stripeCall(() => this.stripe.invoices.createPreview(params));
-      return mapInvoice(preview);
+      return await this.map(preview);
     } catch (err) {
       // `invoice_upcoming_none`: nothing to bill (https://docs.stripe.com/error-codes/invoice-upcoming-none).
       if (err instanceof BillingError && err.providerCode === 'invoice_upcoming_none') return null;

@@ -76,11 +76,28 @@ function mapLine(line: Stripe.InvoiceLineItem): GatewayInvoiceLine {
   };
 }
 
-export function mapInvoice(invoice: Stripe.Invoice): GatewayInvoice {
+/**
+ * The rate an invoice's tax was charged at: the sum of the distinct Tax Rates in its `total_taxes`
+ * (`rates`: id → percentage). Only when one of them is unknown, tax / taxable amount to two decimals.
+ */
+function taxPercentageOf(
+  taxes: Stripe.Invoice.TotalTax[],
+  rates: ReadonlyMap<string, number>,
+): number | null {
+  const tax = taxes.reduce((sum, t) => sum + t.amount, 0);
+  if (tax <= 0) return null;
+  const ids = [...new Set(taxes.map((t) => t.tax_rate_details?.tax_rate ?? ''))];
+  if (ids.every((id) => rates.has(id))) {
+    return Math.round(ids.reduce((sum, id) => sum + rates.get(id)!, 0) * 100) / 100;
+  }
+  const taxable = taxes[0]?.taxable_amount;
+  return taxable ? Math.round((tax / taxable) * 10_000) / 100 : null;
+}
+
+export function mapInvoice(invoice: Stripe.Invoice, rates: ReadonlyMap<string, number>): GatewayInvoice {
   const discount = (invoice.total_discount_amounts ?? []).reduce((sum, d) => sum + d.amount, 0);
   const taxes = invoice.total_taxes ?? [];
   const tax = taxes.reduce((sum, t) => sum + t.amount, 0);
-  const taxable = taxes[0]?.taxable_amount;
   return {
     id: invoice.id ?? '',
     number: invoice.number,
@@ -92,7 +109,7 @@ export function mapInvoice(invoice: Stripe.Invoice): GatewayInvoice {
     discount,
     discountDescription: discount > 0 ? discountText(invoice) : null,
     tax,
-    taxPercentage: tax > 0 && taxable ? Math.round((tax / taxable) * 10_000) / 100 : null,
+    taxPercentage: taxPercentageOf(taxes, rates),
     total: invoice.total,
     startingBalance: invoice.starting_balance,
     lines: invoice.lines.data.map(mapLine),

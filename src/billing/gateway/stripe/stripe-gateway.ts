@@ -54,7 +54,7 @@ export class StripePaymentGateway implements PaymentGateway {
     this.stripe = createStripeClient(options);
     this.#payments = new StripePayments(this.stripe, options.apiBase ?? null);
     this.#taxRates = new StripeTaxRates(this.stripe);
-    this.#invoices = new StripeInvoices(this.stripe);
+    this.#invoices = new StripeInvoices(this.stripe, this.#taxRates);
   }
 
   async createCustomer(input: CreateCustomerInput): Promise<GatewayCustomer> {
