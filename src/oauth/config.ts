@@ -91,6 +91,12 @@ export interface OAuthConfig {
    * `token` (an initial access token from `tollgate client:registration-token`).
    */
   registration: RegistrationPolicy;
+  /**
+   * RFC 9449 §8, §9: DPoP proofs must carry a server-provided nonce (`use_dpop_nonce` and a
+   * `DPoP-Nonce` header otherwise), at the token endpoint and at protected routes. A nonce is
+   * derived from the application key and a window of `lifetimeSeconds`, so instances share them.
+   */
+  dpopNonces: { enabled: boolean; lifetimeSeconds: number };
   /** Client ID Metadata Documents: `https` client ids fetched as the client's registration. */
   clientIdMetadataDocuments: ClientIdMetadataDocumentsConfig;
   /** Clients a user may own through the JSON API (`POST /oauth/clients`): 422 beyond. The CLI is not limited. */
@@ -147,6 +153,7 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
         register: { address: { points: 10, durationSeconds: 3600 } },
       },
       registration: 'closed',
+      dpopNonces: { enabled: false, lifetimeSeconds: 300 },
       clientIdMetadataDocuments: {
         enabled: false,
         allowAddressRanges: [],
@@ -185,6 +192,7 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
       },
       registration: registrationPolicy(env.OAUTH_REGISTRATION),
       clientIdMetadataDocuments: { enabled: envBool(env.OAUTH_CLIENT_ID_METADATA_DOCUMENTS) },
+      dpopNonces: { enabled: envBool(env.OAUTH_DPOP_NONCES) },
       maxClientsPerUser: envInt(env.OAUTH_MAX_CLIENTS_PER_USER, 'OAUTH_MAX_CLIENTS_PER_USER'),
       maxRedirectsPerClient: envInt(env.OAUTH_MAX_REDIRECTS_PER_CLIENT, 'OAUTH_MAX_REDIRECTS_PER_CLIENT'),
       apiKeys: {

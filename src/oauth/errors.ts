@@ -27,7 +27,8 @@ export type OAuthErrorCode =
   | 'invalid_target'
   | 'invalid_redirect_uri'
   | 'invalid_client_metadata'
-  | 'invalid_dpop_proof';
+  | 'invalid_dpop_proof'
+  | 'use_dpop_nonce';
 
 /** Exhaustive: adding a code without a status does not compile. */
 export const oauthErrorStatus: Record<OAuthErrorCode, number> = {
@@ -59,6 +60,8 @@ export const oauthErrorStatus: Record<OAuthErrorCode, number> = {
   invalid_client_metadata: 400,
   // RFC 9449 §5: a DPoP proof at the token endpoint that fails its checks.
   invalid_dpop_proof: 400,
+  // RFC 9449 §8: the proof lacks the server's current nonce; the `DPoP-Nonce` header has it.
+  use_dpop_nonce: 400,
 };
 
 /**
@@ -73,6 +76,7 @@ export type InvalidTokenReason =
   | 'unknown_user'
   | 'audience'
   | 'proof'
+  | 'nonce'
   | 'bound';
 
 const TOKEN_DESCRIPTIONS: Record<InvalidTokenReason, string> = {
@@ -83,6 +87,7 @@ const TOKEN_DESCRIPTIONS: Record<InvalidTokenReason, string> = {
   unknown_user: 'The access token does not belong to a user.',
   audience: 'The access token is meant for another resource.',
   proof: 'The DPoP proof is invalid.',
+  nonce: 'Resource server requires nonce in DPoP proof.',
   bound: 'The access token is bound to a DPoP key: send it with the DPoP scheme and a proof.',
 };
 
@@ -107,6 +112,8 @@ export interface OAuthErrorOptions {
   scope?: string;
   /** `invalid_token` only: the request used the `DPoP` scheme, so the challenge does (RFC 9449 §7.1). */
   dpop?: boolean;
+  /** Extra response headers (RFC 9449 §8: `DPoP-Nonce`). */
+  headers?: Record<string, string>;
 }
 
 /** `invalid_client`'s description when it says nothing more (an unknown client, a bad secret). */
@@ -138,6 +145,7 @@ export class OAuthError extends HttpError {
         'Cache-Control': 'no-store',
         Pragma: 'no-cache',
         ...(challenge ? { 'WWW-Authenticate': challenge } : {}),
+        ...options.headers,
       },
       cause: options.cause,
     });
@@ -216,13 +224,27 @@ export class OAuthError extends HttpError {
 
   /** RFC 6750 §3.1 at a protected resource; the reason picks the public description. */
   static invalidToken(
-    refusal: { reason: InvalidTokenReason; detail?: string; dpop?: boolean } = { reason: 'invalid' },
+    refusal: {
+      reason: InvalidTokenReason;
+      detail?: string;
+      dpop?: boolean;
+      headers?: Record<string, string>;
+    } = { reason: 'invalid' },
   ): OAuthError {
     const reason = refusal?.reason ?? 'invalid';
     return new OAuthError('invalid_token', TOKEN_DESCRIPTIONS[reason], {
       reason,
       detail: refusal?.detail,
       dpop: refusal?.dpop,
+      headers: refusal?.headers,
+    });
+  }
+
+  /** RFC 9449 §8: the token endpoint wants a proof with this nonce (sent in `DPoP-Nonce`). */
+  static useDpopNonce(nonce: string, detail: string): OAuthError {
+    return new OAuthError('use_dpop_nonce', 'Authorization server requires nonce in DPoP proof.', {
+      detail,
+      headers: { 'DPoP-Nonce': nonce },
     });
   }
 
@@ -283,7 +305,7 @@ function rendering(
 ): { body: Record<string, unknown>; challenge: string | undefined } {
   switch (code) {
     case 'invalid_token':
-      if (options.dpop || options.reason === 'proof')
+      if (options.dpop || options.reason === 'proof' || options.reason === 'nonce')
         return { body: { message: UNAUTHENTICATED }, challenge: dpopChallenge(options.reason, description) };
       // §3.1: a request without credentials gets a bare challenge, "SHOULD NOT include an error code".
       return {
@@ -311,6 +333,7 @@ function rendering(
 function dpopChallenge(reason: InvalidTokenReason | undefined, description: string): string {
   const algs = `algs="${DPOP_ALGORITHMS.join(' ')}"`;
   if (reason === 'missing') return `DPoP ${algs}`;
-  const error = reason === 'proof' ? 'invalid_dpop_proof' : 'invalid_token';
+  const error =
+    reason === 'proof' ? 'invalid_dpop_proof' : reason === 'nonce' ? 'use_dpop_nonce' : 'invalid_token';
   return `DPoP error="${error}", error_description="${description}", ${algs}`;
 }

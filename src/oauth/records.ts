@@ -90,6 +90,8 @@ export interface AuthCodeRecord {
   authTime?: string | null;
   /** RFC 8707: the authorization request's `resource`, the audience of the tokens it is exchanged for. */
   resource?: string | null;
+  /** RFC 9449 §10: the thumbprint of the DPoP key the code may only be exchanged with. */
+  dpopJkt?: string | null;
 }
 
 /** Where a device authorization request stands (RFC 8628 §3.5). */

@@ -88,6 +88,8 @@ export interface OAuthAuthCodesTable {
   auth_time: string | null;
   /** RFC 8707: the authorization request's `resource`. */
   resource: string | null;
+  /** RFC 9449 §10: the `dpop_jkt` the code is bound to; absent in rows read before the column. */
+  dpop_jkt?: string | null;
 }
 
 /** A device authorization request (RFC 8628 §3.1) and where its user's decision stands. */

@@ -2,7 +2,7 @@ import { decodeJwt, SignJWT } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Clients } from '../../src/oauth/index.js';
-import { ADA, type ProtectionApp, protectionApp } from './support.js';
+import { ADA, dpopGet, type ProtectionApp, protectionApp } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
@@ -79,17 +79,7 @@ describe(`DPoP (${engine})`, () => {
   it('accepts the bound token with a proof at a protected route, request after request', async () => {
     const { token, handle } = await dpopToken();
     for (let i = 0; i < 3; i++) {
-      const res = await oauth.protectedResourceRequest(
-        token,
-        'GET',
-        new URL(`${t.url}/probe/machine`),
-        new Headers(),
-        null,
-        {
-          ...insecure,
-          DPoP: handle,
-        },
-      );
+      const res = await dpopGet(`${t.url}/probe/machine`, token, handle);
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ client: client.client_id });
     }

@@ -1,3 +1,4 @@
+import { allowInsecureRequests, type DPoPHandle, protectedResourceRequest } from 'oauth4webapi';
 import { referenceConfig } from '../../app/config.js';
 import { routes } from '../../app/routes.js';
 import { AppUser } from '../../app/user.js';
@@ -169,4 +170,12 @@ function hiddenToken(html: string): string {
   const match = /name="_token" value="([^"]+)"/.exec(html);
   if (!match) throw new Error(`No _token in the page:\n${html.slice(0, 400)}`);
   return match[1]!;
+}
+
+/** A GET to a protected route through oauth4webapi with a DPoP handle (its proof, its nonce). */
+export function dpopGet(url: string, token: string, handle: DPoPHandle): Promise<Response> {
+  return protectedResourceRequest(token, 'GET', new URL(url), new Headers(), null, {
+    [allowInsecureRequests]: true,
+    DPoP: handle,
+  });
 }

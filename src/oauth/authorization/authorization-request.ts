@@ -22,6 +22,8 @@ export interface AuthorizationRequest extends OpenIdParameters {
   codeChallengeMethod: CodeChallengeMethod | null;
   /** RFC 8707: the protected resource the tokens are for; null or absent (a request kept in a session from before): none named. */
   resource?: string | null;
+  /** RFC 9449 §10 `dpop_jkt`: the code goes only to a token request with a proof by this key. */
+  dpopJkt?: string | null;
 }
 
 /**
@@ -82,6 +84,11 @@ export async function validateAuthorizationRequest(
   checkClientScopes(client, scopes, { redirectable: true });
   const resource = checkResource(query.resource, deps.resources, { redirectable: true });
   const openId = checkOpenIdParameters(query);
+  const dpopJkt = query.dpop_jkt ?? null;
+  // A JWK SHA-256 thumbprint (RFC 7638): 43 base64url characters.
+  if (dpopJkt !== null && !/^[A-Za-z0-9_-]{43}$/.test(dpopJkt)) {
+    throw OAuthError.invalidRequest('The dpop_jkt parameter is not a JWK SHA-256 thumbprint.', back);
+  }
   return {
     client,
     request: {
@@ -93,6 +100,7 @@ export async function validateAuthorizationRequest(
       codeChallenge: pkce?.codeChallenge ?? null,
       codeChallengeMethod: pkce?.codeChallengeMethod ?? null,
       resource,
+      dpopJkt,
       ...openId,
     },
   };

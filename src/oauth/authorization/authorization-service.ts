@@ -124,6 +124,7 @@ export class AuthorizationService {
       nonce: request.nonce,
       authTime: authTime === null ? null : new Date(authTime * 1000).toISOString(),
       resource: request.resource ?? null,
+      dpopJkt: request.dpopJkt ?? null,
     });
     return this.redirect(request.redirectUri, 'code', { code, state: request.state });
   }

@@ -26,10 +26,22 @@ export interface CheckedProof {
   jkt: string;
   jti: string;
   iat: number;
+  /** RFC 9449 §8: the server-provided nonce it carries, if any. */
+  nonce: unknown;
 }
 
 /** Why a proof was refused, for the logs; the client sees a fixed description. */
 export class ProofRefused extends Error {}
+
+/** RFC 9449 §8: the proof lacks a current server nonce; `nonce` is the one to use. */
+export class NonceRequired extends Error {
+  constructor(
+    readonly nonce: string,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
 
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'] as const;
 
@@ -58,7 +70,7 @@ export async function checkProof(proof: string, expected: ProofExpectation): Pro
   } catch (err) {
     throw new ProofRefused(`signature: ${(err as Error).message}`);
   }
-  const { htm, htu, iat, jti, ath } = payload;
+  const { htm, htu, iat, jti, ath, nonce } = payload;
   if (typeof jti !== 'string' || jti.length === 0 || jti.length > 256) throw new ProofRefused('bad jti');
   if (htm !== expected.method) throw new ProofRefused('htm does not match');
   if (typeof htu !== 'string' || !expected.urls.includes(withoutQuery(htu)))
@@ -67,7 +79,7 @@ export async function checkProof(proof: string, expected: ProofExpectation): Pro
     throw new ProofRefused('iat outside the window');
   if (expected.accessToken !== undefined && ath !== accessTokenHash(expected.accessToken))
     throw new ProofRefused('ath does not match the access token');
-  return { jkt: await calculateJwkThumbprint(jwk, 'sha256'), jti, iat };
+  return { jkt: await calculateJwkThumbprint(jwk, 'sha256'), jti, iat, nonce };
 }
 
 /** RFC 9449 §4.2 `ath`: base64url SHA-256 of the access token's ASCII. */

@@ -12,7 +12,7 @@ import { defineGrant, type GrantServices, userTokens } from './grant.js';
 export const authorizationCodeGrant = defineGrant({
   grantType: 'authorization_code',
   parameters: { required: ['code', 'redirect_uri'], optional: ['code_verifier', 'resource'] },
-  async handle({ client, params }, services) {
+  async handle({ client, params, dpopJkt }, services) {
     const id = hashSecret(params.code);
     const stored = await services.store.authCodes.find(id);
     if (!stored || !safeEqual(stored.id, id) || stored.clientId !== client.id) {
@@ -30,6 +30,12 @@ export const authorizationCodeGrant = defineGrant({
       throw OAuthError.invalidGrant('The redirect_uri does not match the authorization request.');
     }
     verifyCodeVerifier(stored, params.code_verifier);
+    // RFC 9449 §10: a code bound by `dpop_jkt` needs a proof by that key; the code stays usable.
+    if (stored.dpopJkt && stored.dpopJkt !== dpopJkt) {
+      throw OAuthError.invalidDpopProof(
+        dpopJkt === undefined ? 'dpop_jkt code without a proof' : 'proof key is not the dpop_jkt',
+      );
+    }
     const audience = narrowResource(stored.resource ?? null, params.resource ?? null);
     // OpenID Connect Core §3.1.3.3: the user's claims are read before anything is issued.
     const idToken = services.idTokens.wanted(stored.scopes)

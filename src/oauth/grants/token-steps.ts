@@ -1,4 +1,4 @@
-import { ProofRefused } from '../dpop/proof.js';
+import { NonceRequired, ProofRefused } from '../dpop/proof.js';
 import { OAuthError } from '../errors.js';
 import { clientHandlesGrant } from '../records.js';
 import { checkClientScopes } from '../rules/check-client-scopes.js';
@@ -53,8 +53,9 @@ function grantParameters({ grant, request }: TokenExchange): void {
 }
 
 /**
- * RFC 9449 §5: a `DPoP` header must hold a valid proof for this request (`invalid_dpop_proof`);
- * a client registered with `dpop_bound_access_tokens` must send one (§5.2).
+ * RFC 9449 §5: a `DPoP` header must hold a valid proof for this request (`invalid_dpop_proof`),
+ * with a current server nonce when nonces are on (§8, `use_dpop_nonce`); a client registered with
+ * `dpop_bound_access_tokens` must send one (§5.2).
  */
 async function dpopProof(exchange: TokenExchange, { dpop }: TokenEndpointParts): Promise<void> {
   const sent = exchange.input.dpop;
@@ -67,6 +68,7 @@ async function dpopProof(exchange: TokenExchange, { dpop }: TokenEndpointParts):
     exchange.jkt = await dpop.check(sent.proof, { method: sent.method, url: sent.url });
   } catch (err) {
     if (err instanceof ProofRefused) throw OAuthError.invalidDpopProof(err.message);
+    if (err instanceof NonceRequired) throw OAuthError.useDpopNonce(err.nonce, err.message);
     throw err;
   }
 }

@@ -1,13 +1,14 @@
 import type { Context } from 'hono';
 import type { DpopProofs } from '../dpop/dpop-proofs.js';
-import { ProofRefused } from '../dpop/proof.js';
+import { NonceRequired, ProofRefused } from '../dpop/proof.js';
 import { OAuthError } from '../errors.js';
 import type { VerifiedToken } from './verified-token.js';
 
 /**
  * RFC 9449 §7 at the guard: a bound token (`cnf.jkt`) comes with the DPoP scheme and a proof for
  * this request by its key (`ath` = the token's hash); a bearer token under the DPoP scheme, or a
- * bound one as Bearer, is refused. Without `proofs`, every bound token is refused.
+ * bound one as Bearer, is refused. Without `proofs`, every bound token is refused. With nonces on
+ * (§9), a proof without a current one is `use_dpop_nonce`, with the nonce in `DPoP-Nonce`.
  */
 export class DpopBinding {
   constructor(private readonly proofs: DpopProofs | undefined) {}
@@ -29,8 +30,15 @@ export class DpopBinding {
     } catch (err) {
       if (err instanceof ProofRefused)
         throw OAuthError.invalidToken({ reason: 'proof', detail: err.message });
+      if (err instanceof NonceRequired) {
+        const headers = { 'DPoP-Nonce': err.nonce };
+        throw OAuthError.invalidToken({ reason: 'nonce', detail: err.message, dpop: true, headers });
+      }
       throw err;
     }
+    // RFC 9449 §8.2: the next nonce rides on every answer to a proof, so clients never fall behind.
+    const nonce = this.proofs.currentNonce();
+    if (nonce !== undefined) c.header('DPoP-Nonce', nonce);
     if (jkt !== token.jkt)
       throw OAuthError.invalidToken({ reason: 'proof', detail: 'the proof key is not the token key' });
   }
@@ -41,7 +49,12 @@ export class DpopBinding {
  * refusal already is one).
  */
 export function asDpopChallenge(err: unknown): never {
-  if (err instanceof OAuthError && err.code === 'invalid_token' && err.reason !== 'proof')
+  if (
+    err instanceof OAuthError &&
+    err.code === 'invalid_token' &&
+    err.reason !== 'proof' &&
+    err.reason !== 'nonce'
+  )
     throw OAuthError.invalidToken({ reason: err.reason ?? 'invalid', detail: err.detail, dpop: true });
   throw err;
 }

@@ -35,6 +35,8 @@ export async function answerFormEndpoint(
   logger: Logger,
   handle: (input: TokenInput) => Promise<object>,
   status: 200 | 201 = 200,
+  /** RFC 9449 §8.2: the `DPoP-Nonce` to send with the answer to a request with a proof, if any. */
+  dpopNonce?: () => string | undefined,
 ): Promise<Response> {
   try {
     const body = await handle({
@@ -42,7 +44,8 @@ export async function answerFormEndpoint(
       authorization: c.req.header('authorization'),
       dpop: { proof: c.req.header('dpop'), method: c.req.method, url: c.req.url },
     });
-    return c.json(body, status, noStore);
+    const nonce = dpopNonce && c.req.header('dpop') !== undefined ? dpopNonce() : undefined;
+    return c.json(body, status, nonce === undefined ? noStore : { ...noStore, 'DPoP-Nonce': nonce });
   } catch (err) {
     return oauthErrorResponse(c, err, logger);
   }

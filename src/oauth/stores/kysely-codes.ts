@@ -20,6 +20,7 @@ function toAuthCode(row: OAuthAuthCodeRow): AuthCodeRecord {
     nonce: row.nonce,
     authTime: row.auth_time,
     resource: row.resource,
+    dpopJkt: row.dpop_jkt ?? null,
   };
 }
 
@@ -44,6 +45,7 @@ export class KyselyAuthCodeStore implements AuthCodeStore {
         nonce: code.nonce ?? null,
         auth_time: code.authTime ?? null,
         resource: code.resource ?? null,
+        dpop_jkt: code.dpopJkt ?? null,
       })
       .execute();
   }
