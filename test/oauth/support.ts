@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { authProvider } from '../../src/auth/index.js';
 import type { User } from '../../src/auth/user.js';
@@ -42,6 +44,8 @@ export async function oauthApp(
     oauth?: OAuthOptions;
     /** Runs before boot, after the keys are installed: declare the test's routes here. */
     setup?: (app: Application) => void;
+    /** The port to serve on (see `freePort`, for an issuer that is the server's own URL); default any. */
+    port?: number;
   } = {},
 ): Promise<OAuthTestApp> {
   const t = await createTestApp({
@@ -55,7 +59,7 @@ export async function oauthApp(
   const users = t.app.container.make(Users);
   const ada = await users.create(ADA);
   const bob = await users.create(BOB);
-  const server = await listen(t.app, '127.0.0.1', 0);
+  const server = await listen(t.app, '127.0.0.1', options.port ?? 0);
   const issuer = t.app.config.app.url.replace(/\/+$/, '');
   const as: oauth.AuthorizationServer = {
     issuer,
@@ -79,6 +83,18 @@ export async function oauthApp(
       await t.close();
     },
   };
+}
+
+/** A port free right now, for a server whose configured URL must be its real one. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 /** oauth4webapi refuses plain http unless told: the tests run on loopback. */
