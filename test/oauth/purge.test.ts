@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClientRegistrations } from '../../src/oauth/registration/client-registrations.js';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
 import { purgeInBatches } from '../../src/oauth/stores/purge.js';
 import { ADA, type OAuthTestApp, oauthApp, tokenRequest } from './support.js';
@@ -87,5 +88,32 @@ describe(`purging tokens in batches (${engine})`, () => {
     expect(a.accessTokens + b.accessTokens).toBe(due);
     expect(a.refreshTokens + b.refreshTokens).toBe(due);
     expect(await rows('oauth_access_tokens')).toBe(0);
+  });
+});
+
+describe(`purging initial access tokens (${engine})`, () => {
+  let t: OAuthTestApp;
+  beforeAll(async () => {
+    t = await oauthApp({ config: { oauth: { registration: 'token' } } });
+  });
+  afterAll(async () => t.stop());
+
+  it('RFC 7591 §3: an expired initial access token goes, a live one stays and still registers', async () => {
+    const registrations = t.app.container.make(ClientRegistrations);
+    const old = await registrations.createInitialToken(HOUR);
+    t.clock.advance(10 * 24 * HOUR * 1000);
+    const live = await registrations.createInitialToken(HOUR);
+    const before = new Date(t.clock.now().getTime() - 7 * 24 * HOUR * 1000).toISOString();
+    const store = t.app.container.make(OAuthStoreKey);
+    expect((await store.purge({ revoked: false, expired: true, before })).registrationTokens).toBe(1);
+    expect((await store.purge({ revoked: true, expired: false, before })).registrationTokens).toBe(0);
+    const register = (token: string) =>
+      fetch(`${t.url}/oauth/register`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: ['https://app.example/cb'] }),
+      });
+    expect((await register(old.token)).status).toBe(401);
+    expect((await register(live.token)).status).toBe(201);
   });
 });

@@ -109,6 +109,8 @@ export interface PurgeCounts {
   deviceCodes: number;
   /** Only expired ones: pushed authorization requests (RFC 9126) are used, never revoked. */
   pushedRequests: number;
+  /** Only expired ones: dynamic registration's initial access tokens (RFC 7591 §3). */
+  registrationTokens: number;
 }
 
 /**

@@ -11,6 +11,7 @@ const tables = [
   ['oauth_access_tokens', 'accessTokens'],
   ['oauth_device_codes', 'deviceCodes'],
   ['oauth_pushed_requests', 'pushedRequests'],
+  ['oauth_registration_tokens', 'registrationTokens'],
 ] as const;
 
 type PurgedTable = (typeof tables)[number][0];
@@ -32,6 +33,7 @@ export async function purgeInBatches(
     authCodes: 0,
     deviceCodes: 0,
     pushedRequests: 0,
+    registrationTokens: 0,
   };
   if (!options.revoked && !options.expired) return counts;
   const batchSize = options.batchSize ?? PURGE_BATCH_SIZE;
@@ -70,12 +72,17 @@ export async function purgeInBatches(
 }
 
 function expiresOnly(table: PurgedTable): boolean {
-  return table === 'oauth_device_codes' || table === 'oauth_pushed_requests';
+  return (
+    table === 'oauth_device_codes' ||
+    table === 'oauth_pushed_requests' ||
+    table === 'oauth_registration_tokens'
+  );
 }
 
 function purgeable(eb: ExpressionBuilder<Database, PurgedTable>, table: PurgedTable, options: PurgeOptions) {
   // Device codes are never revoked: a denied or redeemed one still answers its device until it
   // expires (minutes), then goes. Pushed requests (RFC 9126) too: a used one stays to refuse its replay.
+  // Initial access tokens (RFC 7591 §3) serve registrations until they expire, and are never revoked.
   if (expiresOnly(table)) return eb('expires_at', '<', options.before);
   const conditions = [];
   if (options.revoked) conditions.push(eb('revoked', '=', 1));
