@@ -92,6 +92,13 @@ export const braintreeHarness: EditionHarness = {
         const s = sandbox.store.subscriptions.get(id);
         return s ? { plan: s.planId, quantity: null, status: s.status } : null;
       },
+      // What the Control Panel's edit does; no notification is sent for it.
+      resumeAtProvider: async (id) => {
+        const s = sandbox.store.subscriptions.get(id);
+        if (!s) throw new Error(`no subscription ${id}`);
+        s.numberOfBillingCycles = null;
+        s.neverExpires = true;
+      },
       counts: () => ({
         customers: sandbox.store.customers.size,
         subscriptions: sandbox.store.subscriptions.size,

@@ -228,6 +228,26 @@ describe('Braintree edition specifics', () => {
     expect(sub.onGracePeriod()).toBe(true);
   });
 
+  it('a sale never recorded at issue (made before the record existed) is read from the current terms', async () => {
+    taxPercentage = 10;
+    const user = await newUser(t.app);
+    const sub = await user.newSubscription('main', 'basic-monthly').create('fake-valid-nonce');
+    const [issued] = await user.invoices();
+    expect([issued?.total(), issued?.taxPercentage()]).toEqual(['$22.00', 10]);
+    // As for a transaction from before billing_issued_invoices: no record of it.
+    await t.app.db.deleteFrom('billing_issued_invoices').where('provider_id', '=', issued!.id).execute();
+    await sub.swap('pro-monthly');
+    const legacy = await user.findInvoice(issued!.id);
+    // Its amount is Braintree's; plan and tax come from the subscription as it is now.
+    expect(legacy?.total()).toBe('$22.00');
+    expect(legacy?.taxPercentage()).toBe(10);
+    expect(legacy?.subscriptionLines()[0]?.description).toBe('Pro');
+    // The swap's prorated charge was recorded when it was made.
+    const recorded = await t.app.db.selectFrom('billing_issued_invoices').selectAll().execute();
+    const proration = recorded.find((r) => r.subscription_id === sub.providerId);
+    expect(proration).toMatchObject({ plan: 'pro-monthly', plan_name: 'Pro', tax_rate: 1000 });
+  });
+
   it('quantities are not a Braintree feature: a clear unsupported_by_edition error naming it', async () => {
     const user = await newUser(t.app);
     const err = await user

@@ -79,6 +79,11 @@ export interface EditionSandbox {
   payments(customerId: string): Promise<Array<{ amount: number; succeeded: boolean }>>;
   /** The subscription at the provider: plan, quantity, and whether it is trialing/cancelled. */
   subscription(id: string): Promise<{ plan: string; quantity: number | null; status: string } | null>;
+  /**
+   * Lifts a cancellation at period end at the provider itself (its dashboard), bypassing the app:
+   * Stripe `cancel_at_period_end: false`; Braintree unlimited billing cycles again.
+   */
+  resumeAtProvider(id: string): Promise<void>;
   /** Every customer and subscription the provider holds (to prove a double submit made one of each). */
   counts(): { customers: number; subscriptions: number };
   /** Webhook deliveries so far, oldest first. */

@@ -72,6 +72,9 @@ export const stripeHarness: EditionHarness = {
         const item = sub.items.data[0];
         return { plan: item?.price.id ?? '', quantity: item?.quantity ?? null, status: sub.status };
       },
+      resumeAtProvider: async (id) => {
+        await stripe.subscriptions.update(id, { cancel_at_period_end: false });
+      },
       counts: () => ({
         customers: sandbox.store.customers.size,
         subscriptions: sandbox.store.subscriptions.size,

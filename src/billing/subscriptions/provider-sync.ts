@@ -10,8 +10,10 @@ export function isStale(record: SubscriptionRecord, sync: SubscriptionSync): boo
 /**
  * What the provider's state in a webhook changes on the local record: status, plan, quantity,
  * trial end, and `ends_at` — ended by the provider (the one rule, `endedByProvider`), set to the
- * period end when it will cancel at period end, or cleared when it was resumed at the provider
- * while the grace period still runs. An ended record keeps its end.
+ * period end when it will cancel at period end, or cleared when the provider has it live and not
+ * cancelling: resumed there, in the grace period or after it (a renewal it charged after the
+ * period end must not leave a paying customer locked out). State older than the record's is never
+ * applied (`isStale`), so a late event cannot undo a cancellation made here since.
  */
 export function providerChanges(
   record: SubscriptionRecord,
@@ -33,7 +35,7 @@ export function providerChanges(
     if (endsAt !== null) changes.endsAt = endsAt;
   } else if (remote.cancelAtPeriodEnd) {
     if (record.endsAt === null) changes.endsAt = (remote.currentPeriodEnd ?? now).toISOString();
-  } else if (status.onGracePeriod(record, now)) {
+  } else if (record.endsAt !== null) {
     changes.endsAt = null;
   }
   return changes;

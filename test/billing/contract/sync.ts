@@ -93,6 +93,34 @@ export function syncCases(ctx: ContractContext): void {
       expect((await user.subscription('main'))!.status).toBe('past_due');
     });
 
+    it('cancelled here, resumed at the provider: the renewal it charges after the grace period clears ends_at', async () => {
+      const user = await newUser();
+      const sub = await user.newSubscription('main', plans.monthly.id).create(tokens.card);
+      await sub.cancel();
+      expect((await user.subscription('main'))!.onGracePeriod()).toBe(true);
+      // Resumed at the provider's dashboard; whatever it said then never reached the app.
+      await held(sub.providerId, () => ctx.sandbox.resumeAtProvider(sub.providerId));
+      // The provider renews after the period end and charges the customer: access follows.
+      await ctx.sandbox.advanceDays(32);
+      expect(await ctx.paidAmounts(await ctx.reload(user))).toHaveLength(2);
+      const after = (await user.subscription('main'))!;
+      expect(after.ends_at).toBeNull();
+      expect(after.cancelled()).toBe(false);
+      expect(await user.subscribed('main')).toBe(true);
+      expect(await ctx.sandbox.subscription(sub.providerId)).toMatchObject({ plan: plans.monthly.id });
+    });
+
+    it('cancelled here and not resumed: ended at the period end, nothing charged after it', async () => {
+      const user = await newUser();
+      const sub = await user.newSubscription('main', plans.monthly.id).create(tokens.card);
+      await sub.cancel();
+      await ctx.sandbox.advanceDays(32);
+      expect(await ctx.paidAmounts(await ctx.reload(user))).toHaveLength(1);
+      const after = (await user.subscription('main'))!;
+      expect(after.ended()).toBe(true);
+      expect(await user.subscribed('main')).toBe(false);
+    });
+
     it('two deliveries of one event at once: one applies it, the other is a duplicate', async () => {
       const { user, sub } = await failing();
       const deliveries = await held(sub.providerId, () => ctx.sandbox.advanceDays(3));
