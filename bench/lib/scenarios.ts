@@ -1,4 +1,5 @@
 import type { AutocannonRequest } from 'autocannon';
+import { dpopProofs } from './dpop-proof.js';
 import type { LoadSpec } from './load.js';
 import type { Row, Target } from './row.js';
 
@@ -47,6 +48,23 @@ export function rotating(path: string, tokens: string[]): () => AutocannonReques
         const token = tokens[next++ % tokens.length];
         return { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } };
       },
+    },
+  ];
+}
+
+/** `Authorization: DPoP <token>` and a fresh proof for the request, signed by the load (RFC 9449 §7). */
+function withProofs(f: Fixtures): () => AutocannonRequest[] {
+  const proof = dpopProofs(f.privateKeyPem, f.jwk, f.token);
+  const url = `${f.origin}${f.path}`;
+  const authorization = `DPoP ${f.token}`;
+  return () => [
+    {
+      method: 'GET',
+      path: f.path,
+      setupRequest: (request) => ({
+        ...request,
+        headers: { ...request.headers, authorization, dpop: proof('GET', url) },
+      }),
     },
   ];
 }
@@ -175,6 +193,16 @@ export function tollgate(
       ...row('protected.reused', 'auth:api + scopes, reused token', 'req/s', 'bare'),
       env: env('protected'),
       load: (f) => ({ path: f.path, headers: { authorization: `Bearer ${f.tokens[0]}` } }),
+    },
+    {
+      ...row(
+        'protected.dpop',
+        'auth:api + scopes, DPoP-bound token, a new proof every request',
+        'req/s',
+        'bare',
+      ),
+      env: env('protected_dpop'),
+      load: (f) => ({ path: f.path, requests: withProofs(f) }),
     },
     {
       ...row('protected.new', 'auth:api + scopes, new token every request', 'req/s', 'jose-verify'),

@@ -2,6 +2,8 @@
 // seeded for one scenario (BENCH_SCENARIO):
 //   protected          GET /bench/protected behind `auth:api` + `scopes:check-status`, with
 //                      one personal access token, reused
+//   protected_dpop     the same route with one DPoP-bound token (password grant with a proof);
+//                      the load sends a new proof by its key with every request (RFC 9449)
 //   protected_new      the same route with BENCH_TOKENS (default 60,000) distinct tokens: more
 //                      than the guard's 10,000-entry verified-token cache, so a client cycling
 //                      through them never presents one the guard still holds verified
@@ -10,7 +12,7 @@
 //   authorization_code a client, a user, and one logged-in session per connection
 // The signing algorithm comes from OAUTH_SIGNING_ALG; keys are generated per process.
 // BENCH_PRELOAD_ROWS (and BENCH_PRELOAD_EXPIRED=1) first bulk-load that many access-token rows.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Application, authProvider, listen, oauthProvider, Users } from 'tollgate';
@@ -22,6 +24,7 @@ import {
   PersonalAccessTokens,
 } from 'tollgate/oauth';
 import { createApp } from '../../app/bootstrap.js';
+import { dpopProofs } from '../lib/dpop-proof.js';
 import { announce, exitOnSigterm } from './announce.js';
 import { preloadAccessTokens } from './preload.js';
 import { logIn } from './tollgate-session.js';
@@ -78,6 +81,8 @@ async function fixtures(app: Application): Promise<Record<string, unknown>> {
     }
     case 'protected_new':
       return { path: '/bench/protected', tokens: await distinctTokens(app) };
+    case 'protected_dpop':
+      return dpopBound();
     case 'client_credentials': {
       const { client, plainSecret } = await clients.create({ name: 'Bench service', redirect: '' });
       return { clientId: client.id, clientSecret: plainSecret };
@@ -122,6 +127,37 @@ async function fixtures(app: Application): Promise<Record<string, unknown>> {
     default:
       throw new Error(`unknown BENCH_SCENARIO ${scenario}`);
   }
+}
+
+/** A DPoP-bound user token from the token endpoint, and the key the load signs its proofs with. */
+async function dpopBound(): Promise<Record<string, unknown>> {
+  const { client, plainSecret } = await clients.create({
+    name: 'Bench DPoP app',
+    redirect: '',
+    password: true,
+  });
+  const keys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const privateKeyPem = keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const { kty, crv, x, y } = keys.publicKey.export({ format: 'jwk' }) as Record<string, string>;
+  const jwk = { kty: kty!, crv: crv!, x: x!, y: y! };
+  const tokenUrl = `${server.url}/oauth/token`;
+  const res = await fetch(tokenUrl, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${client.id}:${plainSecret}`).toString('base64')}`,
+      dpop: dpopProofs(privateKeyPem, jwk)('POST', tokenUrl),
+    },
+    body: new URLSearchParams({
+      grant_type: 'password',
+      username: user.email,
+      password,
+      scope: 'check-status',
+    }),
+  });
+  const body = (await res.json()) as { access_token?: string; token_type?: string };
+  if (body.token_type !== 'DPoP') throw new Error(`no DPoP token: ${res.status} ${JSON.stringify(body)}`);
+  return { path: '/bench/protected', origin: server.url, token: body.access_token, privateKeyPem, jwk };
 }
 
 /**
