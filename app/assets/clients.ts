@@ -1,4 +1,4 @@
-import { clearErrors, formatDate, h, secretBox, showErrors } from './dom.js';
+import { clearErrors, formatDate, h, lastUsed, secretBox, showErrors } from './dom.js';
 import { ApiError, api } from './http.js';
 
 interface Client {
@@ -7,6 +7,7 @@ interface Client {
   redirect: string;
   confidential: boolean;
   created_at: string;
+  last_used_at: string | null;
   secret?: string;
 }
 
@@ -65,6 +66,7 @@ export function initClients(root: HTMLElement): void {
       h('td', {}, h('span', { class: 'mono', 'data-client-id': true }, client.id)),
       h('td', {}, h('span', { class: 'mono' }, client.redirect)),
       h('td', { class: 'small muted nowrap' }, formatDate(client.created_at)),
+      h('td', { class: 'small muted nowrap', 'data-last-used': true }, lastUsed(client.last_used_at)),
       h('td', {}, h('div', { class: 'actions' }, edit, remove)),
     );
   }

@@ -53,6 +53,11 @@ export function formatDate(iso: string | null | undefined): string {
   return new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
+/** "Last used Jan 15, 2026" or "Never used": every credential kind shows its last use. */
+export function lastUsed(iso: string | null | undefined): string {
+  return iso ? `Last used ${formatDate(iso)}` : 'Never used';
+}
+
 /** A "Copy" button for a secret shown once. */
 export function copyButton(value: string): HTMLButtonElement {
   const button = h('button', { type: 'button', class: 'btn', 'data-copy': true }, 'Copy');

@@ -1,4 +1,4 @@
-import { clearErrors, formatDate, h, secretBox, showErrors } from './dom.js';
+import { clearErrors, formatDate, h, lastUsed, secretBox, showErrors } from './dom.js';
 import { ApiError, api } from './http.js';
 
 interface Token {
@@ -7,6 +7,7 @@ interface Token {
   scopes: string[];
   created_at: string;
   expires_at: string | null;
+  last_used_at: string | null;
   revoked: boolean;
   client?: { id: string; name: string };
 }
@@ -45,6 +46,7 @@ export function initPersonalTokens(root: HTMLElement): void {
           h('td', {}, scopeList(token.scopes)),
           h('td', { class: 'small muted' }, `Created ${formatDate(token.created_at)}`),
           h('td', { class: 'small muted' }, `Expires ${formatDate(token.expires_at)}`),
+          h('td', { class: 'small muted', 'data-last-used': true }, lastUsed(token.last_used_at)),
           h('td', {}, remove),
         );
       }),
@@ -93,6 +95,7 @@ interface AuthorizedApp {
   name: string;
   scopes: string[];
   since: string;
+  lastUsedAt: string | null;
   tokenIds: string[];
 }
 
@@ -105,11 +108,14 @@ function byClient(tokens: Token[]): AuthorizedApp[] {
       name: token.client?.name ?? 'Unknown application',
       scopes: [],
       since: token.created_at,
+      lastUsedAt: null,
       tokenIds: [],
     };
     app.tokenIds.push(token.id);
     for (const scope of token.scopes) if (!app.scopes.includes(scope)) app.scopes.push(scope);
     if (token.created_at < app.since) app.since = token.created_at;
+    if (token.last_used_at && (!app.lastUsedAt || token.last_used_at > app.lastUsedAt))
+      app.lastUsedAt = token.last_used_at;
     apps.set(clientId, app);
   }
   return [...apps.values()];
@@ -144,6 +150,7 @@ export function initAuthorizedApps(root: HTMLElement): void {
           h('td', {}, h('strong', {}, app.name)),
           h('td', {}, scopeList(app.scopes)),
           h('td', { class: 'small muted' }, `Authorized ${formatDate(app.since)}`),
+          h('td', { class: 'small muted', 'data-last-used': true }, lastUsed(app.lastUsedAt)),
           h('td', {}, revoke),
         );
       }),

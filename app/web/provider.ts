@@ -1,4 +1,5 @@
 import type { ServiceProvider } from 'tollgate';
+import { ApiKeysPageController } from './controllers/api-keys-controller.js';
 import { BillingController } from './controllers/billing-controller.js';
 import { DashboardController } from './controllers/dashboard-controller.js';
 import { ServiceInvoiceController } from './controllers/invoice-controller.js';
@@ -21,6 +22,7 @@ export function webProvider(): ServiceProvider {
       router.controllers.registerMany({
         'Web/LandingController': LandingController,
         'Web/DashboardController': DashboardController,
+        'Web/ApiKeysPageController': ApiKeysPageController,
         'Web/BillingController': BillingController,
         'Web/ScriptController': ScriptController,
         'Web/InvoiceController': ServiceInvoiceController,
@@ -36,7 +38,11 @@ export function webProvider(): ServiceProvider {
       router.group({ middleware: ['web', 'auth'] }, (r) => {
         r.get('/dashboard', [DashboardController, 'overview']).name('dashboard');
         r.get('/dashboard/clients', [DashboardController, 'clientsPage']).name('dashboard.clients');
-        r.get('/dashboard/tokens', [DashboardController, 'tokensPage']).name('dashboard.tokens');
+        r.get('/dashboard/tokens', [ApiKeysPageController, 'show']).name('dashboard.tokens');
+        r.post('/dashboard/api-keys', [ApiKeysPageController, 'store']).name('dashboard.api-keys.store');
+        r.delete('/dashboard/api-keys/{key}', [ApiKeysPageController, 'destroy']).name(
+          'dashboard.api-keys.destroy',
+        );
         r.get('/dashboard/billing', [BillingController, 'show']).name('dashboard.billing');
         r.post('/dashboard/billing/subscribe', [BillingController, 'subscribe']).name('billing.subscribe');
         r.post('/dashboard/billing/swap', [BillingController, 'swap']).name('billing.swap');

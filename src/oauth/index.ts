@@ -3,6 +3,7 @@
  * (or `tollgate install`) once, and protect routes with `auth:api`, `scopes:a,b` and `scope:a,b`.
  */
 
+export { apiKeyInput } from './api-keys/api-key-input.js';
 export type { CreatedApiKey, NewApiKeyInput } from './api-keys/api-keys.js';
 export { ApiKeys, serializeApiKey } from './api-keys/api-keys.js';
 export type { ApiKeyEnvironment } from './api-keys/key-format.js';

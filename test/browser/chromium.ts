@@ -31,7 +31,8 @@ export interface Chromium {
   close(): Promise<void>;
 }
 
-export async function launchChromium(): Promise<Chromium> {
+/** `javaScript: false` browses as a user with JavaScript turned off: pages must work on their own. */
+export async function launchChromium(options: { javaScript?: boolean } = {}): Promise<Chromium> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `Chromium is not installed at ${CHROMIUM}. The browser tests drive Debian's chromium: ` +
@@ -46,6 +47,7 @@ export async function launchChromium(): Promise<Chromium> {
     acceptDownloads: true,
     locale: 'en-US',
     timezoneId: 'UTC',
+    javaScriptEnabled: options.javaScript ?? true,
   });
   context.setDefaultTimeout(10_000);
   const page = context.pages()[0] ?? (await context.newPage());

@@ -213,7 +213,7 @@ describe(`reference service in Chromium (${engine})`, { timeout: 60_000 }, () =>
     await page().click('[data-token-form] button[type="submit"]');
     await expect(page().locator('#field-token-name ~ .error').textContent()).resolves.toContain('required');
     await page().fill('#field-token-name', 'Deploy script');
-    await page().check('input[name="scopes"][value="check-status"]');
+    await page().check('[data-token-form] input[name="scopes"][value="check-status"]');
     await page().click('[data-token-form] button[type="submit"]');
     await page().waitForSelector('[data-personal-tokens] [data-secret]');
     personalToken = (await page().locator('[data-secret] code[data-value="Token"]').textContent())!;

@@ -1,23 +1,21 @@
 import type { Context } from 'hono';
 import { ConfigKey, type TollgateConfig } from 'tollgate';
-import { Clients, PersonalAccessTokens, Scopes } from 'tollgate/oauth';
+import { Clients, PersonalAccessTokens } from 'tollgate/oauth';
 import { renderPage } from 'tollgate/views';
 import type { AppUser } from '../../user.js';
 import { SUBSCRIPTION, subscriptionSummary, subscriptionView } from '../billing-view.js';
 import { ClientsPage } from '../pages/clients-page.js';
 import { OverviewPage } from '../pages/overview-page.js';
-import { TokensPage } from '../pages/tokens-page.js';
 import { scriptUrl } from '../scripts.js';
 
-/** `/dashboard`, `/dashboard/clients`, `/dashboard/tokens`. The lists are loaded by the page's script. */
+/** `/dashboard` and `/dashboard/clients` (its list is loaded by the page's script); the tokens page is `ApiKeysPageController`'s. */
 export class DashboardController {
-  static inject = [ConfigKey, Clients, PersonalAccessTokens, Scopes] as const;
+  static inject = [ConfigKey, Clients, PersonalAccessTokens] as const;
 
   constructor(
     private readonly config: TollgateConfig,
     private readonly clients: Clients,
     private readonly tokens: PersonalAccessTokens,
-    private readonly scopes: Scopes,
   ) {}
 
   async overview(c: Context): Promise<Response> {
@@ -46,14 +44,6 @@ export class DashboardController {
       c,
       { title: 'OAuth clients' },
       <ClientsPage script={await scriptUrl()} baseUrl={base} />,
-    );
-  }
-
-  async tokensPage(c: Context): Promise<Response> {
-    return renderPage(
-      c,
-      { title: 'API tokens' },
-      <TokensPage script={await scriptUrl()} scopes={this.scopes.all()} />,
     );
   }
 }

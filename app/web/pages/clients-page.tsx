@@ -19,6 +19,7 @@ export const ClientsPage: FC<{ script: string; baseUrl: string }> = ({ script, b
               <th>Client ID</th>
               <th>Redirect URL</th>
               <th>Created</th>
+              <th>Last used</th>
               <th>
                 <span class="hidden">Actions</span>
               </th>

@@ -1,14 +1,20 @@
 import type { FC } from 'hono/jsx';
+import { ApiKeysSection, type ApiKeysSectionProps } from './api-keys-section.js';
 import { DashboardFrame } from './frame.js';
 
 export interface TokensPageProps {
   script: string;
   scopes: Array<{ id: string; description: string }>;
+  apiKeys: ApiKeysSectionProps;
 }
 
-/** `/dashboard/tokens`: personal access tokens and authorized applications (script: app/assets/tokens.ts). */
-export const TokensPage: FC<TokensPageProps> = ({ script, scopes }) => (
+/**
+ * `/dashboard/tokens`: API keys (server-rendered), personal access tokens and authorized
+ * applications (script: app/assets/tokens.ts).
+ */
+export const TokensPage: FC<TokensPageProps> = ({ script, scopes, apiKeys }) => (
   <DashboardFrame current="tokens" title="API tokens" script={script}>
+    <ApiKeysSection {...apiKeys} />
     <section class="card" data-personal-tokens>
       <h2>Personal access tokens</h2>
       <p class="muted">

@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
+import { apiKeyInput } from '../api-keys/api-key-input.js';
 import { ApiKeys, serializeApiKey } from '../api-keys/api-keys.js';
 import { Scopes } from '../scopes.js';
 import { notFound } from './clients-controller.js';
-import { apiKeySchema } from './schemas.js';
-import { validateJson } from './validate.js';
+import { jsonBody } from './validate.js';
 
 /** `/api-keys`: the signed-in user's API keys (session + CSRF, like the personal access token API). */
 export class ApiKeysController {
@@ -21,13 +21,8 @@ export class ApiKeysController {
 
   /** 201 with the key itself (`key`), shown this once; lists show only its prefix and last four characters. */
   async store(c: Context): Promise<Response> {
-    const input = await validateJson(c, apiKeySchema(this.scopes));
-    const { plainKey, key } = await this.keys.create(c.get('user')!.id, {
-      name: input.name,
-      scopes: input.scopes,
-      expiresInDays: input.expires_in_days,
-      rateLimitPerMinute: input.rate_limit_per_minute,
-    });
+    const input = apiKeyInput(this.scopes, await jsonBody(c));
+    const { plainKey, key } = await this.keys.create(c.get('user')!.id, input);
     return c.json({ key: plainKey, api_key: serializeApiKey(key) }, 201, { 'Cache-Control': 'no-store' });
   }
 

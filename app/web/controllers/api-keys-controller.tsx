@@ -1,0 +1,74 @@
+import type { Context } from 'hono';
+import { csrfToken, ValidationError } from 'tollgate';
+import { ApiKeys, apiKeyInput, OAuthError, Scopes } from 'tollgate/oauth';
+import { renderPage } from 'tollgate/views';
+import type { ApiKeysSectionProps } from '../pages/api-keys-section.js';
+import { TokensPage } from '../pages/tokens-page.js';
+import { scriptUrl } from '../scripts.js';
+
+/**
+ * The API keys of `/dashboard/tokens` as plain form posts: create answers with the page itself
+ * (the new key shown once, never stored in the session), a refused create with the page and the
+ * field messages (422); revoke redirects back with a flashed message.
+ */
+export class ApiKeysPageController {
+  static inject = [ApiKeys, Scopes] as const;
+
+  constructor(
+    private readonly keys: ApiKeys,
+    private readonly scopes: Scopes,
+  ) {}
+
+  /** `GET /dashboard/tokens`. */
+  show(c: Context): Promise<Response> {
+    return this.page(c);
+  }
+
+  /** The tokens page, with the API keys section as given. */
+  async page(c: Context, section: Partial<ApiKeysSectionProps> = {}, status = 200): Promise<Response> {
+    const user = c.get('user')!;
+    const apiKeys = {
+      csrfToken: csrfToken(c),
+      keys: await this.keys.forUser(user.id),
+      scopes: this.scopes.all(),
+      ...section,
+    };
+    const page = <TokensPage script={await scriptUrl()} scopes={this.scopes.all()} apiKeys={apiKeys} />;
+    const res = await renderPage(c, { title: 'API tokens', status }, page);
+    res.headers.set('Cache-Control', 'no-store');
+    return res;
+  }
+
+  async store(c: Context): Promise<Response> {
+    const form = await c.req.parseBody({ all: true });
+    const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+    const old = {
+      name: text(form.name),
+      scopes: ([] as unknown[]).concat(form.scopes ?? []).filter((s): s is string => typeof s === 'string'),
+      expires_in_days: text(form.expires_in_days),
+      rate_limit_per_minute: text(form.rate_limit_per_minute),
+    };
+    try {
+      const { plainKey, key } = await this.keys.create(
+        c.get('user')!.id,
+        apiKeyInput(this.scopes, form, true),
+      );
+      return await this.page(c, { created: { name: key.name, key: plainKey } }, 201);
+    } catch (err) {
+      if (err instanceof ValidationError) return this.page(c, { errors: err.errors, old }, 422);
+      if (err instanceof OAuthError) return this.page(c, { errors: { scopes: [err.description] }, old }, 422);
+      throw err;
+    }
+  }
+
+  async destroy(keyId: string, c: Context): Promise<Response> {
+    const user = c.get('user')!;
+    const key = await this.keys.findForUser(keyId, user.id);
+    const revoked = key !== undefined && (await this.keys.revoke(key));
+    c.get('session')?.flash(
+      revoked ? 'status' : 'error',
+      revoked ? `API key “${key!.name}” revoked.` : 'That API key was already revoked.',
+    );
+    return c.redirect('/dashboard/tokens#api-keys', 303);
+  }
+}

@@ -1,0 +1,155 @@
+import type { FC } from 'hono/jsx';
+import type { ApiKeyRecord } from 'tollgate/oauth';
+import { CsrfField } from 'tollgate/views';
+import { displayDate } from './frame.js';
+
+export interface ApiKeysSectionProps {
+  csrfToken: string;
+  keys: ApiKeyRecord[];
+  scopes: Array<{ id: string; description: string }>;
+  /** The key just created: shown this once. */
+  created?: { name: string; key: string };
+  /** A refused create: the field messages and what was typed. */
+  errors?: Record<string, string[]>;
+  old?: { name?: string; scopes?: string[]; expires_in_days?: string; rate_limit_per_minute?: string };
+}
+
+const FieldError: FC<{ messages?: string[] }> = ({ messages }) =>
+  messages?.length ? <p class="error">{messages.join(' ')}</p> : null;
+
+/**
+ * API keys on `/dashboard/tokens`, rendered on the server: the list, a real form post to create
+ * one (the key shown once in the answer) and a form per key to revoke it. No JavaScript needed.
+ */
+export const ApiKeysSection: FC<ApiKeysSectionProps> = ({
+  csrfToken,
+  keys,
+  scopes,
+  created,
+  errors,
+  old,
+}) => (
+  <section class="card" id="api-keys" data-api-keys>
+    <h2>API keys</h2>
+    <p class="muted">
+      Keys for servers and scripts. Send one as <code>Authorization: Bearer &lt;key&gt;</code> or{' '}
+      <code>X-API-Key: &lt;key&gt;</code>.
+    </p>
+    {created ? (
+      <div class="secret" role="status" data-secret>
+        <strong>API key “{created.name}” created</strong>
+        <p class="small muted">Copy it now: it is not stored anywhere you can read it again.</p>
+        <div class="value">
+          <span class="small">Key</span>
+          <code data-value="Key">{created.key}</code>
+        </div>
+      </div>
+    ) : null}
+    <form method="post" action="/dashboard/api-keys" data-api-key-form>
+      <CsrfField token={csrfToken} />
+      <div class="field">
+        <label for="field-key-name">Name</label>
+        <input
+          id="field-key-name"
+          name="name"
+          type="text"
+          autocomplete="off"
+          placeholder="Billing sync"
+          value={old?.name ?? ''}
+        />
+        <FieldError messages={errors?.name} />
+      </div>
+      <fieldset>
+        <legend>Scopes</legend>
+        <div class="checks">
+          {scopes.map((scope) => (
+            <label title={scope.description}>
+              <input
+                type="checkbox"
+                name="scopes"
+                value={scope.id}
+                checked={old?.scopes?.includes(scope.id)}
+              />{' '}
+              <code>{scope.id}</code> <span class="small muted">{scope.description}</span>
+            </label>
+          ))}
+        </div>
+        <FieldError messages={errors?.scopes} />
+      </fieldset>
+      <div class="field">
+        <label for="field-key-expires">Expires after (days, empty: never)</label>
+        <input
+          id="field-key-expires"
+          name="expires_in_days"
+          type="number"
+          min="1"
+          max="3650"
+          value={old?.expires_in_days ?? ''}
+        />
+        <FieldError messages={errors?.expires_in_days} />
+      </div>
+      <div class="field">
+        <label for="field-key-rate">Requests per minute (empty: no limit of its own)</label>
+        <input
+          id="field-key-rate"
+          name="rate_limit_per_minute"
+          type="number"
+          min="1"
+          value={old?.rate_limit_per_minute ?? ''}
+        />
+        <FieldError messages={errors?.rate_limit_per_minute} />
+      </div>
+      <div class="actions mt-0">
+        <button type="submit" class="btn btn-primary">
+          Create API key
+        </button>
+      </div>
+    </form>
+    {keys.length ? (
+      <div class="table-wrap mt-lg">
+        <table class="table stack-sm">
+          <tbody>
+            {keys.map((key) => (
+              <tr data-api-key={key.id}>
+                <td>
+                  <strong>{key.name}</strong>
+                  <br />
+                  <code class="small">
+                    {key.prefix}…{key.lastFour}
+                  </code>
+                </td>
+                <td>
+                  {key.scopes.length ? (
+                    key.scopes.map((s) => <span class="badge mr-xs">{s}</span>)
+                  ) : (
+                    <span class="muted">no scopes</span>
+                  )}
+                </td>
+                <td class="small muted">Created {displayDate(key.createdAt)}</td>
+                <td class="small muted">
+                  {key.expiresAt ? `Expires ${displayDate(key.expiresAt)}` : 'Never expires'}
+                </td>
+                <td class="small muted" data-last-used>
+                  {key.lastUsedAt ? `Last used ${displayDate(key.lastUsedAt)}` : 'Never used'}
+                </td>
+                <td>
+                  <form method="post" action={`/dashboard/api-keys/${key.id}`}>
+                    <CsrfField token={csrfToken} />
+                    <input type="hidden" name="_method" value="DELETE" />
+                    <button type="submit" class="btn btn-danger">
+                      Revoke
+                    </button>
+                  </form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    ) : (
+      <p class="muted mt-lg" data-empty>
+        You have no API keys.
+      </p>
+    )}
+  </section>
+);

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Chromium, launchChromium } from './chromium.js';
+import { type ReferenceServer, startReferenceServer } from './server.js';
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
+
+/** The API keys section of `/dashboard/tokens` in Chromium with JavaScript turned off: real form posts only. */
+describe(`API keys in the dashboard without JavaScript (${engine})`, { timeout: 60_000 }, () => {
+  let server: ReferenceServer;
+  let browser: Chromium;
+  let key: string;
+
+  const page = () => browser.page;
+  const go = (path: string) => page().goto(`${server.url}${path}`);
+  const section = () => page().locator('[data-api-keys]');
+  const api = (path: string, headers: Record<string, string>) =>
+    fetch(`${server.url}${path}`, { headers: { accept: 'application/json', ...headers } });
+
+  beforeAll(async () => {
+    browser = await launchChromium({ javaScript: false });
+    server = await startReferenceServer();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (browser) console.log(`Screenshots written to ${browser.shots}`);
+  });
+
+  it('registers and logs in with plain forms', async () => {
+    await go('/register');
+    await page().fill('#field-name', ADA.name);
+    await page().fill('#field-email', ADA.email);
+    await page().fill('#field-password', ADA.password);
+    await page().fill('#field-password_confirmation', ADA.password);
+    await Promise.all([page().waitForURL(`${server.url}/login`), page().click('main button[type="submit"]')]);
+    await page().fill('#field-email', ADA.email);
+    await page().fill('#field-password', ADA.password);
+    await Promise.all([
+      page().waitForURL(`${server.url}/dashboard`),
+      page().click('main button[type="submit"]'),
+    ]);
+  });
+
+  it('shows the empty list, and a refused create keeps the form with a human message', async () => {
+    await go('/dashboard/tokens');
+    await expect(section().locator('[data-empty]').textContent()).resolves.toContain('You have no API keys.');
+    // An empty name: the server answers (the number fields' min/max the browser checks itself).
+    await section().locator('#field-key-name').fill('  ');
+    await section().locator('button[type="submit"]').click();
+    await expect(section().locator('.error').first().textContent()).resolves.toContain(
+      'The name field is required.',
+    );
+    await browser.shot('api-keys-01-refused');
+  });
+
+  it('creates a key with a form post: shown once, then listed as prefix…last four', async () => {
+    await section().locator('#field-key-name').fill('Billing sync');
+    await section().locator('#field-key-expires').fill('30');
+    await section().locator('input[name="scopes"][value="check-status"]').check();
+    await section().locator('button[type="submit"]').click();
+    key = (await section().locator('[data-secret] code').textContent()) ?? '';
+    expect(key).toMatch(/^tg_test_[0-9A-Za-z]{36}$/);
+    await browser.shot('api-keys-02-created');
+    await go('/dashboard/tokens');
+    const row = section().locator('tr[data-api-key]');
+    await expect(row.count()).resolves.toBe(1);
+    await expect(row.textContent()).resolves.toContain(`tg_test_…${key.slice(-4)}`);
+    await expect(row.textContent()).resolves.toContain('Never used');
+    expect(await page().content()).not.toContain(key);
+  });
+
+  it('the key calls the API (Bearer and X-API-Key), and the list shows its last use', async () => {
+    expect((await api('/api/orders', { authorization: `Bearer ${key}` })).status).toBe(200);
+    expect((await api('/api/user', { 'x-api-key': key })).status).toBe(200);
+    for (let i = 0; ; i++) {
+      await go('/dashboard/tokens');
+      const text = (await section().locator('tr[data-api-key] [data-last-used]').textContent()) ?? '';
+      if (text.startsWith('Last used')) break;
+      if (i > 50) throw new Error(`last use never shown: ${text}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await browser.shot('api-keys-03-used');
+  });
+
+  it('revokes with a form post (DELETE by _method): the key is refused at once', async () => {
+    await Promise.all([
+      page().waitForURL(`${server.url}/dashboard/tokens#api-keys`),
+      section().locator('tr[data-api-key] button.btn-danger').click(),
+    ]);
+    await expect(page().locator('.flash').first().textContent()).resolves.toContain(
+      'API key “Billing sync” revoked.',
+    );
+    await expect(section().locator('tr[data-api-key]').count()).resolves.toBe(0);
+    expect((await api('/api/user', { authorization: `Bearer ${key}` })).status).toBe(401);
+    await browser.shot('api-keys-04-revoked');
+  });
+});
