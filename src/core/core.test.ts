@@ -130,10 +130,15 @@ describe('logger', () => {
     });
     const logger = createLogger('info', sink as never);
     logger.info(
-      { password: 'hunter2', client_secret: 's3cret', req: { headers: { authorization: 'Bearer abc' } } },
+      {
+        password: 'hunter2',
+        client_secret: 's3cret',
+        req: { headers: { authorization: 'Bearer abc', 'x-api-key': 'tg_live_k3y' } },
+        created: { plainKey: 'tg_live_n3w' },
+      },
       'x',
     );
-    expect(out).not.toMatch(/hunter2|s3cret|Bearer abc/);
+    expect(out).not.toMatch(/hunter2|s3cret|Bearer abc|tg_live_k3y|tg_live_n3w/);
     expect(out).toContain('[redacted]');
   });
 });

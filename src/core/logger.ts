@@ -15,6 +15,7 @@ export const redactedPaths = [
   'code_verifier',
   'authorization',
   'cookie',
+  'plainKey',
   '*.password',
   '*.secret',
   '*.client_secret',
@@ -25,10 +26,13 @@ export const redactedPaths = [
   '*.code_verifier',
   '*.authorization',
   '*.cookie',
+  '*.plainKey',
   'req.headers.authorization',
+  'req.headers["x-api-key"]',
   'req.headers.cookie',
   'headers.authorization',
   'headers.cookie',
+  'headers["x-api-key"]',
   'headers["set-cookie"]',
 ];
 
