@@ -1,9 +1,10 @@
 // `npm run bench`: every server in its own process, driven from here by autocannon over
 // loopback, one table with ratios against baselines measured in the same run.
 // Knobs: see lib/options.ts (BENCH_QUICK=1 for a smoke run).
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type RunningChild, runMeasurement, startServer } from './lib/child.js';
+import { compiledServers, type RunningChild, runMeasurement, startServer } from './lib/child.js';
 import { type BenchDatabase, postgresDatabase, sqliteDatabase } from './lib/databases.js';
 import { drive } from './lib/load.js';
 import { loadAverage, machineInfo } from './lib/machine.js';
@@ -22,6 +23,15 @@ import {
   tollgate,
 } from './lib/scenarios.js';
 
+// The servers run compiled, as in production; BENCH_BUILD=0 runs them under tsx from the sources.
+if (process.env.BENCH_BUILD !== '0') {
+  process.stderr.write(
+    'building (npm run build:bench; BENCH_BUILD=0 skips it and runs the servers under tsx)\n',
+  );
+  execFileSync('npm', ['run', '--silent', 'build:bench'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  process.env.BENCH_COMPILED = '1';
+}
+
 const options = benchOptions();
 const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
 const machine = machineInfo();
@@ -31,7 +41,7 @@ log(
   `Tollgate bench · ${machine.date} · commit ${machine.commit} · node ${machine.node} · ${machine.cores}× ${machine.cpu}`,
 );
 log(
-  `load average ${machine.loadAverage} · ${options.durationSeconds}s measured after ${options.warmupSeconds}s warm-up · ${options.connections} connections · ${options.rounds} round(s)`,
+  `load average ${machine.loadAverage} · ${options.durationSeconds}s measured after ${options.warmupSeconds}s warm-up · ${options.connections} connections · ${options.rounds} round(s) · servers ${compiledServers() ? 'compiled (build/bench)' : 'under tsx'}`,
 );
 
 log(

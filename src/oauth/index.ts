@@ -41,3 +41,5 @@ export type { AccessTokenRecord, ClientRecord } from './records.js';
 export { DEVICE_CODE_GRANT } from './records.js';
 export type { Scope } from './scopes.js';
 export { Scopes } from './scopes.js';
+// Also brings the OAuth tables into `Database`, so `app.db` queries on them typecheck in an app.
+export type { OAuthAccessTokenRow, OAuthClientRow } from './tables.js';
