@@ -102,6 +102,21 @@ describe(`Stripe SCA: PaymentMethods and 3-D Secure (${engine})`, () => {
     expect((await user.findPayment(err.payment.id)).subscriptionId).toBe(sub.providerId);
   });
 
+  it('a double submit (one request key) with a 3-D Secure card makes one subscription; both get the same IncompletePayment', async () => {
+    const user = await newUser();
+    const before = sandbox.counts().subscriptions;
+    const create = () =>
+      incomplete(
+        user
+          .newSubscription('main', plans.monthly.id)
+          .create('pm_card_threeDSecure2Required', { requestKey: `sca-double-${user.id}` }),
+      );
+    const [a, b] = await Promise.all([create(), create()]);
+    expect(a.payment.id).toBe(b.payment.id);
+    expect(sandbox.counts().subscriptions - before).toBe(1);
+    expect((await user.subscriptions()).map((s) => s.status)).toEqual(['incomplete']);
+  });
+
   it('authenticated: the webhook activates the subscription, and syncing on return again changes nothing', async () => {
     const user = await newUser();
     const { payment } = await incomplete(

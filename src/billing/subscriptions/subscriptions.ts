@@ -9,6 +9,7 @@ import type { BillableUser } from '../billable-user.js';
 import { Customers } from '../customers/customers.js';
 import { BillingError, IncompletePayment } from '../errors.js';
 import {
+  type GatewayPayment,
   type GatewaySubscription,
   type PaymentGateway,
   PaymentGatewayKey,
@@ -94,13 +95,25 @@ export class Subscriptions implements SubscriptionOperations {
     const { requestKey, ...customerDetails } = details;
     this.checkQuantity(options.quantity);
     const taxPercentage = validateTaxPercentage(owner.taxPercentage());
-    return this.requestKeys.once(owner.id, requestKey, {
+    let pending: GatewayPayment | undefined;
+    const sub = await this.requestKeys.once(owner.id, requestKey, {
       operation: `subscription.create:${options.name}`,
       params: { options, token, customerDetails },
-      run: (key) => this.createNow(owner, options, token, customerDetails, taxPercentage, key),
-      save: (sub) => String(sub.id),
+      run: async (key) => {
+        const made = await this.createNow(owner, options, token, customerDetails, taxPercentage, key);
+        pending = made.pendingPayment;
+        return made.subscription;
+      },
+      save: (made) => String(made.id),
       load: async (id) => this.handle((await this.repository.find(Number(id)))!, owner),
     });
+    // Thrown after the request key stored the subscription: a double submit replays the same
+    // `IncompletePayment` (the payment as it is now) instead of making a second subscription.
+    if (status.awaitsFirstPayment(sub)) {
+      const payment = pending ?? (await this.gateway.latestPayment?.(sub.providerId)) ?? undefined;
+      if (payment?.status === 'requires_action') throw new IncompletePayment(payment);
+    }
+    return sub;
   }
 
   private async createNow(
@@ -110,7 +123,7 @@ export class Subscriptions implements SubscriptionOperations {
     details: Record<string, unknown>,
     taxPercentage: number,
     key: string,
-  ): Promise<Subscription> {
+  ): Promise<{ subscription: Subscription; pendingPayment?: GatewayPayment }> {
     // One live subscription per (user, name): checked here, enforced by the partial unique index.
     const live = await this.repository.findLive(owner.id, options.name);
     if (live && !status.awaitsFirstPayment(live)) throw BillingError.subscriptionExists(options.name);
@@ -148,8 +161,7 @@ export class Subscriptions implements SubscriptionOperations {
         await this.gateway.cancelSubscription(remote.id, { atPeriodEnd: false });
         throw BillingError.subscriptionExists(options.name);
       });
-    if (remote.pendingPayment) throw new IncompletePayment(remote.pendingPayment);
-    return this.handle(record, owner);
+    return { subscription: this.handle(record, owner), pendingPayment: remote.pendingPayment };
   }
 
   async swap(record: SubscriptionRecord, plan: string): Promise<SubscriptionRecord> {
