@@ -1,5 +1,6 @@
 import { initCardForm, initConfirm } from './billing.js';
 import { initClients } from './clients.js';
+import { initStripeConfirm } from './payment.js';
 import { initAuthorizedApps, initPersonalTokens } from './tokens.js';
 import { initTryApi } from './try-api.js';
 
@@ -14,6 +15,7 @@ const widgets: Array<[string, (el: HTMLElement) => void]> = [
   ['[data-try-api]', initTryApi],
   ['form[data-card-form]', (el) => initCardForm(el as HTMLFormElement)],
   ['form[data-confirm]', (el) => initConfirm(el as HTMLFormElement)],
+  ['button[data-confirm-payment]', initStripeConfirm],
 ];
 
 for (const [selector, init] of widgets) {

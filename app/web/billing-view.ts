@@ -14,7 +14,16 @@ export function planPrice(config: TollgateConfig, plan: PlanConfig): string {
 
 /** The subscription as the billing page shows it; the state comes from the billing rules. */
 export function subscriptionView(config: TollgateConfig, sub: Subscription): SubscriptionView {
-  const state = sub.onGracePeriod() ? 'grace' : sub.ended() ? 'ended' : sub.onTrial() ? 'trial' : 'active';
+  const state =
+    sub.status === 'incomplete' || sub.status === 'incomplete_expired'
+      ? 'incomplete'
+      : sub.onGracePeriod()
+        ? 'grace'
+        : sub.ended()
+          ? 'ended'
+          : sub.onTrial()
+            ? 'trial'
+            : 'active';
   return {
     plan: config.billing.plans.find((p) => p.id === sub.plan),
     planId: sub.plan,
@@ -32,6 +41,7 @@ export function subscriptionSummary(view: SubscriptionView | undefined): string 
     iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' }) : '';
   if (view.state === 'trial') return `${name} — trial until ${date(view.trialEndsAt)}`;
   if (view.state === 'grace') return `${name} — cancelled, active until ${date(view.endsAt)}`;
+  if (view.state === 'incomplete') return `${name} — payment not confirmed`;
   return `${name} — active`;
 }
 

@@ -15,14 +15,17 @@ describe('card entry', () => {
     expect(markup).not.toMatch(/cardnumber|cc-number|js\.stripe\.com/);
   });
 
-  it('uses Stripe.js Elements with the publishable key when real credentials are configured', async () => {
+  it('uses Stripe.js Elements with the publishable key and the SetupIntent when real credentials are configured', async () => {
     const config = cardEntryConfig(
       defineConfig({ billing: { stripe: { key: 'pk_test_1', secret: 'sk_test_1' } } }),
+      '',
+      'seti_1_secret_x',
     );
-    expect(config).toEqual({ provider: 'stripe', key: 'pk_test_1' });
+    expect(config).toEqual({ provider: 'stripe', key: 'pk_test_1', setupSecret: 'seti_1_secret_x' });
     const markup = await html(config);
     expect(markup).toContain('data-provider="stripe"');
     expect(markup).toContain('data-key="pk_test_1"');
+    expect(markup).toContain('data-setup-secret="seti_1_secret_x"');
     expect(markup).not.toContain('tok_visa');
   });
 

@@ -4,7 +4,7 @@ import type { TollgateConfig } from 'tollgate';
 /** Which browser tokenizer the card forms use, decided on the server from the configuration. */
 export type CardEntryConfig =
   | { provider: 'sandbox'; cards: Array<{ token: string; label: string }> }
-  | { provider: 'stripe'; key: string }
+  | { provider: 'stripe'; key: string; setupSecret: string }
   | { provider: 'braintree'; authorization: string };
 
 /** The sandboxes' documented test tokens (docs/sandbox.md): there is no card number to type. */
@@ -15,6 +15,12 @@ const TEST_CARDS = {
     { token: 'tok_amex', label: 'American Express ending 0005 — succeeds' },
     { token: 'tok_chargeDeclined', label: 'Declined card (card_declined)' },
     { token: 'tok_chargeCustomerFail', label: 'Attaches, then later charges fail' },
+    { token: 'pm_card_visa', label: 'Visa ending 4242 as a PaymentMethod — succeeds' },
+    { token: 'pm_card_threeDSecure2Required', label: '3-D Secure required (4000 0000 0000 3220)' },
+    {
+      token: 'pm_card_authenticationRequired',
+      label: '3-D Secure on every payment, renewals too (4000 0027 6000 3184)',
+    },
   ],
   braintree: [
     { token: 'fake-valid-nonce', label: 'Visa — succeeds' },
@@ -28,7 +34,11 @@ const TEST_CARDS = {
  * Real credentials → the provider's own tokenizer (Stripe.js Elements with the publishable key,
  * Braintree Drop-in with a client token); none → the sandbox test-card picker.
  */
-export function cardEntryConfig(config: TollgateConfig, braintreeAuthorization = ''): CardEntryConfig {
+export function cardEntryConfig(
+  config: TollgateConfig,
+  braintreeAuthorization = '',
+  stripeSetupSecret = '',
+): CardEntryConfig {
   const { edition, stripe, braintree } = config.billing;
   if (edition === 'braintree') {
     if (braintree.merchantId && braintree.privateKey && !braintree.apiBase) {
@@ -36,8 +46,14 @@ export function cardEntryConfig(config: TollgateConfig, braintreeAuthorization =
     }
     return { provider: 'sandbox', cards: TEST_CARDS.braintree };
   }
-  if (stripe.secret && stripe.key && !stripe.apiBase) return { provider: 'stripe', key: stripe.key };
+  if (usesStripeJs(config)) return { provider: 'stripe', key: stripe.key, setupSecret: stripeSetupSecret };
   return { provider: 'sandbox', cards: TEST_CARDS.stripe };
+}
+
+/** Real Stripe keys: cards are collected with Stripe.js Elements through a SetupIntent. */
+export function usesStripeJs(config: TollgateConfig): boolean {
+  const { edition, stripe } = config.billing;
+  return edition === 'stripe' && Boolean(stripe.secret && stripe.key && !stripe.apiBase);
 }
 
 /**
@@ -69,12 +85,19 @@ export const CardEntry: FC<{ config: CardEntryConfig; idPrefix: string }> = ({ c
             </label>
           ))}
         </div>
+        {config.cards.some((card) => card.token.startsWith('pm_')) ? (
+          <p class="small mt-sm">
+            Or <a href="/dashboard/billing/card/setup">type a test card number</a> on the sandbox's card page
+            (it saves the card through a SetupIntent, as Stripe.js would).
+          </p>
+        ) : null}
       </fieldset>
     ) : (
       <div
         data-card-entry
         data-provider={config.provider}
         data-key={config.provider === 'stripe' ? config.key : undefined}
+        data-setup-secret={config.provider === 'stripe' ? config.setupSecret : undefined}
         data-authorization={config.provider === 'braintree' ? config.authorization : undefined}
       >
         <p class="small strong mb-xs">Card</p>

@@ -4,6 +4,7 @@ import { BillingController } from './controllers/billing-controller.js';
 import { DashboardController } from './controllers/dashboard-controller.js';
 import { ServiceInvoiceController } from './controllers/invoice-controller.js';
 import { LandingController } from './controllers/landing-controller.js';
+import { PaymentController } from './controllers/payment-controller.js';
 import { ScriptController } from './controllers/script-controller.js';
 
 const INVOICE_PATH = '/user/invoice/{invoice}';
@@ -26,6 +27,7 @@ export function webProvider(): ServiceProvider {
         'Web/BillingController': BillingController,
         'Web/ScriptController': ScriptController,
         'Web/InvoiceController': ServiceInvoiceController,
+        'Web/PaymentController': PaymentController,
       });
       router.get('/assets/app.js', [ScriptController, 'show']).name('assets.js');
 
@@ -49,6 +51,12 @@ export function webProvider(): ServiceProvider {
         r.post('/dashboard/billing/cancel', [BillingController, 'cancel']).name('billing.cancel');
         r.post('/dashboard/billing/resume', [BillingController, 'resume']).name('billing.resume');
         r.post('/dashboard/billing/card', [BillingController, 'updateCard']).name('billing.card');
+        r.get('/dashboard/billing/card/setup', [BillingController, 'setupCard']).name('billing.card.setup');
+        r.get('/dashboard/billing/card/setup/return', [BillingController, 'setupCardReturn']).name(
+          'billing.card.setup.return',
+        );
+        // The payment confirmation page (3-D Secure), linked from IncompletePayment and the banner.
+        r.get('/billing/payment/{id}', [PaymentController, 'show']).name('billing.payment');
         // The billing module ships the controller; the application declares the route (once).
         if (!router.routes.some((route) => route.path === INVOICE_PATH)) {
           r.get(INVOICE_PATH, [ServiceInvoiceController, 'show']).name('invoice.download');

@@ -17,7 +17,7 @@ export interface CardTokenizer {
 export async function createTokenizer(box: HTMLElement): Promise<CardTokenizer> {
   switch (box.dataset.provider) {
     case 'stripe':
-      return stripeElements(box, box.dataset.key ?? '');
+      return stripeElements(box, box.dataset.key ?? '', box.dataset.setupSecret ?? '');
     case 'braintree':
       return braintreeDropIn(box, box.dataset.authorization ?? '');
     default:

@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { ConfigKey, csrfToken, type Logger, LoggerKey, type TollgateConfig } from 'tollgate';
-import { BillingError, type PaymentGateway, PaymentGatewayKey } from 'tollgate/billing';
+import {
+  BillingError,
+  formatMoney,
+  IncompletePayment,
+  type PaymentGateway,
+  PaymentGatewayKey,
+  Payments,
+} from 'tollgate/billing';
 import { renderPage } from 'tollgate/views';
 import type { AppUser } from '../../user.js';
 import { invoiceRow, planPrice, SUBSCRIPTION, subscriptionView } from '../billing-view.js';
-import { cardEntryConfig } from '../card-entry.js';
+import { cardEntryConfig, usesStripeJs } from '../card-entry.js';
 import { BillingPage, type BillingPageProps } from '../pages/billing-page.js';
 import { scriptUrl } from '../scripts.js';
 
@@ -17,12 +24,13 @@ const BACK = '/dashboard/billing';
  * flashed message: card declines and other billing errors come back as the provider's message.
  */
 export class BillingController {
-  static inject = [ConfigKey, PaymentGatewayKey, LoggerKey] as const;
+  static inject = [ConfigKey, PaymentGatewayKey, LoggerKey, Payments] as const;
 
   constructor(
     private readonly config: TollgateConfig,
     private readonly gateway: PaymentGateway,
     private readonly logger: Logger,
+    private readonly payments: Payments,
   ) {}
 
   async show(c: Context): Promise<Response> {
@@ -47,9 +55,14 @@ export class BillingController {
         selectedPlan={c.get('session')?.get<string>('billing.plan')}
         price={(plan) => planPrice(this.config, plan)}
         subscription={sub ? subscriptionView(this.config, sub) : undefined}
+        pendingPayment={await this.pendingPayment(user)}
         card={paymentMethod(user)}
         invoices={invoices}
-        cardEntry={cardEntryConfig(this.config, await this.braintreeAuthorization())}
+        cardEntry={cardEntryConfig(
+          this.config,
+          await this.braintreeAuthorization(),
+          usesStripeJs(this.config) ? (await user.createSetupIntent()).clientSecret : '',
+        )}
         providerError={providerError}
       />,
     );
@@ -59,8 +72,9 @@ export class BillingController {
     return this.act(c, async (user, form) => {
       const plan = this.plan(form.plan);
       if (!plan) return ['error', 'Choose one of the plans.'];
-      const token = form.token;
-      if (!token) return ['error', 'Enter a card.'];
+      // No token: the card on file (saved through the card page or an earlier subscription).
+      const token = form.token || null;
+      if (!token && !user.hasCardOnFile()) return ['error', 'Enter a card.'];
       // The form's request key makes a double post (or a resend) replay the first one's subscription;
       // a live one from another form answers `subscription_exists`.
       const requestKey = form.request_key || undefined;
@@ -114,6 +128,40 @@ export class BillingController {
     });
   }
 
+  /**
+   * Offline, "enter a card number" goes through the sandbox's card page (Stripe.js's stand-in): a
+   * SetupIntent for the user, back to `setupCardReturn` with its id.
+   */
+  async setupCard(c: Context): Promise<Response> {
+    const intent = await (c.get('user') as AppUser).createSetupIntent();
+    if (!intent.cardPageUrl) return c.redirect(BACK, 303);
+    const back = `${new URL(c.req.url).origin}/dashboard/billing/card/setup/return`;
+    return c.redirect(`${intent.cardPageUrl}&return_url=${encodeURIComponent(back)}`, 303);
+  }
+
+  /** Back from the card page: the saved PaymentMethod becomes the default card. */
+  setupCardReturn(c: Context): Promise<Response> {
+    return this.act(c, async (user) => {
+      const pm = await this.payments.setupIntentPaymentMethod(user, c.req.query('setup_intent') ?? '');
+      if (!pm) return ['error', 'The card was not saved.'];
+      await user.updateCard(pm);
+      return ['status', 'Your payment method is updated.'];
+    });
+  }
+
+  /** The payment a renewal or a new subscription waits on (the page's banner), if any. */
+  private async pendingPayment(user: AppUser): Promise<BillingPageProps['pendingPayment']> {
+    try {
+      const payment = await user.incompletePayment(SUBSCRIPTION);
+      if (!payment) return undefined;
+      const { currencySymbol } = this.config.billing;
+      return { id: payment.id, amount: formatMoney(payment.amount, payment.currency, currencySymbol) };
+    } catch (err) {
+      this.logger.error({ err }, 'could not read the pending payment');
+      return undefined;
+    }
+  }
+
   private plan(id: string | undefined) {
     return this.config.billing.plans.find((p) => p.id === id);
   }
@@ -126,7 +174,7 @@ export class BillingController {
       form: Record<string, string | undefined>,
     ) => Promise<['status' | 'error', string]>,
   ): Promise<Response> {
-    const body = await c.req.parseBody();
+    const body = c.req.method === 'GET' ? {} : await c.req.parseBody();
     const form = Object.fromEntries(
       Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? v.trim() : undefined]),
     );
@@ -137,6 +185,9 @@ export class BillingController {
       const [kind, message] = await action(c.get('user') as AppUser, form);
       session?.flash(kind, message);
     } catch (err) {
+      // 3-D Secure: on to the confirmation page, which says what it is for.
+      if (err instanceof IncompletePayment)
+        return c.redirect(`/billing/payment/${encodeURIComponent(err.payment.id)}`, 303);
       if (!(err instanceof BillingError) || err.status >= 500)
         this.logger.error({ err }, 'billing action failed');
       session?.flash(

@@ -7,7 +7,8 @@ import { DashboardFrame, displayDate } from './frame.js';
 export interface SubscriptionView {
   plan: PlanConfig | undefined;
   planId: string;
-  state: 'active' | 'trial' | 'grace' | 'ended';
+  /** `incomplete`: created, its first payment waits for 3-D Secure (not subscribed yet). */
+  state: 'active' | 'trial' | 'grace' | 'ended' | 'incomplete';
   trialEndsAt: string | null;
   endsAt: string | null;
 }
@@ -22,6 +23,8 @@ export interface BillingPageProps {
   selectedPlan?: string | undefined;
   price: (plan: PlanConfig) => string;
   subscription: SubscriptionView | undefined;
+  /** A payment that waits for the customer's 3-D Secure (a renewal, or the first payment). */
+  pendingPayment?: { id: string; amount: string } | undefined;
   /** The default payment method on file: a card, or (Braintree) a PayPal account. */
   card: { brand: string; lastFour: string } | { paypal: string } | undefined;
   invoices: Array<{ id: string; number: string; date: string; total: string; paid: boolean }>;
@@ -44,6 +47,8 @@ const StatusBadge: FC<{ sub: SubscriptionView }> = ({ sub }) => {
       return <span class="badge badge-warning">Cancelled — active until {displayDate(sub.endsAt)}</span>;
     case 'ended':
       return <span class="badge badge-danger">Ended {displayDate(sub.endsAt)}</span>;
+    case 'incomplete':
+      return <span class="badge badge-warning">Payment not confirmed</span>;
     default:
       return <span class="badge badge-success">Active</span>;
   }
@@ -171,12 +176,19 @@ const Subscribe: FC<BillingPageProps> = ({
 /** `/dashboard/billing`: plans, the subscription and its actions, the card, invoices. */
 export const BillingPage: FC<BillingPageProps> = (props) => {
   const sub = props.subscription;
-  const live = sub && sub.state !== 'ended';
+  const live = sub && sub.state !== 'ended' && sub.state !== 'incomplete';
+  const pending = props.pendingPayment;
   return (
     <DashboardFrame current="billing" title="Billing" script={props.script}>
       {props.providerError ? (
         <div class="flash flash-error" role="alert">
           {props.providerError}
+        </div>
+      ) : null}
+      {pending ? (
+        <div class="flash flash-error" role="alert" data-payment-banner>
+          Your payment of {pending.amount} needs your confirmation (3-D Secure) before it can go through.{' '}
+          <a href={`/billing/payment/${encodeURIComponent(pending.id)}`}>Confirm your payment</a>
         </div>
       ) : null}
       {sub ? <Current {...props} sub={sub} /> : null}

@@ -8,6 +8,13 @@ import { authenticateSetupIntent, confirmSetupIntent } from '../domain/setup-int
 import { TEST_PAYMENT_METHODS, testCardByNumber } from '../objects/test-cards.js';
 import type { SandboxEnv } from './respond.js';
 
+const AUTH_LABELS = {
+  never: '',
+  always: ' — 3-D Secure, always',
+  unless_set_up: ' — 3-D Secure, off-session only until set up',
+  on_session: ' — 3-D Secure on-session only',
+} as const;
+
 const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 const page = (title: string, body: string) =>
@@ -95,7 +102,7 @@ ${done ? `<p>This authentication is already finished (${esc(intent.status)}).</p
 <p class="muted">Test numbers:</p><ul class="muted">${Object.values(TEST_PAYMENT_METHODS)
         .map(
           (card) =>
-            `<li><code>${card.number}</code> ${esc(card.brand)}${card.authentication === 'never' ? '' : ' — 3-D Secure'}${card.outcome === 'succeed' ? '' : ` — ${card.outcome.replace('_', ' ')}`}</li>`,
+            `<li><code>${card.number}</code> ${esc(card.brand)}${AUTH_LABELS[card.authentication]}${card.outcome === 'succeed' ? '' : ` — ${card.outcome.replace('_', ' ')}`}</li>`,
         )
         .join('')}</ul>`,
     );
