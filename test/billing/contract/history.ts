@@ -14,7 +14,8 @@ import { pdfText } from './money.js';
 const starter = { id: 'starter-jpy', name: 'Starter', amount: 1000, interval: 'month' as const };
 // Braintree's sandbox declines amounts from 2000 to 2999.99 in any currency: no charge lands there.
 const team = { id: 'team-jpy', name: 'Team', amount: 4000, interval: 'month' as const };
-const catalog = { plans: [starter, team], coupons: [] };
+const yenOff = { id: 'YEN500', amountOff: 500 };
+const catalog = { plans: [starter, team], coupons: [yenOff] };
 
 /**
  * Money and history, in yen: amounts converted with the configured currency (a ¥1,000 plan is
@@ -91,6 +92,12 @@ export function currencyAndHistoryCases(harness: EditionHarness): void {
       expect((await user.findInvoice(setup.id))?.total()).toBe('¥4,999');
       expect((await paid(user)).sort((a, b) => a - b)).toEqual([1000, 1500, 4999]);
       await expectBillingError(user.charge(10.5), 'invalid_amount');
+      // A fixed-amount coupon in whole yen: ¥500 off, described as such.
+      const other = await newUser();
+      await other.newSubscription('main', starter.id).withCoupon(yenOff.id).create(harness.tokens.card);
+      const [discounted] = await other.invoices();
+      expect([discounted?.discount(), discounted?.total()]).toEqual(['-¥500', '¥500']);
+      expect(discounted?.discountDescription()).toContain('500 JPY off');
       const text = await pdf(user, first!.id);
       expect(text).toContain('¥1,000');
       expect(text).not.toContain('100,000');

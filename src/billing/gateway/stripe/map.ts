@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import { toMajor } from '../../money.js';
 import type { SubscriptionStatus } from '../../subscriptions/provider-status.js';
 import type {
   GatewayCustomer,
@@ -53,7 +54,7 @@ function couponText(coupon: Stripe.Coupon, currency: string): string {
   const label = coupon.name ?? coupon.id;
   if (coupon.percent_off) return `${label} (${coupon.percent_off}% off)`;
   if (coupon.amount_off)
-    return `${label} (${(coupon.amount_off / 100).toFixed(2)} ${currency.toUpperCase()} off)`;
+    return `${label} (${toMajor(coupon.amount_off, currency)} ${currency.toUpperCase()} off)`;
   return label;
 }
 
