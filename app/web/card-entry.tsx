@@ -60,7 +60,11 @@ export function usesStripeJs(config: TollgateConfig): boolean {
  * The card box inside a card form. The form's script (app/assets/billing.ts) fills the hidden
  * `token` field from `tokenizeCard()` before the form is sent.
  */
-export const CardEntry: FC<{ config: CardEntryConfig; idPrefix: string }> = ({ config, idPrefix }) => (
+export const CardEntry: FC<{ config: CardEntryConfig; idPrefix: string; onFile?: string | undefined }> = ({
+  config,
+  idPrefix,
+  onFile,
+}) => (
   <div class="field">
     <input type="hidden" name="token" value="" />
     {config.provider === 'sandbox' ? (
@@ -70,6 +74,12 @@ export const CardEntry: FC<{ config: CardEntryConfig; idPrefix: string }> = ({ c
           Sandbox mode: no real payment provider is configured, so pick one of the sandbox's test cards.
         </p>
         <div class="test-cards">
+          {onFile ? (
+            <label for={`${idPrefix}-on-file`}>
+              <input type="radio" id={`${idPrefix}-on-file`} name="test_card" value="" checked />
+              <span>The card on file: {onFile}</span>
+            </label>
+          ) : null}
           {config.cards.map((card, i) => (
             <label for={`${idPrefix}-${card.token}`}>
               <input
@@ -77,7 +87,7 @@ export const CardEntry: FC<{ config: CardEntryConfig; idPrefix: string }> = ({ c
                 id={`${idPrefix}-${card.token}`}
                 name="test_card"
                 value={card.token}
-                checked={i === 0}
+                checked={!onFile && i === 0}
               />
               <span>
                 {card.label} <code class="small muted">{card.token}</code>

@@ -4,6 +4,11 @@ import { type ReferenceServer, startReferenceServer } from './server.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const GRACE = { name: 'Grace Hopper', email: 'grace@example.com', password: 'correct horse battery' };
+const KATHERINE = {
+  name: 'Katherine Johnson',
+  email: 'katherine@example.com',
+  password: 'correct horse battery',
+};
 
 /**
  * 3-D Secure in Chromium on the reference service and its embedded Stripe sandbox: subscribing
@@ -16,21 +21,25 @@ describe(`3-D Secure in Chromium (${engine})`, { timeout: 60_000 }, () => {
   const page = () => browser.page;
   const go = (path: string) => page().goto(`${server.url}${path}`);
 
-  beforeAll(async () => {
-    browser = await launchChromium();
-    server = await startReferenceServer();
+  async function signUp(person: typeof GRACE): Promise<void> {
     await go('/register');
-    await page().fill('#field-name', GRACE.name);
-    await page().fill('#field-email', GRACE.email);
-    await page().fill('#field-password', GRACE.password);
-    await page().fill('#field-password_confirmation', GRACE.password);
+    await page().fill('#field-name', person.name);
+    await page().fill('#field-email', person.email);
+    await page().fill('#field-password', person.password);
+    await page().fill('#field-password_confirmation', person.password);
     await Promise.all([page().waitForURL(`${server.url}/login`), page().click('main button[type="submit"]')]);
-    await page().fill('#field-email', GRACE.email);
-    await page().fill('#field-password', GRACE.password);
+    await page().fill('#field-email', person.email);
+    await page().fill('#field-password', person.password);
     await Promise.all([
       page().waitForURL(`${server.url}/dashboard`),
       page().click('main button[type="submit"]'),
     ]);
+  }
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    server = await startReferenceServer();
+    await signUp(GRACE);
   }, 60_000);
 
   afterAll(async () => {
@@ -53,9 +62,18 @@ describe(`3-D Secure in Chromium (${engine})`, { timeout: 60_000 }, () => {
     ]);
     await expect(page().locator('[data-card-on-file]').textContent()).resolves.toContain('Visa ending 3155');
     await browser.shot('3ds-03-card-saved');
+    // Set up for off-session use, the card pays the subscription without another challenge.
+    await page().check('#plan-basic-monthly');
+    await expect(page().locator('#subscribe-on-file').isChecked()).resolves.toBe(true);
+    await page().click('form[data-card-form] button[type="submit"]');
+    await expect(page().locator('.flash').first().textContent()).resolves.toContain('Subscribed to Basic.');
+    await expect(page().locator('[data-subscription]').getAttribute('data-state')).resolves.toBe('active');
+    await browser.shot('3ds-03b-subscribed-with-card-on-file');
   });
 
   it('subscribes with a card that needs 3-D Secure: confirmation page, challenge, back active', async () => {
+    await page().click('form[action="/logout"] button');
+    await signUp(KATHERINE);
     await go('/dashboard/billing');
     await page().check('#plan-basic-monthly');
     await page().check('#subscribe-pm_card_threeDSecure2Required');

@@ -10,6 +10,7 @@ export function sandboxPicker(box: HTMLElement): CardTokenizer {
     async tokenizeCard() {
       const picked = box.querySelector<HTMLInputElement>('input[name="test_card"]:checked');
       if (!picked) throw new Error('Pick a test card.');
+      // Empty: the card on file (the server uses the customer's default).
       return picked.value;
     },
   };

@@ -134,7 +134,10 @@ const Subscribe: FC<BillingPageProps> = ({
   requestKey,
   cardEntry,
   selectedPlan,
+  card,
 }) => {
+  // Offline, the card saved on the sandbox's card page can pay for the subscription.
+  const onFile = card && 'brand' in card ? `${card.brand} ending ${card.lastFour}` : undefined;
   const selected = plans.some((p) => p.id === selectedPlan) ? selectedPlan : plans[0]?.id;
   return (
     <section class="card">
@@ -161,7 +164,7 @@ const Subscribe: FC<BillingPageProps> = ({
             </label>
           ))}
         </div>
-        <CardEntry config={cardEntry} idPrefix="subscribe" />
+        <CardEntry config={cardEntry} idPrefix="subscribe" onFile={onFile} />
         <div class="actions">
           <button type="submit" class="btn btn-primary">
             Subscribe
