@@ -256,7 +256,7 @@ export function register(program: Command): void {
         });
         const what = both ? 'Revoked and expired' : options.revoked ? 'Revoked' : 'Expired';
         console.log(
-          `${what} tokens purged: ${counts.accessTokens} access tokens, ${counts.refreshTokens} refresh tokens, ${counts.authCodes} authorization codes, ${counts.deviceCodes} device codes, ${counts.pushedRequests} pushed authorization requests, ${counts.registrationTokens} initial access tokens.`,
+          `${what} tokens purged: ${counts.accessTokens} access tokens, ${counts.refreshTokens} refresh tokens, ${counts.authCodes} authorization codes, ${counts.deviceCodes} device codes, ${counts.pushedRequests} pushed authorization requests, ${counts.registrationTokens} initial access tokens, ${counts.apiKeys} API keys.`,
         );
       }),
     );

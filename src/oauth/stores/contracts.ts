@@ -111,6 +111,8 @@ export interface PurgeCounts {
   pushedRequests: number;
   /** Only expired ones: dynamic registration's initial access tokens (RFC 7591 §3). */
   registrationTokens: number;
+  /** API keys revoked, or expired (a key without an expiry never is). */
+  apiKeys: number;
 }
 
 /**

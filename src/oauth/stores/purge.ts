@@ -12,6 +12,7 @@ const tables = [
   ['oauth_device_codes', 'deviceCodes'],
   ['oauth_pushed_requests', 'pushedRequests'],
   ['oauth_registration_tokens', 'registrationTokens'],
+  ['api_keys', 'apiKeys'],
 ] as const;
 
 type PurgedTable = (typeof tables)[number][0];
@@ -34,6 +35,7 @@ export async function purgeInBatches(
     deviceCodes: 0,
     pushedRequests: 0,
     registrationTokens: 0,
+    apiKeys: 0,
   };
   if (!options.revoked && !options.expired) return counts;
   const batchSize = options.batchSize ?? PURGE_BATCH_SIZE;
