@@ -224,6 +224,16 @@ describe(`reference service in Chromium (${engine})`, { timeout: 60_000 }, () =>
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ email: ADA.email });
     expect((await api('/api/orders', personalToken)).status).toBe(200);
+    // Its last use reaches the list (recorded in a batch, about a second later).
+    await expect
+      .poll(
+        async () => {
+          await go('/dashboard/tokens');
+          return page().locator('[data-personal-tokens] tr[data-token] [data-last-used]').textContent();
+        },
+        { timeout: 10_000 },
+      )
+      .toMatch(/^Last used /);
   });
 
   it('"Try the API" calls /api/user and /api/orders from the page with the app_token cookie', async () => {
