@@ -85,6 +85,8 @@ export interface OAuthConfig {
     device: { user: RateLimitPolicy; address: RateLimitPolicy };
     /** Dynamic client registrations (`POST /oauth/register`) per address. */
     register: { address: RateLimitPolicy };
+    /** Requests that make the server fetch a client metadata document (not cached), per address. */
+    documents: { address: RateLimitPolicy };
   };
   /**
    * Dynamic client registration (RFC 7591): `closed` (no `/oauth/register`), `open` (anyone), or
@@ -151,6 +153,7 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
           address: { points: 20, durationSeconds: 60, maxBlockSeconds: 3600 },
         },
         register: { address: { points: 10, durationSeconds: 3600 } },
+        documents: { address: { points: 30, durationSeconds: 60 } },
       },
       registration: 'closed',
       dpopNonces: { enabled: false, lifetimeSeconds: 300 },
@@ -188,6 +191,9 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
         },
         register: {
           address: parsePolicy(env.OAUTH_THROTTLE_REGISTER_ADDRESS, 'OAUTH_THROTTLE_REGISTER_ADDRESS'),
+        },
+        documents: {
+          address: parsePolicy(env.OAUTH_THROTTLE_DOCUMENTS_ADDRESS, 'OAUTH_THROTTLE_DOCUMENTS_ADDRESS'),
         },
       },
       registration: registrationPolicy(env.OAUTH_REGISTRATION),

@@ -22,6 +22,7 @@ import { TokenEndpoint } from './grants/token-endpoint.js';
 import { LastUsed } from './guard/last-used.js';
 import { type ApiGuardOptions, bootApiGuard, registerApiGuard } from './guard/register.js';
 import { type ApprovalView, ApprovalViewKey, defaultApprovalView } from './http/approval-view.js';
+import { throttleDocumentFetches } from './http/document-throttle.js';
 import { answerPromptNone } from './http/prompt-none.js';
 import { throttleTokenRequests } from './http/token-throttle.js';
 import { AccessTokenSigner } from './jwt/access-token-signer.js';
@@ -136,6 +137,10 @@ function defineOAuthLimits(app: Application): void {
   limits.define('device.address', device.address);
   const register = limits.define('register.address', app.config.oauth.throttle.register.address);
   app.router.middleware.alias('throttle-register', () => throttle(register, clientAddress));
+  const documents = limits.define('documents.address', app.config.oauth.throttle.documents.address);
+  app.router.middleware.alias('throttle-documents', () =>
+    throttleDocumentFetches(documents, () => app.container.make(MetadataDocumentClients)),
+  );
   app.router.middleware.alias('throttle-token', () =>
     throttleTokenRequests(limits, () => app.container.make(LoginThrottle)),
   );

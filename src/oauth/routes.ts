@@ -42,24 +42,25 @@ export function registerOAuthRoutes(router: Router): void {
   });
 
   // Small form bodies only (`http.bodyLimits.oauth`): a larger one is answered 413 unread.
-  // `throttle-token`: the token endpoint's rate limits (http/token-throttle.ts).
+  // `throttle-token`: the token endpoint's rate limits (http/token-throttle.ts); `throttle-documents`:
+  // requests that would fetch a client metadata document, per address (http/document-throttle.ts).
   router
     .post('/oauth/token', [TokenController, 'issue'])
     .name('passport.token')
     .bodyLimit('oauth')
-    .middleware('throttle-token');
+    .middleware('throttle-token', 'throttle-documents');
   // RFC 8628 §3.1: the client authenticates as at the token endpoint, under the same limits.
   router
     .post('/oauth/device/code', [DeviceCodeController, 'issue'])
     .name('oauth.device.code')
     .bodyLimit('oauth')
-    .middleware('throttle-token');
+    .middleware('throttle-token', 'throttle-documents');
   // RFC 9126 §2: pushed authorization requests, the client authenticated as at the token endpoint.
   router
     .post('/oauth/par', [PushedAuthorizationController, 'push'])
     .name('oauth.par')
     .bodyLimit('oauth')
-    .middleware('throttle-token');
+    .middleware('throttle-token', 'throttle-documents');
   // RFC 7591 / RFC 7592: dynamic registration (`oauth.registration`), limited per address.
   router
     .post('/oauth/register', [RegistrationController, 'store'])
@@ -101,7 +102,7 @@ export function registerOAuthRoutes(router: Router): void {
   router
     .get('/oauth/authorize', [ApprovalController, 'authorize'])
     .name('passport.authorizations.authorize')
-    .middleware('web', 'prompt-none', 'auth');
+    .middleware('web', 'throttle-documents', 'prompt-none', 'auth');
   router.group({ middleware: ['web', 'auth'] }, (r) => {
     r.post('/oauth/authorize', [ApprovalController, 'approve']).name('passport.authorizations.approve');
     r.delete('/oauth/authorize', [ApprovalController, 'deny']).name('passport.authorizations.deny');

@@ -318,3 +318,48 @@ describe(`Client ID Metadata Documents: SSRF protection and the default (${engin
     }
   });
 });
+
+describe(`Client ID Metadata Documents: fetches per address are limited (${engine})`, () => {
+  let t: OAuthTestApp;
+  let site: DocumentServer;
+  beforeAll(async () => {
+    site = await documentServer();
+    t = await oauthApp({
+      config: {
+        oauth: {
+          clientIdMetadataDocuments: DEV,
+          throttle: { documents: { address: { points: 3, durationSeconds: 60 } } },
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await t.stop();
+    await site.close();
+  });
+
+  const push = (clientId: string) =>
+    fetch(`${t.url}/oauth/par`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: CALLBACK,
+        response_type: 'code',
+        code_challenge: 'x'.repeat(43),
+        code_challenge_method: 'S256',
+      }),
+    });
+
+  it('requests that would fetch a new document are limited per address (no login needed at /oauth/par); cached ones are not', async () => {
+    const cached = site.document('/cached-for-limit.json', { redirect_uris: [CALLBACK] });
+    expect((await push(cached)).status).toBe(201);
+    // Distinct URLs (an attacker's way round a cache): the limit stops the fetches.
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await push(site.url(`/elsewhere-${i}.json`))).status);
+    expect(statuses).toEqual([401, 401, 429, 429]);
+    expect(site.hits('/elsewhere-2.json') + site.hits('/elsewhere-3.json')).toBe(0);
+    // The cached document still works: it needs no fetch.
+    expect((await push(cached)).status).toBe(201);
+  });
+});

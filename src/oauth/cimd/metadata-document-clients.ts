@@ -45,6 +45,12 @@ export class MetadataDocumentClients implements Pick<ClientStore, 'find'> {
     return this.#config.enabled;
   }
 
+  /** Whether finding `id` now would fetch a document (an enabled URL id not fresh in the cache). */
+  wouldFetch(id: string): boolean {
+    if (!this.#config.enabled || !isClientIdUrl(id, this.#config)) return false;
+    return (this.#fresh.get(id) ?? 0) <= this.clock.now().getTime();
+  }
+
   async find(id: string): Promise<ClientRecord | undefined> {
     if (!this.#config.enabled || !isClientIdUrl(id, this.#config)) return this.store.clients.find(id);
     const problem = clientIdUrlProblem(id, this.#config);

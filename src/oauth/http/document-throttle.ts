@@ -1,0 +1,31 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { clientAddress } from '../../kernel/rate-limits/http.js';
+import { throttle } from '../../kernel/rate-limits/middleware.js';
+import type { RateLimit } from '../../kernel/rate-limits/rate-limit.js';
+import type { MetadataDocumentClients } from '../cimd/metadata-document-clients.js';
+
+/**
+ * A request whose `client_id` (query or form) would make the server fetch a client metadata
+ * document counts against `limit` for its address: without it, anyone could make the server send
+ * GETs to any public URL as fast as they post to `/oauth/par` or `/oauth/token`, which need no
+ * login for a public client. A cached document costs nothing and is not counted.
+ */
+export function throttleDocumentFetches(
+  limit: RateLimit,
+  documents: () => MetadataDocumentClients,
+): MiddlewareHandler {
+  const limited = throttle(limit, clientAddress);
+  return async function throttleDocumentFetches(c, next) {
+    const id = await presentedClientId(c);
+    if (id === undefined || !documents().wouldFetch(id)) return next();
+    return limited(c, next);
+  };
+}
+
+async function presentedClientId(c: Context): Promise<string | undefined> {
+  if (c.req.method === 'GET') return c.req.query('client_id');
+  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  if (!type.startsWith('application/x-www-form-urlencoded')) return undefined;
+  // Hono keeps the body it read: the endpoint reads the same text again.
+  return new URLSearchParams(await c.req.text()).get('client_id') ?? undefined;
+}
