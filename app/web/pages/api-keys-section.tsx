@@ -2,6 +2,7 @@ import type { FC } from 'hono/jsx';
 import type { ApiKeyRecord } from 'tollgate/oauth';
 import { CsrfField } from 'tollgate/views';
 import { displayDate } from './frame.js';
+import { ScopeChecks } from './scope-checks.js';
 
 export interface ApiKeysSectionProps {
   csrfToken: string;
@@ -16,6 +17,22 @@ export interface ApiKeysSectionProps {
 
 const FieldError: FC<{ messages?: string[] }> = ({ messages }) =>
   messages?.length ? <p class="error">{messages.join(' ')}</p> : null;
+
+/** A whole-number field from 1 up, with what was typed and its message after a refused post. */
+const NumberField: FC<{
+  id: string;
+  name: 'expires_in_days' | 'rate_limit_per_minute';
+  label: string;
+  max?: string;
+  old?: ApiKeysSectionProps['old'];
+  errors?: ApiKeysSectionProps['errors'];
+}> = ({ id, name, label, max, old, errors }) => (
+  <div class="field">
+    <label for={id}>{label}</label>
+    <input id={id} name={name} type="number" min="1" max={max} value={old?.[name] ?? ''} />
+    <FieldError messages={errors?.[name]} />
+  </div>
+);
 
 /**
  * API keys on `/dashboard/tokens`, rendered on the server: the list, a real form post to create
@@ -59,46 +76,22 @@ export const ApiKeysSection: FC<ApiKeysSectionProps> = ({
         />
         <FieldError messages={errors?.name} />
       </div>
-      <fieldset>
-        <legend>Scopes</legend>
-        <div class="checks">
-          {scopes.map((scope) => (
-            <label title={scope.description}>
-              <input
-                type="checkbox"
-                name="scopes"
-                value={scope.id}
-                checked={old?.scopes?.includes(scope.id)}
-              />{' '}
-              <code>{scope.id}</code> <span class="small muted">{scope.description}</span>
-            </label>
-          ))}
-        </div>
+      <ScopeChecks scopes={scopes} checked={old?.scopes}>
         <FieldError messages={errors?.scopes} />
-      </fieldset>
-      <div class="field">
-        <label for="field-key-expires">Expires after (days, empty: never)</label>
-        <input
-          id="field-key-expires"
-          name="expires_in_days"
-          type="number"
-          min="1"
-          max="3650"
-          value={old?.expires_in_days ?? ''}
-        />
-        <FieldError messages={errors?.expires_in_days} />
-      </div>
-      <div class="field">
-        <label for="field-key-rate">Requests per minute (empty: no limit of its own)</label>
-        <input
-          id="field-key-rate"
-          name="rate_limit_per_minute"
-          type="number"
-          min="1"
-          value={old?.rate_limit_per_minute ?? ''}
-        />
-        <FieldError messages={errors?.rate_limit_per_minute} />
-      </div>
+      </ScopeChecks>
+      <NumberField
+        id="field-key-expires"
+        name="expires_in_days"
+        label="Expires after (days, empty: never)"
+        max="3650"
+        {...{ old, errors }}
+      />
+      <NumberField
+        id="field-key-rate"
+        name="rate_limit_per_minute"
+        label="Requests per minute (empty: no limit of its own)"
+        {...{ old, errors }}
+      />
       <div class="actions mt-0">
         <button type="submit" class="btn btn-primary">
           Create API key

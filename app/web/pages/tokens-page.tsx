@@ -1,6 +1,7 @@
 import type { FC } from 'hono/jsx';
 import { ApiKeysSection, type ApiKeysSectionProps } from './api-keys-section.js';
 import { DashboardFrame } from './frame.js';
+import { ScopeChecks } from './scope-checks.js';
 
 export interface TokensPageProps {
   script: string;
@@ -32,17 +33,7 @@ export const TokensPage: FC<TokensPageProps> = ({ script, scopes, apiKeys }) => 
             placeholder="CI deploy script"
           />
         </div>
-        <fieldset>
-          <legend>Scopes</legend>
-          <div class="checks">
-            {scopes.map((scope) => (
-              <label title={scope.description}>
-                <input type="checkbox" name="scopes" value={scope.id} /> <code>{scope.id}</code>{' '}
-                <span class="small muted">{scope.description}</span>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <ScopeChecks scopes={scopes} />
         <div data-form-error />
         <div class="actions mt-0">
           <button type="submit" class="btn btn-primary">
