@@ -1,8 +1,10 @@
+import { SignJWT } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceConfig } from '../../app/config.js';
 import { Clients } from '../../src/oauth/index.js';
-import { dpopGet, type ProtectionApp, protectionApp } from './support.js';
+import { type Instances, twoInstances } from './instances.js';
+import { ADA, dpopGet, type ProtectionApp, protectionApp } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
@@ -104,7 +106,7 @@ describe(`DPoP nonces (${engine})`, () => {
       fetch(url, {
         headers: {
           authorization: `DPoP ${accessToken}`,
-          dpop: await manualProof(keys, url, accessToken, nonce, t.clock.now()),
+          dpop: await signedProof(keys, { htm: 'GET', htu: url, nonce, token: accessToken }, t.clock.now()),
         },
       });
     t.clock.advance(LIFETIME * 1000);
@@ -136,19 +138,24 @@ describe(`DPoP nonces (${engine})`, () => {
   });
 });
 
-/** A proof by hand, carrying a chosen nonce (oauth4webapi always uses the latest one). */
-async function manualProof(keys: CryptoKeyPair, htu: string, token: string, nonce: string, now: Date) {
-  const { SignJWT } = await import('jose');
+/** A proof by hand, carrying a chosen nonce (oauth4webapi always uses the latest one it saw). */
+async function signedProof(
+  keys: CryptoKeyPair,
+  claims: { htm: string; htu: string; nonce?: string; token?: string },
+  now: Date,
+): Promise<string> {
   const jwk = await crypto.subtle.exportKey('jwk', keys.publicKey);
-  const ath = Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))).toString(
-    'base64url',
-  );
+  const ath = claims.token
+    ? Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(claims.token))).toString(
+        'base64url',
+      )
+    : undefined;
   return new SignJWT({
     jti: crypto.randomUUID(),
-    htm: 'GET',
-    htu,
-    ath,
-    nonce,
+    htm: claims.htm,
+    htu: claims.htu,
+    ...(ath ? { ath } : {}),
+    ...(claims.nonce ? { nonce: claims.nonce } : {}),
     iat: Math.floor(now.getTime() / 1000),
   })
     .setProtectedHeader({
@@ -158,3 +165,66 @@ async function manualProof(keys: CryptoKeyPair, htu: string, token: string, nonc
     })
     .sign(keys.privateKey);
 }
+
+/** §8's "valid across instances": two processes with one application key and no shared store. */
+describe(`DPoP nonces across instances (${engine})`, () => {
+  let t: Instances;
+  let keys: CryptoKeyPair;
+  let client: { id: string; secret: string };
+
+  beforeAll(async () => {
+    t = await twoInstances({ oauth: { dpopNonces: { enabled: true, lifetimeSeconds: LIFETIME } } });
+    const created = await t.a.container
+      .make(Clients)
+      .create({ name: 'CLI', redirect: 'http://localhost', password: true });
+    client = { id: created.client.id, secret: created.plainSecret! };
+    keys = await oauth.generateKeyPair('ES256');
+  });
+  afterAll(() => t?.close());
+
+  const tokenRequest = async (app: Instances['a'], nonce?: string) =>
+    app.fetch(
+      new Request('http://localhost/oauth/token', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+          dpop: await signedProof(keys, { htm: 'POST', htu: 'http://localhost/oauth/token', nonce }, now()),
+        },
+        body: new URLSearchParams({
+          grant_type: 'password',
+          username: ADA.email,
+          password: ADA.password,
+          scope: 'check-status',
+        }),
+      }),
+    );
+  const now = () => new Date('2026-01-15T12:00:00Z');
+
+  it('a nonce handed out by instance A is accepted by instance B, at the token endpoint and at a protected route', async () => {
+    const refused = await tokenRequest(t.a);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: 'use_dpop_nonce' });
+    const nonce = refused.headers.get('dpop-nonce')!;
+
+    const issued = await tokenRequest(t.b, nonce);
+    expect(issued.status).toBe(200);
+    const { access_token, token_type } = (await issued.json()) as {
+      access_token: string;
+      token_type: string;
+    };
+    expect(token_type).toBe('DPoP');
+
+    const url = 'http://localhost/api/orders';
+    const call = await t.a.fetch(
+      new Request(url, {
+        headers: {
+          accept: 'application/json',
+          authorization: `DPoP ${access_token}`,
+          dpop: await signedProof(keys, { htm: 'GET', htu: url, nonce, token: access_token }, now()),
+        },
+      }),
+    );
+    expect(call.status).toBe(200);
+  });
+});
