@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { User } from '../../auth/user.js';
-import type { Clock } from '../../core/clock.js';
+import { type Clock, SystemClock } from '../../core/clock.js';
 import { tooManyRequests } from '../../kernel/rate-limits/http.js';
 import type { RateLimits } from '../../kernel/rate-limits/rate-limits.js';
 import { type ApiKeyEnvironment, checkApiKey, looksLikeApiKey } from '../api-keys/key-format.js';
@@ -53,7 +53,12 @@ export class ApiKeyAuthenticator {
   /** Ids revoked while this instance ran: wins over a live row read before the revocation. */
   readonly #revoked = new LruCache<string, true>(10_000);
 
-  constructor(private readonly deps: ApiKeyAuthenticatorDeps) {}
+  /** The injected clock in milliseconds; the system clock without a `Date` per request. */
+  readonly #now: () => number;
+
+  constructor(private readonly deps: ApiKeyAuthenticatorDeps) {
+    this.#now = deps.clock instanceof SystemClock ? Date.now : () => deps.clock.now().getTime();
+  }
 
   /** The request's API key: a `tg_` bearer credential, or the configured header. */
   credential(c: Context, authorization: string | undefined): string | undefined {
@@ -92,7 +97,7 @@ export class ApiKeyAuthenticator {
     const { record, token } = entry;
     if (record === undefined || token === undefined) throw refuse('invalid', 'an unknown API key');
     if (!entry.live) throw refuse('revoked', 'a revoked API key');
-    if (this.deps.clock.now().getTime() >= token.expiresAtMs) throw refuse('expired', 'an expired API key');
+    if (this.#now() >= token.expiresAtMs) throw refuse('expired', 'an expired API key');
     if (this.deps.lastUsed.due(entry.touchedAt, now)) {
       entry.touchedAt = now;
       this.deps.lastUsed.record('api_keys', record.id);
