@@ -172,6 +172,29 @@ describe(`Stripe SCA: PaymentMethods and 3-D Secure (${engine})`, () => {
     expect((await user.subscriptions()).map((s) => s.status).sort()).toEqual(['active', 'canceled']);
   });
 
+  it('confirmed in another tab before the webhook came: a new create() finds it paid, stores it active and makes no second one', async () => {
+    const user = await newUser();
+    const { payment } = await incomplete(
+      user.newSubscription('main', plans.monthly.id).create('pm_card_threeDSecure2Required'),
+    );
+    sandbox.setWebhook('http://127.0.0.1:9/unreachable');
+    try {
+      await authenticate(payment.actionUrl, 'complete');
+    } finally {
+      sandbox.setWebhook(`${server.url}${stripeHarness.webhook.path}`);
+    }
+    expect((await user.subscription('main'))!.status).toBe('incomplete');
+    const before = sandbox.counts().subscriptions;
+    const err = await (await reload(user))
+      .newSubscription('main', plans.monthly.id)
+      .create('pm_card_visa')
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'subscription_exists' });
+    expect(sandbox.counts().subscriptions).toBe(before);
+    expect((await user.subscriptions()).map((s) => s.status)).toEqual(['active']);
+    expect(await user.subscribed('main')).toBe(true);
+  });
+
   it('declined after authentication (insufficient funds) or at once: no live subscription, card_declined', async () => {
     const user = await newUser();
     const err = (await user

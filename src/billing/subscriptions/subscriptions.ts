@@ -220,14 +220,21 @@ export class Subscriptions implements SubscriptionOperations {
     return this.repository.update(record.id, { endsAt, ...this.answered(remote) });
   }
 
-  /** Ends an incomplete subscription for good (a new `create()` replaces it). */
+  /**
+   * Ends an incomplete subscription for good (a new `create()` replaces it) — unless the provider
+   * says it was paid meanwhile (the customer confirmed in another tab before the webhook came):
+   * then it is the live subscription, stored as such, and the new one is refused.
+   */
   private async abandon(record: SubscriptionRecord): Promise<void> {
-    if (record.status === 'incomplete') {
-      // The provider may have expired it meanwhile (`incomplete_expired`): then there is nothing to cancel.
-      const remote = await this.gateway.findSubscription(record.providerId);
-      if (remote?.status === 'incomplete')
-        await this.gateway.cancelSubscription(record.providerId, { atPeriodEnd: false });
+    const remote =
+      record.status === 'incomplete' ? await this.gateway.findSubscription(record.providerId) : null;
+    if (remote && !status.awaitsFirstPayment(remote) && remote.status !== 'canceled') {
+      await this.repository.update(record.id, { ...this.answered(remote), plan: remote.plan });
+      throw BillingError.subscriptionExists(record.name);
     }
+    // Expired or cancelled at the provider meanwhile: nothing left to cancel there.
+    if (remote?.status === 'incomplete')
+      await this.gateway.cancelSubscription(record.providerId, { atPeriodEnd: false });
     await this.repository.update(record.id, { endsAt: this.clock.now().toISOString(), status: 'canceled' });
   }
 
