@@ -24,7 +24,13 @@ export {
 } from './events.js';
 export { checkForAnyScope, checkScopes, currentAccessToken } from './guard/index.js';
 export type { ApprovalView, ApprovalViewProps } from './http/approval-view.js';
-export { ApprovalDecisionFields, ApprovalViewKey, defaultApprovalView } from './http/approval-view.js';
+export {
+  ApprovalDecisionFields,
+  ApprovalViewKey,
+  ClientName,
+  DocumentClientNote,
+  defaultApprovalView,
+} from './http/approval-view.js';
 export type { InstallResult } from './install.js';
 export { installOAuth } from './install.js';
 export { AccessTokenSigner } from './jwt/access-token-signer.js';

@@ -1,9 +1,10 @@
-import { ApprovalDecisionFields, type ApprovalView } from 'tollgate/oauth';
+import { ApprovalDecisionFields, type ApprovalView, ClientName, DocumentClientNote } from 'tollgate/oauth';
 import { renderPage } from 'tollgate/views';
 
 /**
- * The service's approval page (`oauthProvider({ approvalView })`): the client's name, the account
- * it asks for, each scope's description, then Approve and Deny.
+ * The service's approval page (`oauthProvider({ approvalView })`): the client's name (and, for a
+ * client known by its metadata document, the host serving it), the account it asks for, each
+ * scope's description, then Approve and Deny.
  */
 export const approvalPage: ApprovalView = (c, props) =>
   renderPage(
@@ -12,9 +13,9 @@ export const approvalPage: ApprovalView = (c, props) =>
     <section class="card narrow approval">
       <h1>Authorize application</h1>
       <p>
-        <strong class="client-name">{props.client.name}</strong> wants to use your account{' '}
-        <strong>{props.user.email}</strong>.
+        <ClientName client={props.client} /> wants to use your account <strong>{props.user.email}</strong>.
       </p>
+      <DocumentClientNote client={props.client} class="small muted" />
       {props.scopes.length > 0 ? (
         <>
           <p class="mb-sm">It will be able to:</p>

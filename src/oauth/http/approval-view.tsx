@@ -48,6 +48,30 @@ export const ApprovalDecisionFields = (props: ApprovalViewProps) => (
   </>
 );
 
+/**
+ * The client's name, and for a client known by its metadata document the host serving it: the
+ * name is the document's claim, the host is what the user can check.
+ */
+export const ClientName = (props: { client: ApprovalViewProps['client'] }) => (
+  <>
+    <strong class="client-name">{props.client.name}</strong>
+    {props.client.documentHost ? (
+      <>
+        {' '}
+        (from <strong class="client-host">{props.client.documentHost}</strong>)
+      </>
+    ) : null}
+  </>
+);
+
+/** For a metadata-document client: a line saying that only its web address is verified. */
+export const DocumentClientNote = (props: { client: ApprovalViewProps['client']; class?: string }) =>
+  props.client.documentHost ? (
+    <p class={`client-unverified ${props.class ?? ''}`.trim()}>
+      This application described itself; only its web address, {props.client.documentHost}, is verified.
+    </p>
+  ) : null;
+
 /** The requested scopes as the user reads them, each marked with its id. */
 export const ScopeList = (props: { scopes: Scope[] }) =>
   props.scopes.length > 0 ? (
@@ -88,20 +112,9 @@ export const defaultApprovalView: ApprovalView = (c, props) =>
     <section class="card approval">
       <h1>Authorization request</h1>
       <p>
-        <strong class="client-name">{props.client.name}</strong>
-        {props.client.documentHost ? (
-          <>
-            {' '}
-            (from <strong class="client-host">{props.client.documentHost}</strong>)
-          </>
-        ) : null}{' '}
-        is requesting permission to access your account.
+        <ClientName client={props.client} /> is requesting permission to access your account.
       </p>
-      {props.client.documentHost ? (
-        <p class="client-unverified">
-          This application described itself; only its web address, {props.client.documentHost}, is verified.
-        </p>
-      ) : null}
+      <DocumentClientNote client={props.client} />
       <ScopeList scopes={props.scopes} />
       <DecisionForms action={props.action} fields={<ApprovalDecisionFields {...props} />} />
     </section>,
