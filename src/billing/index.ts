@@ -30,6 +30,8 @@ export type { InvoicePdfOptions } from './invoices/invoice-pdf.js';
 export { formatMoney } from './money.js';
 export { PaymentActionRequired } from './payments/payment-action-required.js';
 export { Payments } from './payments/payments.js';
+export type { Drift, DriftKind, ReconcileReport } from './reconcile/drift.js';
+export { type ReconcileOptions, Reconciler } from './reconcile/reconciler.js';
 export type { BillingProviderOptions, GatewayFactory } from './service-provider.js';
 export { billingProvider, closeBilling } from './service-provider.js';
 export { Subscription } from './subscriptions/subscription.js';

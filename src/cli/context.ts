@@ -10,6 +10,14 @@ export class CliError extends Error {
   override name = 'CliError';
 }
 
+/** Ends the command with this exit code, printing nothing more (what it had to say is printed). */
+export class CliExit extends Error {
+  override name = 'CliExit';
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}
+
 /**
  * The module that exports the application: TOLLGATE_APP, else the `tollgate.app` field of the
  * current folder's package.json, else this repository's reference service.

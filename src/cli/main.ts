@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { CliError } from './context.js';
+import { CliError, CliExit } from './context.js';
 
 /** Each file in `commands/` exports `register(program)`; modules add commands without editing this file. */
 export async function buildProgram(): Promise<Command> {
@@ -27,6 +27,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 1;
+    if (err instanceof CliExit) return err.code;
     if (err instanceof CliError) {
       process.stderr.write(`Error: ${err.message}\n`);
       return 1;

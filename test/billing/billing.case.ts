@@ -12,6 +12,7 @@ import { doubleSubmitCases } from './contract/double-submit.js';
 import { currencyAndHistoryCases } from './contract/history.js';
 import { lifecycleCases } from './contract/lifecycle.js';
 import { moneyCases } from './contract/money.js';
+import { reconcileCases } from './contract/reconcile.js';
 import { statusCases } from './contract/status.js';
 import { syncCases } from './contract/sync.js';
 import { webhookCases } from './contract/webhooks.js';
@@ -114,6 +115,7 @@ export function billingContract(harness: EditionHarness): void {
     doubleSubmitCases(ctx);
     statusCases(ctx);
     syncCases(ctx);
+    reconcileCases(ctx);
     currencyAndHistoryCases(harness);
   });
 }

@@ -31,6 +31,19 @@ export interface PaymentGateway {
   /** Undo a cancel-at-period-end while the period still runs: no charge, same billing cycle. */
   resumeSubscription(id: string, context: ResumeContext): Promise<GatewaySubscription>;
   findSubscription(id: string): Promise<GatewaySubscription | null>;
+  /**
+   * Every subscription of the customer, in any status (Stripe `subscriptions.list({ customer,
+   * status: 'all' })`; Braintree the subscriptions of `customer.find`'s payment methods): what
+   * `billing:reconcile` compares the local rows with.
+   */
+  listSubscriptions(customerId: string): Promise<GatewaySubscription[]>;
+  /** The customer, or null when the provider has none with that id (deleted or never made). */
+  findCustomer(id: string): Promise<GatewayCustomer | null>;
+  /**
+   * A provider that swaps by re-creating (Braintree across billing frequencies): the live
+   * subscription that replaced `id`, if any, following repeated swaps. Absent: never replaces.
+   */
+  successorOf?(id: string): Promise<GatewaySubscription | null>;
 
   /** A one-off charge; returns the provider's full response. */
   charge(input: ChargeInput): Promise<ChargeResponse>;
@@ -94,6 +107,8 @@ export interface CreateSubscriptionInput {
   /** 0–100, two decimals at most, already validated; 0 means no tax. */
   taxPercentage: number;
   idempotencyKey: string;
+  /** The subscription's local name, kept at the provider where it can be (Stripe `metadata.name`). */
+  name?: string;
 }
 
 export interface SubscriptionChanges {
@@ -126,6 +141,8 @@ export interface GatewaySubscription {
   currentPeriodEnd: Date | null;
   cancelAtPeriodEnd: boolean;
   endedAt: Date | null;
+  /** The local name it was created under, when the provider keeps it (Stripe `metadata.name`). */
+  name?: string | null;
   /**
    * Set by `createSubscription`/`updateSubscription` when the payment they caused waits for the
    * customer (3-D Secure): the caller stores the state and throws `IncompletePayment`.
@@ -275,6 +292,12 @@ export interface SubscriptionSync {
    * subscription stores the same state from its own answer).
    */
   whenUnknown: 'retry' | 'acknowledge';
+  /**
+   * The ended subscription was replaced by this live one (a swap by re-creating): rows on the old
+   * id move to it and take its state instead of ending, so a swap whose local write failed does
+   * not lock a paying customer out.
+   */
+  replacedBy?: GatewaySubscription;
 }
 
 /** Container key for the application's payment gateway. */

@@ -144,6 +144,7 @@ export class Subscriptions implements SubscriptionOperations {
       coupon: options.coupon,
       taxPercentage,
       idempotencyKey: `${key}-subscription`,
+      name: options.name,
     });
     const record = await this.repository
       .insert({
@@ -302,9 +303,15 @@ export class Subscriptions implements SubscriptionOperations {
     const repository = this.repository.using(db);
     const records = await repository.findByProviderId(sync.subscription.id);
     const now = this.clock.now();
-    for (const record of records) {
-      if (isStale(record, sync)) continue;
-      const changes = providerChanges(record, sync, now, this.caps.supportsQuantities);
+    for (const found of records) {
+      // Replaced (a swap by re-creating whose local write failed): the row follows the replacement.
+      const moved = sync.replacedBy
+        ? await repository.update(found.id, { providerId: sync.replacedBy.id })
+        : undefined;
+      const record = moved ?? found;
+      const state = sync.replacedBy ? { ...sync, subscription: sync.replacedBy, ended: false } : sync;
+      if (isStale(record, state)) continue;
+      const changes = providerChanges(record, state, now, this.caps.supportsQuantities);
       await repository.updateUnlessNewer(record.id, { ...changes, providerUpdatedAt: sync.at.toISOString() });
     }
     return records.length > 0;

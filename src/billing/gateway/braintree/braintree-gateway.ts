@@ -22,7 +22,7 @@ import type {
   WebhookRequest,
 } from '../payment-gateway.js';
 import { braintreeCapabilities } from './capabilities.js';
-import { braintreeCall, ok } from './errors.js';
+import { braintreeCall, isNotFound, ok } from './errors.js';
 import { BraintreeHistory } from './history.js';
 import { BraintreeInvoices } from './invoices.js';
 import { mapCustomer, mapSubscription } from './map.js';
@@ -162,6 +162,28 @@ export class BraintreePaymentGateway implements PaymentGateway {
     return sub ? mapSubscription(sub) : null;
   }
 
+  /** The subscriptions on the customer's payment methods (`customer.find`), in any status. */
+  async listSubscriptions(customerId: string): Promise<GatewaySubscription[]> {
+    const customer = await this.customer(customerId);
+    return (customer.paymentMethods ?? []).flatMap((m) =>
+      (m.subscriptions ?? []).map((s) => mapSubscription(s)),
+    );
+  }
+
+  async findCustomer(id: string): Promise<GatewayCustomer | null> {
+    try {
+      return mapCustomer(await this.customer(id));
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async successorOf(id: string): Promise<GatewaySubscription | null> {
+    const sub = await this.#subscriptions.successor(id);
+    return sub ? mapSubscription(sub) : null;
+  }
+
   /** `transaction.sale` in the full currency unit, submitted for settlement; returns the transaction. */
   async charge(input: ChargeInput): Promise<ChargeResponse> {
     const t = await this.sale(input);
@@ -248,12 +270,15 @@ export class BraintreePaymentGateway implements PaymentGateway {
     } catch (err) {
       throw BillingError.invalidWebhookSignature(err instanceof Error ? err.message : String(err));
     }
+    const sync = subscriptionSyncOf(notification);
+    // A subscription cancelled by a swap that re-created it: its rows move to the replacement.
+    const replacedBy = sync?.ended ? await this.successorOf(sync.subscription.id) : null;
     return {
       id: notificationId(payload),
       name: notification.kind,
       payload: notification,
       subscriptionId: notification.subscription?.id ?? null,
-      sync: subscriptionSyncOf(notification),
+      sync: sync && replacedBy ? { ...sync, replacedBy } : sync,
       ...(notification.kind === 'subscription_charged_successfully'
         ? { record: () => this.#subscriptions.recordRenewal(notification.subscription as BtSubscription) }
         : {}),

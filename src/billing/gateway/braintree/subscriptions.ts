@@ -13,6 +13,7 @@ import type { BraintreeHistory } from './history.js';
 import { defaultMethod, inTrial, mapSubscription, taxAt } from './map.js';
 import { type DiscountAdd, type Pricing, termsDescribe } from './pricing.js';
 import { planCredit, unusedValue } from './proration.js';
+import { ID_TAKEN, isLive, liveSuccessor, successorId } from './successors.js';
 import type { BtCustomer, BtResult, BtSubscription, BtTransaction } from './types.js';
 
 type Payload = Record<string, unknown>;
@@ -88,6 +89,20 @@ export class BraintreeSubscriptions {
     }
   }
 
+  /** The live subscription that replaced `id` by a swap across frequencies, if any (see `successors.ts`). */
+  successor(id: string): Promise<BtSubscription | null> {
+    return liveSuccessor(id, (next) => this.findOrNull(next));
+  }
+
+  /**
+   * `id`, or the live subscription that replaced it when Braintree has it cancelled: a swap retried
+   * after its local write failed goes on from where the provider is.
+   */
+  private async current(id: string): Promise<BtSubscription> {
+    const sub = await this.find(id);
+    return isLive(sub) ? sub : ((await this.successor(id)) ?? sub);
+  }
+
   /** A trial until `trialEndsAt` as Braintree's day count; none when it ends today or earlier. */
   private trial(trialEndsAt: Date | null): Payload {
     const days = trialEndsAt ? daysBetween(this.today(), isoDate(trialEndsAt)) : 0;
@@ -144,7 +159,7 @@ export class BraintreeSubscriptions {
     if (changes.quantity !== undefined && changes.quantity !== 1) {
       throw BillingError.unsupportedByEdition('Subscription quantities', 'braintree');
     }
-    const current = await this.find(id);
+    const current = await this.current(id);
     const planId = changes.plan ?? current.planId;
     const tax = changes.taxPercentage ?? (await this.taxOf(current));
     const price = await this.pricing.priceWithTax(planId, tax);
@@ -157,7 +172,7 @@ export class BraintreeSubscriptions {
     }
     const coupons = this.pricing.couponUpdates(current, price);
     const swapping = changes.plan !== undefined;
-    const sub = await this.update(id, {
+    const sub = await this.update(current.id, {
       planId,
       price: this.money.major(price),
       // A swap also lifts a cancellation at period end (Cashier's neverExpires / null cycles); a
@@ -188,7 +203,7 @@ export class BraintreeSubscriptions {
     const credit = planCredit(next.credit, recurring, this.money);
     const discounts: DiscountAdd[] = credit ? [...coupons, credit] : coupons;
     const trial = this.trial(next.trialEndsAt);
-    const sub = await this.createRaw({
+    const sub = await this.createSuccessor(current.id, {
       planId: next.planId,
       price: this.money.major(next.price),
       paymentMethodToken: current.paymentMethodToken,
@@ -201,6 +216,22 @@ export class BraintreeSubscriptions {
     await this.issue(sub, next.tax);
     await this.cancelRaw(current);
     return mapSubscription(sub, inTrial(sub) ? next.trialEndsAt : null);
+  }
+
+  /**
+   * Creates the replacement of `id` under its successor id; one an earlier attempt already made
+   * (its cancel or the local write failed) is taken as it is, so a retry never bills twice.
+   */
+  private async createSuccessor(id: string, payload: Payload): Promise<BtSubscription> {
+    const nextId = successorId(id);
+    try {
+      return await this.createRaw({ ...payload, id: nextId });
+    } catch (err) {
+      const code = err instanceof BillingError ? err.providerCode : undefined;
+      const made = code === ID_TAKEN ? await this.findOrNull(nextId) : null;
+      if (made && isLive(made)) return made;
+      throw err;
+    }
   }
 
   /**

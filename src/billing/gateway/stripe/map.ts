@@ -47,6 +47,7 @@ export function mapSubscription(sub: Stripe.Subscription): GatewaySubscription {
     currentPeriodEnd: fromEpoch(item?.current_period_end),
     cancelAtPeriodEnd: sub.cancel_at_period_end,
     endedAt: fromEpoch(sub.ended_at),
+    name: sub.metadata?.name ?? null,
   };
 }
 

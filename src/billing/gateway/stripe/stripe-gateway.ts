@@ -118,6 +118,7 @@ export class StripePaymentGateway implements PaymentGateway {
         ? 'allow_incomplete'
         : 'error_if_incomplete',
     };
+    if (input.name) params.metadata = { name: input.name };
     if (input.trialEndsAt) params.trial_end = epoch(input.trialEndsAt);
     if (input.coupon) params.discounts = [{ coupon: input.coupon }];
     if (input.taxPercentage > 0) params.default_tax_rates = [await this.#taxRates.idFor(input.taxPercentage)];
@@ -192,6 +193,23 @@ export class StripePaymentGateway implements PaymentGateway {
   async findSubscription(id: string): Promise<GatewaySubscription | null> {
     try {
       return mapSubscription(await stripeCall(() => this.stripe.subscriptions.retrieve(id)));
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
+  async listSubscriptions(customerId: string): Promise<GatewaySubscription[]> {
+    const found: GatewaySubscription[] = [];
+    const list = this.stripe.subscriptions.list({ customer: customerId, status: 'all', limit: 100 });
+    await stripeCall(() => list.autoPagingEach((sub) => void found.push(mapSubscription(sub))));
+    return found;
+  }
+
+  async findCustomer(id: string): Promise<GatewayCustomer | null> {
+    try {
+      const customer = await stripeCall(() => this.stripe.customers.retrieve(id, { expand: CARD_FIELDS }));
+      return customer.deleted ? null : mapCustomer(customer);
     } catch (err) {
       if (isMissing(err)) return null;
       throw err;

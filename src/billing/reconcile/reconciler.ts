@@ -1,0 +1,225 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../core/clock.js';
+import { ClockKey } from '../../core/keys.js';
+import { isUniqueViolation } from '../../database/errors.js';
+import { DbKey } from '../../database/keys.js';
+import type { Database } from '../../database/types.js';
+import { BillingLock } from '../billing-lock.js';
+import {
+  type GatewaySubscription,
+  type PaymentGateway,
+  PaymentGatewayKey,
+} from '../gateway/payment-gateway.js';
+import type { SubscriptionRecord } from '../subscriptions/record.js';
+import * as status from '../subscriptions/status.js';
+import { SubscriptionRepository, secondOf } from '../subscriptions/subscription-repository.js';
+import { changesFrom, type Drift, differences, isLiveAtProvider, type ReconcileReport } from './drift.js';
+
+export interface ReconcileOptions {
+  /** Only this user. */
+  userId?: number;
+  /** Repair what is found (the provider is the source of truth). */
+  fix: boolean;
+  /** The name an adopted subscription gets when the provider does not keep one (Braintree). */
+  adoptAs: string;
+}
+
+interface Owner {
+  id: number;
+  email: string;
+  customerId: string | null;
+}
+
+/**
+ * `tollgate billing:reconcile`: every local subscription and customer against the provider, through
+ * the `PaymentGateway` port. Repairs run under the user's billing lock and re-check what they
+ * repair, so two runs at once (or a run beside a webhook) adopt a subscription once.
+ */
+export class Reconciler {
+  static inject = [DbKey, PaymentGatewayKey, SubscriptionRepository, BillingLock, ClockKey] as const;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly gateway: PaymentGateway,
+    private readonly repository: SubscriptionRepository,
+    private readonly lock: BillingLock,
+    private readonly clock: Clock,
+  ) {}
+
+  async run(options: ReconcileOptions): Promise<ReconcileReport> {
+    const column = this.gateway.capabilities.columns.customerId;
+    let query = this.db
+      .selectFrom('users')
+      .select(['id', 'email', `${column} as customerId`])
+      .where((eb) =>
+        eb.or([eb(column, 'is not', null), eb('id', 'in', eb.selectFrom('subscriptions').select('user_id'))]),
+      )
+      .orderBy('id');
+    if (options.userId !== undefined) query = query.where('id', '=', options.userId);
+    const owners = (await query.execute()) as Owner[];
+    const report: ReconcileReport = { users: owners.length, subscriptions: 0, drift: [] };
+    for (const owner of owners) {
+      const { drift, subscriptions } = await this.user(owner, options);
+      report.subscriptions += subscriptions;
+      report.drift.push(...drift);
+    }
+    return report;
+  }
+
+  private async user(owner: Owner, options: ReconcileOptions) {
+    const drift: Drift[] = [];
+    const base = { userId: owner.id, email: owner.email, fixed: false };
+    let remote: GatewaySubscription[] = [];
+    if (owner.customerId) {
+      if (await this.gateway.findCustomer(owner.customerId)) {
+        remote = await this.gateway.listSubscriptions(owner.customerId);
+      } else {
+        const found: Drift = {
+          ...base,
+          kind: 'missing_customer',
+          subscriptionId: null,
+          name: null,
+          providerId: owner.customerId,
+        };
+        if (options.fix) found.fixed = await this.forgetCustomer(owner);
+        drift.push(found);
+      }
+    }
+    const locals = (await this.repository.forUser(owner.id)).filter((r) => r.providerId !== '');
+    const taken = new Set(locals.map((r) => r.providerId));
+    for (const record of locals) {
+      const found = await this.compare(record, remote, taken, options.fix);
+      if (found) drift.push({ ...base, ...found });
+    }
+    for (const sub of remote) {
+      if (!isLiveAtProvider(sub) || taken.has(sub.id)) continue;
+      if ((await this.repository.findByProviderId(sub.id)).length > 0) continue; // another user's row
+      const found: Drift = {
+        ...base,
+        kind: 'orphaned',
+        subscriptionId: null,
+        name: sub.name ?? options.adoptAs,
+        providerId: sub.id,
+      };
+      if (options.fix) Object.assign(found, await this.adopt(owner.id, sub, found.name!));
+      drift.push(found);
+    }
+    return { drift, subscriptions: locals.length };
+  }
+
+  /** One row against its provider object; `taken` collects provider ids that have a row. */
+  private async compare(
+    record: SubscriptionRecord,
+    remote: GatewaySubscription[],
+    taken: Set<string>,
+    fix: boolean,
+  ): Promise<Omit<Drift, 'userId' | 'email'> | null> {
+    const now = this.clock.now();
+    const row = { subscriptionId: record.id, name: record.name, fixed: false };
+    const sub =
+      remote.find((s) => s.id === record.providerId) ??
+      (await this.gateway.findSubscription(record.providerId));
+    if (!sub) {
+      if (status.ended(record, now)) return null;
+      const found = { ...row, kind: 'missing_at_provider' as const, providerId: record.providerId };
+      if (fix) found.fixed = await this.endRow(record);
+      return found;
+    }
+    const successor =
+      !isLiveAtProvider(sub) && !status.ended(record, now) ? await this.gateway.successorOf?.(sub.id) : null;
+    if (successor && !taken.has(successor.id)) {
+      taken.add(successor.id);
+      const found = { ...row, kind: 'replaced' as const, providerId: successor.id };
+      if (fix) found.fixed = await this.sync(record, successor, true);
+      return found;
+    }
+    const fields = differences(
+      record,
+      changesFrom(record, sub, now, this.gateway.capabilities.supportsQuantities),
+    );
+    if (!fields) return null;
+    const found = { ...row, kind: 'mismatch' as const, providerId: sub.id, fields };
+    if (fix) found.fixed = await this.sync(record, sub, false);
+    return found;
+  }
+
+  /** Applies the provider's state to the row (and moves it onto `sub` when `move`), under the lock. */
+  private sync(record: SubscriptionRecord, sub: GatewaySubscription, move: boolean): Promise<boolean> {
+    return this.lock.forUser(record.userId, async () => {
+      const current = await this.repository.find(record.id);
+      if (!current) return false;
+      const changes = changesFrom(
+        current,
+        sub,
+        this.clock.now(),
+        this.gateway.capabilities.supportsQuantities,
+      );
+      await this.repository.update(record.id, {
+        ...changes,
+        ...(move ? { providerId: sub.id } : {}),
+        providerUpdatedAt: secondOf(this.clock.now().toISOString()),
+      });
+      return true;
+    });
+  }
+
+  private endRow(record: SubscriptionRecord): Promise<boolean> {
+    return this.lock.forUser(record.userId, async () => {
+      await this.repository.update(record.id, {
+        endsAt: record.endsAt ?? this.clock.now().toISOString(),
+        status: 'canceled',
+      });
+      return true;
+    });
+  }
+
+  /** A live provider subscription without a row becomes one, once, by its provider id. */
+  private adopt(
+    userId: number,
+    sub: GatewaySubscription,
+    name: string,
+  ): Promise<Pick<Drift, 'fixed' | 'unfixed'>> {
+    return this.lock.forUser(userId, async () => {
+      if ((await this.repository.findByProviderId(sub.id)).length > 0) return { fixed: true };
+      if (await this.repository.findLive(userId, name))
+        return { fixed: false, unfixed: `a live subscription "${name}" already exists; cancel one of them` };
+      try {
+        const record = await this.repository.insert({
+          userId,
+          name,
+          providerId: sub.id,
+          plan: sub.plan,
+          quantity: this.gateway.capabilities.supportsQuantities ? sub.quantity : null,
+          trialEndsAt: sub.trialEndsAt?.toISOString() ?? null,
+          status: sub.status,
+        });
+        if (sub.cancelAtPeriodEnd)
+          await this.repository.update(record.id, {
+            endsAt: (sub.currentPeriodEnd ?? this.clock.now()).toISOString(),
+          });
+        return { fixed: true };
+      } catch (err) {
+        // Another run (outside this lock's lease) adopted it, or made a live row of that name.
+        if (!isUniqueViolation(err)) throw err;
+        const adopted = (await this.repository.findByProviderId(sub.id)).length > 0;
+        return adopted
+          ? { fixed: true }
+          : { fixed: false, unfixed: `a live subscription "${name}" already exists` };
+      }
+    });
+  }
+
+  /** The customer is gone at the provider: the user is no customer (the next payment makes one). */
+  private async forgetCustomer(owner: Owner): Promise<boolean> {
+    const column = this.gateway.capabilities.columns.customerId;
+    return this.lock.forUser(owner.id, async () => {
+      await this.db
+        .updateTable('users')
+        .set({ [column]: null, card_brand: null, card_last_four: null, paypal_email: null })
+        .where('id', '=', owner.id)
+        .where(column, '=', owner.customerId)
+        .execute();
+      return true;
+    });
+  }
+}

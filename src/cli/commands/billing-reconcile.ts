@@ -1,0 +1,93 @@
+import type { Command } from 'commander';
+import { Users } from '../../auth/users.js';
+import { PaymentGatewayKey } from '../../billing/gateway/payment-gateway.js';
+import type { Drift, ReconcileReport } from '../../billing/reconcile/drift.js';
+import { Reconciler } from '../../billing/reconcile/reconciler.js';
+import type { Application } from '../../kernel/application.js';
+import { CliError, CliExit, withApplication } from '../context.js';
+
+export interface ReconcileCommandOptions {
+  user?: string;
+  fix?: boolean;
+  json?: boolean;
+  name?: string;
+}
+
+const WHAT: Record<Drift['kind'], string> = {
+  orphaned: 'live at the provider, no local row',
+  replaced: 'cancelled at the provider by a swap; its live replacement has no row',
+  missing_at_provider: 'no such subscription at the provider',
+  mismatch: 'differs from the provider',
+  missing_customer: "the user's customer does not exist at the provider",
+};
+
+/**
+ * `billing:reconcile` on an application: prints the report (text, or JSON with `--json`) through
+ * `print` and answers the exit code: 0 when clean (or all repaired), 1 when drift is left.
+ */
+export async function reconcile(
+  app: Application,
+  options: ReconcileCommandOptions,
+  print: (line: string) => void = console.log,
+): Promise<number> {
+  if (!app.container.has(PaymentGatewayKey)) throw new CliError('Billing is not set up in this application.');
+  let userId: number | undefined;
+  if (options.user !== undefined) {
+    const users = app.container.make(Users);
+    const user = /^\d+$/.test(options.user)
+      ? await users.find(Number(options.user))
+      : await users.findByEmail(options.user);
+    if (!user) throw new CliError(`No user ${options.user}.`);
+    userId = user.id;
+  }
+  const report = await app.container
+    .make(Reconciler)
+    .run({ userId, fix: Boolean(options.fix), adoptAs: options.name ?? 'default' });
+  const left = report.drift.filter((d) => !d.fixed).length;
+  if (options.json) print(JSON.stringify({ ...report, clean: left === 0 }));
+  else for (const line of describe(report, Boolean(options.fix))) print(line);
+  return left === 0 ? 0 : 1;
+}
+
+function describe(report: ReconcileReport, fix: boolean): string[] {
+  const checked = `Checked ${report.users} user(s), ${report.subscriptions} subscription row(s).`;
+  if (report.drift.length === 0) return [checked, 'No drift: every row matches the provider.'];
+  const lines = [checked, `${report.drift.length} drift(s) found:`];
+  for (const d of report.drift) {
+    const row = d.subscriptionId === null ? 'no row' : `row ${d.subscriptionId} "${d.name}"`;
+    lines.push(
+      `  ${d.kind}  ${d.email} (user ${d.userId}), ${row}, provider ${d.providerId}: ${WHAT[d.kind]}`,
+    );
+    for (const [field, v] of Object.entries(d.fields ?? {}))
+      lines.push(`      ${field}: local ${JSON.stringify(v.local)}, provider ${JSON.stringify(v.provider)}`);
+    if (fix)
+      lines.push(
+        d.fixed ? '      fixed' : `      NOT fixed: ${d.unfixed ?? 'cannot be repaired automatically'}`,
+      );
+  }
+  if (!fix) lines.push('Run again with --fix to repair (the provider is the source of truth).');
+  return lines;
+}
+
+export function register(program: Command): void {
+  program
+    .command('billing:reconcile')
+    .description(
+      'Compare local subscriptions and customers with the payment provider; --fix repairs the drift.',
+    )
+    .option('--user <email|id>', 'only this user')
+    .option('--fix', 'repair: adopt orphans, end rows gone at the provider, copy the provider state')
+    .option(
+      '--name <name>',
+      'name for adopted subscriptions when the provider keeps none (Braintree)',
+      'default',
+    )
+    .option('--json', 'machine-readable output')
+    .action((options: ReconcileCommandOptions) =>
+      withApplication(async (app) => {
+        await app.migrate();
+        const code = await reconcile(app, options);
+        if (code !== 0) throw new CliExit(code);
+      }),
+    );
+}
