@@ -9,7 +9,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('api_keys')
     .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    // No foreign key to `users`: an application may keep its users elsewhere (its own table behind
+    // a users provider), as for the token tables. A deleted user's key resolves to no user: 401.
+    .addColumn('user_id', 'integer', (c) => c.notNull())
     .addColumn('name', 'varchar(255)', (c) => c.notNull())
     .addColumn('key_hash', 'varchar(64)', (c) => c.notNull().unique())
     .addColumn('prefix', 'varchar(16)', (c) => c.notNull())
