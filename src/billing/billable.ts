@@ -163,8 +163,8 @@ export function Billable<TBase extends UserClass>(Base: TBase) {
       return this.billing.invoices.upcoming(this, sub?.providerId);
     }
 
-    /** The invoice as a PDF download response (`GET /user/invoice/{invoice}`). */
-    downloadInvoice(id: string, options: InvoicePdfOptions): Promise<Response> {
+    /** The invoice as a PDF download response (`GET /user/invoice/{invoice}`); seller from `billing.seller`. */
+    downloadInvoice(id: string, options: InvoicePdfOptions = {}): Promise<Response> {
       return this.billing.invoices.download(this, id, options);
     }
   }

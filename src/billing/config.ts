@@ -19,6 +19,16 @@ export interface CouponConfig {
   amountOff?: number | string;
 }
 
+/** Who issues the invoices: the letterhead of the PDF. An empty `name` means `app.name`. */
+export interface SellerConfig {
+  name: string;
+  /** Street, city, country…: one entry a line. */
+  address: string[];
+  /** VAT number or other tax id, shown as given (`VAT: DE123456789`). */
+  taxId: string;
+  email: string;
+}
+
 export interface BillingConfig {
   edition: BillingEdition;
   currency: string;
@@ -30,6 +40,7 @@ export interface BillingConfig {
    * as subscribed. Default true; false locks the user out from the first failed renewal.
    */
   keepPastDueSubscribed: boolean;
+  seller: SellerConfig;
   stripe: { key: string; secret: string; webhookSecret: string; apiBase: string };
   braintree: {
     environment: string;
@@ -55,6 +66,7 @@ export const billingConfig: ConfigSlice<'billing'> = {
       plans: [],
       coupons: [],
       keepPastDueSubscribed: true,
+      seller: { name: '', address: [], taxId: '', email: '' },
       stripe: { key: '', secret: '', webhookSecret: '', apiBase: '' },
       braintree: { environment: 'sandbox', merchantId: '', publicKey: '', privateKey: '', apiBase: '' },
     },
@@ -64,6 +76,17 @@ export const billingConfig: ConfigSlice<'billing'> = {
       edition: (env.BILLING_EDITION as BillingEdition) || undefined,
       currency: env.BILLING_CURRENCY || undefined,
       currencySymbol: env.BILLING_CURRENCY_SYMBOL || undefined,
+      seller: {
+        name: env.BILLING_SELLER_NAME || undefined,
+        // Lines separated by `|` or newlines: `1 Market St|San Francisco, CA 94105|USA`.
+        address: env.BILLING_SELLER_ADDRESS
+          ? env.BILLING_SELLER_ADDRESS.split(/\||\n/)
+              .map((line) => line.trim())
+              .filter(Boolean)
+          : undefined,
+        taxId: env.BILLING_SELLER_TAX_ID || undefined,
+        email: env.BILLING_SELLER_EMAIL || undefined,
+      },
       stripe: {
         key: env.STRIPE_KEY || undefined,
         secret: env.STRIPE_SECRET || undefined,

@@ -6,7 +6,7 @@
 
 export { Billable } from './billable.js';
 export type { BillableUser } from './billable-user.js';
-export type { BillingConfig, BillingEdition, CouponConfig, PlanConfig } from './config.js';
+export type { BillingConfig, BillingEdition, CouponConfig, PlanConfig, SellerConfig } from './config.js';
 export { billingConfig } from './config.js';
 export type { BillingErrorCode } from './errors.js';
 export { BillingError, IncompletePayment } from './errors.js';

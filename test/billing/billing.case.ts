@@ -20,6 +20,14 @@ import type { EditionHarness, EditionSandbox } from './harness.js';
 
 const START = new Date('2026-01-15T12:00:00Z');
 
+/** The `billing.seller` slice the contract's PDFs carry. */
+export const SELLER = {
+  name: 'Tollgate Inc.',
+  address: ['1 Market Street', 'San Francisco, CA 94105'],
+  taxId: 'VAT: US-123456789',
+  email: 'billing@tollgate.test',
+};
+
 /**
  * The billing contract every edition meets: the spec's operations and every row of its state
  * table, through the real adapter, the official SDK and the edition's sandbox over HTTP, on the
@@ -57,7 +65,7 @@ export function billingContract(harness: EditionHarness): void {
         harness,
         sandbox,
         clock,
-        billing: { ...catalog, currency: 'usd', currencySymbol: '$' },
+        billing: { ...catalog, currency: 'usd', currencySymbol: '$', seller: SELLER },
         controller: TestWebhooks,
       }));
     });

@@ -74,8 +74,12 @@ describe('GET /user/invoice/{invoice} (spec, "Invoice download")', () => {
     const text = execFileSync('pdftotext', ['-', '-'], {
       input: Buffer.from(await response.arrayBuffer()),
     }).toString();
+    // No billing.seller name configured: the seller is app.name; the card on file is named.
     expect(text).toContain('Acme Billing');
     expect(text).toContain('$12.00');
+    expect(text).toContain('PAID');
+    expect(text).toContain('Payment method: Visa ending in 4242');
+    expect(text).toContain('Bill to: Owner <owner@example.com>');
   });
 
   it("answers 404 for another user's invoice and 401 without a user", async () => {

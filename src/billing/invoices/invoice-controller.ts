@@ -10,8 +10,8 @@ interface CanDownload {
 
 /**
  * The spec's example route `GET /user/invoice/{invoice}`: the signed-in user's invoice as a PDF.
- * Put it behind the session and `auth` (another user's invoice is a 404, never a PDF). Override
- * `pdfOptions` for the vendor's address.
+ * Put it behind the session and `auth` (another user's invoice is a 404, never a PDF). The seller's
+ * details come from `billing.seller`; override `pdfOptions` for anything else (the product name).
  *
  * @example
  * app.router.get('/user/invoice/{invoice}', [InvoiceController, 'show']).middleware('web', 'auth');
@@ -30,7 +30,8 @@ export class InvoiceController {
     return user.downloadInvoice(invoice, this.pdfOptions(c));
   }
 
+  /** Empty: seller, product, customer and payment method come from the configuration and the user. */
   protected pdfOptions(_c: Context): InvoicePdfOptions {
-    return { vendor: this.config.app.name, product: this.config.app.name };
+    return {};
   }
 }

@@ -1,12 +1,19 @@
 import PDFDocument from 'pdfkit';
 import type { Invoice } from './invoice.js';
+import { drawInvoiceHeader } from './invoice-pdf-header.js';
 
 export interface InvoicePdfOptions {
-  /** Who issues the invoice (the seller). */
-  vendor: string;
-  /** What is sold, shown under the vendor and used in the file name. */
-  product: string;
-  /** Optional extra lines: street, VAT number, phone… */
+  /** Who issues the invoice (the seller). Default: `billing.seller.name`, else `app.name`. */
+  vendor?: string;
+  /** What is sold, shown under the vendor and used in the file name. Default: `app.name`. */
+  product?: string;
+  /** The seller's address, one entry a line. Default: `billing.seller.address`. */
+  address?: string[];
+  /** The seller's contact e-mail. Default: `billing.seller.email`. */
+  email?: string;
+  /** How the customer pays (`Visa ending in 4242`, `PayPal (ann@example.com)`). Default: the method on file. */
+  paymentMethod?: string;
+  /** Optional extra lines: street, VAT number, phone… (`vatId` defaults to `billing.seller.taxId`) */
   street?: string;
   location?: string;
   phone?: string;
@@ -18,13 +25,20 @@ export interface InvoicePdfOptions {
   compress?: boolean;
 }
 
-/** Renders an invoice as a one-page PDF with pdfkit (vendor, product, date, lines, discount, tax, total). */
+/**
+ * Renders an invoice as a one-page PDF with pdfkit: the seller's letterhead, a PAID / UNPAID / VOID
+ * mark, number, date, bill-to, payment method, lines with their period, discount, tax rate, total.
+ */
 export function renderInvoicePdf(invoice: Invoice, options: InvoicePdfOptions): Promise<Buffer> {
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,
     compress: options.compress ?? true,
-    info: { Title: `Invoice ${invoice.number()}`, Author: options.vendor, Subject: options.product },
+    info: {
+      Title: `Invoice ${invoice.number()}`,
+      Author: options.vendor ?? '',
+      Subject: options.product ?? '',
+    },
   });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -33,20 +47,18 @@ export function renderInvoicePdf(invoice: Invoice, options: InvoicePdfOptions): 
     doc.on('error', reject);
   });
 
-  doc.font('Helvetica-Bold').fontSize(20).text(options.vendor);
-  doc.font('Helvetica').fontSize(11).fillColor('#555').text(options.product);
-  for (const line of [options.street, options.location, options.phone, options.url, options.vatId]) {
-    if (line) doc.text(line);
-  }
-  doc.moveDown().fillColor('#000').font('Helvetica-Bold').fontSize(14).text('Invoice');
+  drawInvoiceHeader(doc, invoice, options);
+  doc.moveDown().font('Helvetica-Bold').fontSize(14).text('Invoice');
   doc.font('Helvetica').fontSize(11);
   doc.text(`Invoice number: ${invoice.number()}`);
   doc.text(`Date: ${invoice.date()}`);
+  doc.text(`Status: ${statusText[invoice.status()]}`);
   if (options.customer?.name || options.customer?.email) {
     doc.text(
       `Bill to: ${[options.customer.name, options.customer.email].filter(Boolean).join(' <')}${options.customer.email && options.customer.name ? '>' : ''}`,
     );
   }
+  if (options.paymentMethod) doc.text(`Payment method: ${options.paymentMethod}`);
   doc.moveDown();
 
   const left = 50;
@@ -94,8 +106,16 @@ export function renderInvoicePdf(invoice: Invoice, options: InvoicePdfOptions): 
   return done;
 }
 
+const statusText: Record<ReturnType<Invoice['status']>, string> = {
+  paid: 'Paid',
+  open: 'Unpaid (due)',
+  draft: 'Draft',
+  void: 'Void',
+  uncollectible: 'Unpaid (payment failed)',
+};
+
 /** `Acme Pro`, `2026-01-15` → `acme-pro_2026-01.pdf`. */
-export function invoiceFileName(invoice: Invoice, product: string): string {
+export function invoiceFileName(invoice: Invoice, product = 'invoice'): string {
   const date = invoice.dateValue();
   const slug =
     product

@@ -13,6 +13,7 @@ import { minorDigits } from '../money.js';
 import { RequestKeys } from '../request-keys.js';
 import { Invoice } from './invoice.js';
 import { type InvoicePdfOptions, invoicePdfResponse } from './invoice-pdf.js';
+import { invoicePdfDefaults } from './invoice-pdf-defaults.js';
 
 /** One-off charges and invoices: `charge`, `invoiceFor`, `invoices`, `findInvoice`, `downloadInvoice`. */
 export class Invoices {
@@ -101,9 +102,11 @@ export class Invoices {
     return invoice ? this.wrap(invoice) : undefined;
   }
 
-  async download(user: BillableUser, id: string, options: InvoicePdfOptions): Promise<Response> {
+  /** The PDF; what `options` leaves out comes from `billing.seller`, the app and the user. */
+  async download(user: BillableUser, id: string, options: InvoicePdfOptions = {}): Promise<Response> {
     const invoice = await this.findOrFail(user, id);
-    return invoicePdfResponse(invoice, { customer: { name: user.name, email: user.email }, ...options });
+    const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+    return invoicePdfResponse(invoice, { ...invoicePdfDefaults(this.config, user), ...given });
   }
 
   /** Whole minor units, or full units with no more decimals than the currency has (none in yen). */

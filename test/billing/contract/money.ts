@@ -152,6 +152,50 @@ export function moneyCases(ctx: ContractContext): void {
       }
       expect(text).toContain('8.25%');
     });
+
+    it('a paid invoice PDF carries the PAID mark, the configured seller, the card, the period and the tax rate', async () => {
+      ctx.setTax(10);
+      const user = await newUser();
+      await user.newSubscription('main', plans.monthly.id).create(tokens.card);
+      const [invoice] = await user.invoices();
+      const line = invoice!.subscriptionLines()[0]!;
+      expect(line.period).not.toBeNull();
+      const pdf = Buffer.from(await (await user.downloadInvoice(invoice!.id)).arrayBuffer());
+      if (process.env.INVOICE_PDF_OUT)
+        writeFileSync(`${process.env.INVOICE_PDF_OUT}-${harness.edition}.pdf`, pdf);
+      const text = pdfText(pdf);
+      const card = harness.cardOf.card;
+      for (const expected of [
+        'PAID',
+        'Status: Paid',
+        'Tollgate Inc.',
+        '1 Market Street',
+        'San Francisco, CA 94105',
+        'VAT: US-123456789',
+        'billing@tollgate.test',
+        `Payment method: ${card.brand} ending in ${card.lastFour}`,
+        `Bill to: ${user.name} <${user.email}>`,
+        invoice!.formatPeriod(line.period!),
+        'Tax (10%)',
+      ]) {
+        expect(text).toContain(expected);
+      }
+      expect(text).not.toContain('UNPAID');
+    });
+
+    it('an invoice whose payment failed is marked UNPAID', async () => {
+      const user = await newUser();
+      await user.updateCard(tokens.failsLater);
+      const err = await expectBillingError(
+        user.invoiceFor('Consulting', harness.toEditionAmount(2000)),
+        'card_declined',
+      );
+      const text = pdfText(Buffer.from(await (await user.downloadInvoice(err.invoiceId!)).arrayBuffer()));
+      expect(text).toContain('UNPAID');
+      expect(text).toMatch(/Status: Unpaid/);
+      expect(text).toContain('Consulting');
+      expect(text).toContain('Tollgate Inc.');
+    });
   });
 }
 
