@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { type BraintreeSandbox, createBraintreeSandbox } from '@tollgate/sandbox/braintree';
 import braintree from 'braintree';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authProvider } from '../../src/auth/provider.js';
 import { User } from '../../src/auth/user.js';
 import { UserModelKey, Users } from '../../src/auth/users.js';
@@ -25,6 +25,7 @@ import {
   closeBilling,
   PaymentGatewayKey,
 } from '../../src/billing/index.js';
+import { reconcile } from '../../src/cli/commands/billing-reconcile.js';
 import { defineConfig } from '../../src/config/index.js';
 import { TestClock } from '../../src/core/clock.js';
 import { ConfigurationError } from '../../src/core/errors.js';
@@ -191,6 +192,56 @@ describe('Braintree edition specifics', () => {
     expect(sales((await reload(user)).braintree_id!)).toEqual([2000, 18_645, 2000 - 1915]);
     expect((await user.subscription('main'))?.plan).toBe('basic-monthly');
     expect(await user.subscribed('main')).toBe(true);
+  });
+
+  it('a monthly → yearly swap whose cancel of the old subscription fails: a retry reuses the replacement, reconcile --fix finishes it; billed once', async () => {
+    const bt = (t.app.container.make(PaymentGatewayKey) as BraintreePaymentGateway).gateway;
+    /** A user on monthly whose swap to yearly made the replacement, then failed to cancel the old one. */
+    const halfSwapped = async () => {
+      const user = await newUser(t.app);
+      const sub = await user.newSubscription('main', 'basic-monthly').create('fake-valid-nonce');
+      const cancel = vi.spyOn(bt.subscription, 'cancel').mockRejectedValueOnce(new Error('socket hang up'));
+      try {
+        await expect(sub.swap('pro-yearly')).rejects.toThrow('subscription.cancel failed');
+      } finally {
+        cancel.mockRestore();
+      }
+      const old = sub.providerId;
+      expect(sandbox.store.subscriptions.get(old)?.status).toBe('Active');
+      expect(sandbox.store.subscriptions.get(`${old}-r1`)).toMatchObject({
+        status: 'Active',
+        planId: 'pro-yearly',
+      });
+      const paid = sales((await reload(user)).braintree_id!);
+      expect(paid).toHaveLength(2);
+      return { user, old, paid };
+    };
+
+    // The customer retries: Braintree refuses a second subscription of the replacement's id, so the
+    // swap takes the one it made and cancels the old one.
+    const a = await halfSwapped();
+    const retried = (await a.user.subscription('main'))!;
+    await retried.swap('pro-yearly');
+    expect(retried.providerId).toBe(`${a.old}-r1`);
+    expect(sandbox.store.subscriptions.get(a.old)?.status).toBe('Canceled');
+    expect(sales((await reload(a.user)).braintree_id!)).toEqual(a.paid);
+    expect(await a.user.subscribed('main', 'pro-yearly')).toBe(true);
+
+    // Nobody retries: reconcile reports the half-done swap and --fix finishes it.
+    const b = await halfSwapped();
+    const lines: string[] = [];
+    expect(await reconcile(t.app, { user: b.user.email, json: true }, (l) => lines.push(l))).toBe(1);
+    expect(JSON.parse(lines[0]!).drift).toMatchObject([
+      { kind: 'replaced', providerId: `${b.old}-r1`, fixed: false },
+    ]);
+    expect(await reconcile(t.app, { user: b.user.email, fix: true }, () => {})).toBe(0);
+    expect(sandbox.store.subscriptions.get(b.old)?.status).toBe('Canceled');
+    expect(await b.user.subscription('main')).toMatchObject({
+      providerId: `${b.old}-r1`,
+      plan: 'pro-yearly',
+    });
+    expect(sales((await reload(b.user)).braintree_id!)).toEqual(b.paid);
+    expect(await reconcile(t.app, { user: b.user.email }, () => {})).toBe(0);
   });
 
   it('same-frequency swap updates the subscription in place and keeps the tax in the price', async () => {

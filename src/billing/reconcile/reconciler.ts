@@ -125,12 +125,14 @@ export class Reconciler {
       if (fix) found.fixed = await this.endRow(record);
       return found;
     }
+    // Replaced by a swap that re-creates (Braintree): the row's subscription was cancelled and the
+    // write failed, or the cancel itself failed and both bill (a half-done swap, finished here).
     const successor =
-      !isLiveAtProvider(sub) && !status.ended(record, now) ? await this.gateway.successorOf?.(sub.id) : null;
+      this.gateway.successorOf && !status.ended(record, now) ? await this.gateway.successorOf(sub.id) : null;
     if (successor && !taken.has(successor.id)) {
       taken.add(successor.id);
       const found = { ...row, kind: 'replaced' as const, providerId: successor.id };
-      if (fix) found.fixed = await this.sync(record, successor, true);
+      if (fix) found.fixed = await this.sync(record, successor, sub.id);
       return found;
     }
     const fields = differences(
@@ -139,15 +141,23 @@ export class Reconciler {
     );
     if (!fields) return null;
     const found = { ...row, kind: 'mismatch' as const, providerId: sub.id, fields };
-    if (fix) found.fixed = await this.sync(record, sub, false);
+    if (fix) found.fixed = await this.sync(record, sub);
     return found;
   }
 
-  /** Applies the provider's state to the row (and moves it onto `sub` when `move`), under the lock. */
-  private sync(record: SubscriptionRecord, sub: GatewaySubscription, move: boolean): Promise<boolean> {
+  /**
+   * Applies the provider's state to the row, under the lock. `replacing`: the row moves onto `sub`,
+   * which replaced that subscription; one still live there (its cancel failed) is cancelled now.
+   */
+  private sync(record: SubscriptionRecord, sub: GatewaySubscription, replacing?: string): Promise<boolean> {
     return this.lock.forUser(record.userId, async () => {
       const current = await this.repository.find(record.id);
       if (!current) return false;
+      if (replacing && current.providerId === replacing) {
+        const old = await this.gateway.findSubscription(replacing);
+        if (old && isLiveAtProvider(old))
+          await this.gateway.cancelSubscription(replacing, { atPeriodEnd: false });
+      }
       const changes = changesFrom(
         current,
         sub,
@@ -156,7 +166,7 @@ export class Reconciler {
       );
       await this.repository.update(record.id, {
         ...changes,
-        ...(move ? { providerId: sub.id } : {}),
+        ...(replacing ? { providerId: sub.id } : {}),
         providerUpdatedAt: secondOf(this.clock.now().toISOString()),
       });
       return true;
