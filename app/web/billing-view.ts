@@ -12,6 +12,32 @@ export function planPrice(config: TollgateConfig, plan: PlanConfig): string {
   return formatMoney(plan.amount, currency, currencySymbol);
 }
 
+/** `25 December 2026` (UTC): how the billing page names the day a plan renews or ends. */
+export function longDate(value: Date | string | null | undefined): string | null {
+  if (!value) return null;
+  return new Date(value).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+}
+
+/**
+ * The line under the plan: "Renews on 25 December 2026" (active: the provider's current period
+ * end), "Ends on …" (cancelled, in its grace period), "Trial ends on …" (trialing). Null when the
+ * date is not known (the provider could not be reached) or nothing renews.
+ */
+export async function renewalLine(sub: Subscription, view: SubscriptionView): Promise<string | null> {
+  if (view.state === 'trial') return prefixed('Trial ends on', longDate(view.trialEndsAt));
+  if (view.state === 'grace') return prefixed('Ends on', longDate(view.endsAt));
+  if (view.state !== 'active') return null;
+  const remote = await sub.asProviderSubscription();
+  return prefixed('Renews on', longDate(remote.currentPeriodEnd));
+}
+
+const prefixed = (prefix: string, date: string | null) => (date ? `${prefix} ${date}` : null);
+
 /** The subscription as the billing page shows it; the state comes from the billing rules. */
 export function subscriptionView(config: TollgateConfig, sub: Subscription): SubscriptionView {
   const state =
@@ -30,6 +56,7 @@ export function subscriptionView(config: TollgateConfig, sub: Subscription): Sub
     state,
     trialEndsAt: sub.trial_ends_at,
     endsAt: sub.ends_at,
+    renewal: null,
   };
 }
 

@@ -11,7 +11,7 @@ import {
 } from 'tollgate/billing';
 import { renderPage } from 'tollgate/views';
 import type { AppUser } from '../../user.js';
-import { invoiceRow, planPrice, SUBSCRIPTION, subscriptionView } from '../billing-view.js';
+import { invoiceRow, planPrice, renewalLine, SUBSCRIPTION, subscriptionView } from '../billing-view.js';
 import { cardEntryConfig, usesStripeJs } from '../card-entry.js';
 import { BillingPage, type BillingPageProps } from '../pages/billing-page.js';
 import { scriptUrl } from '../scripts.js';
@@ -36,13 +36,16 @@ export class BillingController {
   async show(c: Context): Promise<Response> {
     const user = c.get('user') as AppUser;
     const sub = await user.subscription(SUBSCRIPTION);
+    const view = sub ? subscriptionView(this.config, sub) : undefined;
     let invoices: BillingPageProps['invoices'] = [];
     let providerError: string | undefined;
     try {
       invoices = (await user.invoices()).map(invoiceRow);
+      if (sub && view) view.renewal = await renewalLine(sub, view);
     } catch (err) {
-      this.logger.error({ err }, 'could not list invoices');
-      providerError = 'The payment provider could not be reached: invoices are not shown.';
+      this.logger.error({ err }, 'could not list invoices or read the renewal date');
+      providerError =
+        'The payment provider could not be reached: invoices and the renewal date are not shown.';
     }
     return renderPage(
       c,
@@ -54,7 +57,7 @@ export class BillingController {
         plans={this.config.billing.plans}
         selectedPlan={c.get('session')?.get<string>('billing.plan')}
         price={(plan) => planPrice(this.config, plan)}
-        subscription={sub ? subscriptionView(this.config, sub) : undefined}
+        subscription={view}
         pendingPayment={await this.pendingPayment(user)}
         card={paymentMethod(user)}
         invoices={invoices}

@@ -11,6 +11,8 @@ export interface SubscriptionView {
   state: 'active' | 'trial' | 'grace' | 'ended' | 'incomplete';
   trialEndsAt: string | null;
   endsAt: string | null;
+  /** "Renews on 25 December 2026", "Ends on …", "Trial ends on …"; null when unknown. */
+  renewal: string | null;
 }
 
 export interface BillingPageProps {
@@ -63,6 +65,11 @@ const Current: FC<BillingPageProps & { sub: SubscriptionView }> = (props) => {
         <h2>Your subscription</h2>
         <StatusBadge sub={sub} />
       </div>
+      {sub.renewal ? (
+        <p class="mt-sm" data-renewal>
+          <strong>{sub.renewal}</strong>
+        </p>
+      ) : null}
       <dl class="dl mt-md">
         <dt>Plan</dt>
         <dd data-plan={sub.planId}>{sub.plan?.name ?? sub.planId}</dd>
