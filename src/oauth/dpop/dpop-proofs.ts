@@ -6,6 +6,7 @@ import { AppEncryptionKey } from '../../kernel/app-key.js';
 import { issuerOf } from '../jwt/access-token-signer.js';
 import { DpopNonces } from './nonces.js';
 import { checkProof, NonceRequired, ProofRefused, withoutQuery } from './proof.js';
+import { ProofKeys } from './proof-key.js';
 import { ProofReplay } from './replay.js';
 
 /** RFC 9449 §11.1: how far a proof's `iat` may be from now, either way (seconds). */
@@ -22,6 +23,7 @@ export class DpopProofs {
   /** Set when `oauth.dpopNonces` is enabled: every proof must carry one of these nonces. */
   readonly nonces: DpopNonces | undefined;
   readonly #issuer: string;
+  readonly #keys = new ProofKeys();
 
   constructor(
     config: TollgateConfig,
@@ -57,13 +59,17 @@ export class DpopProofs {
     const reached = withoutQuery(request.url);
     const path = reached === '' ? '' : new URL(reached).pathname;
     const nowMs = this.clock.now().getTime();
-    const checked = await checkProof(proof, {
-      method: request.method,
-      urls: [reached, `${this.#issuer}${path}`],
-      now: Math.floor(nowMs / 1000),
-      windowSeconds: PROOF_WINDOW_SECONDS,
-      accessToken: request.accessToken,
-    });
+    const checked = await checkProof(
+      proof,
+      {
+        method: request.method,
+        urls: [reached, `${this.#issuer}${path}`],
+        now: Math.floor(nowMs / 1000),
+        windowSeconds: PROOF_WINDOW_SECONDS,
+        accessToken: request.accessToken,
+      },
+      this.#keys,
+    );
     // §8: checked before the jti is recorded, so the client's retry with the nonce is not a replay.
     if (this.nonces && !this.nonces.accepts(checked.nonce, nowMs)) {
       throw new NonceRequired(

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { calculateJwkThumbprint, decodeProtectedHeader, importJWK, type JWK, jwtVerify } from 'jose';
+import { ProofKeys } from './proof-key.js';
 
 /** RFC 9449 §5.1: the asymmetric algorithms a proof may be signed with (advertised in metadata). */
 export const DPOP_ALGORITHMS = ['ES256', 'EdDSA', 'RS256', 'PS256', 'ES384'] as const;
@@ -47,39 +47,66 @@ const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'] as const;
 
 /**
  * RFC 9449 §4.3: one DPoP proof JWT checked against its request. Signature by the embedded public
- * key; `typ`, `alg`, `htm`, `htu`, `iat` window, `jti` present, `ath` at a resource. The `jti`
- * replay check is the caller's (`ProofReplay`), since it is the only step with state.
+ * key (imported once per key: `ProofKeys`); `typ`, `alg`, `htm`, `htu`, `iat` window, `jti`
+ * present, `ath` at a resource. The `jti` replay check is the caller's (`ProofReplay`), since it
+ * is the only step with state.
  */
-export async function checkProof(proof: string, expected: ProofExpectation): Promise<CheckedProof> {
-  let header: ReturnType<typeof decodeProtectedHeader>;
-  try {
-    header = decodeProtectedHeader(proof);
-  } catch {
-    throw new ProofRefused('not a JWS');
-  }
+export async function checkProof(
+  proof: string,
+  expected: ProofExpectation,
+  keys: ProofKeys = new ProofKeys(),
+): Promise<CheckedProof> {
+  const parts = proof.split('.');
+  if (parts.length !== 3) throw new ProofRefused('not a compact JWS');
+  const header = json(parts[0]!, 'header');
   if (header.typ !== DPOP_TYP) throw new ProofRefused('typ is not dpop+jwt');
-  if (!(DPOP_ALGORITHMS as readonly string[]).includes(String(header.alg)))
-    throw new ProofRefused(`alg ${String(header.alg)} is not allowed`);
-  const jwk = header.jwk as JWK | undefined;
-  if (!jwk || typeof jwk !== 'object') throw new ProofRefused('no jwk header');
+  const alg = String(header.alg);
+  if (!(DPOP_ALGORITHMS as readonly string[]).includes(alg))
+    throw new ProofRefused(`alg ${alg} is not allowed`);
+  if (header.crit !== undefined) throw new ProofRefused('crit is not supported');
+  const jwk = header.jwk as Record<string, unknown> | undefined;
+  if (!jwk || typeof jwk !== 'object' || Array.isArray(jwk)) throw new ProofRefused('no jwk header');
   if (PRIVATE_MEMBERS.some((m) => m in jwk)) throw new ProofRefused('the jwk holds a private key');
-  let payload: Record<string, unknown>;
+  let key: ReturnType<ProofKeys['of']>;
   try {
-    const key = await importJWK(jwk, header.alg);
-    ({ payload } = await jwtVerify(proof, key, { typ: DPOP_TYP, algorithms: [...DPOP_ALGORITHMS] }));
+    key = keys.of(jwk, alg);
   } catch (err) {
-    throw new ProofRefused(`signature: ${(err as Error).message}`);
+    throw new ProofRefused(`jwk: ${(err as Error).message}`);
   }
-  const { htm, htu, iat, jti, ath, nonce } = payload;
+  const signingInput = Buffer.from(`${parts[0]}.${parts[1]}`);
+  let valid = false;
+  try {
+    valid = key.verify(signingInput, Buffer.from(parts[2]!, 'base64url'));
+  } catch {
+    valid = false;
+  }
+  if (!valid) throw new ProofRefused('signature verification failed');
+  const payload = json(parts[1]!, 'payload');
+  const { htm, htu, iat, jti, ath, nonce, exp } = payload;
   if (typeof jti !== 'string' || jti.length === 0 || jti.length > 256) throw new ProofRefused('bad jti');
   if (htm !== expected.method) throw new ProofRefused('htm does not match');
   if (typeof htu !== 'string' || !expected.urls.includes(withoutQuery(htu)))
     throw new ProofRefused('htu does not match');
   if (typeof iat !== 'number' || Math.abs(iat - expected.now) > expected.windowSeconds)
     throw new ProofRefused('iat outside the window');
+  if (exp !== undefined && (typeof exp !== 'number' || exp <= expected.now))
+    throw new ProofRefused('exp has passed');
   if (expected.accessToken !== undefined && ath !== accessTokenHash(expected.accessToken))
     throw new ProofRefused('ath does not match the access token');
-  return { jkt: await calculateJwkThumbprint(jwk, 'sha256'), jti, iat, nonce };
+  return { jkt: key.jkt, jti, iat, nonce };
+}
+
+/** A JWS segment's JSON object, or a refusal naming the segment. */
+function json(segment: string, name: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+  } catch {
+    throw new ProofRefused(`the ${name} is not JSON`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ProofRefused(`the ${name} is not an object`);
+  return value as Record<string, unknown>;
 }
 
 /** RFC 9449 §4.2 `ath`: base64url SHA-256 of the access token's ASCII. */
