@@ -36,5 +36,6 @@ export type { BillingProviderOptions, GatewayFactory } from './service-provider.
 export { billingProvider, closeBilling } from './service-provider.js';
 export { Subscription } from './subscriptions/subscription.js';
 export { SubscriptionBuilder } from './subscriptions/subscription-builder.js';
+export { SubscriptionChanged } from './subscriptions/subscription-changed.js';
 export type { SubscriptionRow } from './tables.js';
 export { WebhookController } from './webhooks/webhook-controller.js';

@@ -21,6 +21,8 @@ export interface SubscriptionsTable {
   status: Generated<string>;
   /** When the provider state last applied was current; older webhook events are not applied. */
   provider_updated_at: NullableTimestamp;
+  /** When it became `past_due`; null while it is not. */
+  past_due_since: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

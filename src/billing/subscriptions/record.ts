@@ -24,6 +24,8 @@ export interface SubscriptionRecord {
    * an API answer, to the second): an older event is not applied over it.
    */
   readonly providerUpdatedAt: string | null;
+  /** When it became `past_due` (null while it is not; absent on records built elsewhere). */
+  readonly pastDueSince?: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -31,7 +33,7 @@ export interface SubscriptionRecord {
 /** A new row: the rest is filled in by the repository. */
 export type NewSubscription = Omit<
   SubscriptionRecord,
-  'id' | 'endsAt' | 'providerUpdatedAt' | 'createdAt' | 'updatedAt'
+  'id' | 'endsAt' | 'providerUpdatedAt' | 'pastDueSince' | 'createdAt' | 'updatedAt'
 >;
 
 /** What an operation changes on a stored subscription (`updatedAt` always moves). */

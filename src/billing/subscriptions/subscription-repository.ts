@@ -1,6 +1,7 @@
-import type { Kysely, Updateable } from 'kysely';
+import { type Kysely, sql, type Updateable } from 'kysely';
 import type { Clock } from '../../core/clock.js';
-import { ClockKey } from '../../core/keys.js';
+import type { EventDispatcher } from '../../core/events.js';
+import { ClockKey, EventsKey } from '../../core/keys.js';
 import { DbKey } from '../../database/keys.js';
 import type { Database } from '../../database/types.js';
 import type { EditionColumns } from '../gateway/capabilities.js';
@@ -8,26 +9,28 @@ import { type PaymentGateway, PaymentGatewayKey } from '../gateway/payment-gatew
 import type { SubscriptionRow, SubscriptionsTable } from '../tables.js';
 import type { SubscriptionStatus } from './provider-status.js';
 import type { NewSubscription, SubscriptionRecord, SubscriptionUpdate } from './record.js';
+import { SubscriptionChanged } from './subscription-changed.js';
 
 /**
  * The `subscriptions` table. The edge where the edition's columns (`capabilities.columns`) become
  * the record's `providerId` and `plan`, and back: nothing above it names them.
  */
 export class SubscriptionRepository {
-  static inject = [DbKey, ClockKey, PaymentGatewayKey] as const;
+  static inject = [DbKey, ClockKey, PaymentGatewayKey, EventsKey] as const;
   readonly #columns: EditionColumns;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly gateway: PaymentGateway,
+    private readonly events?: EventDispatcher,
   ) {
     this.#columns = gateway.capabilities.columns;
   }
 
   /** The same repository over another connection (a transaction). */
   using(db: Kysely<Database>): SubscriptionRepository {
-    return new SubscriptionRepository(db, this.clock, this.gateway);
+    return new SubscriptionRepository(db, this.clock, this.gateway, this.events);
   }
 
   async insert(subscription: NewSubscription): Promise<SubscriptionRecord> {
@@ -47,13 +50,14 @@ export class SubscriptionRepository {
         trial_ends_at: subscription.trialEndsAt,
         ends_at: null,
         status: subscription.status,
+        past_due_since: subscription.status === 'past_due' ? now : null,
         provider_updated_at: secondOf(now),
         created_at: now,
         updated_at: now,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return this.toRecord(row);
+    return this.changed(this.toRecord(row));
   }
 
   /** The newest subscription of that name (a user may re-subscribe after one ended). */
@@ -110,11 +114,15 @@ export class SubscriptionRepository {
   async update(id: number, changes: SubscriptionUpdate): Promise<SubscriptionRecord> {
     const row = await this.db
       .updateTable('subscriptions')
-      .set({ ...this.toColumns(changes), updated_at: this.clock.now().toISOString() })
+      .set({
+        ...this.toColumns(changes),
+        ...this.pastDue(changes),
+        updated_at: this.clock.now().toISOString(),
+      })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return this.toRecord(row);
+    return this.changed(this.toRecord(row));
   }
 
   /**
@@ -125,7 +133,11 @@ export class SubscriptionRepository {
   async updateUnlessNewer(id: number, changes: SubscriptionUpdate & { providerUpdatedAt: string }) {
     const row = await this.db
       .updateTable('subscriptions')
-      .set({ ...this.toColumns(changes), updated_at: this.clock.now().toISOString() })
+      .set({
+        ...this.toColumns(changes),
+        ...this.pastDue(changes),
+        updated_at: this.clock.now().toISOString(),
+      })
       .where('id', '=', id)
       .where((eb) =>
         eb.or([
@@ -135,7 +147,16 @@ export class SubscriptionRepository {
       )
       .returningAll()
       .executeTakeFirst();
-    return row && this.toRecord(row);
+    return row && this.changed(this.toRecord(row));
+  }
+
+  /**
+   * Tells listeners (the plan resolver's cache) that the user's subscription changed, so an
+   * upgrade or a downgrade takes effect at the next request.
+   */
+  private async changed(record: SubscriptionRecord): Promise<SubscriptionRecord> {
+    await this.events?.dispatch(new SubscriptionChanged(record.userId, record.id, record.plan));
+    return record;
   }
 
   private toRecord(row: SubscriptionRow): SubscriptionRecord {
@@ -150,9 +171,17 @@ export class SubscriptionRepository {
       endsAt: row.ends_at,
       status: row.status as SubscriptionStatus,
       providerUpdatedAt: row.provider_updated_at,
+      pastDueSince: row.past_due_since,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     };
+  }
+
+  /** `past_due_since`: kept from the first failed renewal while it stays past due, cleared after. */
+  private pastDue(changes: SubscriptionUpdate) {
+    if (changes.status === undefined) return {};
+    if (changes.status !== 'past_due') return { past_due_since: null };
+    return { past_due_since: sql<string>`coalesce(past_due_since, ${this.clock.now().toISOString()})` };
   }
 
   private toColumns(changes: SubscriptionUpdate): Updateable<SubscriptionsTable> {

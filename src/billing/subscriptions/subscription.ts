@@ -88,6 +88,9 @@ export class Subscription implements SubscriptionRow {
   get provider_updated_at(): string | null {
     return this.#record.providerUpdatedAt;
   }
+  get past_due_since(): string | null {
+    return this.#record.pastDueSince ?? null;
+  }
   get created_at(): string {
     return this.#record.createdAt;
   }
@@ -177,7 +180,8 @@ export class Subscription implements SubscriptionRow {
 
   toJSON(): SubscriptionRow {
     const { id, user_id, name, stripe_id, stripe_plan, braintree_id, braintree_plan } = this;
-    const { quantity, trial_ends_at, ends_at, status, provider_updated_at, created_at, updated_at } = this;
+    const { quantity, trial_ends_at, ends_at, status, provider_updated_at, past_due_since } = this;
+    const { created_at, updated_at } = this;
     return {
       id,
       user_id,
@@ -191,6 +195,7 @@ export class Subscription implements SubscriptionRow {
       ends_at,
       status,
       provider_updated_at,
+      past_due_since,
       created_at,
       updated_at,
     };
