@@ -8,6 +8,7 @@ import {
   type DeepPartial,
   defineConfig,
   oauthProvider,
+  plansProvider,
   type TollgateConfig,
   UserModelKey,
 } from 'tollgate';
@@ -34,5 +35,7 @@ export async function createApp(
   await app.register(billingProvider());
   await app.register(routes);
   await app.register(webProvider());
+  // Inert until `plans.definitions` declares plans (docs/api-plans.md).
+  await app.register(plansProvider());
   return app;
 }

@@ -35,3 +35,5 @@ export { closeOnSignals, listen } from './kernel/server.js';
 export { installOAuth } from './oauth/install.js';
 export { HasApiTokens } from './oauth/personal/has-api-tokens.js';
 export { oauthProvider } from './oauth/provider.js';
+export type { PlanEntitlements, PlanRateLimit, PlansConfig } from './plans/config.js';
+export { Plans, plansProvider } from './plans/provider.js';

@@ -15,6 +15,7 @@ import {
 import { databaseConfig } from '../database/config.js';
 import { httpConfig } from '../http/config.js';
 import { oauthConfig } from '../oauth/config.js';
+import { plansConfig } from '../plans/config.js';
 
 const slices: ConfigSlice<keyof TollgateConfig>[] = [
   coreConfig,
@@ -23,6 +24,7 @@ const slices: ConfigSlice<keyof TollgateConfig>[] = [
   authConfig,
   oauthConfig,
   billingConfig,
+  plansConfig,
 ] as ConfigSlice<keyof TollgateConfig>[];
 
 /** Every module's documented defaults, in one object. */

@@ -17,10 +17,11 @@ const allowed: Record<string, readonly string[]> = {
   auth: ['core', 'database', 'http', 'views', 'kernel'],
   oauth: ['core', 'database', 'http', 'views', 'kernel', 'auth'],
   billing: ['core', 'database', 'http', 'views', 'kernel', 'auth'],
-  config: ['core', 'database', 'http', 'auth', 'oauth', 'billing'],
-  testing: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing', 'config'],
-  cli: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing', 'config'],
-  index: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing', 'config'],
+  plans: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing'],
+  config: ['core', 'database', 'http', 'auth', 'oauth', 'billing', 'plans'],
+  testing: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing', 'plans', 'config'],
+  cli: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing', 'plans', 'config'],
+  index: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing', 'plans', 'config'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -1,0 +1,62 @@
+import type { ConfigSlice } from '../core/config.js';
+
+/** A rate limit in a plan's words: `{ requests: 60, per: 'minute' }`. */
+export interface PlanRateLimit {
+  requests: number;
+  per: 'second' | 'minute' | 'hour' | 'day';
+}
+
+/** What a plan entitles its subscribers to. Every field is optional: absent means unlimited. */
+export interface PlanEntitlements {
+  /**
+   * The billing plans (`billing.plans[].id`, the provider's plan ids) that put a user on this
+   * plan; default: the plan's own name, so `pro-monthly` entitles to the plan `pro-monthly`.
+   */
+  billingPlans?: string[];
+  /** The scopes a credential of its subscribers may use; `['*']` (the default): every scope. */
+  scopes?: string[];
+  /** Requests per window, per user, shared by every credential of the user. */
+  rateLimit?: PlanRateLimit;
+  /** Calls per calendar month (reserved: not enforced yet). */
+  monthlyQuota?: number;
+  /** Feature names that `entitled:feature` checks. */
+  features?: string[];
+}
+
+export interface PlansConfig {
+  /**
+   * The plans by name. Empty (the default): plans are off, nothing is limited or narrowed.
+   * @example { free: { scopes: ['read'], rateLimit: { requests: 60, per: 'minute' } },
+   *            pro: { billingPlans: ['pro-monthly', 'pro-yearly'], scopes: ['*'] } }
+   */
+  definitions: Record<string, PlanEntitlements>;
+  /** The plan of a user without a valid subscription (must be one of `definitions`). */
+  free: string;
+  /** The subscription (by name, Cashier's `newSubscription(name, …)`) that decides the plan. */
+  subscription: string;
+  /**
+   * Days a `past_due` subscription keeps its plan; after them `plan:` answers 402 and the user
+   * falls to the free plan. Counted from when the subscription became past due.
+   */
+  pastDueGraceDays: number;
+  /** How long a user's plan is remembered in process (ms); subscription changes forget it at once. */
+  cacheMs: number;
+}
+
+declare module '../core/config.js' {
+  interface TollgateConfig {
+    plans: PlansConfig;
+  }
+}
+
+export const plansConfig: ConfigSlice<'plans'> = {
+  defaults: {
+    plans: { definitions: {}, free: 'free', subscription: 'default', pastDueGraceDays: 7, cacheMs: 10_000 },
+  },
+  fromEnv: (env) => ({
+    plans: {
+      free: env.PLANS_FREE || undefined,
+      pastDueGraceDays: env.PLANS_PAST_DUE_GRACE_DAYS ? Number(env.PLANS_PAST_DUE_GRACE_DAYS) : undefined,
+    },
+  }),
+};

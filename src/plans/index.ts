@@ -1,0 +1,11 @@
+/**
+ * Plans with entitlements — allowed scopes, a per-user rate limit, features — enforced by
+ * `auth:api`, `plan:a,b` and `entitled:feature`. The root entry point (`tollgate`) exports these.
+ */
+
+export type { PlanEntitlements, PlanRateLimit, PlansConfig } from './config.js';
+export { plansConfig } from './config.js';
+export type { Plan, PlanCatalog } from './plan.js';
+export type { PlanStanding } from './plan-resolver.js';
+export { PlanResolver } from './plan-resolver.js';
+export { Plans, plansProvider } from './provider.js';

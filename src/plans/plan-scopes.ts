@@ -1,0 +1,27 @@
+import type { VerifiedToken } from '../oauth/guard/verified-token.js';
+import type { Plan } from './plan.js';
+
+/** Per token object (cached by the guard), the plan it was last narrowed for and the result. */
+const narrowed = new WeakMap<VerifiedToken, { plan: Plan; token: VerifiedToken }>();
+
+/**
+ * The token as the plan lets it act: its scopes intersected with the plan's (`*` in the token
+ * stands for every scope the plan allows). A plan that allows `*` returns the token itself; the
+ * narrowed copy is kept per (token, plan), so a reused token costs one WeakMap lookup.
+ */
+export function withinPlan(token: VerifiedToken, plan: Plan): VerifiedToken {
+  const allowed = plan.scopes;
+  if (allowed === null) return token;
+  const hit = narrowed.get(token);
+  if (hit !== undefined && hit.plan === plan) return hit.token;
+  const scopes = Object.freeze(token.allScopes ? [...allowed] : token.scopes.filter((s) => allowed.has(s)));
+  const out: VerifiedToken = Object.freeze({
+    ...token,
+    scopes,
+    allScopes: false,
+    current: Object.freeze({ ...token.current, scopes }),
+    claims: Object.freeze({ ...token.claims, scopes: scopes as string[], scope: scopes.join(' ') }),
+  });
+  narrowed.set(token, { plan, token: out });
+  return out;
+}

@@ -1,0 +1,55 @@
+import { ConfigurationError } from '../core/errors.js';
+import type { RateLimitPolicy } from '../kernel/rate-limits/policy.js';
+import type { PlanEntitlements, PlansConfig } from './config.js';
+
+const SECONDS = { second: 1, minute: 60, hour: 3_600, day: 86_400 } as const;
+
+/** A plan as the middleware reads it: parsed once from `config.plans`, frozen. */
+export interface Plan {
+  readonly name: string;
+  /** The allowed scopes; null: every scope (`*`), the token's own scopes count unchanged. */
+  readonly scopes: ReadonlySet<string> | null;
+  /** The per-user limit, as a rate-limit policy; null: unlimited. */
+  readonly rateLimit: RateLimitPolicy | null;
+  readonly monthlyQuota: number | null;
+  readonly features: ReadonlySet<string>;
+}
+
+/** Every declared plan, and which plan each billing plan id puts a user on. */
+export interface PlanCatalog {
+  readonly plans: ReadonlyMap<string, Plan>;
+  readonly byBillingPlan: ReadonlyMap<string, Plan>;
+  /** The plan of users without a valid subscription; undefined when plans are off. */
+  readonly free: Plan | undefined;
+}
+
+function toPlan(name: string, e: PlanEntitlements): Plan {
+  const scopes = e.scopes ?? ['*'];
+  const limit = e.rateLimit;
+  if (limit && (!(limit.requests >= 0) || !(limit.per in SECONDS)))
+    throw new ConfigurationError(`plans.definitions.${name}.rateLimit needs requests ≥ 0 and a known "per".`);
+  return Object.freeze({
+    name,
+    scopes: scopes.includes('*') ? null : new Set(scopes),
+    rateLimit: limit ? { points: limit.requests, durationSeconds: SECONDS[limit.per] } : null,
+    monthlyQuota: e.monthlyQuota ?? null,
+    features: new Set(e.features ?? []),
+  });
+}
+
+/** Parses `config.plans`; a free plan that is not declared is a configuration error. */
+export function planCatalog(config: PlansConfig): PlanCatalog {
+  const plans = new Map<string, Plan>();
+  const byBillingPlan = new Map<string, Plan>();
+  for (const [name, entitlements] of Object.entries(config.definitions)) {
+    const plan = toPlan(name, entitlements);
+    plans.set(name, plan);
+    for (const id of entitlements.billingPlans ?? [name]) byBillingPlan.set(id, plan);
+  }
+  const free = plans.get(config.free);
+  if (plans.size > 0 && !free)
+    throw new ConfigurationError(
+      `plans.free names "${config.free}", which plans.definitions does not declare.`,
+    );
+  return { plans, byBillingPlan, free };
+}

@@ -1,0 +1,61 @@
+import { Guards } from '../auth/guards.js';
+import { PaymentGatewayKey } from '../billing/gateway/payment-gateway.js';
+import { SubscriptionChanged } from '../billing/subscriptions/subscription-changed.js';
+import { SubscriptionRepository } from '../billing/subscriptions/subscription-repository.js';
+import type { Application, ServiceProvider } from '../kernel/application.js';
+import { RateLimits } from '../kernel/rate-limits/rate-limits.js';
+import { type PlanCatalog, planCatalog } from './plan.js';
+import { PlanEnforcement } from './plan-enforcement.js';
+import { requireFeature, requirePlan } from './plan-middleware.js';
+import { PlanResolver } from './plan-resolver.js';
+
+/** The parsed `config.plans`, bound in the container by `plansProvider()`. */
+export class Plans {
+  constructor(readonly catalog: PlanCatalog) {}
+  get enabled(): boolean {
+    return this.catalog.plans.size > 0;
+  }
+}
+
+/**
+ * Plans and their entitlements (`config.plans`): the `plan:a,b` and `entitled:feature`
+ * middleware, and — once plans are declared — the plan's scopes and rate limit applied by
+ * `auth:api`. Register it after `oauthProvider()` and `billingProvider()`: it reads each user's
+ * subscription through billing and forgets a user's plan when billing reports a change.
+ */
+export function plansProvider(): ServiceProvider {
+  return {
+    name: 'plans',
+    register(app) {
+      const { container, config, router } = app;
+      const plans = new Plans(planCatalog(config.plans));
+      container.instance(Plans, plans);
+      container.singleton(PlanResolver, (c) => {
+        const repository = c.has(PaymentGatewayKey) ? c.make(SubscriptionRepository) : undefined;
+        return new PlanResolver({
+          catalog: plans.catalog,
+          config: config.plans,
+          clock: app.clock,
+          subscription: async (userId, name) => repository?.findByName(userId, name),
+        });
+      });
+      const resolver = () => container.make(PlanResolver);
+      router.middleware
+        .alias('plan', (...names) => requirePlan(names, plans.catalog, resolver()))
+        .alias('entitled', (...features) => requireFeature(features, resolver()));
+      app.events.listen(SubscriptionChanged, (e) => resolver().forget(e.userId));
+    },
+    boot(app: Application) {
+      const plans = app.container.make(Plans);
+      const guards = Guards.of(app);
+      if (!plans.enabled || !guards.has('api')) return;
+      const enforcement = new PlanEnforcement(
+        app.container.make(PlanResolver),
+        plans.catalog,
+        app.container.make(RateLimits),
+      );
+      app.container.instance(PlanEnforcement, enforcement);
+      guards.define('api', enforcement.wrap(guards.get('api')));
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RateLimits } from '../../src/kernel/rate-limits/rate-limits.js';
+import { requireRedis } from '../protection/instances.js';
+import { call, type PlansApp, startPlansApp, stopPlansApp, userWithCredentials } from './support.js';
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+const redisUrl = process.env.REDIS_URL;
+const stores = [{ name: 'database', redis: '' }, ...(redisUrl ? [{ name: 'Redis', redis: redisUrl }] : [])];
+
+/** Two instances behind one load balancer: a user's plan limit holds across them. */
+for (const store of stores) {
+  describe(`the plan rate limit across two instances, counted in the ${store.name} (${engine})`, () => {
+    let a: PlansApp | undefined;
+    let b: PlansApp | undefined;
+    afterEach(async () => {
+      await stopPlansApp(a, b);
+      a = b = undefined;
+    });
+
+    it('three calls a minute in all, whichever instance serves them', async () => {
+      if (store.redis) await requireRedis(store.redis);
+      const redis = { url: store.redis, keyPrefix: `test-${randomUUID()}:` };
+      a = await startPlansApp({ redis });
+      b = await startPlansApp({ redis }, a);
+      const { apiKey, personal } = await userWithCredentials(a);
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await call(i % 2 ? b : a, '/api/user', i % 3 ? apiKey : personal);
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+      expect(a.app.container.make(RateLimits).store).toBe(store.redis ? 'redis' : 'database');
+      const rows = await a.app.db.selectFrom('rate_limits').select('key').execute();
+      expect(rows.filter((r) => r.key.startsWith('plan.'))).toHaveLength(store.redis ? 0 : 1);
+    });
+  });
+}

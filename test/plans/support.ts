@@ -1,0 +1,143 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../../app/bootstrap.js';
+import type { AppUser } from '../../app/user.js';
+import { Users } from '../../src/auth/users.js';
+import { closeBilling } from '../../src/billing/service-provider.js';
+import { TestClock } from '../../src/core/clock.js';
+import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
+import { createLogger } from '../../src/core/logger.js';
+import type { Application } from '../../src/kernel/application.js';
+import { listen, type RunningServer } from '../../src/kernel/server.js';
+import { ApiKeys, Clients, installKeys } from '../../src/oauth/index.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+
+/** Free: one scope, 3 calls a minute. Basic: the same scope, 5. Pro: every scope, exports. */
+export const PLANS: DeepPartial<TollgateConfig>['plans'] = {
+  definitions: {
+    free: { scopes: ['check-status'], rateLimit: { requests: 3, per: 'minute' } },
+    basic: {
+      billingPlans: ['basic-monthly'],
+      scopes: ['check-status'],
+      rateLimit: { requests: 5, per: 'minute' },
+    },
+    pro: {
+      billingPlans: ['pro-monthly', 'pro-yearly'],
+      scopes: ['*'],
+      rateLimit: { requests: 1000, per: 'minute' },
+      features: ['exports'],
+    },
+  },
+  pastDueGraceDays: 7,
+};
+
+export interface PlansApp {
+  app: Application;
+  clock: TestClock;
+  server: RunningServer;
+  database: TestDatabase;
+  storagePath: string;
+}
+
+/** The reference service (embedded Stripe sandbox) with plans declared, served on a socket. */
+export async function startPlansApp(
+  config: DeepPartial<TollgateConfig> = {},
+  /** A second instance: the first one's database and storage (keys, app key). */
+  share?: PlansApp,
+): Promise<PlansApp> {
+  const db = share?.database ?? (await createTestDatabase());
+  const storagePath = share?.storagePath ?? mkdtempSync(join(tmpdir(), 'tollgate-plans-'));
+  const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
+  const app = await createApp(
+    {
+      app: { env: 'test', url: 'http://localhost' },
+      database: { url: db.url },
+      storagePath,
+      routes: { cachePath: join(storagePath, 'routes.json') },
+      redis: { url: '' },
+      plans: PLANS,
+      ...config,
+    },
+    { clock, logger: createLogger('silent') },
+  );
+  app.router.group({ prefix: '/api/plan-probe', middleware: ['api', 'auth:api'] }, (r) => {
+    r.get('/pro', (c) => c.json({ ok: true })).middleware('plan:pro');
+    r.get('/exports', (c) => c.json({ ok: true })).middleware('entitled:exports');
+    r.get('/can', (c) => {
+      const user = c.get('user') as unknown as AppUser;
+      return c.json({ placeOrders: user.tokenCan('place-orders'), scopes: user.token()?.scopes });
+    });
+  });
+  await app.migrate();
+  installKeys(storagePath, app.config.oauth.signingAlgorithm);
+  await app.boot();
+  if (!share)
+    await app.container
+      .make(Clients)
+      .create({ name: 'PAC', redirect: 'http://localhost', personalAccess: true });
+  const server = await listen(app, '127.0.0.1', 0);
+  return { app, clock, server, database: db, storagePath };
+}
+
+/** Stops the instances; the database and storage go with the first. */
+export async function stopPlansApp(...instances: (PlansApp | undefined)[]): Promise<void> {
+  for (const t of instances.toReversed()) {
+    if (!t) continue;
+    await t.server.close();
+    await closeBilling(t.app);
+    await t.app.close();
+  }
+  const first = instances[0];
+  if (!first) return;
+  await first.database.drop();
+  rmSync(first.storagePath, { recursive: true, force: true });
+}
+
+let serial = 0;
+
+/** A user with the three credential kinds, each asking for both scopes. */
+export async function userWithCredentials(t: PlansApp) {
+  const n = ++serial;
+  const password = 'correct horse battery';
+  const user = await t.app.container
+    .make(Users)
+    .create<AppUser>({ name: `User ${n}`, email: `user${n}-${Date.now()}@example.com`, password });
+  const scopes = ['check-status', 'place-orders'];
+  const personal = (await user.createToken('cli', scopes)).accessToken;
+  const { plainKey } = await t.app.container.make(ApiKeys).create(Number(user.id), { name: 'key', scopes });
+  const clients = t.app.container.make(Clients);
+  const { client, plainSecret } = await clients.create({
+    name: 'First party',
+    redirect: 'http://localhost/cb',
+    password: true,
+  });
+  const res = await fetch(`${t.server.url}/oauth/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${client.id}:${plainSecret}`).toString('base64')}`,
+    },
+    body: new URLSearchParams({
+      grant_type: 'password',
+      username: user.email as string,
+      password,
+      scope: scopes.join(' '),
+    }),
+  });
+  const oauth = ((await res.json()) as { access_token: string }).access_token;
+  return { user, personal, apiKey: plainKey, oauth };
+}
+
+/** GET (or another method) with a bearer credential, as JSON. */
+export function call(t: PlansApp, path: string, credential: string, method = 'GET'): Promise<Response> {
+  return fetch(`${t.server.url}${path}`, {
+    method,
+    headers: {
+      accept: 'application/json',
+      authorization: `Bearer ${credential}`,
+      'content-type': 'application/json',
+    },
+    body: method === 'GET' ? undefined : JSON.stringify({ item: 'tea', quantity: 1 }),
+  });
+}
