@@ -1,4 +1,5 @@
 import type { TollgateConfig } from '../core/config.js';
+import { ValidationError } from '../core/errors.js';
 import { ConfigKey } from '../core/keys.js';
 import { OAuthError } from './errors.js';
 import { OPENID_SCOPES } from './oidc/scopes.js';
@@ -22,6 +23,11 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 export class Scopes {
   static inject = [ConfigKey] as const;
   readonly #descriptions: ReadonlyMap<string, string>;
+  /**
+   * The scopes a user's credentials may be issued with, of those requested (set by
+   * `plansProvider()`: the user's plan); absent, everything requested.
+   */
+  issuable: ((userId: number, names: readonly string[]) => Promise<readonly string[]>) | undefined;
 
   constructor(config: TollgateConfig) {
     const descriptions = new Map(Object.entries(config.oauth.scopes));
@@ -45,6 +51,23 @@ export class Scopes {
       id,
       description: id === ALL_SCOPES ? 'Full access to your account' : (this.#descriptions.get(id) ?? id),
     }));
+  }
+
+  /** The requested scopes the user may be issued (RFC 6749 §3.3: a token may carry fewer). */
+  async issuableFor(userId: number | null, names: readonly string[]): Promise<readonly string[]> {
+    return userId === null || this.issuable === undefined ? names : this.issuable(userId, names);
+  }
+
+  /**
+   * Refuses a credential the user creates (a personal token, an API key) with a scope they may
+   * not be issued: 422 on `scopes`, naming the first such scope.
+   */
+  async refuseUnissuable(userId: number, names: readonly string[]): Promise<void> {
+    if (this.issuable === undefined) return;
+    const allowed = new Set(await this.issuable(userId, names));
+    const refused = names.find((name) => !allowed.has(name));
+    if (refused !== undefined)
+      throw new ValidationError({ scopes: [`Your plan does not allow the scope "${refused}".`] });
   }
 
   /** A space-delimited `scope` parameter as a list without repeats; empty or absent → []. */

@@ -6,7 +6,7 @@ import type { PlanResolver, PlanStanding } from './plan-resolver.js';
 
 function standingOf(c: Context, resolver: PlanResolver): PlanStanding | Promise<PlanStanding> {
   const user = c.get('user');
-  // After `auth`: a route without it is a wiring mistake, answered like any unauthenticated call.
+  // After `auth`: a route without it is a wiring mistake, reported in the logs (500 to the client).
   if (user === undefined) throw new ConfigurationError('The plan middleware runs after "auth".');
   const id = Number(user.id);
   return resolver.cached(id) ?? resolver.standing(id);
@@ -40,9 +40,15 @@ export function requirePlan(
 }
 
 /** `entitled:feature` — the user's plan lists the feature (`features`). 403 `not_entitled`. */
-export function requireFeature(features: readonly string[], resolver: PlanResolver): MiddlewareHandler {
+export function requireFeature(
+  features: readonly string[],
+  catalog: PlanCatalog,
+  resolver: PlanResolver,
+): MiddlewareHandler {
   if (features.length !== 1)
     throw new ConfigurationError('The "entitled" middleware names one feature: "entitled:exports".');
+  if (catalog.free === undefined)
+    throw new ConfigurationError(`"entitled:${features[0]}" needs plans: declare them in plans.definitions.`);
   const feature = features[0]!;
   return async function requireFeature(c, next) {
     const standing = await standingOf(c, resolver);

@@ -25,3 +25,18 @@ export function withinPlan(token: VerifiedToken, plan: Plan): VerifiedToken {
   narrowed.set(token, { plan, token: out });
   return out;
 }
+
+/**
+ * Of the scopes requested for a new credential, those the plan allows; `*` stands for the plan's
+ * whole list. Under a plan that allows `*`, the request as it is.
+ */
+export function issuableScopes(names: readonly string[], plan: Plan): readonly string[] {
+  const allowed = plan.scopes;
+  if (allowed === null) return names;
+  const out = new Set<string>();
+  for (const name of names) {
+    if (name === '*') for (const scope of allowed) out.add(scope);
+    else if (allowed.has(name)) out.add(name);
+  }
+  return [...out];
+}

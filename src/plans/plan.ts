@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../core/errors.js';
 import type { RateLimitPolicy } from '../kernel/rate-limits/policy.js';
+import { OPENID_SCOPES } from '../oauth/oidc/scopes.js';
 import type { PlanEntitlements, PlansConfig } from './config.js';
 
 const SECONDS = { second: 1, minute: 60, hour: 3_600, day: 86_400 } as const;
@@ -7,7 +8,10 @@ const SECONDS = { second: 1, minute: 60, hour: 3_600, day: 86_400 } as const;
 /** A plan as the middleware reads it: parsed once from `config.plans`, frozen. */
 export interface Plan {
   readonly name: string;
-  /** The allowed scopes; null: every scope (`*`), the token's own scopes count unchanged. */
+  /**
+   * The allowed scopes, with the OpenID Connect ones (`openid`, `profile`, `email`: signing in is
+   * not an entitlement); null: every scope (`*`), the token's own scopes count unchanged.
+   */
   readonly scopes: ReadonlySet<string> | null;
   /** The per-user limit, as a rate-limit policy; null: unlimited. */
   readonly rateLimit: RateLimitPolicy | null;
@@ -30,7 +34,7 @@ function toPlan(name: string, e: PlanEntitlements): Plan {
     throw new ConfigurationError(`plans.definitions.${name}.rateLimit needs requests ≥ 0 and a known "per".`);
   return Object.freeze({
     name,
-    scopes: scopes.includes('*') ? null : new Set(scopes),
+    scopes: scopes.includes('*') ? null : new Set([...scopes, ...Object.keys(OPENID_SCOPES)]),
     rateLimit: limit ? { points: limit.requests, durationSeconds: SECONDS[limit.per] } : null,
     monthlyQuota: e.monthlyQuota ?? null,
     features: new Set(e.features ?? []),

@@ -63,6 +63,6 @@ describe('plan catalog', () => {
     expect(narrowed.claims.scope).toBe('read');
     expect(withinPlan(t, free)).toBe(narrowed);
     const all = withinPlan(token(['*']), free);
-    expect([all.allScopes, all.scopes]).toEqual([false, ['read']]);
+    expect([all.allScopes, all.scopes]).toEqual([false, ['read', 'openid', 'profile', 'email']]);
   });
 });

@@ -4,10 +4,12 @@ import { SubscriptionChanged } from '../billing/subscriptions/subscription-chang
 import { SubscriptionRepository } from '../billing/subscriptions/subscription-repository.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { RateLimits } from '../kernel/rate-limits/rate-limits.js';
+import { Scopes } from '../oauth/scopes.js';
 import { type PlanCatalog, planCatalog } from './plan.js';
 import { PlanEnforcement } from './plan-enforcement.js';
 import { requireFeature, requirePlan } from './plan-middleware.js';
 import { PlanResolver } from './plan-resolver.js';
+import { issuableScopes } from './plan-scopes.js';
 
 /** The parsed `config.plans`, bound in the container by `plansProvider()`. */
 export class Plans {
@@ -42,7 +44,7 @@ export function plansProvider(): ServiceProvider {
       const resolver = () => container.make(PlanResolver);
       router.middleware
         .alias('plan', (...names) => requirePlan(names, plans.catalog, resolver()))
-        .alias('entitled', (...features) => requireFeature(features, resolver()));
+        .alias('entitled', (...features) => requireFeature(features, plans.catalog, resolver()));
       app.events.listen(SubscriptionChanged, (e) => resolver().forget(e.userId));
     },
     boot(app: Application) {
@@ -56,6 +58,11 @@ export function plansProvider(): ServiceProvider {
       );
       app.container.instance(PlanEnforcement, enforcement);
       guards.define('api', enforcement.wrap(guards.get('api')));
+      // At issuance: the token endpoint drops what the plan does not allow; personal tokens and
+      // API keys refuse it (422).
+      const resolver = app.container.make(PlanResolver);
+      app.container.make(Scopes).issuable = async (userId, names) =>
+        issuableScopes(names, (await resolver.standing(userId)).plan);
     },
   };
 }

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SubscriptionRepository } from '../../src/billing/subscriptions/subscription-repository.js';
+import { ApiKeys } from '../../src/oauth/index.js';
 import { PlanResolver } from '../../src/plans/plan-resolver.js';
-import { call, type PlansApp, startPlansApp, stopPlansApp, userWithCredentials } from './support.js';
+import {
+  call,
+  credentialsOf,
+  type PlansApp,
+  passwordGrant,
+  startPlansApp,
+  stopPlansApp,
+  userWithCredentials,
+} from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const DAY_MS = 86_400_000;
@@ -49,34 +58,55 @@ describe(`plans and their entitlements, through HTTP (${engine})`, () => {
   });
 
   it('upgrading lifts the limit and widens the scopes at once; downgrading narrows a live token at once', async () => {
-    const { user, personal, oauth } = await userWithCredentials(t);
-    // Free: the plan allows check-status only, so the token's place-orders does not count.
-    const refused = await call(t, '/api/orders', personal, 'POST');
-    expect(refused.status).toBe(403);
-    expect(refused.headers.get('www-authenticate')).toContain('insufficient_scope');
-    expect(await (await call(t, '/api/plan-probe/can', oauth)).json()).toEqual({
-      placeOrders: false,
-      scopes: ['check-status'],
-    });
-    expect((await call(t, '/api/user', personal)).status).toBe(200);
-    expect((await call(t, '/api/user', personal)).status).toBe(429);
+    const { user, apiKey } = await userWithCredentials(t);
+    for (let i = 0; i < 3; i++) expect((await call(t, '/api/user', apiKey)).status).toBe(200);
+    expect((await call(t, '/api/user', apiKey)).status).toBe(429);
 
     await user.newSubscription('default', 'pro-monthly').create('tok_visa');
-    const placed = await call(t, '/api/orders', personal, 'POST');
-    expect(placed.status).toBe(201);
-    expect(placed.headers.get('ratelimit-policy')).toBe('"plan.pro";q=1000;w=60');
-    for (let i = 0; i < 5; i++) expect((await call(t, '/api/user', oauth)).status).toBe(200);
+    const lifted = await call(t, '/api/user', apiKey);
+    expect(lifted.status).toBe(200);
+    expect(lifted.headers.get('ratelimit-policy')).toBe('"plan.pro";q=1000;w=60');
+    const { personal, oauth } = await credentialsOf(t, user, ['check-status', 'place-orders']);
+    expect((await call(t, '/api/orders', personal, 'POST')).status).toBe(201);
     expect(await (await call(t, '/api/plan-probe/can', oauth)).json()).toEqual({
       placeOrders: true,
       scopes: ['check-status', 'place-orders'],
     });
 
+    // The same live tokens, not re-issued: the basic plan allows check-status only.
     await (await user.subscription('default'))!.swap('basic-monthly');
-    expect((await call(t, '/api/orders', personal, 'POST')).status).toBe(403);
+    const refused = await call(t, '/api/orders', personal, 'POST');
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toContain('insufficient_scope');
     const can = await call(t, '/api/plan-probe/can', oauth);
     expect(await can.json()).toEqual({ placeOrders: false, scopes: ['check-status'] });
     expect(can.headers.get('ratelimit-policy')).toBe('"plan.basic";q=5;w=60');
     expect((await call(t, '/api/orders', personal)).status).toBe(200);
+
+    // Upgraded again: the same tokens have place-orders back at once.
+    await (await user.subscription('default'))!.swap('pro-yearly');
+    expect((await call(t, '/api/orders', personal, 'POST')).status).toBe(201);
+  });
+
+  it('at issuance: the token endpoint drops scopes the plan does not allow; personal tokens and API keys refuse them (422)', async () => {
+    const { user } = await userWithCredentials(t);
+    const both = ['check-status', 'place-orders'];
+    const grant = await passwordGrant(t, user, both);
+    expect(grant.scope).toBe('check-status');
+    expect(await (await call(t, '/api/plan-probe/can', grant.access_token)).json()).toMatchObject({
+      scopes: ['check-status'],
+    });
+    const refusal = {
+      status: 422,
+      errors: { scopes: ['Your plan does not allow the scope "place-orders".'] },
+    };
+    await expect(user.createToken('cli', both)).rejects.toMatchObject(refusal);
+    await expect(
+      t.app.container.make(ApiKeys).create(Number(user.id), { name: 'k', scopes: both }),
+    ).rejects.toMatchObject(refusal);
+    await user.newSubscription('default', 'pro-monthly').create('tok_visa');
+    expect((await passwordGrant(t, user, both)).scope).toBe('check-status place-orders');
+    expect((await passwordGrant(t, user, ['*'])).scope).toBe('*');
   });
 
   it('plan:pro answers 403 with a clear body to other plans, 200 to pro, 402 past due beyond the grace', async () => {

@@ -96,18 +96,30 @@ export async function stopPlansApp(...instances: (PlansApp | undefined)[]): Prom
 
 let serial = 0;
 
-/** A user with the three credential kinds, each asking for both scopes. */
-export async function userWithCredentials(t: PlansApp) {
+/** A user with the three credential kinds, each asking for `scopes`. */
+export async function userWithCredentials(t: PlansApp, scopes = ['check-status']) {
   const n = ++serial;
-  const password = 'correct horse battery';
   const user = await t.app.container
     .make(Users)
-    .create<AppUser>({ name: `User ${n}`, email: `user${n}-${Date.now()}@example.com`, password });
-  const scopes = ['check-status', 'place-orders'];
+    .create<AppUser>({ name: `User ${n}`, email: `user${n}-${Date.now()}@example.com`, password: PASSWORD });
+  return { user, ...(await credentialsOf(t, user, scopes)) };
+}
+
+const PASSWORD = 'correct horse battery';
+
+/** A personal token, an API key and an OAuth token (password grant) of `user`, asking for `scopes`. */
+export async function credentialsOf(t: PlansApp, user: AppUser, scopes: string[]) {
   const personal = (await user.createToken('cli', scopes)).accessToken;
-  const { plainKey } = await t.app.container.make(ApiKeys).create(Number(user.id), { name: 'key', scopes });
-  const clients = t.app.container.make(Clients);
-  const { client, plainSecret } = await clients.create({
+  const { plainKey } = await t.app.container
+    .make(ApiKeys)
+    .create(Number(user.id), { name: `key ${++serial}`, scopes });
+  const grant = await passwordGrant(t, user, scopes);
+  return { personal, apiKey: plainKey, oauth: grant.access_token };
+}
+
+/** The token endpoint's answer to a password grant for `user`. */
+export async function passwordGrant(t: PlansApp, user: AppUser, scopes: string[]) {
+  const { client, plainSecret } = await t.app.container.make(Clients).create({
     name: 'First party',
     redirect: 'http://localhost/cb',
     password: true,
@@ -120,13 +132,12 @@ export async function userWithCredentials(t: PlansApp) {
     },
     body: new URLSearchParams({
       grant_type: 'password',
-      username: user.email as string,
-      password,
+      username: user.email,
+      password: PASSWORD,
       scope: scopes.join(' '),
     }),
   });
-  const oauth = ((await res.json()) as { access_token: string }).access_token;
-  return { user, personal, apiKey: plainKey, oauth };
+  return (await res.json()) as { access_token: string; scope: string };
 }
 
 /** GET (or another method) with a bearer credential, as JSON. */

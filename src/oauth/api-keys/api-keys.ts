@@ -52,6 +52,7 @@ export class ApiKeys {
    */
   async create(userId: number, input: NewApiKeyInput): Promise<CreatedApiKey> {
     const scopes = this.scopes.validate([...new Set(input.scopes ?? [])], { allowAll: false });
+    await this.scopes.refuseUnissuable(userId, scopes);
     const environment = apiKeyEnvironment(this.config);
     const plainKey = generateApiKey(environment);
     const now = this.clock.now();

@@ -40,13 +40,14 @@ export class PersonalAccessTokens {
     private readonly clock: Clock,
   ) {}
 
-  /** Throws `invalid_scope` (OAuthError) for an unknown scope or `*`. */
+  /** Throws `invalid_scope` (OAuthError) for an unknown scope or `*`; 422 for one the user's plan does not allow. */
   async create(
     userId: number,
     name: string,
     scopes: readonly string[] = [],
   ): Promise<PersonalAccessTokenResult> {
     const granted = this.scopes.validate([...new Set(scopes)], { allowAll: false });
+    await this.scopes.refuseUnissuable(userId, granted);
     const client = await this.store.clients.personalAccessClient();
     if (!client) throw new PersonalAccessClientMissing();
     const issued = await this.issuer.issue({

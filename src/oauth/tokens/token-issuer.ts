@@ -4,6 +4,7 @@ import { ClockKey } from '../../core/keys.js';
 import { AccessTokenCreated, RefreshTokenCreated } from '../events.js';
 import { AccessTokenSigner, type AccessTokenSubject } from '../jwt/access-token-signer.js';
 import type { AccessTokenRecord, ClientRecord, RefreshTokenRecord } from '../records.js';
+import { Scopes } from '../scopes.js';
 import { hashSecret, randomSecret } from '../secrets.js';
 import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { accessTokenId } from './token-ids.js';
@@ -77,18 +78,22 @@ export type GrantWrites = (transaction: IssuingTransaction) => Promise<boolean>;
  * the signature.
  */
 export class TokenIssuer {
-  static inject = [AccessTokenSigner, ClockKey, EventDispatcher, OAuthStoreKey] as const;
+  static inject = [AccessTokenSigner, ClockKey, EventDispatcher, OAuthStoreKey, Scopes] as const;
 
   constructor(
     private readonly signer: AccessTokenSigner,
     private readonly clock: Clock,
     private readonly events: EventDispatcher,
     private readonly store: OAuthStore,
+    private readonly scopes?: Scopes,
   ) {}
 
   issue(options: IssueOptions): Promise<IssuedTokens>;
   issue(options: IssueOptions, writes: GrantWrites): Promise<IssuedTokens | undefined>;
   async issue(options: IssueOptions, writes?: GrantWrites): Promise<IssuedTokens | undefined> {
+    // Scopes the user's plan does not allow are dropped; the response's `scope` says so.
+    if (this.scopes?.issuable !== undefined && options.userId !== null)
+      options = { ...options, scopes: await this.scopes.issuableFor(options.userId, options.scopes) };
     const key = await this.signer.currentKey();
     const { issued, subject } = this.#build(options, key.kid);
     if (writes === undefined && issued.refreshRecord === undefined) {
