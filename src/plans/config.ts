@@ -17,7 +17,7 @@ export interface PlanEntitlements {
   scopes?: string[];
   /** Requests per window, per user, shared by every credential of the user. */
   rateLimit?: PlanRateLimit;
-  /** Calls per calendar month (reserved: not enforced yet). */
+  /** Calls per calendar month (UTC), per user, shared by every credential of the user. */
   monthlyQuota?: number;
   /** Feature names that `entitled:feature` checks. */
   features?: string[];

@@ -55,6 +55,7 @@ export function plansProvider(): ServiceProvider {
         app.container.make(PlanResolver),
         plans.catalog,
         app.container.make(RateLimits),
+        app.clock,
       );
       app.container.instance(PlanEnforcement, enforcement);
       guards.define('api', enforcement.wrap(guards.get('api')));

@@ -26,8 +26,11 @@ describe(`plans and their entitlements, through HTTP (${engine})`, () => {
     const { personal, apiKey, oauth } = await userWithCredentials(t);
     const first = await call(t, '/api/user', personal);
     expect(first.status).toBe(200);
-    expect(first.headers.get('ratelimit-policy')).toBe('"plan.free";q=3;w=60');
-    expect(first.headers.get('ratelimit')).toBe('"plan.free";r=2;t=60');
+    // January 2026: 31 days; the test clock stands at 2026-01-15T12:00Z, 16.5 days before February.
+    expect(first.headers.get('ratelimit-policy')).toBe(
+      '"plan.free";q=3;w=60, "plan.free.month";q=6;w=2678400',
+    );
+    expect(first.headers.get('ratelimit')).toBe('"plan.free";r=2;t=60, "plan.free.month";r=5;t=1425600');
     expect((await call(t, '/api/user', apiKey)).status).toBe(200);
     expect((await call(t, '/api/user', oauth)).status).toBe(200);
     for (const credential of [personal, apiKey, oauth]) {
@@ -154,5 +157,39 @@ describe(`plans and their entitlements, through HTTP (${engine})`, () => {
     });
     await user.newSubscription('default', 'pro-yearly').create('tok_visa');
     expect((await call(t, '/api/plan-probe/exports', personal)).status).toBe(200);
+  });
+
+  it('the monthly quota: counted per user and calendar month across credentials; 429 until the month ends; an upgrade lifts it', async () => {
+    const { user, personal, apiKey } = await userWithCredentials(t);
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      if (i % 3 === 0) t.clock.advance(61_000); // stay under the per-minute limit
+      statuses.push((await call(t, '/api/user', i % 2 ? personal : apiKey)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
+    t.clock.advance(61_000);
+    const spent = await call(t, '/api/user', personal);
+    expect(spent.status).toBe(429);
+    expect(await spent.json()).toEqual({ message: 'The monthly quota of your plan is used up.' });
+    const untilFebruary = Math.ceil((Date.UTC(2026, 1, 1) - t.clock.now().getTime()) / 1000);
+    expect(spent.headers.get('retry-after')).toBe(String(untilFebruary));
+    expect(spent.headers.get('ratelimit')).toBe(
+      `"plan.free";r=2;t=60, "plan.free.month";r=0;t=${untilFebruary}`,
+    );
+
+    // Another free user: a new month gives them a new quota.
+    const other = await userWithCredentials(t);
+    for (let i = 0; i < 6; i++) {
+      if (i % 3 === 0) t.clock.advance(61_000);
+      await call(t, '/api/user', other.apiKey);
+    }
+    t.clock.advance(61_000);
+    expect((await call(t, '/api/user', other.apiKey)).status).toBe(429);
+
+    await user.newSubscription('default', 'pro-monthly').create('tok_visa');
+    expect((await call(t, '/api/user', personal)).status).toBe(200);
+
+    t.clock.advance(Date.UTC(2026, 1, 1) - t.clock.now().getTime() + 1_000);
+    expect((await call(t, '/api/user', other.apiKey)).status).toBe(200);
   });
 });

@@ -13,10 +13,10 @@ import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { ApiKeys, Clients, installKeys } from '../../src/oauth/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
-/** Free: one scope, 3 calls a minute. Basic: the same scope, 5. Pro: every scope, exports. */
+/** Free: one scope, 3 calls a minute, 6 a month. Basic: the same scope, 5 a minute. Pro: every scope, exports. */
 export const PLANS: DeepPartial<TollgateConfig>['plans'] = {
   definitions: {
-    free: { scopes: ['check-status'], rateLimit: { requests: 3, per: 'minute' } },
+    free: { scopes: ['check-status'], rateLimit: { requests: 3, per: 'minute' }, monthlyQuota: 6 },
     basic: {
       billingPlans: ['basic-monthly'],
       scopes: ['check-status'],
