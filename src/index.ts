@@ -25,6 +25,7 @@ export { EventDispatcher } from './core/events.js';
 export { ClockKey, ConfigKey, EventsKey, LoggerKey } from './core/keys.js';
 export type { Logger } from './core/logger.js';
 export { createLogger } from './core/logger.js';
+export { laravelMessages, validate } from './core/validation.js';
 export { AppEncryptionKey } from './kernel/app-key.js';
 export type { ApplicationOptions, ServiceProvider } from './kernel/application.js';
 export { Application } from './kernel/application.js';

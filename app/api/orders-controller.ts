@@ -1,10 +1,11 @@
 import type { Context } from 'hono';
-import { currentUser, HttpError, ValidationError } from 'tollgate';
+import { currentUser, HttpError, ValidationError, validate } from 'tollgate';
 import { z } from 'zod';
 import { OrderBook } from './orders.js';
 
+// Messages are Laravel's ("The quantity field must be at least 1."), from `validate`.
 const NewOrder = z.object({
-  item: z.string().trim().min(1, 'The item field is required.').max(200),
+  item: z.string().trim().min(1).max(200),
   quantity: z.number().int().min(1).max(1000).default(1),
 });
 
@@ -22,17 +23,8 @@ export class OrdersController {
   }
 
   async store(c: Context): Promise<Response> {
-    const input = await readJson(c);
-    const parsed = NewOrder.safeParse(input);
-    if (!parsed.success) {
-      const errors: Record<string, string[]> = {};
-      for (const issue of parsed.error.issues) {
-        const field = String(issue.path[0] ?? 'body');
-        errors[field] = [...(errors[field] ?? []), issue.message];
-      }
-      throw new ValidationError(errors);
-    }
-    return c.json({ data: this.orders.place(currentUser(c)!.id, parsed.data) }, 201);
+    const input = validate(NewOrder, await readJson(c));
+    return c.json({ data: this.orders.place(currentUser(c)!.id, input) }, 201);
   }
 
   status(order: string, c: Context): Response {

@@ -1,20 +1,23 @@
 import { z } from 'zod';
 import { hasControlCharacters } from '../core/text.js';
+import { fieldErrors, laravelMessages } from '../core/validation.js';
+
+export { fieldErrors } from '../core/validation.js';
 
 const email = z
   .string()
   .trim()
   .toLowerCase()
   .min(1, 'The email field is required.')
-  .max(255, 'The email may not be greater than 255 characters.')
-  .pipe(z.email('The email must be a valid email address.'));
+  .max(255, 'The email field must not be greater than 255 characters.')
+  .pipe(z.email('The email field must be a valid email address.'));
 
 export const loginSchema = z.object({
   email,
   password: z
     .string()
     .min(1, 'The password field is required.')
-    .max(1024, 'The password may not be greater than 1024 characters.'),
+    .max(1024, 'The password field must not be greater than 1024 characters.'),
 });
 
 export const registerSchema = z.object({
@@ -22,13 +25,13 @@ export const registerSchema = z.object({
     .string()
     .trim()
     .min(1, 'The name field is required.')
-    .max(255, 'The name may not be greater than 255 characters.')
-    .refine((name) => !hasControlCharacters(name), 'The name may not contain control characters.'),
+    .max(255, 'The name field must not be greater than 255 characters.')
+    .refine((name) => !hasControlCharacters(name), 'The name field must not contain control characters.'),
   email,
   password: z
     .string()
-    .min(8, 'The password must be at least 8 characters.')
-    .max(1024, 'The password may not be greater than 1024 characters.'),
+    .min(8, 'The password field must be at least 8 characters.')
+    .max(1024, 'The password field must not be greater than 1024 characters.'),
 });
 
 export type Registration = z.infer<typeof registerSchema>;
@@ -40,10 +43,10 @@ export type Registration = z.infer<typeof registerSchema>;
 export function validateRegistration(
   input: Record<string, string>,
 ): { data: Registration; errors?: undefined } | { data?: undefined; errors: Record<string, string[]> } {
-  const parsed = registerSchema.safeParse(input);
+  const parsed = registerSchema.safeParse(input, { error: laravelMessages });
   const errors = parsed.success ? {} : fieldErrors(parsed.error);
   if (input.password !== input.password_confirmation) {
-    errors.password = [...(errors.password ?? []), 'The password confirmation does not match.'];
+    errors.password = [...(errors.password ?? []), 'The password field confirmation does not match.'];
   }
   return parsed.success && Object.keys(errors).length === 0 ? { data: parsed.data } : { errors };
 }
@@ -56,14 +59,4 @@ export function formFields(body: Record<string, unknown>, names: readonly string
     out[name] = typeof value === 'string' ? value : '';
   }
   return out;
-}
-
-/** zod issues as Laravel's `{ field: [messages] }`. */
-export function fieldErrors(error: z.ZodError): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? 'form');
-    errors[field] = [...(errors[field] ?? []), issue.message];
-  }
-  return errors;
 }

@@ -38,11 +38,19 @@ export class HttpError extends Error {
 export class ValidationError extends HttpError {
   readonly errors: Record<string, string[]>;
 
-  constructor(errors: Record<string, string[]>, message = 'The given data was invalid.') {
+  /** `message` defaults to Laravel's summary: the first error, "(and 2 more errors)" when there are more. */
+  constructor(errors: Record<string, string[]>, message = summary(errors)) {
     super(422, message, { body: { message, errors } });
     this.name = 'ValidationError';
     this.errors = errors;
   }
+}
+
+function summary(errors: Record<string, string[]>): string {
+  const all = Object.values(errors).flat();
+  if (all.length === 0) return 'The given data was invalid.';
+  const more = all.length - 1;
+  return more === 0 ? all[0]! : `${all[0]} (and ${more} more error${more === 1 ? '' : 's'})`;
 }
 
 /** A mistake in how the application is put together: a missing binding, an unknown route name. */

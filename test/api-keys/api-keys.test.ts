@@ -140,6 +140,28 @@ describe(`API keys (${engine})`, () => {
       const res = await json(ada, 'POST', '/api-keys', csrf, body);
       expect(res.status).toBe(422);
       expect(((await res.json()) as { errors: Record<string, string[]> }).errors[field]).toBeDefined();
+    } // Laravel's wording, the attribute named without underscores.
+    for (const [body, message, field] of [
+      [{}, 'The name field is required.', 'name'],
+      [
+        { name: 'x', expires_in_days: 'soon' },
+        'The expires in days field must be a number.',
+        'expires_in_days',
+      ],
+      [
+        { name: 'x', expires_in_days: 1.5 },
+        'The expires in days field must be an integer.',
+        'expires_in_days',
+      ],
+      [
+        { name: 'x', rate_limit_per_minute: 2_000_000 },
+        'The rate limit per minute field must not be greater than 1000000.',
+        'rate_limit_per_minute',
+      ],
+      [{ name: 'x', scopes: 'check-status' }, 'The scopes field must be an array.', 'scopes'],
+    ] as const) {
+      const res = await json(ada, 'POST', '/api-keys', csrf, body);
+      expect([res.status, await res.json()]).toEqual([422, { message, errors: { [field]: [message] } }]);
     }
   });
 

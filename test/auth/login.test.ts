@@ -205,9 +205,9 @@ describe('login, logout and registration pages', () => {
     });
     expect(res.status).toBe(422);
     const html = await res.text();
-    expect(html).toContain('The email must be a valid email address.');
-    expect(html).toContain('The password must be at least 8 characters.');
-    expect(html).toContain('The password confirmation does not match.');
+    expect(html).toContain('The email field must be a valid email address.');
+    expect(html).toContain('The password field must be at least 8 characters.');
+    expect(html).toContain('The password field confirmation does not match.');
     expect(html).toContain('value="Grace &lt;b&gt;Hopper&lt;/b&gt;"');
     expect(html).toContain('value="not-an-email"');
     expect(html).not.toContain('value="short"');

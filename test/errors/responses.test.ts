@@ -95,7 +95,8 @@ describe('error responses (docs/errors.md)', () => {
     const invalid = await t.request('/invalid', { headers: json });
     expect([invalid.status, await invalid.json()]).toEqual([
       422,
-      { message: 'The given data was invalid.', errors: { email: ['The email field is required.'] } },
+      // Laravel's message: the first error (with "(and N more errors)" when there are more).
+      { message: 'The email field is required.', errors: { email: ['The email field is required.'] } },
     ]);
     const misconfigured = await t.request('/misconfigured', { headers: json });
     const body = await misconfigured.text();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessTokenVerifier } from '../../src/oauth/jwt/access-token-verifier.js';
 import { OPENID_SCOPES } from '../../src/oauth/oidc/scopes.js';
+import { REDIRECT_SHAPE } from '../../src/oauth/rules/check-redirect-uri.js';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
 import { ADA, BOB, Browser, type OAuthTestApp, oauthApp, SCOPES, tokenRequest } from './support.js';
 
@@ -78,10 +79,37 @@ describe(`OAuth JSON APIs (${engine})`, () => {
         expect(error.message).toBeTypeOf('string');
         expect(Object.keys(error.errors).length).toBeGreaterThan(0);
       }
-      const both = (await (await ada.json('POST', '/oauth/clients', {}, adaCsrf)).json()) as {
-        errors: Record<string, string[]>;
-      };
-      expect(Object.keys(both.errors).sort()).toEqual(['name', 'redirect']);
+      // Laravel's shape and wording: the first message as `message`, every message under its field.
+      const cases: Array<[Record<string, unknown>, unknown]> = [
+        [
+          {},
+          {
+            message: 'The name field is required. (and 1 more error)',
+            errors: { name: ['The name field is required.'], redirect: ['The redirect field is required.'] },
+          },
+        ],
+        [
+          { name: 42, redirect: '/relative' },
+          {
+            message: 'The name field must be a string. (and 1 more error)',
+            errors: { name: ['The name field must be a string.'], redirect: [REDIRECT_SHAPE] },
+          },
+        ],
+        [
+          { name: 'x', redirect: 'https://ok.example/cb', confidential: 'yes', scopes: 'check-status' },
+          {
+            message: 'The confidential field must be true or false. (and 1 more error)',
+            errors: {
+              confidential: ['The confidential field must be true or false.'],
+              scopes: ['The scopes field must be an array.'],
+            },
+          },
+        ],
+      ];
+      for (const [body, expected] of cases) {
+        const res = await ada.json('POST', '/oauth/clients', body, adaCsrf);
+        expect([res.status, await res.json()]).toEqual([422, expected]);
+      }
     });
 
     it('PUT updates the own client; another user gets 404', async () => {
@@ -203,6 +231,21 @@ describe(`OAuth JSON APIs (${engine})`, () => {
         expect(res.status).toBe(422);
         expect(((await res.json()) as { errors: Record<string, string[]> }).errors[field]).toBeDefined();
       }
+      const missing = await ada.json('POST', '/oauth/personal-access-tokens', { name: ' ' }, adaCsrf);
+      expect(await missing.json()).toEqual({
+        message: 'The name field is required. (and 1 more error)',
+        errors: { name: ['The name field is required.'], scopes: ['The scopes field is required.'] },
+      });
+      const notArray = await ada.json(
+        'POST',
+        '/oauth/personal-access-tokens',
+        { name: 'x', scopes: 'check-status' },
+        adaCsrf,
+      );
+      expect(await notArray.json()).toEqual({
+        message: 'The scopes field must be an array.',
+        errors: { scopes: ['The scopes field must be an array.'] },
+      });
     });
   });
 

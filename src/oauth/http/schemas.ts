@@ -3,15 +3,16 @@ import { hasControlCharacters } from '../../core/text.js';
 import { redirectListProblem, redirectShapeProblem } from '../rules/check-redirect-uri.js';
 import { ALL_SCOPES, type Scopes } from '../scopes.js';
 
+// Type errors ("The name field must be a string.") come from core/validation's Laravel messages.
 const name = z
-  .string({ error: 'The name field is required.' })
+  .string()
   .trim()
   .min(1, 'The name field is required.')
-  .max(255, 'The name may not be greater than 255 characters.')
-  .refine((value) => !hasControlCharacters(value), 'The name may not contain control characters.');
+  .max(255, 'The name field must not be greater than 255 characters.')
+  .refine((value) => !hasControlCharacters(value), 'The name field must not contain control characters.');
 
 const redirect = z
-  .string({ error: 'The redirect field is required.' })
+  .string()
   .trim()
   .min(1, 'The redirect field is required.')
   .superRefine((value, ctx) => {
@@ -44,10 +45,8 @@ function redirectsFit(publicClient: (data: { confidential?: boolean }) => boolea
 /** The application's scopes, never `*`. */
 function scopeList(scopes: Scopes) {
   return z
-    .array(z.string({ error: 'Each scope must be a string.' }), {
-      error: 'The scopes field must be an array.',
-    })
-    .max(100, 'The scopes field may not have more than 100 items.')
+    .array(z.string({ error: 'Each scope must be a string.' }))
+    .max(100, 'The scopes field must not have more than 100 items.')
     .refine(
       (list) => list.every((scope) => scope !== ALL_SCOPES && scopes.has(scope)),
       'The scopes must be scopes this application defines.',
@@ -68,14 +67,12 @@ function clientFields(limits: ClientLimits) {
   return z.object({
     name,
     redirect,
-    confidential: z.boolean({ error: 'The confidential field must be true or false.' }).optional(),
+    confidential: z.boolean().optional(),
     // Limits only narrow what the client may do; null lifts them. Never first_party: a user
     // cannot make their own client skip other users' approval.
     scopes: scopeList(limits.scopes).nullable().optional(),
     grant_types: z
-      .array(z.string({ error: 'Each grant type must be a string.' }), {
-        error: 'The grant_types field must be an array.',
-      })
+      .array(z.string({ error: 'Each grant type must be a string.' }))
       .refine(
         (list) => list.every((grant) => limits.grantTypes.includes(grant)),
         `The grant types must be among: ${limits.grantTypes.join(', ')}.`,
@@ -107,19 +104,14 @@ export function personalAccessTokenSchema(scopes: Scopes) {
   return z.object({ name, scopes: scopeList(scopes) });
 }
 
-const wholeNumber = (field: string, max: number) =>
-  z
-    .number({ error: `The ${field} field must be a number.` })
-    .int(`The ${field} field must be a whole number.`)
-    .min(1, `The ${field} field must be at least 1.`)
-    .max(max, `The ${field} field may not be greater than ${max}.`);
+const wholeNumber = (max: number) => z.number().int().min(1).max(max);
 
 /** `POST /api-keys` (and the dashboard's form, once its strings are numbers). */
 export function apiKeySchema(scopes: Scopes) {
   return z.object({
     name,
     scopes: scopeList(scopes).optional(),
-    expires_in_days: wholeNumber('expires in days', 3650).nullable().optional(),
-    rate_limit_per_minute: wholeNumber('rate limit per minute', 1_000_000).nullable().optional(),
+    expires_in_days: wholeNumber(3650).nullable().optional(),
+    rate_limit_per_minute: wholeNumber(1_000_000).nullable().optional(),
   });
 }

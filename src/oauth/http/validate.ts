@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ValidationError } from '../../core/errors.js';
+import { validate } from '../../core/validation.js';
 
 /**
  * The JSON body checked against a schema; 422 `{ message, errors: { field: [..] } }` otherwise
@@ -20,15 +21,11 @@ export async function jsonBody(c: Context): Promise<unknown> {
   }
 }
 
-/** A request body (JSON or form fields) checked against a schema; 422 with field messages otherwise. */
+/**
+ * A request body (JSON or form fields) checked against a schema; 422 with Laravel's field messages
+ * otherwise. A body that is not an object counts as empty.
+ */
 export function validateBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) body = {};
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const errors: Record<string, string[]> = {};
-  for (const issue of parsed.error.issues) {
-    const field = String(issue.path[0] ?? 'body');
-    errors[field] = [...(errors[field] ?? []), issue.message];
-  }
-  throw new ValidationError(errors);
+  return validate(schema, body);
 }

@@ -65,7 +65,7 @@ const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 export const MAX_REDIRECT_LENGTH = 2000;
 
 export const REDIRECT_SHAPE =
-  'The redirect must be an absolute http or https URL (public clients may also use a loopback or a private-use scheme URL).';
+  'The redirect field must be a valid URL: absolute http or https (public clients may also use a loopback or a private-use scheme URL).';
 
 /**
  * What is wrong with `uri` as a redirect for any client, or undefined: an absolute URL without a
@@ -76,7 +76,7 @@ export const REDIRECT_SHAPE =
 export function redirectShapeProblem(uri: string): string | undefined {
   if (uri.length > MAX_REDIRECT_LENGTH)
     return `A redirect may not be longer than ${MAX_REDIRECT_LENGTH} characters.`;
-  if (hasControlCharacters(uri)) return 'The redirect may not contain control characters.';
+  if (hasControlCharacters(uri)) return 'The redirect field must not contain control characters.';
   const scheme = SCHEME.exec(uri)?.[1]?.toLowerCase();
   if (!scheme || REFUSED_SCHEMES.has(scheme) || uri.includes('#') || /\s/.test(uri)) return REDIRECT_SHAPE;
   let url: URL;
@@ -85,7 +85,7 @@ export function redirectShapeProblem(uri: string): string | undefined {
   } catch {
     return REDIRECT_SHAPE;
   }
-  if (url.username || url.password) return 'The redirect may not carry a user name or password.';
+  if (url.username || url.password) return 'The redirect field must not carry a user name or password.';
   if (
     (scheme === 'http' || scheme === 'https') &&
     (!uri.slice(scheme.length).startsWith('://') || !url.host)
