@@ -6,6 +6,7 @@ import type { Application, ServiceProvider } from '../kernel/application.js';
 import { RateLimits } from '../kernel/rate-limits/rate-limits.js';
 import { Scopes } from '../oauth/scopes.js';
 import { type PlanCatalog, planCatalog } from './plan.js';
+import { PlanBroadcast } from './plan-broadcast.js';
 import { PlanEnforcement } from './plan-enforcement.js';
 import { requireFeature, requirePlan } from './plan-middleware.js';
 import { PlanResolver } from './plan-resolver.js';
@@ -45,12 +46,22 @@ export function plansProvider(): ServiceProvider {
       router.middleware
         .alias('plan', (...names) => requirePlan(names, plans.catalog, resolver()))
         .alias('entitled', (...features) => requireFeature(features, plans.catalog, resolver()));
-      app.events.listen(SubscriptionChanged, (e) => resolver().forget(e.userId));
+      app.events.listen(SubscriptionChanged, (e) => {
+        resolver().forget(e.userId);
+        if (container.has(PlanBroadcast)) container.make(PlanBroadcast).publish(e.userId);
+      });
+      // At issuance (also from the CLI, which does not boot): the token endpoint drops what the
+      // plan does not allow; personal tokens and API keys refuse it (422).
+      if (plans.enabled && container.has(Scopes))
+        container.make(Scopes).issuable = async (userId, names) =>
+          issuableScopes(names, (await resolver().standing(userId)).plan);
     },
-    boot(app: Application) {
+    async boot(app: Application) {
       const plans = app.container.make(Plans);
       const guards = Guards.of(app);
-      if (!plans.enabled || !guards.has('api')) return;
+      if (!plans.enabled) return;
+      await startBroadcast(app);
+      if (!guards.has('api')) return;
       const enforcement = new PlanEnforcement(
         app.container.make(PlanResolver),
         plans.catalog,
@@ -59,11 +70,29 @@ export function plansProvider(): ServiceProvider {
       );
       app.container.instance(PlanEnforcement, enforcement);
       guards.define('api', enforcement.wrap(guards.get('api')));
-      // At issuance: the token endpoint drops what the plan does not allow; personal tokens and
-      // API keys refuse it (422).
-      const resolver = app.container.make(PlanResolver);
-      app.container.make(Scopes).issuable = async (userId, names) =>
-        issuableScopes(names, (await resolver.standing(userId)).plan);
     },
   };
+}
+
+/** With Redis, plan changes reach every instance at once; a Redis that does not answer is logged. */
+async function startBroadcast(app: Application): Promise<void> {
+  const url = app.config.redis.url;
+  if (!url) return;
+  const resolver = app.container.make(PlanResolver);
+  const broadcast = new PlanBroadcast(
+    url,
+    `${app.config.redis.keyPrefix}plans:changes`,
+    resolver,
+    app.logger,
+  );
+  app.container.instance(PlanBroadcast, broadcast);
+  app.onClose(() => broadcast.close());
+  try {
+    await broadcast.start();
+  } catch (err) {
+    app.logger.error(
+      { err: (err as Error).message },
+      'Redis is not reachable: plan changes reach other instances after plans.cacheMs',
+    );
+  }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimits } from '../../src/kernel/rate-limits/rate-limits.js';
 import { requireRedis } from '../protection/instances.js';
-import { call, type PlansApp, startPlansApp, stopPlansApp, userWithCredentials } from './support.js';
+import { call, PLANS, type PlansApp, startPlansApp, stopPlansApp, userWithCredentials } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const redisUrl = process.env.REDIS_URL;
@@ -37,3 +37,43 @@ for (const store of stores) {
     });
   });
 }
+
+/** A change made on one instance (an upgrade, a webhook) reaches the other's cached plan. */
+describe(`a plan change across two instances (${engine})`, () => {
+  let a: PlansApp | undefined;
+  let b: PlansApp | undefined;
+  afterEach(async () => {
+    await stopPlansApp(a, b);
+    a = b = undefined;
+  });
+
+  const policyAt = async (t: PlansApp, key: string) =>
+    (await call(t, '/api/user', key)).headers.get('ratelimit-policy')?.split(';')[0];
+
+  it.runIf(redisUrl)('with Redis: B forgets the plan of a user as soon as A upgrades them', async () => {
+    await requireRedis(redisUrl!);
+    const redis = { url: redisUrl!, keyPrefix: `test-${randomUUID()}:` };
+    a = await startPlansApp({ redis });
+    b = await startPlansApp({ redis }, a);
+    const { user, apiKey } = await userWithCredentials(a);
+    expect(await policyAt(b, apiKey)).toBe('"plan.free"');
+    await user.newSubscription('default', 'pro-monthly').create('tok_visa');
+    const start = performance.now();
+    while ((await policyAt(b, apiKey)) !== '"plan.pro"') {
+      expect(performance.now() - start).toBeLessThan(1_000);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  });
+
+  it('without Redis: B follows within plans.cacheMs', async () => {
+    const config = { redis: { url: '' }, plans: { ...PLANS, cacheMs: 300 } };
+    a = await startPlansApp(config);
+    b = await startPlansApp(config, a);
+    const { user, apiKey } = await userWithCredentials(a);
+    expect(await policyAt(b, apiKey)).toBe('"plan.free"');
+    await user.newSubscription('default', 'pro-monthly').create('tok_visa');
+    expect(await policyAt(a, apiKey)).toBe('"plan.pro"');
+    await new Promise((r) => setTimeout(r, 350));
+    expect(await policyAt(b, apiKey)).toBe('"plan.pro"');
+  });
+});

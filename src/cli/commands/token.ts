@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { Users } from '../../auth/users.js';
+import { ValidationError } from '../../core/errors.js';
 import { OAuthError, PersonalAccessTokens } from '../../oauth/index.js';
 import { PersonalAccessClientMissing } from '../../oauth/personal/personal-access-tokens.js';
 import { bindOAuthServices } from '../../oauth/provider.js';
@@ -44,6 +45,8 @@ export function register(program: Command): void {
           if (err instanceof OAuthError)
             throw new CliError(err.detail ? `${err.description} (${err.detail})` : err.description);
           if (err instanceof PersonalAccessClientMissing) throw new CliError(err.message);
+          // A scope the user's plan does not allow (API plans).
+          if (err instanceof ValidationError) throw new CliError(Object.values(err.errors).flat().join(' '));
           throw err;
         }
         const { accessToken, token } = created;

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Logger } from '../core/logger.js';
+
+/**
+ * Tells the other instances over Redis pub/sub that a user's subscription changed, so each one
+ * forgets that user's plan at once instead of after `plans.cacheMs`. Never blocks a request:
+ * publishing is fire-and-forget; after a dropped link every instance forgets every plan, since
+ * messages sent meanwhile are lost.
+ */
+export class PlanBroadcast {
+  readonly #origin = randomUUID();
+  readonly #publisher: Redis;
+  readonly #subscriber: Redis;
+  #dropped = false;
+
+  constructor(
+    url: string,
+    readonly channel: string,
+    handlers: { forget(userId: number): void; clear(): void },
+    private readonly logger: Logger,
+  ) {
+    this.#publisher = new Redis(url, { maxRetriesPerRequest: null });
+    this.#subscriber = new Redis(url, { maxRetriesPerRequest: null });
+    for (const connection of [this.#publisher, this.#subscriber])
+      connection.on('error', (err: Error) => logger.warn({ err: err.message }, 'Redis (plan changes)'));
+    this.#subscriber.on('message', (_channel: string, text: string) => {
+      const [origin, id] = text.split(' ');
+      if (origin !== this.#origin && /^\d+$/.test(id ?? '')) handlers.forget(Number(id));
+    });
+    this.#subscriber.on('close', () => {
+      this.#dropped = true;
+    });
+    this.#subscriber.on('ready', () => {
+      if (this.#dropped) handlers.clear();
+      this.#dropped = false;
+    });
+  }
+
+  /** Subscribes; rejects after `timeoutMs` (logged by the caller; the subscription goes on). */
+  async start(timeoutMs = 2_000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    await Promise.race([this.#subscriber.subscribe(this.channel), timeout]).finally(() =>
+      clearTimeout(timer),
+    );
+  }
+
+  publish(userId: number): void {
+    this.#publisher.publish(this.channel, `${this.#origin} ${userId}`).catch((err: Error) => {
+      this.logger.warn({ err: err.message }, 'Could not publish a plan change to Redis');
+    });
+  }
+
+  close(): void {
+    this.#subscriber.removeAllListeners('ready');
+    for (const connection of [this.#subscriber, this.#publisher]) connection.disconnect();
+  }
+}
