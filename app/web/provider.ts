@@ -5,6 +5,7 @@ import { DashboardController } from './controllers/dashboard-controller.js';
 import { ServiceInvoiceController } from './controllers/invoice-controller.js';
 import { LandingController } from './controllers/landing-controller.js';
 import { PaymentController } from './controllers/payment-controller.js';
+import { PersonalTokensPageController } from './controllers/personal-tokens-controller.js';
 import { ScriptController } from './controllers/script-controller.js';
 
 const INVOICE_PATH = '/user/invoice/{invoice}';
@@ -24,6 +25,7 @@ export function webProvider(): ServiceProvider {
         'Web/LandingController': LandingController,
         'Web/DashboardController': DashboardController,
         'Web/ApiKeysPageController': ApiKeysPageController,
+        'Web/PersonalTokensPageController': PersonalTokensPageController,
         'Web/BillingController': BillingController,
         'Web/ScriptController': ScriptController,
         'Web/InvoiceController': ServiceInvoiceController,
@@ -44,6 +46,12 @@ export function webProvider(): ServiceProvider {
         r.post('/dashboard/api-keys', [ApiKeysPageController, 'store']).name('dashboard.api-keys.store');
         r.delete('/dashboard/api-keys/{key}', [ApiKeysPageController, 'destroy']).name(
           'dashboard.api-keys.destroy',
+        );
+        r.post('/dashboard/personal-tokens', [PersonalTokensPageController, 'storeToken']).name(
+          'dashboard.personal-tokens.store',
+        );
+        r.delete('/dashboard/personal-tokens/{token}', [PersonalTokensPageController, 'destroyToken']).name(
+          'dashboard.personal-tokens.destroy',
         );
         r.get('/dashboard/billing', [BillingController, 'show']).name('dashboard.billing');
         r.post('/dashboard/billing/subscribe', [BillingController, 'subscribe']).name('billing.subscribe');

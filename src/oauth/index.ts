@@ -41,6 +41,7 @@ export type { ApiTokensUser, CurrentAccessToken } from './personal/has-api-token
 export { HasApiTokens } from './personal/has-api-tokens.js';
 export type { PersonalAccessTokenResult } from './personal/personal-access-tokens.js';
 export { PersonalAccessClientMissing, PersonalAccessTokens } from './personal/personal-access-tokens.js';
+export { personalTokenInput } from './personal/personal-token-input.js';
 export type { OAuthOptions } from './provider.js';
 export { oauthProvider } from './provider.js';
 export type { AccessTokenRecord, ClientRecord } from './records.js';

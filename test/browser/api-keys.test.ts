@@ -96,4 +96,38 @@ describe(`API keys in the dashboard without JavaScript (${engine})`, { timeout: 
     expect((await api('/api/user', { authorization: `Bearer ${key}` })).status).toBe(401);
     await browser.shot('api-keys-04-revoked');
   });
+
+  it('personal access tokens work the same without JavaScript: refused, created (shown once), listed, deleted', async () => {
+    const tokens = () => page().locator('[data-personal-tokens]');
+    await go('/dashboard/tokens');
+    await expect(tokens().locator('[data-empty]').textContent()).resolves.toContain(
+      'You have no personal access tokens.',
+    );
+    await tokens().locator('button[type="submit"]').first().click();
+    await expect(tokens().locator('.error').first().textContent()).resolves.toContain(
+      'The name field is required.',
+    );
+    await tokens().locator('#field-token-name').fill('CI deploy');
+    await tokens().locator('input[name="scopes"][value="check-status"]').check();
+    await tokens().locator('form[data-token-form] button[type="submit"]').click();
+    const token = (await tokens().locator('[data-secret] code').textContent()) ?? '';
+    expect(token.split('.')).toHaveLength(3);
+    await browser.shot('personal-tokens-01-created');
+    expect((await api('/api/user', { authorization: `Bearer ${token}` })).status).toBe(200);
+    await go('/dashboard/tokens');
+    await expect(tokens().locator('tr[data-token]').count()).resolves.toBe(1);
+    await expect(tokens().locator('tr[data-token]').textContent()).resolves.toContain('CI deploy');
+    expect(await page().content()).not.toContain(token);
+    await browser.shot('personal-tokens-02-listed');
+    await Promise.all([
+      page().waitForURL(`${server.url}/dashboard/tokens#personal-tokens`),
+      tokens().locator('tr[data-token] button[data-delete]').click(),
+    ]);
+    await expect(page().locator('.flash').first().textContent()).resolves.toContain(
+      'Token “CI deploy” deleted.',
+    );
+    await expect(tokens().locator('tr[data-token]').count()).resolves.toBe(0);
+    expect((await api('/api/user', { authorization: `Bearer ${token}` })).status).toBe(401);
+    await browser.shot('personal-tokens-03-deleted');
+  });
 });

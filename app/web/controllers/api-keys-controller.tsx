@@ -1,8 +1,9 @@
 import type { Context } from 'hono';
 import { csrfToken, ValidationError } from 'tollgate';
-import { ApiKeys, apiKeyInput, OAuthError, Scopes } from 'tollgate/oauth';
+import { ApiKeys, apiKeyInput, OAuthError, PersonalAccessTokens, Scopes } from 'tollgate/oauth';
 import { renderPage } from 'tollgate/views';
 import type { ApiKeysSectionProps } from '../pages/api-keys-section.js';
+import type { PersonalTokensSectionProps } from '../pages/personal-tokens-section.js';
 import { TokensPage } from '../pages/tokens-page.js';
 import { scriptUrl } from '../scripts.js';
 
@@ -12,11 +13,12 @@ import { scriptUrl } from '../scripts.js';
  * field messages (422); revoke redirects back with a flashed message.
  */
 export class ApiKeysPageController {
-  static inject = [ApiKeys, Scopes] as const;
+  static inject = [ApiKeys, Scopes, PersonalAccessTokens] as const;
 
   constructor(
-    private readonly keys: ApiKeys,
-    private readonly scopes: Scopes,
+    protected readonly keys: ApiKeys,
+    protected readonly scopes: Scopes,
+    protected readonly personalTokens: PersonalAccessTokens,
   ) {}
 
   /** `GET /dashboard/tokens`. */
@@ -24,16 +26,18 @@ export class ApiKeysPageController {
     return this.page(c);
   }
 
-  /** The tokens page, with the API keys section as given. */
-  async page(c: Context, section: Partial<ApiKeysSectionProps> = {}, status = 200): Promise<Response> {
+  /** The tokens page, with the API keys section (and the personal tokens section) as given. */
+  async page(
+    c: Context,
+    section: Partial<ApiKeysSectionProps> = {},
+    status = 200,
+    tokensSection: Partial<PersonalTokensSectionProps> = {},
+  ): Promise<Response> {
     const user = c.get('user')!;
-    const apiKeys = {
-      csrfToken: csrfToken(c),
-      keys: await this.keys.forUser(user.id),
-      scopes: this.scopes.all(),
-      ...section,
-    };
-    const page = <TokensPage script={await scriptUrl()} scopes={this.scopes.all()} apiKeys={apiKeys} />;
+    const common = { csrfToken: csrfToken(c), scopes: this.scopes.all() };
+    const apiKeys = { ...common, keys: await this.keys.forUser(user.id), ...section };
+    const tokens = { ...common, tokens: await this.personalTokens.forUser(user.id), ...tokensSection };
+    const page = <TokensPage script={await scriptUrl()} apiKeys={apiKeys} personalTokens={tokens} />;
     const res = await renderPage(c, { title: 'API tokens', status }, page);
     res.headers.set('Cache-Control', 'no-store');
     return res;

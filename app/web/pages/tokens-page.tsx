@@ -1,55 +1,22 @@
 import type { FC } from 'hono/jsx';
 import { ApiKeysSection, type ApiKeysSectionProps } from './api-keys-section.js';
 import { DashboardFrame } from './frame.js';
-import { ScopeChecks } from './scope-checks.js';
+import { PersonalTokensSection, type PersonalTokensSectionProps } from './personal-tokens-section.js';
 
 export interface TokensPageProps {
   script: string;
-  scopes: Array<{ id: string; description: string }>;
   apiKeys: ApiKeysSectionProps;
+  personalTokens: PersonalTokensSectionProps;
 }
 
 /**
- * `/dashboard/tokens`: API keys (server-rendered), personal access tokens and authorized
- * applications (script: app/assets/tokens.ts).
+ * `/dashboard/tokens`: API keys and personal access tokens (server-rendered, real form posts; the
+ * script enhances the tokens form) and authorized applications (script: app/assets/tokens.ts).
  */
-export const TokensPage: FC<TokensPageProps> = ({ script, scopes, apiKeys }) => (
+export const TokensPage: FC<TokensPageProps> = ({ script, apiKeys, personalTokens }) => (
   <DashboardFrame current="tokens" title="API tokens" script={script}>
     <ApiKeysSection {...apiKeys} />
-    <section class="card" data-personal-tokens>
-      <h2>Personal access tokens</h2>
-      <p class="muted">
-        Tokens for your own scripts and tools. Send one as <code>Authorization: Bearer &lt;token&gt;</code>.
-      </p>
-      <div data-secret-slot />
-      <form data-token-form novalidate>
-        <div class="field">
-          <label for="field-token-name">Name</label>
-          <input
-            id="field-token-name"
-            name="name"
-            type="text"
-            autocomplete="off"
-            placeholder="CI deploy script"
-          />
-        </div>
-        <ScopeChecks scopes={scopes} />
-        <div data-form-error />
-        <div class="actions mt-0">
-          <button type="submit" class="btn btn-primary">
-            Create token
-          </button>
-        </div>
-      </form>
-      <div class="table-wrap hidden mt-lg">
-        <table class="table stack-sm">
-          <tbody data-list />
-        </table>
-      </div>
-      <p class="muted hidden mt-lg" data-empty>
-        You have no personal access tokens.
-      </p>
-    </section>
+    <PersonalTokensSection {...personalTokens} />
     <section class="card" data-authorized-apps>
       <h2>Authorized applications</h2>
       <p class="muted">

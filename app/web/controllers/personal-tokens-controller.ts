@@ -1,0 +1,39 @@
+import type { Context } from 'hono';
+import { ValidationError } from 'tollgate';
+import { personalTokenInput } from 'tollgate/oauth';
+import { ApiKeysPageController } from './api-keys-controller.js';
+
+/**
+ * Personal access tokens of `/dashboard/tokens` as plain form posts (no JavaScript needed): create
+ * answers with the page itself (the token shown once, never stored in the session), a refused
+ * create with the page and the field messages (422); delete redirects back with a flashed message.
+ */
+// The same page as the API keys (one `page()` renders both sections), so it extends that controller.
+export class PersonalTokensPageController extends ApiKeysPageController {
+  async storeToken(c: Context): Promise<Response> {
+    const form = await c.req.parseBody({ all: true });
+    const old = {
+      name: typeof form.name === 'string' ? form.name : undefined,
+      scopes: ([] as unknown[]).concat(form.scopes ?? []).filter((s): s is string => typeof s === 'string'),
+    };
+    let input: { name: string; scopes: string[] };
+    try {
+      input = personalTokenInput(this.scopes, form);
+    } catch (err) {
+      if (err instanceof ValidationError) return this.page(c, {}, 422, { errors: err.errors, old });
+      throw err;
+    }
+    const result = await this.personalTokens.create(c.get('user')!.id, input.name, input.scopes);
+    return this.page(c, {}, 201, { created: { name: input.name, token: result.accessToken } });
+  }
+
+  async destroyToken(tokenId: string, c: Context): Promise<Response> {
+    const token = await this.personalTokens.findForUser(tokenId, c.get('user')!.id);
+    if (token) await this.personalTokens.revoke(token.id);
+    c.get('session')?.flash(
+      token ? 'status' : 'error',
+      token ? `Token “${token.name ?? ''}” deleted.` : 'That token was already deleted.',
+    );
+    return c.redirect('/dashboard/tokens#personal-tokens', 303);
+  }
+}

@@ -1,0 +1,109 @@
+import type { FC } from 'hono/jsx';
+import type { AccessTokenRecord } from 'tollgate/oauth';
+import { CsrfField } from 'tollgate/views';
+import { displayDate } from './frame.js';
+import { ScopeChecks } from './scope-checks.js';
+
+export interface PersonalTokensSectionProps {
+  csrfToken: string;
+  tokens: AccessTokenRecord[];
+  scopes: Array<{ id: string; description: string }>;
+  /** The token just created: shown this once. */
+  created?: { name: string; token: string };
+  /** A refused create: the field messages and what was typed. */
+  errors?: Record<string, string[]>;
+  old?: { name?: string; scopes?: string[] };
+}
+
+const FieldError: FC<{ messages?: string[] }> = ({ messages }) =>
+  messages?.length ? <p class="error">{messages.join(' ')}</p> : null;
+
+/**
+ * Personal access tokens on `/dashboard/tokens`, rendered on the server: the list, a real form post
+ * to create one (the token shown once in the answer) and a form per token to delete it. The script
+ * (app/assets/tokens.ts) takes the same form over with the JSON API when it runs.
+ */
+export const PersonalTokensSection: FC<PersonalTokensSectionProps> = (props) => {
+  const { csrfToken, tokens, scopes, created, errors, old } = props;
+  return (
+    <section class="card" id="personal-tokens" data-personal-tokens>
+      <h2>Personal access tokens</h2>
+      <p class="muted">
+        Tokens for your own scripts and tools. Send one as <code>Authorization: Bearer &lt;token&gt;</code>.
+      </p>
+      <div data-secret-slot>
+        {created ? (
+          <div class="secret" role="status" data-secret>
+            <strong>Token “{created.name}” created</strong>
+            <p class="small muted">Copy it now: it is not stored anywhere you can read it again.</p>
+            <div class="value">
+              <span class="small">Token</span>
+              <code data-value="Token">{created.token}</code>
+            </div>
+          </div>
+        ) : null}
+      </div>
+      <form method="post" action="/dashboard/personal-tokens" data-token-form novalidate>
+        <CsrfField token={csrfToken} />
+        <div class="field">
+          <label for="field-token-name">Name</label>
+          <input
+            id="field-token-name"
+            name="name"
+            type="text"
+            autocomplete="off"
+            placeholder="CI deploy script"
+            value={old?.name ?? ''}
+          />
+          <FieldError messages={errors?.name} />
+        </div>
+        <ScopeChecks scopes={scopes} checked={old?.scopes}>
+          <FieldError messages={errors?.scopes} />
+        </ScopeChecks>
+        <div data-form-error />
+        <div class="actions mt-0">
+          <button type="submit" class="btn btn-primary">
+            Create token
+          </button>
+        </div>
+      </form>
+      <div class={tokens.length ? 'table-wrap mt-lg' : 'table-wrap hidden mt-lg'}>
+        <table class="table stack-sm">
+          <tbody data-list>
+            {tokens.map((token) => (
+              <tr data-token={token.id}>
+                <td>
+                  <strong>{token.name ?? '(unnamed)'}</strong>
+                </td>
+                <td>
+                  {token.scopes.length ? (
+                    token.scopes.map((s) => <span class="badge mr-xs">{s}</span>)
+                  ) : (
+                    <span class="muted">no scopes</span>
+                  )}
+                </td>
+                <td class="small muted">Created {displayDate(token.createdAt)}</td>
+                <td class="small muted">Expires {displayDate(token.expiresAt)}</td>
+                <td class="small muted" data-last-used>
+                  {token.lastUsedAt ? `Last used ${displayDate(token.lastUsedAt)}` : 'Never used'}
+                </td>
+                <td>
+                  <form method="post" action={`/dashboard/personal-tokens/${token.id}`}>
+                    <CsrfField token={csrfToken} />
+                    <input type="hidden" name="_method" value="DELETE" />
+                    <button type="submit" class="btn btn-danger" data-delete={token.id}>
+                      Delete
+                    </button>
+                  </form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p class={tokens.length ? 'muted hidden mt-lg' : 'muted mt-lg'} data-empty>
+        You have no personal access tokens.
+      </p>
+    </section>
+  );
+};
