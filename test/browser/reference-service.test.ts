@@ -85,7 +85,7 @@ describe(`reference service in Chromium (${engine})`, { timeout: 60_000 }, () =>
     await page().fill('#field-redirect', 'not a url');
     await page().click('[data-client-form] button[type="submit"]');
     await expect(page().locator('#field-redirect ~ .error').textContent()).resolves.toContain(
-      'absolute http or https URL',
+      'The redirect field must be a valid URL',
     );
     await browser.shot('04-clients-error');
 
