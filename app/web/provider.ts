@@ -1,6 +1,7 @@
 import type { ServiceProvider } from 'tollgate';
 import { ApiKeysPageController } from './controllers/api-keys-controller.js';
 import { BillingController } from './controllers/billing-controller.js';
+import { ClientsPageController } from './controllers/clients-page-controller.js';
 import { DashboardController } from './controllers/dashboard-controller.js';
 import { ServiceInvoiceController } from './controllers/invoice-controller.js';
 import { LandingController } from './controllers/landing-controller.js';
@@ -26,6 +27,7 @@ export function webProvider(): ServiceProvider {
         'Web/DashboardController': DashboardController,
         'Web/ApiKeysPageController': ApiKeysPageController,
         'Web/PersonalTokensPageController': PersonalTokensPageController,
+        'Web/ClientsPageController': ClientsPageController,
         'Web/BillingController': BillingController,
         'Web/ScriptController': ScriptController,
         'Web/InvoiceController': ServiceInvoiceController,
@@ -41,7 +43,11 @@ export function webProvider(): ServiceProvider {
 
       router.group({ middleware: ['web', 'auth'] }, (r) => {
         r.get('/dashboard', [DashboardController, 'overview']).name('dashboard');
-        r.get('/dashboard/clients', [DashboardController, 'clientsPage']).name('dashboard.clients');
+        r.get('/dashboard/clients', [ClientsPageController, 'show']).name('dashboard.clients');
+        r.post('/dashboard/clients', [ClientsPageController, 'store']).name('dashboard.clients.store');
+        r.delete('/dashboard/clients/{client}', [ClientsPageController, 'destroy']).name(
+          'dashboard.clients.destroy',
+        );
         r.get('/dashboard/tokens', [ApiKeysPageController, 'show']).name('dashboard.tokens');
         r.post('/dashboard/api-keys', [ApiKeysPageController, 'store']).name('dashboard.api-keys.store');
         r.delete('/dashboard/api-keys/{key}', [ApiKeysPageController, 'destroy']).name(

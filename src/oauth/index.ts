@@ -31,6 +31,7 @@ export {
   DocumentClientNote,
   defaultApprovalView,
 } from './http/approval-view.js';
+export { ClientsController } from './http/clients-controller.js';
 export type { InstallResult } from './install.js';
 export { installOAuth } from './install.js';
 export { AccessTokenSigner } from './jwt/access-token-signer.js';

@@ -5,7 +5,7 @@ import { type ReferenceServer, startReferenceServer } from './server.js';
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 
-/** The API keys section of `/dashboard/tokens` in Chromium with JavaScript turned off: real form posts only. */
+/** The dashboard in Chromium with JavaScript turned off (API keys, personal tokens, OAuth clients): real form posts only. */
 describe(`API keys in the dashboard without JavaScript (${engine})`, { timeout: 60_000 }, () => {
   let server: ReferenceServer;
   let browser: Chromium;
@@ -129,5 +129,37 @@ describe(`API keys in the dashboard without JavaScript (${engine})`, { timeout: 
     await expect(tokens().locator('tr[data-token]').count()).resolves.toBe(0);
     expect((await api('/api/user', { authorization: `Bearer ${token}` })).status).toBe(401);
     await browser.shot('personal-tokens-03-deleted');
+  });
+
+  it('OAuth clients work without JavaScript too: refused, created (secret shown once), listed, deleted', async () => {
+    const clients = () => page().locator('[data-clients]');
+    await go('/dashboard/clients');
+    await expect(clients().locator('[data-empty]').textContent()).resolves.toContain(
+      'You have not created any OAuth clients.',
+    );
+    await clients().locator('#field-name').fill('Shop');
+    await clients().locator('#field-redirect').fill('https://shop.example/cb');
+    await clients().locator('#field-name').fill(' ');
+    await clients().locator('form[data-client-form] button[type="submit"]').click();
+    await expect(clients().locator('.error').first().textContent()).resolves.toContain(
+      'The name field is required.',
+    );
+    await browser.shot('clients-01-refused');
+    await clients().locator('#field-name').fill('Shop');
+    await clients().locator('form[data-client-form] button[type="submit"]').click();
+    const secret = (await clients().locator('[data-secret] code[data-value="Secret"]').textContent()) ?? '';
+    expect(secret.length).toBeGreaterThan(20);
+    await browser.shot('clients-02-created');
+    await go('/dashboard/clients');
+    await expect(clients().locator('tr[data-client]').count()).resolves.toBe(1);
+    await expect(clients().locator('tr[data-client]').textContent()).resolves.toContain('Shop');
+    expect(await page().content()).not.toContain(secret);
+    await browser.shot('clients-03-listed');
+    await Promise.all([
+      page().waitForURL(`${server.url}/dashboard/clients`),
+      clients().locator('tr[data-client] button[data-delete]').click(),
+    ]);
+    await expect(page().locator('.flash').first().textContent()).resolves.toContain('Client “Shop” deleted.');
+    await expect(clients().locator('tr[data-client]').count()).resolves.toBe(0);
   });
 });

@@ -4,11 +4,10 @@ import { Clients, PersonalAccessTokens } from 'tollgate/oauth';
 import { renderPage } from 'tollgate/views';
 import type { AppUser } from '../../user.js';
 import { SUBSCRIPTION, subscriptionSummary, subscriptionView } from '../billing-view.js';
-import { ClientsPage } from '../pages/clients-page.js';
 import { OverviewPage } from '../pages/overview-page.js';
 import { scriptUrl } from '../scripts.js';
 
-/** `/dashboard` and `/dashboard/clients` (its list is loaded by the page's script); the tokens page is `ApiKeysPageController`'s. */
+/** `/dashboard`; the clients page is `ClientsPageController`'s, the tokens page `ApiKeysPageController`'s. */
 export class DashboardController {
   static inject = [ConfigKey, Clients, PersonalAccessTokens] as const;
 
@@ -35,15 +34,6 @@ export class DashboardController {
         subscription={subscriptionSummary(sub ? subscriptionView(this.config, sub) : undefined)}
         counts={{ clients: clients.length, tokens: active.length }}
       />,
-    );
-  }
-
-  async clientsPage(c: Context): Promise<Response> {
-    const base = this.config.app.url.replace(/\/+$/, '');
-    return renderPage(
-      c,
-      { title: 'OAuth clients' },
-      <ClientsPage script={await scriptUrl()} baseUrl={base} />,
     );
   }
 }

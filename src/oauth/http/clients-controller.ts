@@ -2,12 +2,12 @@ import type { Context } from 'hono';
 import type { TollgateConfig } from '../../core/config.js';
 import { HttpError, ValidationError } from '../../core/errors.js';
 import { ConfigKey } from '../../core/keys.js';
-import { Clients, knownGrantTypes, serializeClient } from '../clients/clients.js';
+import { Clients, type CreatedClient, knownGrantTypes, serializeClient } from '../clients/clients.js';
 import { GrantRegistry } from '../grants/registry.js';
 import { isPublicClient } from '../records.js';
 import { Scopes } from '../scopes.js';
 import { type ClientLimits, clientSchema, clientUpdateSchema } from './schemas.js';
-import { validateJson } from './validate.js';
+import { jsonBody, validateBody, validateJson } from './validate.js';
 
 function notFound(): HttpError {
   return new HttpError(404, 'Not Found', { body: { message: 'Not Found' } });
@@ -36,18 +36,26 @@ export class ClientsController {
   }
 
   /**
-   * The response is the only time the plain secret is shown. A user owns at most
+   * The response is the only time the plain secret is shown.
+   */
+  async store(c: Context): Promise<Response> {
+    const { client, plainSecret } = await this.createForUser(c.get('user')!.id, await jsonBody(c));
+    return c.json(serializeClient(client, plainSecret), 201, { 'Cache-Control': 'no-store' });
+  }
+
+  /**
+   * A new client of `userId` from a request body (the JSON API's, or a form's fields); a 422
+   * `ValidationError` with Laravel's messages otherwise. A user owns at most
    * `oauth.maxClientsPerUser` clients (counted before creating: requests that race can pass it by
    * the few in flight).
    */
-  async store(c: Context): Promise<Response> {
-    const input = await validateJson(c, clientSchema(this.#limits));
-    const userId = c.get('user')!.id;
+  async createForUser(userId: number, body: unknown): Promise<CreatedClient> {
+    const input = validateBody(clientSchema(this.#limits), body);
     if ((await this.clients.forUser(userId)).length >= this.#maxClients) {
       const message = `You may have at most ${this.#maxClients} OAuth clients: delete one to create another.`;
       throw new ValidationError({ clients: [message] }, message);
     }
-    const { client, plainSecret } = await this.clients.create({
+    return this.clients.create({
       name: input.name,
       redirect: input.redirect,
       confidential: input.confidential ?? true,
@@ -55,7 +63,6 @@ export class ClientsController {
       grantTypes: input.grant_types ?? null,
       userId,
     });
-    return c.json(serializeClient(client, plainSecret), 201, { 'Cache-Control': 'no-store' });
   }
 
   async update(clientId: string, c: Context): Promise<Response> {

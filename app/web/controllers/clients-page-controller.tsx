@@ -1,0 +1,75 @@
+import type { Context } from 'hono';
+import { ConfigKey, csrfToken, type TollgateConfig, ValidationError } from 'tollgate';
+import { Clients, ClientsController } from 'tollgate/oauth';
+import { renderPage } from 'tollgate/views';
+import { ClientsPage, type ClientsPageProps } from '../pages/clients-page.js';
+import { scriptUrl } from '../scripts.js';
+
+type Section = Pick<ClientsPageProps, 'created' | 'errors' | 'old'>;
+
+/**
+ * `/dashboard/clients` as plain form posts (no JavaScript needed): create answers with the page
+ * itself (the secret shown once, never stored in the session), a refused create with the page and
+ * the field messages (422); delete redirects back with a flashed message. Validation and the
+ * per-user limit are the JSON API's (`ClientsController.createForUser`).
+ */
+export class ClientsPageController {
+  static inject = [ConfigKey, Clients, ClientsController] as const;
+
+  constructor(
+    private readonly config: TollgateConfig,
+    private readonly clients: Clients,
+    private readonly api: ClientsController,
+  ) {}
+
+  show(c: Context): Promise<Response> {
+    return this.page(c);
+  }
+
+  async page(c: Context, section: Section = {}, status = 200): Promise<Response> {
+    const page = (
+      <ClientsPage
+        script={await scriptUrl()}
+        baseUrl={this.config.app.url.replace(/\/+$/, '')}
+        csrfToken={csrfToken(c)}
+        clients={await this.clients.forUser(c.get('user')!.id)}
+        {...section}
+      />
+    );
+    const res = await renderPage(c, { title: 'OAuth clients', status }, page);
+    res.headers.set('Cache-Control', 'no-store');
+    return res;
+  }
+
+  async store(c: Context): Promise<Response> {
+    const form = await c.req.parseBody();
+    const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+    const old = {
+      name: text(form.name),
+      redirect: text(form.redirect),
+      confidential: form.confidential === 'on',
+    };
+    try {
+      const { client, plainSecret } = await this.api.createForUser(c.get('user')!.id, {
+        name: old.name,
+        redirect: old.redirect,
+        confidential: old.confidential,
+      });
+      const created = { name: client.name, id: client.id, secret: plainSecret ?? null };
+      return await this.page(c, { created }, 201);
+    } catch (err) {
+      if (err instanceof ValidationError) return this.page(c, { errors: err.errors, old }, 422);
+      throw err;
+    }
+  }
+
+  async destroy(clientId: string, c: Context): Promise<Response> {
+    const client = await this.clients.findForUser(clientId, c.get('user')!.id);
+    if (client) await this.clients.delete(client);
+    c.get('session')?.flash(
+      client ? 'status' : 'error',
+      client ? `Client “${client.name}” deleted.` : 'That client was already deleted.',
+    );
+    return c.redirect('/dashboard/clients', 303);
+  }
+}

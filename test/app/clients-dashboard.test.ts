@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Users } from '../../src/auth/users.js';
+import { type ReferenceServer, startReferenceServer } from '../browser/server.js';
+import { Browser, tokenIn } from '../oauth/support.js';
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
+
+/** `/dashboard/clients` as plain form posts (a browser without JavaScript). */
+describe(`OAuth clients in the dashboard, form posts (${engine})`, () => {
+  let server: ReferenceServer;
+  let ada: Browser;
+  let csrf: string;
+
+  beforeAll(async () => {
+    server = await startReferenceServer();
+    await server.app.container.make(Users).create(ADA);
+    ada = new Browser(server.url);
+    await ada.login(ADA);
+    csrf = tokenIn(await (await ada.get('/dashboard/clients')).text());
+  }, 60_000);
+  afterAll(async () => server?.stop());
+
+  const create = (fields: Record<string, string>) =>
+    ada.post('/dashboard/clients', { _token: csrf, ...fields });
+  const shown = (html: string, label: string) =>
+    new RegExp(`<code data-value="${label}">([^<]+)</code>`).exec(html)?.[1];
+
+  it('lists nothing at first, server-rendered; the form posts to the server', async () => {
+    const html = await (await ada.get('/dashboard/clients')).text();
+    expect(html).toContain('<form method="post" action="/dashboard/clients"');
+    expect(html).toContain('<p class="muted" data-empty="true">You have not created any OAuth clients.</p>');
+  });
+
+  it('creates a confidential client: 201, id and secret shown once; listed; the secret works at /oauth/token', async () => {
+    const res = await create({ name: 'Shop', redirect: 'https://shop.example/cb', confidential: 'on' });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const html = await res.text();
+    const [id, secret] = [shown(html, 'Client ID')!, shown(html, 'Secret')!];
+    expect(secret.length).toBeGreaterThan(20);
+    const page = await (await ada.get('/dashboard/clients')).text();
+    expect(page).toContain(`<tr data-client="${id}">`);
+    expect(page).not.toContain(secret);
+    const token = await fetch(`${server.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: secret }),
+    });
+    expect(token.status).toBe(200);
+  });
+
+  it('an unticked "Confidential" makes a public client: no secret', async () => {
+    const html = await (await create({ name: 'CLI', redirect: 'http://127.0.0.1/cb' })).text();
+    expect(shown(html, 'Client ID')).toBeDefined();
+    expect(shown(html, 'Secret')).toBeUndefined();
+    expect(html).toContain('A public client has no secret: it must use PKCE.');
+  });
+
+  it('a refused create answers 422 with the page, the messages and what was typed', async () => {
+    const res = await create({ name: ' ', redirect: 'not a url', confidential: 'on' });
+    expect(res.status).toBe(422);
+    const html = await res.text();
+    expect(html).toContain('The name field is required.');
+    expect(html).toContain('The redirect field must be a valid URL');
+    expect(html).toContain('value="not a url"');
+    expect(shown(html, 'Client ID')).toBeUndefined();
+  });
+
+  it('deletes with a form post (_method=DELETE): 303 back, flashed, gone; again: already deleted', async () => {
+    const id = shown(
+      await (await create({ name: 'Doomed', redirect: 'https://d.example/cb', confidential: 'on' })).text(),
+      'Client ID',
+    )!;
+    const remove = () => ada.post(`/dashboard/clients/${id}`, { _token: csrf, _method: 'DELETE' });
+    const res = await remove();
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/dashboard/clients');
+    const after = await (await ada.get('/dashboard/clients')).text();
+    expect(after).toContain('Client “Doomed” deleted.');
+    expect(after).not.toContain(`<tr data-client="${id}">`);
+    expect((await remove()).status).toBe(303);
+    expect(await (await ada.get('/dashboard/clients')).text()).toContain('That client was already deleted.');
+  });
+
+  it('refuses a form post without the CSRF token (419)', async () => {
+    expect((await ada.post('/dashboard/clients', { name: 'x', redirect: 'https://x.example' })).status).toBe(
+      419,
+    );
+  });
+});
