@@ -10,7 +10,8 @@ const NewOrder = z.object({
 });
 
 /**
- * The reference API's orders: `GET /api/orders` (scopes:check-status), `POST /api/orders`
+ * The reference API's orders, each answer in the reference API's envelope (`{ data }`; errors
+ * `{ message, errors? }`, see docs/reference-service.md): `GET /api/orders` (scopes:check-status), `POST /api/orders`
  * (scopes:place-orders), `GET /api/orders/{order}/status` (scope:check-status,place-orders).
  */
 export class OrdersController {
@@ -30,7 +31,7 @@ export class OrdersController {
   status(order: string, c: Context): Response {
     const found = /^\d+$/.test(order) ? this.orders.find(currentUser(c)!.id, Number(order)) : undefined;
     if (!found) throw new HttpError(404, 'Order not found.', { body: { message: 'Order not found.' } });
-    return c.json({ id: found.id, status: found.status });
+    return c.json({ data: { id: found.id, status: found.status } });
   }
 }
 

@@ -54,7 +54,7 @@ describe(`scope middleware (${engine})`, () => {
     for (const token of [writer, reader]) {
       const res = await t.call(`/api/orders/${data.id}/status`, token);
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ id: data.id, status: 'placed' });
+      expect(await res.json()).toEqual({ data: { id: data.id, status: 'placed' } });
     }
     await expectInsufficient(
       await t.call(`/api/orders/${data.id}/status`, neither),
