@@ -20,6 +20,8 @@ export function initClients(root: HTMLElement): void {
   const submit = form.querySelector<HTMLButtonElement>('[type="submit"]')!;
   const cancel = form.querySelector<HTMLButtonElement>('[data-cancel-edit]')!;
   const secretSlot = root.querySelector<HTMLElement>('[data-secret-slot]')!;
+  // The server's edit page (/dashboard/clients/{id}/edit) posts its form itself.
+  if (form.dataset.editing) return;
   let editing: Client | undefined;
 
   function setMode(client?: Client) {

@@ -1,7 +1,7 @@
 import { initCardForm, initConfirm } from './billing.js';
 import { initClients } from './clients.js';
 import { initStripeConfirm } from './payment.js';
-import { initAuthorizedApps, initPersonalTokens } from './tokens.js';
+import { initPersonalTokens } from './tokens.js';
 import { initTryApi } from './try-api.js';
 
 /**
@@ -11,7 +11,6 @@ import { initTryApi } from './try-api.js';
 const widgets: Array<[string, (el: HTMLElement) => void]> = [
   ['[data-clients]', initClients],
   ['[data-personal-tokens]', initPersonalTokens],
-  ['[data-authorized-apps]', initAuthorizedApps],
   ['[data-try-api]', initTryApi],
   ['form[data-card-form]', (el) => initCardForm(el as HTMLFormElement)],
   ['form[data-confirm]', (el) => initConfirm(el as HTMLFormElement)],

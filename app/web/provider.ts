@@ -45,6 +45,12 @@ export function webProvider(): ServiceProvider {
         r.get('/dashboard', [DashboardController, 'overview']).name('dashboard');
         r.get('/dashboard/clients', [ClientsPageController, 'show']).name('dashboard.clients');
         r.post('/dashboard/clients', [ClientsPageController, 'store']).name('dashboard.clients.store');
+        r.get('/dashboard/clients/{client}/edit', [ClientsPageController, 'edit']).name(
+          'dashboard.clients.edit',
+        );
+        r.put('/dashboard/clients/{client}', [ClientsPageController, 'update']).name(
+          'dashboard.clients.update',
+        );
         r.delete('/dashboard/clients/{client}', [ClientsPageController, 'destroy']).name(
           'dashboard.clients.destroy',
         );
@@ -58,6 +64,9 @@ export function webProvider(): ServiceProvider {
         );
         r.delete('/dashboard/personal-tokens/{token}', [PersonalTokensPageController, 'destroyToken']).name(
           'dashboard.personal-tokens.destroy',
+        );
+        r.delete('/dashboard/authorized-apps/{client}', [ApiKeysPageController, 'revokeApp']).name(
+          'dashboard.authorized-apps.destroy',
         );
         r.get('/dashboard/billing', [BillingController, 'show']).name('dashboard.billing');
         r.post('/dashboard/billing/subscribe', [BillingController, 'subscribe']).name('billing.subscribe');

@@ -51,3 +51,5 @@ export type { Scope } from './scopes.js';
 export { Scopes } from './scopes.js';
 // Also brings the OAuth tables into `Database`, so `app.db` queries on them typecheck in an app.
 export type { OAuthAccessTokenRow, OAuthClientRow } from './tables.js';
+export type { AuthorizedApp } from './tokens/authorized-apps.js';
+export { AuthorizedApps } from './tokens/authorized-apps.js';

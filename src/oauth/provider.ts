@@ -45,6 +45,7 @@ import { OAuthStoreKey } from './stores/contracts.js';
 import { KyselyApiKeyStore } from './stores/kysely-api-keys.js';
 import { KyselyLastUsedWriter } from './stores/kysely-last-used.js';
 import { KyselyOAuthStore } from './stores/kysely-store.js';
+import { AuthorizedApps } from './tokens/authorized-apps.js';
 import { TokenInspector } from './tokens/token-inspector.js';
 import { TokenIssuer } from './tokens/token-issuer.js';
 import { TokenRevoker } from './tokens/token-revoker.js';
@@ -107,6 +108,7 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(IdTokenSigner)
     .singleton(IdTokens)
     .singleton(TokenRevoker)
+    .singleton(AuthorizedApps)
     .singleton(MetadataDocumentClients)
     .singleton(ClientAuthenticator)
     .singleton(DpopProofs)

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Chromium, launchChromium } from './chromium.js';
 import { type ReferenceServer, startReferenceServer } from './server.js';
@@ -10,6 +11,8 @@ describe(`API keys in the dashboard without JavaScript (${engine})`, { timeout: 
   let server: ReferenceServer;
   let browser: Chromium;
   let key: string;
+  let clientId: string;
+  let clientSecret: string;
 
   const page = () => browser.page;
   const go = (path: string) => page().goto(`${server.url}${path}`);
@@ -131,7 +134,7 @@ describe(`API keys in the dashboard without JavaScript (${engine})`, { timeout: 
     await browser.shot('personal-tokens-03-deleted');
   });
 
-  it('OAuth clients work without JavaScript too: refused, created (secret shown once), listed, deleted', async () => {
+  it('OAuth clients work without JavaScript too: refused, created (secret shown once), listed', async () => {
     const clients = () => page().locator('[data-clients]');
     await go('/dashboard/clients');
     await expect(clients().locator('[data-empty]').textContent()).resolves.toContain(
@@ -155,11 +158,105 @@ describe(`API keys in the dashboard without JavaScript (${engine})`, { timeout: 
     await expect(clients().locator('tr[data-client]').textContent()).resolves.toContain('Shop');
     expect(await page().content()).not.toContain(secret);
     await browser.shot('clients-03-listed');
+    clientId = (await clients().locator('tr[data-client] [data-client-id]').textContent()) ?? '';
+    clientSecret = secret;
+  });
+
+  it('edits a client on its own page: refused with the message, then saved', async () => {
+    const clients = () => page().locator('[data-clients]');
+    await go('/dashboard/clients');
+    await Promise.all([
+      page().waitForURL(`${server.url}/dashboard/clients/${clientId}/edit#client-form`),
+      clients().locator('tr[data-client] a[data-edit]').click(),
+    ]);
+    await expect(clients().locator('[data-form-title]').textContent()).resolves.toBe('Edit “Shop”');
+    await expect(clients().locator('#field-redirect').inputValue()).resolves.toBe('https://shop.example/cb');
+    await clients().locator('#field-redirect').fill('not a url');
+    await clients().locator('form[data-client-form] button[type="submit"]').click();
+    await expect(clients().locator('.error').first().textContent()).resolves.toMatch(/redirect/i);
+    await expect(clients().locator('[data-form-title]').textContent()).resolves.toBe('Edit “Shop”');
+    await browser.shot('clients-04-edit-refused');
+    await clients().locator('#field-name').fill('Shop (staging)');
+    await clients().locator('#field-redirect').fill('https://staging.shop.example/cb');
+    await Promise.all([
+      page().waitForURL(`${server.url}/dashboard/clients`),
+      clients().locator('form[data-client-form] button[type="submit"]').click(),
+    ]);
+    await expect(page().locator('.flash').first().textContent()).resolves.toContain(
+      'Client “Shop (staging)” saved.',
+    );
+    await expect(clients().locator('tr[data-client]').textContent()).resolves.toContain(
+      'https://staging.shop.example/cb',
+    );
+    await browser.shot('clients-05-edited');
+  });
+
+  it('lists an application the user approved, and revokes it with a form post', async () => {
+    const redirect = 'https://staging.shop.example/cb';
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    let callback = '';
+    await page().route('https://staging.shop.example/**', (route) => {
+      callback = route.request().url();
+      return route.fulfill({ status: 200, contentType: 'text/plain', body: 'back at the shop' });
+    });
+    const query = new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: redirect,
+      response_type: 'code',
+      scope: 'check-status',
+      state: 'st',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    await go(`/oauth/authorize?${query}`);
+    await page().click('button[value="approve"]');
+    await page().waitForURL((url) => url.href.startsWith(redirect));
+    const code = new URL(callback).searchParams.get('code')!;
+    const exchanged = await fetch(`${server.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirect,
+        client_id: clientId,
+        client_secret: clientSecret,
+        code_verifier: verifier,
+      }),
+    });
+    expect(exchanged.status).toBe(200);
+    const { access_token: token } = (await exchanged.json()) as { access_token: string };
+    expect((await api('/api/orders', { authorization: `Bearer ${token}` })).status).toBe(200);
+
+    const apps = () => page().locator('[data-authorized-apps]');
+    await go('/dashboard/tokens');
+    await expect(apps().locator('tr[data-authorized]').count()).resolves.toBe(1);
+    await expect(apps().locator('tr[data-authorized]').textContent()).resolves.toContain('Shop (staging)');
+    await expect(apps().locator('tr[data-authorized]').textContent()).resolves.toContain('check-status');
+    await browser.shot('authorized-apps-01-listed');
+    await Promise.all([
+      page().waitForURL(`${server.url}/dashboard/tokens#authorized-apps`),
+      apps().locator('button[data-revoke]').click(),
+    ]);
+    await expect(page().locator('.flash').first().textContent()).resolves.toContain(
+      'Access for “Shop (staging)” revoked.',
+    );
+    await expect(apps().locator('tr[data-authorized]').count()).resolves.toBe(0);
+    expect((await api('/api/orders', { authorization: `Bearer ${token}` })).status).toBe(401);
+    await browser.shot('authorized-apps-02-revoked');
+  });
+
+  it('deletes the client with a form post', async () => {
+    const clients = () => page().locator('[data-clients]');
+    await go('/dashboard/clients');
     await Promise.all([
       page().waitForURL(`${server.url}/dashboard/clients`),
       clients().locator('tr[data-client] button[data-delete]').click(),
     ]);
-    await expect(page().locator('.flash').first().textContent()).resolves.toContain('Client “Shop” deleted.');
+    await expect(page().locator('.flash').first().textContent()).resolves.toContain(
+      'Client “Shop (staging)” deleted.',
+    );
     await expect(clients().locator('tr[data-client]').count()).resolves.toBe(0);
   });
 });

@@ -1,6 +1,13 @@
 import type { Context } from 'hono';
 import { csrfToken, ValidationError } from 'tollgate';
-import { ApiKeys, apiKeyInput, OAuthError, PersonalAccessTokens, Scopes } from 'tollgate/oauth';
+import {
+  ApiKeys,
+  AuthorizedApps,
+  apiKeyInput,
+  OAuthError,
+  PersonalAccessTokens,
+  Scopes,
+} from 'tollgate/oauth';
 import { renderPage } from 'tollgate/views';
 import type { ApiKeysSectionProps } from '../pages/api-keys-section.js';
 import type { PersonalTokensSectionProps } from '../pages/personal-tokens-section.js';
@@ -10,15 +17,17 @@ import { scriptUrl } from '../scripts.js';
 /**
  * The API keys of `/dashboard/tokens` as plain form posts: create answers with the page itself
  * (the new key shown once, never stored in the session), a refused create with the page and the
- * field messages (422); revoke redirects back with a flashed message.
+ * field messages (422); revoke redirects back with a flashed message. Authorized applications are
+ * revoked the same way.
  */
 export class ApiKeysPageController {
-  static inject = [ApiKeys, Scopes, PersonalAccessTokens] as const;
+  static inject = [ApiKeys, Scopes, PersonalAccessTokens, AuthorizedApps] as const;
 
   constructor(
     protected readonly keys: ApiKeys,
     protected readonly scopes: Scopes,
     protected readonly personalTokens: PersonalAccessTokens,
+    protected readonly authorizedApps: AuthorizedApps,
   ) {}
 
   /** `GET /dashboard/tokens`. */
@@ -37,7 +46,15 @@ export class ApiKeysPageController {
     const common = { csrfToken: csrfToken(c), scopes: this.scopes.all() };
     const apiKeys = { ...common, keys: await this.keys.forUser(user.id), ...section };
     const tokens = { ...common, tokens: await this.personalTokens.forUser(user.id), ...tokensSection };
-    const page = <TokensPage script={await scriptUrl()} apiKeys={apiKeys} personalTokens={tokens} />;
+    const apps = { csrfToken: common.csrfToken, apps: await this.authorizedApps.forUser(user.id) };
+    const page = (
+      <TokensPage
+        script={await scriptUrl()}
+        apiKeys={apiKeys}
+        personalTokens={tokens}
+        authorizedApps={apps}
+      />
+    );
     const res = await renderPage(c, { title: 'API tokens', status }, page);
     res.headers.set('Cache-Control', 'no-store');
     return res;
@@ -74,5 +91,15 @@ export class ApiKeysPageController {
       revoked ? `API key “${key!.name}” revoked.` : 'That API key was already revoked.',
     );
     return c.redirect('/dashboard/tokens#api-keys', 303);
+  }
+
+  /** `DELETE /dashboard/authorized-apps/{client}`: revokes every token the application holds. */
+  async revokeApp(clientId: string, c: Context): Promise<Response> {
+    const app = await this.authorizedApps.revoke(c.get('user')!.id, clientId);
+    c.get('session')?.flash(
+      app ? 'status' : 'error',
+      app ? `Access for “${app.name}” revoked.` : 'That application had no access left.',
+    );
+    return c.redirect('/dashboard/tokens#authorized-apps', 303);
   }
 }

@@ -5,13 +5,14 @@ import { renderPage } from 'tollgate/views';
 import { ClientsPage, type ClientsPageProps } from '../pages/clients-page.js';
 import { scriptUrl } from '../scripts.js';
 
-type Section = Pick<ClientsPageProps, 'created' | 'errors' | 'old'>;
+type Section = Pick<ClientsPageProps, 'created' | 'errors' | 'old' | 'editing'>;
 
 /**
  * `/dashboard/clients` as plain form posts (no JavaScript needed): create answers with the page
  * itself (the secret shown once, never stored in the session), a refused create with the page and
- * the field messages (422); delete redirects back with a flashed message. Validation and the
- * per-user limit are the JSON API's (`ClientsController.createForUser`).
+ * the field messages (422); edit is its own page (`/dashboard/clients/{id}/edit`) whose form puts
+ * the changes; update and delete redirect back with a flashed message. Validation and the
+ * per-user limit are the JSON API's (`ClientsController.createForUser`, `updateForUser`).
  */
 export class ClientsPageController {
   static inject = [ConfigKey, Clients, ClientsController] as const;
@@ -61,6 +62,37 @@ export class ClientsPageController {
       if (err instanceof ValidationError) return this.page(c, { errors: err.errors, old }, 422);
       throw err;
     }
+  }
+
+  /** `GET /dashboard/clients/{client}/edit`: the page with the form filled in to change that client. */
+  async edit(clientId: string, c: Context): Promise<Response> {
+    const client = await this.clients.findForUser(clientId, c.get('user')!.id);
+    if (!client) return this.#gone(c);
+    return this.page(c, { editing: client });
+  }
+
+  /** `PUT /dashboard/clients/{client}`: the edit form's post. */
+  async update(clientId: string, c: Context): Promise<Response> {
+    const user = c.get('user')!;
+    const form = await c.req.parseBody();
+    const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+    const old = { name: text(form.name), redirect: text(form.redirect) };
+    try {
+      const updated = await this.api.updateForUser(user.id, clientId, old);
+      if (!updated) return this.#gone(c);
+      c.get('session')?.flash('status', `Client “${updated.name}” saved.`);
+      return c.redirect('/dashboard/clients', 303);
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      const editing = await this.clients.findForUser(clientId, user.id);
+      if (!editing) return this.#gone(c);
+      return this.page(c, { editing, errors: err.errors, old }, 422);
+    }
+  }
+
+  #gone(c: Context): Response {
+    c.get('session')?.flash('error', 'That client was already deleted.');
+    return c.redirect('/dashboard/clients', 303);
   }
 
   async destroy(clientId: string, c: Context): Promise<Response> {

@@ -1,6 +1,7 @@
 import type { FC } from 'hono/jsx';
 import type { ApiKeyRecord } from 'tollgate/oauth';
 import { CsrfField } from 'tollgate/views';
+import { DeleteForm, LastUsedCell, ScopeBadges } from './credential-cells.js';
 import { displayDate } from './frame.js';
 import { ScopeChecks } from './scope-checks.js';
 
@@ -111,28 +112,19 @@ export const ApiKeysSection: FC<ApiKeysSectionProps> = ({
                     {key.prefix}…{key.lastFour}
                   </code>
                 </td>
-                <td>
-                  {key.scopes.length ? (
-                    key.scopes.map((s) => <span class="badge mr-xs">{s}</span>)
-                  ) : (
-                    <span class="muted">no scopes</span>
-                  )}
-                </td>
+                <ScopeBadges scopes={key.scopes} />
                 <td class="small muted">Created {displayDate(key.createdAt)}</td>
                 <td class="small muted">
                   {key.expiresAt ? `Expires ${displayDate(key.expiresAt)}` : 'Never expires'}
                 </td>
-                <td class="small muted" data-last-used>
-                  {key.lastUsedAt ? `Last used ${displayDate(key.lastUsedAt)}` : 'Never used'}
-                </td>
+                <LastUsedCell at={key.lastUsedAt} />
                 <td>
-                  <form method="post" action={`/dashboard/api-keys/${key.id}`}>
-                    <CsrfField token={csrfToken} />
-                    <input type="hidden" name="_method" value="DELETE" />
-                    <button type="submit" class="btn btn-danger">
-                      Revoke
-                    </button>
-                  </form>
+                  <DeleteForm
+                    action={`/dashboard/api-keys/${key.id}`}
+                    csrfToken={csrfToken}
+                    label="Revoke"
+                    confirm={`Revoke the API key “${key.name}”? Programs using it lose access at once.`}
+                  />
                 </td>
               </tr>
             ))}

@@ -1,6 +1,6 @@
 import type { FC } from 'hono/jsx';
 import type { ClientRecord } from 'tollgate/oauth';
-import { CsrfField } from 'tollgate/views';
+import { DeleteForm, LastUsedCell } from './credential-cells.js';
 import { displayDate } from './frame.js';
 
 /** The client just created, shown this once: its id and (confidential) plain secret. */
@@ -27,7 +27,7 @@ export const CreatedClientBox: FC<{ created: { name: string; id: string; secret:
   </div>
 );
 
-/** The user's clients as table rows, each with a delete form (`_method=DELETE`); the script replaces them. */
+/** The user's clients as table rows, each with an edit link and a delete form (`_method=DELETE`); the script replaces them. */
 export const ClientRows: FC<{ clients: ClientRecord[]; csrfToken: string }> = ({ clients, csrfToken }) => (
   <>
     {clients.map((client) => (
@@ -45,17 +45,25 @@ export const ClientRows: FC<{ clients: ClientRecord[]; csrfToken: string }> = ({
           <span class="mono">{client.redirect}</span>
         </td>
         <td class="small muted nowrap">{displayDate(client.createdAt)}</td>
-        <td class="small muted nowrap" data-last-used>
-          {client.lastUsedAt ? `Last used ${displayDate(client.lastUsedAt)}` : 'Never used'}
-        </td>
+        <LastUsedCell at={client.lastUsedAt} class="small muted nowrap" />
         <td>
-          <form method="post" action={`/dashboard/clients/${client.id}`} class="m-0">
-            <CsrfField token={csrfToken} />
-            <input type="hidden" name="_method" value="DELETE" />
-            <button type="submit" class="btn btn-danger" data-delete={client.id}>
-              Delete
-            </button>
-          </form>
+          <div class="actions">
+            <a
+              class="btn"
+              href={`/dashboard/clients/${encodeURIComponent(client.id)}/edit#client-form`}
+              data-edit={client.id}
+            >
+              Edit
+            </a>
+            <DeleteForm
+              action={`/dashboard/clients/${encodeURIComponent(client.id)}`}
+              csrfToken={csrfToken}
+              label="Delete"
+              class="m-0"
+              confirm={`Delete the client “${client.name}”? Its tokens stop working.`}
+              marker={{ 'data-delete': client.id }}
+            />
+          </div>
         </td>
       </tr>
     ))}

@@ -13,6 +13,8 @@ export interface ClientsPageProps {
   /** A refused create: the field messages and what was typed. */
   errors?: Record<string, string[]>;
   old?: { name?: string; redirect?: string; confidential?: boolean };
+  /** The client being edited (`/dashboard/clients/{id}/edit`): the form changes it instead. */
+  editing?: ClientRecord;
 }
 
 const FieldError: FC<{ messages?: string[] }> = ({ messages }) =>
@@ -20,10 +22,12 @@ const FieldError: FC<{ messages?: string[] }> = ({ messages }) =>
 
 /**
  * `/dashboard/clients`: the OAuth clients the user registered, server-rendered with real form posts
- * (create, delete); the script (app/assets/clients.ts) takes over with the JSON API and adds editing.
+ * (create, edit, delete); the script (app/assets/clients.ts) takes over with the JSON API.
  */
 export const ClientsPage: FC<ClientsPageProps> = (props) => {
-  const { script, baseUrl, csrfToken, clients, created, errors, old } = props;
+  const { script, baseUrl, csrfToken, clients, created, errors, editing } = props;
+  const old = props.old ?? (editing ? { name: editing.name, redirect: editing.redirect } : undefined);
+  const action = editing ? `/dashboard/clients/${encodeURIComponent(editing.id)}` : '/dashboard/clients';
   return (
     <DashboardFrame current="clients" title="OAuth clients" script={script}>
       <section class="card" data-clients>
@@ -55,11 +59,12 @@ export const ClientsPage: FC<ClientsPageProps> = (props) => {
         <p class={clients.length ? 'muted hidden' : 'muted'} data-empty>
           You have not created any OAuth clients.
         </p>
-        <h2 class="mt-lg" data-form-title>
-          Create a client
+        <h2 class="mt-lg" id="client-form" data-form-title>
+          {editing ? `Edit “${editing.name}”` : 'Create a client'}
         </h2>
-        <form method="post" action="/dashboard/clients" data-client-form novalidate>
+        <form method="post" action={action} data-client-form data-editing={editing?.id} novalidate>
           <CsrfField token={csrfToken} />
+          {editing ? <input type="hidden" name="_method" value="PUT" /> : null}
           <FieldError messages={errors?.clients} />
           <div class="field">
             <label for="field-name">Name</label>
@@ -90,20 +95,28 @@ export const ClientsPage: FC<ClientsPageProps> = (props) => {
             </p>
             <FieldError messages={errors?.redirect} />
           </div>
-          <div class="field checkbox">
-            <label>
-              <input type="checkbox" name="confidential" checked={old?.confidential ?? true} /> Confidential
-              (the client keeps a secret on a server)
-            </label>
-          </div>
+          {editing ? null : (
+            <div class="field checkbox">
+              <label>
+                <input type="checkbox" name="confidential" checked={old?.confidential ?? true} /> Confidential
+                (the client keeps a secret on a server)
+              </label>
+            </div>
+          )}
           <div data-form-error />
           <div class="actions">
             <button type="submit" class="btn btn-primary">
-              Create client
+              {editing ? 'Save' : 'Create client'}
             </button>
-            <button type="button" class="btn hidden" data-cancel-edit>
-              Cancel
-            </button>
+            {editing ? (
+              <a class="btn" href="/dashboard/clients">
+                Cancel
+              </a>
+            ) : (
+              <button type="button" class="btn hidden" data-cancel-edit>
+                Cancel
+              </button>
+            )}
           </div>
         </form>
       </section>

@@ -1,6 +1,7 @@
 import type { FC } from 'hono/jsx';
 import type { AccessTokenRecord } from 'tollgate/oauth';
 import { CsrfField } from 'tollgate/views';
+import { DeleteForm, LastUsedCell, ScopeBadges } from './credential-cells.js';
 import { displayDate } from './frame.js';
 import { ScopeChecks } from './scope-checks.js';
 
@@ -75,26 +76,18 @@ export const PersonalTokensSection: FC<PersonalTokensSectionProps> = (props) => 
                 <td>
                   <strong>{token.name ?? '(unnamed)'}</strong>
                 </td>
-                <td>
-                  {token.scopes.length ? (
-                    token.scopes.map((s) => <span class="badge mr-xs">{s}</span>)
-                  ) : (
-                    <span class="muted">no scopes</span>
-                  )}
-                </td>
+                <ScopeBadges scopes={token.scopes} />
                 <td class="small muted">Created {displayDate(token.createdAt)}</td>
                 <td class="small muted">Expires {displayDate(token.expiresAt)}</td>
-                <td class="small muted" data-last-used>
-                  {token.lastUsedAt ? `Last used ${displayDate(token.lastUsedAt)}` : 'Never used'}
-                </td>
+                <LastUsedCell at={token.lastUsedAt} />
                 <td>
-                  <form method="post" action={`/dashboard/personal-tokens/${token.id}`}>
-                    <CsrfField token={csrfToken} />
-                    <input type="hidden" name="_method" value="DELETE" />
-                    <button type="submit" class="btn btn-danger" data-delete={token.id}>
-                      Delete
-                    </button>
-                  </form>
+                  <DeleteForm
+                    action={`/dashboard/personal-tokens/${token.id}`}
+                    csrfToken={csrfToken}
+                    label="Delete"
+                    confirm={`Delete the token “${token.name ?? ''}”? Programs using it lose access at once.`}
+                    marker={{ 'data-delete': token.id }}
+                  />
                 </td>
               </tr>
             ))}

@@ -4,10 +4,10 @@ import { HttpError, ValidationError } from '../../core/errors.js';
 import { ConfigKey } from '../../core/keys.js';
 import { Clients, type CreatedClient, knownGrantTypes, serializeClient } from '../clients/clients.js';
 import { GrantRegistry } from '../grants/registry.js';
-import { isPublicClient } from '../records.js';
+import { type ClientRecord, isPublicClient } from '../records.js';
 import { Scopes } from '../scopes.js';
 import { type ClientLimits, clientSchema, clientUpdateSchema } from './schemas.js';
-import { jsonBody, validateBody, validateJson } from './validate.js';
+import { jsonBody, validateBody } from './validate.js';
 
 function notFound(): HttpError {
   return new HttpError(404, 'Not Found', { body: { message: 'Not Found' } });
@@ -66,16 +66,25 @@ export class ClientsController {
   }
 
   async update(clientId: string, c: Context): Promise<Response> {
-    const client = await this.clients.findForUser(clientId, c.get('user')!.id);
-    if (!client) throw notFound();
-    const input = await validateJson(c, clientUpdateSchema(this.#limits, isPublicClient(client)));
-    const updated = await this.clients.update(client, {
+    const updated = await this.updateForUser(c.get('user')!.id, clientId, await jsonBody(c));
+    if (!updated) throw notFound();
+    return c.json(serializeClient(updated));
+  }
+
+  /**
+   * Changes a client of `userId` from a request body (the JSON API's, or a form's fields):
+   * undefined if the user has no such client, a 422 `ValidationError` for bad fields.
+   */
+  async updateForUser(userId: number, clientId: string, body: unknown): Promise<ClientRecord | undefined> {
+    const client = await this.clients.findForUser(clientId, userId);
+    if (!client) return undefined;
+    const input = validateBody(clientUpdateSchema(this.#limits, isPublicClient(client)), body);
+    return this.clients.update(client, {
       name: input.name,
       redirect: input.redirect,
       allowedScopes: input.scopes,
       grantTypes: input.grant_types,
     });
-    return c.json(serializeClient(updated));
   }
 
   async destroy(clientId: string, c: Context): Promise<Response> {
