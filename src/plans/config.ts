@@ -41,6 +41,13 @@ export interface PlansConfig {
   pastDueGraceDays: number;
   /** How long a user's plan is remembered in process (ms); subscription changes forget it at once. */
   cacheMs: number;
+  /** Usage metering (`metered`, `meter()`, the `calls` of every API call once plans are declared). */
+  metering: MeteringConfig;
+}
+
+export interface MeteringConfig {
+  /** How long counts gather in memory before one upsert writes them to `api_usage_daily` (ms). */
+  flushMs: number;
 }
 
 declare module '../core/config.js' {
@@ -51,12 +58,20 @@ declare module '../core/config.js' {
 
 export const plansConfig: ConfigSlice<'plans'> = {
   defaults: {
-    plans: { definitions: {}, free: 'free', subscription: 'default', pastDueGraceDays: 7, cacheMs: 10_000 },
+    plans: {
+      definitions: {},
+      free: 'free',
+      subscription: 'default',
+      pastDueGraceDays: 7,
+      cacheMs: 10_000,
+      metering: { flushMs: 5_000 },
+    },
   },
   fromEnv: (env) => ({
     plans: {
       free: env.PLANS_FREE || undefined,
       pastDueGraceDays: env.PLANS_PAST_DUE_GRACE_DAYS ? Number(env.PLANS_PAST_DUE_GRACE_DAYS) : undefined,
+      metering: { flushMs: env.METERING_FLUSH_MS ? Number(env.METERING_FLUSH_MS) : undefined },
     },
   }),
 };

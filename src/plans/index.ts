@@ -3,8 +3,11 @@
  * `auth:api`, `plan:a,b` and `entitled:feature`. The root entry point (`tollgate`) exports these.
  */
 
-export type { PlanEntitlements, PlanRateLimit, PlansConfig } from './config.js';
+export type { MeteringConfig, PlanEntitlements, PlanRateLimit, PlansConfig } from './config.js';
 export { plansConfig } from './config.js';
+export type { UsagePoint, UsageRange } from './metering/usage-ledger.js';
+export { UsageLedger } from './metering/usage-ledger.js';
+export { UsageMeter } from './metering/usage-meter.js';
 export type { Plan, PlanCatalog } from './plan.js';
 export type { PlanStanding } from './plan-resolver.js';
 export { PlanResolver } from './plan-resolver.js';

@@ -42,7 +42,7 @@ function toPlan(name: string, e: PlanEntitlements): Plan {
 }
 
 /** Parses `config.plans`; a free plan that is not declared is a configuration error. */
-export function planCatalog(config: PlansConfig): PlanCatalog {
+export function planCatalog(config: Pick<PlansConfig, 'definitions' | 'free'>): PlanCatalog {
   const plans = new Map<string, Plan>();
   const byBillingPlan = new Map<string, Plan>();
   for (const [name, entitlements] of Object.entries(config.definitions)) {

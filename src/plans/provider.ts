@@ -5,6 +5,10 @@ import { SubscriptionRepository } from '../billing/subscriptions/subscription-re
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { RateLimits } from '../kernel/rate-limits/rate-limits.js';
 import { Scopes } from '../oauth/scopes.js';
+import { UsageLedger } from './metering/usage-ledger.js';
+import { UsageMeter } from './metering/usage-meter.js';
+import { KyselyUsageWriter } from './metering/usage-writer.js';
+import { plansMigrations } from './migrations.js';
 import { type PlanCatalog, planCatalog } from './plan.js';
 import { PlanBroadcast } from './plan-broadcast.js';
 import { PlanEnforcement } from './plan-enforcement.js';
@@ -29,8 +33,10 @@ export class Plans {
 export function plansProvider(): ServiceProvider {
   return {
     name: 'plans',
+    migrations: [plansMigrations],
     register(app) {
       const { container, config, router } = app;
+      registerMetering(app);
       const plans = new Plans(planCatalog(config.plans));
       container.instance(Plans, plans);
       container.singleton(PlanResolver, (c) => {
@@ -72,6 +78,18 @@ export function plansProvider(): ServiceProvider {
       guards.define('api', enforcement.wrap(guards.get('api')));
     },
   };
+}
+
+/** The usage meter (flushed on close) and the ledger that reads what it wrote. */
+function registerMetering(app: Application): void {
+  const meter = new UsageMeter(
+    new KyselyUsageWriter(app.db),
+    app.clock,
+    app.logger,
+    app.config.plans.metering.flushMs,
+  );
+  app.container.instance(UsageMeter, meter).instance(UsageLedger, new UsageLedger(app.db));
+  app.onClose(() => meter.flush());
 }
 
 /** With Redis, plan changes reach every instance at once; a Redis that does not answer is logged. */
