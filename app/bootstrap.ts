@@ -27,7 +27,11 @@ export async function createApp(
   overrides: DeepPartial<TollgateConfig> = {},
   options: ApplicationOptions = {},
 ): Promise<Application> {
-  const config = defineConfig(referenceConfig, await configFromFile(), configFromEnv(), overrides);
+  // Plans that a later layer declares replace the service's own, rather than merging into them.
+  const own = overrides.plans?.definitions
+    ? { ...referenceConfig, plans: { ...referenceConfig.plans, definitions: undefined } }
+    : referenceConfig;
+  const config = defineConfig(own, await configFromFile(), configFromEnv(), overrides);
   const app = await Application.create(config, options);
   app.container.instance(UserModelKey, AppUser);
   await app.register(authProvider());
@@ -35,7 +39,7 @@ export async function createApp(
   await app.register(billingProvider());
   await app.register(routes);
   await app.register(webProvider());
-  // Inert until `plans.definitions` declares plans (docs/api-plans.md).
+  // The plans of app/config.ts (free, basic, pro): limits, quotas and the usage page (docs/api-plans.md).
   await app.register(plansProvider());
   return app;
 }

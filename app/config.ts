@@ -36,4 +36,20 @@ export const referenceConfig: DeepPartial<TollgateConfig> = {
     ],
     coupons: [{ id: 'LAUNCH20', percentOff: 20 }],
   },
+  // What each billing plan entitles an API caller to (docs/api-plans.md); without a subscription: free.
+  plans: {
+    definitions: {
+      free: { rateLimit: { requests: 120, per: 'minute' }, monthlyQuota: 10_000 },
+      basic: {
+        billingPlans: ['basic-monthly'],
+        rateLimit: { requests: 600, per: 'minute' },
+        monthlyQuota: 100_000,
+      },
+      pro: {
+        billingPlans: ['pro-monthly', 'pro-yearly'],
+        rateLimit: { requests: 3_000, per: 'minute' },
+        monthlyQuota: 1_000_000,
+      },
+    },
+  },
 };

@@ -40,4 +40,7 @@ export type { MeteringConfig, PlanEntitlements, PlanRateLimit, PlansConfig } fro
 export type { UsagePoint, UsageRange } from './plans/metering/usage-ledger.js';
 export { UsageLedger } from './plans/metering/usage-ledger.js';
 export { UsageMeter } from './plans/metering/usage-meter.js';
+export type { Plan } from './plans/plan.js';
+export type { PlanStanding } from './plans/plan-resolver.js';
+export { PlanResolver } from './plans/plan-resolver.js';
 export { Plans, plansProvider } from './plans/provider.js';

@@ -8,6 +8,7 @@ import { LandingController } from './controllers/landing-controller.js';
 import { PaymentController } from './controllers/payment-controller.js';
 import { PersonalTokensPageController } from './controllers/personal-tokens-controller.js';
 import { ScriptController } from './controllers/script-controller.js';
+import { UsageController } from './controllers/usage-controller.js';
 
 const INVOICE_PATH = '/user/invoice/{invoice}';
 
@@ -32,6 +33,7 @@ export function webProvider(): ServiceProvider {
         'Web/ScriptController': ScriptController,
         'Web/InvoiceController': ServiceInvoiceController,
         'Web/PaymentController': PaymentController,
+        'Web/UsageController': UsageController,
       });
       router.get('/assets/app.js', [ScriptController, 'show']).name('assets.js');
 
@@ -68,6 +70,7 @@ export function webProvider(): ServiceProvider {
         r.delete('/dashboard/authorized-apps/{client}', [ApiKeysPageController, 'revokeApp']).name(
           'dashboard.authorized-apps.destroy',
         );
+        r.get('/dashboard/usage', [UsageController, 'show']).name('dashboard.usage');
         r.get('/dashboard/billing', [BillingController, 'show']).name('dashboard.billing');
         r.post('/dashboard/billing/subscribe', [BillingController, 'subscribe']).name('billing.subscribe');
         r.post('/dashboard/billing/swap', [BillingController, 'swap']).name('billing.swap');

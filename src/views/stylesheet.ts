@@ -125,6 +125,7 @@ main.container { flex: 1; padding-top: 2rem; padding-bottom: 2rem; }
 .table th, .table td { text-align: left; padding: 0.6rem 0.75rem; border-bottom: 1px solid var(--border); vertical-align: top; }
 .table th { font-size: 0.85rem; text-transform: uppercase; letter-spacing: 0.03em; color: var(--muted); }
 
+meter { display: block; width: 100%; height: 0.9rem; margin: 0.5rem 0; }
 .badge { display: inline-block; padding: 0.1rem 0.5rem; border-radius: 999px; font-size: 0.8rem; background: #eef0f4; color: var(--muted); }
 .error-page { text-align: center; padding: 4rem 1rem; }
 .error-page h1 { font-size: 3rem; }

@@ -4,6 +4,7 @@ const TABS = [
   ['overview', '/dashboard', 'Overview'],
   ['clients', '/dashboard/clients', 'OAuth clients'],
   ['tokens', '/dashboard/tokens', 'API tokens'],
+  ['usage', '/dashboard/usage', 'Usage'],
   ['billing', '/dashboard/billing', 'Billing'],
 ] as const;
 

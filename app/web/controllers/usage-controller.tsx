@@ -1,0 +1,86 @@
+import type { Context } from 'hono';
+import { type Clock, ClockKey, type Plan, PlanResolver, Plans, UsageLedger } from 'tollgate';
+import { ApiKeys, Clients, PersonalAccessTokens } from 'tollgate/oauth';
+import { renderPage } from 'tollgate/views';
+import type { AppUser } from '../../user.js';
+import { type PlanLimits, UsagePage } from '../pages/usage-page.js';
+import { scriptUrl } from '../scripts.js';
+import { UsageLabels } from '../usage-labels.js';
+import { monthOf, type UsageGrouping, usageView } from '../usage-view.js';
+
+const GROUPINGS: readonly UsageGrouping[] = ['client', 'credential', 'route'];
+const PER: Record<number, string> = { 1: 'second', 60: 'minute', 3600: 'hour', 86400: 'day' };
+
+function rateLimitText(plan: Plan): string | null {
+  const limit = plan.rateLimit;
+  if (!limit) return null;
+  const per = PER[limit.durationSeconds] ?? `${limit.durationSeconds} seconds`;
+  return `${limit.points.toLocaleString('en-US')} requests per ${per}`;
+}
+
+/**
+ * `/dashboard/usage`: the user's calls per day (this month and last) from the usage ledger, grouped
+ * by client, token or key, or route (`?group=`), narrowed to one (`?only=`); the plan's quota and
+ * rate limit. Plain GET links and a form: it works without JavaScript.
+ */
+export class UsageController {
+  static inject = [
+    Plans,
+    PlanResolver,
+    UsageLedger,
+    Clients,
+    ApiKeys,
+    PersonalAccessTokens,
+    ClockKey,
+  ] as const;
+  readonly #labels: UsageLabels;
+
+  constructor(
+    private readonly plans: Plans,
+    private readonly resolver: PlanResolver,
+    private readonly ledger: UsageLedger,
+    clients: Clients,
+    keys: ApiKeys,
+    tokens: PersonalAccessTokens,
+    private readonly clock: Clock,
+  ) {
+    this.#labels = new UsageLabels(clients, keys, tokens);
+  }
+
+  async show(c: Context): Promise<Response> {
+    const user = c.get('user') as AppUser;
+    const now = this.clock.now();
+    const asked = c.req.query('group') as UsageGrouping | undefined;
+    const grouping = asked && GROUPINGS.includes(asked) ? asked : 'client';
+    const only = c.req.query('only');
+    const view = await usageView(this.ledger, user.id, now, grouping, only);
+    const ids = view.groups.map((g) => g.id);
+    if (only !== undefined && !ids.includes(only)) ids.push(only);
+    const page = (
+      <UsagePage
+        script={await scriptUrl()}
+        plan={await this.#limits(user.id, now)}
+        view={view}
+        grouping={grouping}
+        only={only}
+        labels={await this.#labels.labels(grouping, ids, user.id)}
+      />
+    );
+    const res = await renderPage(c, { title: 'Usage' }, page);
+    res.headers.set('Cache-Control', 'no-store');
+    return res;
+  }
+
+  async #limits(userId: number, now: Date): Promise<PlanLimits | null> {
+    if (!this.plans.enabled) return null;
+    const { plan } = await this.resolver.standing(userId);
+    const month = monthOf(now);
+    return {
+      name: plan.name,
+      rateLimit: rateLimitText(plan),
+      monthlyQuota: plan.monthlyQuota,
+      usedThisMonth: await this.ledger.totals({ userId, meter: 'calls', from: month.from, to: month.to }),
+      resetsAt: month.next,
+    };
+  }
+}

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Users } from '../../src/auth/users.js';
+import { ApiKeys } from '../../src/oauth/api-keys/api-keys.js';
+import { UsageMeter } from '../../src/plans/metering/usage-meter.js';
+import { type ReferenceServer, startReferenceServer } from '../browser/server.js';
+import { Browser } from '../oauth/support.js';
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
+
+/** `/dashboard/usage`: the ledger's days as a chart and a table, the free plan's quota and rate limit. */
+describe(`the usage page (${engine})`, () => {
+  let server: ReferenceServer;
+  let ada: Browser;
+  let userId: number;
+  let keyId: string;
+
+  const day = (offsetMonths: number, date: number) => {
+    const now = server.app.clock.now();
+    return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offsetMonths, date))
+      .toISOString()
+      .slice(0, 10);
+  };
+
+  beforeAll(async () => {
+    server = await startReferenceServer();
+    userId = Number((await server.app.container.make(Users).create(ADA)).id);
+    const { key } = await server.app.container.make(ApiKeys).create(userId, { name: 'Billing sync' });
+    keyId = key.id;
+    const meter = server.app.container.make(UsageMeter);
+    const usage = (date: string, units: number, route = 'api.orders.index') =>
+      meter.record(
+        {
+          day: date,
+          userId: String(userId),
+          clientId: '',
+          credentialKind: 'api_key',
+          credentialId: keyId,
+          route,
+          meter: 'calls',
+        },
+        units,
+      );
+    usage(day(0, 1), 40);
+    usage(day(0, 2), 25, 'api.user');
+    usage(day(-1, 3), 70);
+    // Someone else's calls never show.
+    meter.record(
+      {
+        day: day(0, 1),
+        userId: '999',
+        clientId: '',
+        credentialKind: 'cookie',
+        credentialId: '',
+        route: 'api.user',
+        meter: 'calls',
+      },
+      500,
+    );
+    await meter.flush();
+    ada = new Browser(server.url);
+    await ada.login(ADA);
+  }, 60_000);
+  afterAll(async () => server?.stop());
+
+  it('shows the plan, the quota used and left, and the rate limit', async () => {
+    const res = await ada.get('/dashboard/usage');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const html = await res.text();
+    expect(html).toContain('Plan “free”');
+    expect(html).toMatch(/<strong>65<\/strong> of 10,000 calls used this month/);
+    expect(html).toContain('<strong data-quota-left="true">9,935</strong> left');
+    expect(html).toContain('Rate limit: 120 requests per minute');
+  });
+
+  it('charts this month against the last, day by day, and lists each credential by name', async () => {
+    const html = await (await ada.get('/dashboard/usage?group=credential')).text();
+    expect(html).toMatch(/<title>[A-Z][a-z]+ \d{4}, day 1: 40 calls<\/title>/);
+    expect(html).toMatch(/<title>[A-Z][a-z]+ \d{4}, day 2: 25 calls<\/title>/);
+    expect(html).toMatch(/<title>[A-Z][a-z]+ \d{4}, day 3: 70 calls<\/title>/);
+    expect(html).not.toContain('500 calls');
+    expect(html).toContain(
+      `<tr data-usage-group="api_key:${keyId}"><td><a href="/dashboard/usage?group=credential&amp;only=api_key%3A${keyId}">API key “Billing sync”</a></td><td>65</td><td class="muted">70</td></tr>`,
+    );
+  });
+
+  it('groups by route and narrows the chart to one', async () => {
+    const html = await (await ada.get('/dashboard/usage?group=route&only=api.user')).text();
+    expect(html).toContain('Calls per day — api.user');
+    expect(html).toMatch(/day 2: 25 calls/);
+    expect(html).toMatch(/day 1: 0 calls/);
+    expect(html).toContain('<td>65</td>'.replace('65', '40'));
+  });
+
+  it('an unknown grouping falls back to clients; the page needs a login', async () => {
+    const html = await (await ada.get('/dashboard/usage?group=%3Cscript%3E')).text();
+    expect(html).toContain('No client (API keys, this dashboard)');
+    const anonymous = await fetch(`${server.url}/dashboard/usage`, { redirect: 'manual' });
+    expect(anonymous.status).toBe(302);
+  });
+});
