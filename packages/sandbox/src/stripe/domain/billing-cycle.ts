@@ -43,8 +43,15 @@ export function billPeriod(
   sub: Stripe.Subscription,
   reason: Stripe.Invoice.BillingReason,
   period: { start: number; end: number },
+  usage?: { start: number; end: number },
 ): PaymentOutcome {
-  const invoice = buildSubscriptionInvoice(ctx, sub, { reason, period, includeItems: true, trial: false });
+  const invoice = buildSubscriptionInvoice(ctx, sub, {
+    reason,
+    period,
+    includeItems: true,
+    trial: false,
+    usage,
+  });
   finalizeInvoice(ctx, invoice);
   return attemptPayment(ctx, invoice);
 }
@@ -60,9 +67,11 @@ function endTrial(ctx: SandboxContext, sub: Stripe.Subscription): void {
 }
 
 function renew(ctx: SandboxContext, sub: Stripe.Subscription): void {
-  const period = nextPeriod(sub, currentPeriod(sub).end);
+  const ended = currentPeriod(sub);
+  const period = nextPeriod(sub, ended.end);
   changeSubscription(ctx, sub, (s) => setPeriod(s, period));
-  billPeriod(ctx, sub, 'subscription_cycle', period);
+  // The new period in advance, the usage of the one that ended in arrears.
+  billPeriod(ctx, sub, 'subscription_cycle', period, ended);
 }
 
 interface Due {

@@ -1,7 +1,9 @@
 import type Stripe from 'stripe';
 import { makeCoupon, makePlanAndPrice, makeProduct } from '../objects/catalog.js';
 import { StripeSandboxError } from '../objects/errors.js';
+import { makeMeter } from '../objects/meters.js';
 import type { SandboxContext } from './context.js';
+import { activeMeter } from './meters.js';
 
 /** A plan as seeded from options. */
 export interface SandboxPlan {
@@ -16,6 +18,11 @@ export interface SandboxPlan {
   name?: string;
   nickname?: string;
   trial_period_days?: number;
+  /**
+   * A metered price: the event name of the Billing Meter (a `sum` meter, made if absent) whose
+   * usage it bills per unit at `amount`, in arrears at each renewal.
+   */
+  meter?: string;
 }
 
 /** A coupon as seeded from options. */
@@ -43,7 +50,22 @@ export function seedPlan(ctx: SandboxContext, plan: SandboxPlan): Stripe.Plan {
     nickname: plan.nickname ?? null,
     trialPeriodDays: plan.trial_period_days ?? null,
     metadata: {},
+    meter: plan.meter ? seedMeter(ctx, plan.meter).id : null,
   });
+}
+
+function seedMeter(ctx: SandboxContext, eventName: string): Stripe.Billing.Meter {
+  const found = activeMeter(ctx, eventName);
+  if (found) return found;
+  const meter = makeMeter(ctx.store.now(), {
+    displayName: eventName,
+    eventName,
+    formula: 'sum',
+    customerPayloadKey: 'stripe_customer_id',
+    valuePayloadKey: 'value',
+  });
+  ctx.store.meters.set(meter.id, meter);
+  return meter;
 }
 
 export function seedCoupon(ctx: SandboxContext, coupon: SandboxCoupon): Stripe.Coupon {

@@ -3,6 +3,7 @@ import { newId } from '../objects/ids.js';
 import { type LineInput, makeInvoice, makeLine } from '../objects/invoices.js';
 import type { SandboxContext } from './context.js';
 import { computeTotals } from './invoice-totals.js';
+import { isMetered, meteredUsage } from './meters.js';
 
 export interface SubscriptionBill {
   reason: Stripe.Invoice.BillingReason;
@@ -13,6 +14,11 @@ export interface SubscriptionBill {
   trial: boolean;
   /** Build without storing or emitting (the upcoming-invoice preview). */
   preview?: boolean;
+  /**
+   * The window whose metered usage this invoice bills, in arrears (a renewal: the period that
+   * just ended). Absent: metered items put no line on it.
+   */
+  usage?: { start: number; end: number };
 }
 
 /** Money as Stripe prints it on line descriptions: "$10.00". */
@@ -85,6 +91,42 @@ export function addLines(
   computeTotals(ctx.store, invoice);
 }
 
+/** A metered item's line: the usage of the window × the price's unit amount. */
+function meteredLine(
+  ctx: SandboxContext,
+  sub: Stripe.Subscription,
+  item: Stripe.SubscriptionItem,
+  usage: { start: number; end: number },
+): LineInput {
+  const quantity = meteredUsage(ctx, item.price, String(sub.customer), usage);
+  const unit = item.price.unit_amount ?? 0;
+  const name = productName(ctx, item.price);
+  return subscriptionLine(sub, item, {
+    amount: unit * quantity,
+    description: `${quantity} × ${name} (at ${formatAmount(unit, sub.currency)} per unit)`,
+    period: usage,
+    quantity,
+  });
+}
+
+/** A line billing a subscription item (not an invoice item, not a proration). */
+function subscriptionLine(
+  sub: Stripe.Subscription,
+  item: Stripe.SubscriptionItem,
+  fields: Pick<LineInput, 'amount' | 'description' | 'period' | 'quantity'>,
+): LineInput {
+  return {
+    ...fields,
+    currency: sub.currency,
+    price: item.price,
+    subscription: sub.id,
+    subscriptionItem: item.id,
+    invoiceItem: null,
+    proration: false,
+    metadata: {},
+  };
+}
+
 /** A subscription's invoice for one period, with its pending items (prorations) first. */
 export function buildSubscriptionInvoice(
   ctx: SandboxContext,
@@ -116,25 +158,24 @@ export function buildSubscriptionInvoice(
   const lines = pendingItems(ctx, customer, sub.id).map(itemLine);
   if (bill.includeItems) {
     for (const item of sub.items.data) {
+      if (isMetered(item.price)) {
+        if (bill.usage && !bill.trial) lines.push(meteredLine(ctx, sub, item, bill.usage));
+        continue;
+      }
       const quantity = item.quantity ?? 1;
       const unit = item.price.unit_amount ?? 0;
       const name = productName(ctx, item.price);
       const interval = item.price.recurring?.interval ?? 'month';
-      lines.push({
-        amount: bill.trial ? 0 : unit * quantity,
-        currency: sub.currency,
-        description: bill.trial
-          ? `Trial period for ${name}`
-          : `${quantity} × ${name} (at ${formatAmount(unit, sub.currency)} / ${interval})`,
-        period: bill.period,
-        quantity,
-        price: item.price,
-        subscription: sub.id,
-        subscriptionItem: item.id,
-        invoiceItem: null,
-        proration: false,
-        metadata: {},
-      });
+      lines.push(
+        subscriptionLine(sub, item, {
+          amount: bill.trial ? 0 : unit * quantity,
+          description: bill.trial
+            ? `Trial period for ${name}`
+            : `${quantity} × ${name} (at ${formatAmount(unit, sub.currency)} / ${interval})`,
+          period: bill.period,
+          quantity,
+        }),
+      );
     }
   }
   addLines(ctx, invoice, lines, bill.preview);

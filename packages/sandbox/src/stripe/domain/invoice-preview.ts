@@ -29,7 +29,8 @@ export function previewInvoice(ctx: SandboxContext, p: Params): Stripe.Invoice {
       throw StripeSandboxError.noSuch('subscription', subId, 'subscription');
     const live = sub.status === 'active' || sub.status === 'trialing' || sub.status === 'past_due';
     if (!live || sub.cancel_at_period_end) throw noUpcoming();
-    const start = sub.status === 'trialing' && sub.trial_end ? sub.trial_end : currentPeriod(sub).end;
+    const trialing = sub.status === 'trialing' && sub.trial_end !== null;
+    const start = trialing && sub.trial_end ? sub.trial_end : currentPeriod(sub).end;
     const period = nextPeriod(sub, start);
     const invoice = buildSubscriptionInvoice(ctx, sub, {
       reason: 'upcoming',
@@ -37,6 +38,8 @@ export function previewInvoice(ctx: SandboxContext, p: Params): Stripe.Invoice {
       includeItems: true,
       trial: false,
       preview: true,
+      // The usage so far of the running period (a trial's usage is not billed).
+      usage: trialing ? undefined : currentPeriod(sub),
     });
     invoice.created = start;
     invoice.next_payment_attempt = start;

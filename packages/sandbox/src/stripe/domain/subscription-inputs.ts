@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import { makeDiscount } from '../objects/catalog.js';
 import { StripeSandboxError } from '../objects/errors.js';
 import type { SandboxContext } from './context.js';
+import { isMetered } from './meters.js';
 import type { Params } from './params.js';
 
 /** `items[n][price]` or the legacy `items[n][plan]`: both name the same catalog entry here. */
@@ -27,6 +28,22 @@ export function quantityOf(item: Params, index: number, fallback = 1): number {
     );
   }
   return quantity;
+}
+
+/** A metered price's item carries no quantity (its usage is the quantity); others default to 1. */
+export function itemQuantity(
+  item: Params,
+  index: number,
+  price: Stripe.Price,
+  fallback = 1,
+): number | undefined {
+  if (!isMetered(price)) return quantityOf(item, index, fallback);
+  if (item.has('quantity'))
+    throw StripeSandboxError.invalid(
+      `Quantity should not be specified where usage_type is \`metered\`. Remove quantity from \`items[${index}]\`.`,
+      `items[${index}][quantity]`,
+    );
+  return undefined;
 }
 
 /** `default_tax_rates[]`: a list of ids, or `''` to clear. */

@@ -8,7 +8,7 @@ import { buildSubscriptionInvoice } from './invoice-builder.js';
 import { attemptPayment, finalizeInvoice } from './invoice-lifecycle.js';
 import { mergeMetadata, type Params } from './params.js';
 import { type ItemChange, prorate } from './prorations.js';
-import { catalogFor, discountsFrom, quantityOf, taxRatesFrom } from './subscription-inputs.js';
+import { catalogFor, discountsFrom, itemQuantity, taxRatesFrom } from './subscription-inputs.js';
 import { changeSubscription } from './subscription-state.js';
 
 const intervalOf = (price: Stripe.Price) => `${price.recurring?.interval}/${price.recurring?.interval_count}`;
@@ -128,9 +128,12 @@ function applyItems(
     const id = params.str('id');
     if (!id) {
       const entry = catalogFor(ctx, params, i);
-      const item = makeSubscriptionItem(ctx.store.now(), sub.id, entry, quantityOf(params, i), period);
+      const quantity = itemQuantity(params, i, entry.price);
+      const item = makeSubscriptionItem(ctx.store.now(), sub.id, entry, quantity, period);
       sub.items.data.push(item);
-      changes.push({ before: null, after: { price: item.price, quantity: item.quantity ?? 1 } });
+      // Usage is billed in arrears: adding a metered price prorates nothing.
+      if (quantity !== undefined)
+        changes.push({ before: null, after: { price: item.price, quantity: item.quantity ?? 1 } });
       return;
     }
     const item = sub.items.data.find((candidate) => candidate.id === id);
@@ -152,7 +155,12 @@ function applyItems(
       item.price = entry.price;
       item.plan = entry.plan;
     }
-    item.quantity = quantityOf(params, i, before.quantity);
+    const quantity = itemQuantity(params, i, item.price, before.quantity);
+    if (quantity === undefined) {
+      delete item.quantity;
+      return;
+    }
+    item.quantity = quantity;
     if (item.price.id !== before.price.id || item.quantity !== before.quantity) {
       changes.push({ before, after: { price: item.price, quantity: item.quantity } });
     }

@@ -17,6 +17,8 @@ export interface RecurringInput {
   nickname: string | null;
   trialPeriodDays: number | null;
   metadata: Record<string, string>;
+  /** A metered price bills the usage its meter (an id) aggregates, in arrears. Default: licensed. */
+  meter?: string | null;
 }
 
 export function makeProduct(created: number, name: string, id = newId('prod')): Stripe.Product {
@@ -51,6 +53,8 @@ export function makePlanAndPrice(
   input: RecurringInput,
 ): { plan: Stripe.Plan; price: Stripe.Price } {
   const id = input.id ?? newId('price');
+  const meter = input.meter ?? null;
+  const usageType = meter ? 'metered' : 'licensed';
   const plan: Stripe.Plan = {
     id,
     object: 'plan',
@@ -64,13 +68,13 @@ export function makePlanAndPrice(
     interval_count: input.intervalCount,
     livemode: false,
     metadata: input.metadata,
-    meter: null,
+    meter,
     nickname: input.nickname,
     product: input.product,
     tiers_mode: null,
     transform_usage: null,
     trial_period_days: input.trialPeriodDays,
-    usage_type: 'licensed',
+    usage_type: usageType,
   };
   const price: Stripe.Price = {
     id,
@@ -88,9 +92,9 @@ export function makePlanAndPrice(
     recurring: {
       interval: input.interval,
       interval_count: input.intervalCount,
-      meter: null,
+      meter,
       trial_period_days: input.trialPeriodDays,
-      usage_type: 'licensed',
+      usage_type: usageType,
     },
     tax_behavior: 'unspecified',
     tiers_mode: null,

@@ -9,10 +9,10 @@ export function makeSubscriptionItem(
   created: number,
   subscription: string,
   catalog: { plan: Stripe.Plan; price: Stripe.Price },
-  quantity: number,
+  quantity: number | undefined,
   period: { start: number; end: number },
 ): Stripe.SubscriptionItem {
-  return {
+  const item: Stripe.SubscriptionItem = {
     id: newId('si'),
     object: 'subscription_item',
     billing_thresholds: null,
@@ -28,6 +28,9 @@ export function makeSubscriptionItem(
     subscription,
     tax_rates: null,
   };
+  // A metered item has no quantity field at all.
+  if (quantity === undefined) delete item.quantity;
+  return item;
 }
 
 export function makeSubscription(

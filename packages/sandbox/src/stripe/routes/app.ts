@@ -14,6 +14,7 @@ import { registerHostedPages } from './hosted-pages.js';
 import { registerIntents } from './intents.js';
 import { registerInvoiceItems } from './invoice-items.js';
 import { registerInvoices } from './invoices.js';
+import { registerMeters } from './meters.js';
 import { registerPaymentMethods } from './payment-methods.js';
 import type { SandboxEnv } from './respond.js';
 import { registerSubscriptions } from './subscriptions.js';
@@ -167,6 +168,7 @@ export function createSandboxApp(
 
   registerCustomers(app, ctx);
   registerCatalog(app, ctx);
+  registerMeters(app, ctx);
   registerCouponsAndTaxRates(app, ctx);
   registerEvents(app, ctx);
   registerCharges(app, ctx);

@@ -30,6 +30,30 @@ function interval(p: Params, key: string): Interval {
   return value as Interval;
 }
 
+/**
+ * `recurring[usage_type]=metered` with `recurring[meter]` (the current API: a metered price bills
+ * what a Billing Meter aggregates; the legacy usage records are gone).
+ */
+function meterOf(ctx: SandboxContext, rec: Params): string | null {
+  const usageType = rec.str('usage_type') ?? 'licensed';
+  if (usageType !== 'licensed' && usageType !== 'metered')
+    throw StripeSandboxError.invalid(
+      'Invalid recurring[usage_type]: must be one of licensed or metered',
+      'recurring[usage_type]',
+    );
+  const meter = rec.str('meter');
+  if (usageType === 'licensed') {
+    if (meter)
+      throw StripeSandboxError.invalid(
+        'recurring[meter] can only be set when recurring[usage_type] is metered.',
+        'recurring[meter]',
+      );
+    return null;
+  }
+  if (!meter) throw StripeSandboxError.missingParam('recurring[meter]');
+  return ctx.store.meter(meter, 'recurring[meter]').id;
+}
+
 /** Products, plans, prices, coupons, tax rates and events (read-mostly catalog objects). */
 export function registerCatalog(app: Hono<SandboxEnv>, ctx: SandboxContext): void {
   const { store } = ctx;
@@ -83,6 +107,7 @@ export function registerCatalog(app: Hono<SandboxEnv>, ctx: SandboxContext): voi
       nickname: p.str('nickname') ?? null,
       trialPeriodDays: rec.int('trial_period_days') ?? null,
       metadata: p.metadata() ?? {},
+      meter: meterOf(ctx, rec),
     });
     return respond(c, store, store.prices.get(plan.id));
   });

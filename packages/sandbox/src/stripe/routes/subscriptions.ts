@@ -10,7 +10,7 @@ import { runCharge } from '../domain/payments.js';
 import {
   catalogFor,
   discountsFrom,
-  quantityOf,
+  itemQuantity,
   requestedTrialEnd,
   taxRatesFrom,
 } from '../domain/subscription-inputs.js';
@@ -29,10 +29,10 @@ export function registerSubscriptions(app: Hono<SandboxEnv>, ctx: SandboxContext
     const customer = store.customer(p.required('customer'));
     const itemParams = p.objects('items');
     if (itemParams.length === 0) throw StripeSandboxError.missingParam('items');
-    const catalog = itemParams.map((item, i) => ({
-      entry: catalogFor(ctx, item, i),
-      quantity: quantityOf(item, i),
-    }));
+    const catalog = itemParams.map((item, i) => {
+      const entry = catalogFor(ctx, item, i);
+      return { entry, quantity: itemQuantity(item, i, entry.price) };
+    });
     const currency = catalog[0]!.entry.price.currency;
     if (catalog.some((e) => e.entry.price.currency !== currency)) {
       throw StripeSandboxError.invalid('All prices on a subscription must have the same currency.', 'items');

@@ -44,6 +44,9 @@ export class SandboxStore {
   readonly invoiceItems = new Map<string, Stripe.InvoiceItem>();
   readonly events = new Map<string, Stripe.Event>();
   readonly retries = new Map<string, RetryState>();
+  /** Billing Meters by id, and the meter events they aggregate (by identifier, oldest first). */
+  readonly meters = new Map<string, Stripe.Billing.Meter>();
+  readonly meterEvents = new Map<string, Stripe.Billing.MeterEvent>();
   /** Subscriptions already told `customer.subscription.trial_will_end` for their current trial end. */
   readonly trialWarnings = new Map<string, number>();
 
@@ -101,6 +104,12 @@ export class SandboxStore {
     return si;
   }
 
+  meter(id: string, param = 'id'): Stripe.Billing.Meter {
+    const meter = this.meters.get(id);
+    if (!meter) throw StripeSandboxError.noSuch('billing.meter', id, param);
+    return meter;
+  }
+
   invoice(id: string, param = 'invoice'): Stripe.Invoice {
     const invoice = this.invoices.get(id);
     if (!invoice) throw StripeSandboxError.noSuch('invoice', id, param);
@@ -147,6 +156,7 @@ export class SandboxStore {
       this.taxRates,
       this.discounts,
       this.events,
+      this.meters,
     ] as Map<string, unknown>[]) {
       const found = map.get(id);
       if (found) return found;
@@ -171,6 +181,8 @@ export class SandboxStore {
       subscriptions: [...this.subscriptions.values()],
       invoices: [...this.invoices.values()],
       invoice_items: [...this.invoiceItems.values()],
+      meters: [...this.meters.values()],
+      meter_events: [...this.meterEvents.values()],
       events: [...this.events.values()],
     };
   }
