@@ -16,6 +16,8 @@ export interface GatewayCapabilities {
   readonly supportsPaypal: boolean;
   /** The unit of amounts given to `charge`/`invoiceFor`: `minor` = cents (Stripe), `major` = dollars (Braintree). */
   readonly amountUnit: 'minor' | 'major';
+  /** `reportUsage`: metered usage billed by the provider (Stripe meter events, Braintree add-ons). */
+  readonly supportsUsageReporting: boolean;
   readonly columns: EditionColumns;
 }
 
@@ -36,4 +38,5 @@ export abstract class GatewayCapabilitiesBase implements GatewayCapabilities {
   readonly supportsQuantities: boolean = false;
   readonly supportsPaypal: boolean = false;
   readonly amountUnit: 'minor' | 'major' = 'minor';
+  readonly supportsUsageReporting: boolean = false;
 }

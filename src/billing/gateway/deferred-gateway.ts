@@ -21,6 +21,7 @@ const methods: Method[] = [
   'findSetupIntent',
   'findPayment',
   'latestPayment',
+  'reportUsage',
   'parseWebhook',
 ];
 

@@ -71,6 +71,14 @@ export interface PaymentGateway {
   findPayment?(id: string): Promise<GatewayPayment | null>;
   latestPayment?(subscriptionId: string): Promise<GatewayPayment | null>;
 
+  /**
+   * Metered usage for the subscription's next bill (`capabilities.supportsUsageReporting`): Stripe
+   * sends a meter event of `increment` units under `identifier` (a repeat counts once); Braintree
+   * sets the add-on's quantity to `total` for the next bill, never lowering it within a period.
+   * Either adds the metered price or add-on to the subscription on first use.
+   */
+  reportUsage?(report: UsageReport): Promise<void>;
+
   /** Verifies authenticity (throws `invalid_webhook_signature`) and names the event. */
   parseWebhook(request: WebhookRequest): Promise<WebhookEvent>;
 
@@ -129,6 +137,24 @@ export interface ResumeContext {
   idempotencyKey: string;
 }
 
+/** Usage of a metered price in the subscription's current period (see `reportUsage`). */
+export interface UsageReport {
+  customerId: string;
+  subscriptionId: string;
+  /** The metered price (Stripe `price_…`, with a Billing Meter) or the add-on id (Braintree). */
+  price: string;
+  /** Units since the previous report of this period: what a Stripe meter sums. */
+  increment: number;
+  /** Every unit of the period so far, `increment` included: the Braintree add-on's quantity. */
+  total: number;
+  /** Per unit, in minor units, overriding the add-on's amount (Braintree); Stripe's price has its own. */
+  unitAmount?: number;
+  /** When the usage happened: inside the subscription's current period. */
+  timestamp: Date;
+  /** Stable for this report (user, meter, period, running total): retried, it counts once. */
+  identifier: string;
+}
+
 /** A subscription as the provider reports it, in the billing layer's terms. */
 export interface GatewaySubscription {
   id: string;
@@ -139,6 +165,8 @@ export interface GatewaySubscription {
   trialEndsAt: Date | null;
   /** End of the paid (or trial) period: where a grace period ends. */
   currentPeriodEnd: Date | null;
+  /** Start of the current billing period (metered usage is counted from it), when the provider says. */
+  currentPeriodStart?: Date | null;
   cancelAtPeriodEnd: boolean;
   endedAt: Date | null;
   /** The local name it was created under, when the provider keeps it (Stripe `metadata.name`). */

@@ -18,6 +18,7 @@ import type {
   PaymentGateway,
   ResumeContext,
   SubscriptionChanges,
+  UsageReport,
   WebhookEvent,
   WebhookRequest,
 } from '../payment-gateway.js';
@@ -29,6 +30,7 @@ import { mapCustomer, mapSubscription } from './map.js';
 import { Pricing } from './pricing.js';
 import { BraintreeSubscriptions } from './subscriptions.js';
 import type { BtCustomer, BtNotification, BtResult, BtSubscription, BtTransaction } from './types.js';
+import { BraintreeUsage } from './usage.js';
 import { subscriptionSyncOf } from './webhook-sync.js';
 
 export interface BraintreePaymentGatewayOptions {
@@ -64,6 +66,7 @@ export class BraintreePaymentGateway implements PaymentGateway {
   readonly #invoices: BraintreeInvoices;
   readonly #history: BraintreeHistory;
   readonly #pricing: Pricing;
+  readonly #usage: BraintreeUsage;
 
   constructor(options: BraintreePaymentGatewayOptions) {
     this.#options = options;
@@ -77,6 +80,7 @@ export class BraintreePaymentGateway implements PaymentGateway {
       options.clock,
       this.#history,
     );
+    this.#usage = new BraintreeUsage(this.#subscriptions, unit);
     this.#invoices = new BraintreeInvoices(
       options.gateway,
       this.#pricing,
@@ -177,6 +181,10 @@ export class BraintreePaymentGateway implements PaymentGateway {
       if (isNotFound(err)) return null;
       throw err;
     }
+  }
+
+  reportUsage(report: UsageReport): Promise<void> {
+    return this.#usage.report(report);
   }
 
   async successorOf(id: string): Promise<GatewaySubscription | null> {

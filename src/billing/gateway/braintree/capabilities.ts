@@ -7,6 +7,7 @@ class BraintreeCapabilities extends GatewayCapabilitiesBase {
     subscriptionId: 'braintree_id',
     subscriptionPlan: 'braintree_plan',
   } as const);
+  override readonly supportsUsageReporting = true;
   override readonly supportsPaypal = true;
   override readonly amountUnit = 'major';
 }

@@ -81,6 +81,7 @@ export function mapSubscription(sub: BtSubscription, trialEndsAt?: Date | null):
           ? startOf(sub.firstBillingDate)
           : null,
     currentPeriodEnd: periodEnd(sub),
+    currentPeriodStart: sub.billingPeriodStartDate ? startOf(sub.billingPeriodStartDate) : null,
     // Cashier-Braintree cancels at period end by capping the cycles at the current one.
     cancelAtPeriodEnd:
       !ended && cycles !== null && cycles !== undefined && cycles <= (sub.currentBillingCycle ?? 0),
@@ -121,6 +122,30 @@ export const taxAt = (percentage: number, planName: string | null): TaxContext =
   percentage,
 });
 
+/** A discount or add-on that still applies to the next bill: not yet billed its number of cycles. */
+export function billsNext(m: BtModification): boolean {
+  return (
+    Boolean(m.neverExpires) ||
+    m.numberOfBillingCycles == null ||
+    (m.currentBillingCycle ?? 0) < m.numberOfBillingCycles
+  );
+}
+
+/** Add-ons billed with a subscription charge (metered usage among them), one line each. */
+function addOnLines(list: BtModification[] | null | undefined, unit: CurrencyUnit): GatewayInvoiceLine[] {
+  return (list ?? []).map((m) => {
+    const quantity = m.quantity ?? 1;
+    return {
+      description: `${quantity} × ${m.name || m.id}`,
+      amount: unit.minor(m.amount) * quantity,
+      quantity,
+      periodStart: null,
+      periodEnd: null,
+      kind: 'subscription',
+    };
+  });
+}
+
 /**
  * A transaction as an invoice (Braintree has no invoices; Cashier-Braintree builds them from
  * transactions). Amounts on Braintree include the tax, so it is taken back out with the tax
@@ -135,10 +160,11 @@ export function mapTransaction(t: BtTransaction, tax: TaxContext | null, currenc
   const subtotal = total - taxAmount + discount;
   const subscription = Boolean(t.subscriptionId);
   const period = t.subscription ?? {};
+  const addOns = subscription ? addOnLines(t.addOns, unit) : [];
   const line: GatewayInvoiceLine = subscription
     ? {
         description: tax?.planName || t.planId || 'Subscription',
-        amount: subtotal,
+        amount: subtotal - addOns.reduce((sum, l) => sum + l.amount, 0),
         quantity: 1,
         periodStart: period.billingPeriodStartDate ? startOf(period.billingPeriodStartDate) : null,
         periodEnd: period.billingPeriodEndDate ? startOf(period.billingPeriodEndDate) : null,
@@ -166,7 +192,7 @@ export function mapTransaction(t: BtTransaction, tax: TaxContext | null, currenc
     taxPercentage: ratio > 1 ? (tax?.percentage ?? Math.round((ratio - 1) * 10_000) / 100) : null,
     total,
     startingBalance: 0,
-    lines: [line],
+    lines: [line, ...addOns],
     raw: t,
   };
 }
@@ -179,12 +205,7 @@ export function upcomingOf(
   currency: string,
 ): GatewayInvoice {
   const date = sub.nextBillingDate ?? sub.firstBillingDate ?? '';
-  const applicable = (sub.discounts ?? []).filter(
-    (d) =>
-      d.neverExpires ||
-      d.numberOfBillingCycles == null ||
-      (d.currentBillingCycle ?? 0) < d.numberOfBillingCycles,
-  );
+  const applicable = (list: BtModification[] | null | undefined) => (list ?? []).filter(billsNext);
   const draft: BtTransaction = {
     id: `upcoming_${sub.id}`,
     type: 'sale',
@@ -195,7 +216,8 @@ export function upcomingOf(
     planId: sub.planId,
     subscriptionId: sub.id,
     subscription: { billingPeriodStartDate: date, billingPeriodEndDate: null },
-    discounts: applicable,
+    discounts: applicable(sub.discounts),
+    addOns: applicable(sub.addOns),
   };
   return { ...mapTransaction(draft, tax, currency), status: 'draft', number: null };
 }

@@ -119,7 +119,7 @@ export class BraintreeSubscriptions {
     return ok(result, 'subscription.create').subscription as BtSubscription;
   }
 
-  private async update(id: string, payload: Payload): Promise<BtSubscription> {
+  async update(id: string, payload: Payload): Promise<BtSubscription> {
     const result = (await braintreeCall('subscription.update', () =>
       this.gateway.subscription.update(id, payload as unknown as braintree.SubscriptionUpdateRequest),
     )) as unknown as BtResult;

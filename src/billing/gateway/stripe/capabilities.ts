@@ -7,6 +7,7 @@ class StripeCapabilities extends GatewayCapabilitiesBase {
     subscriptionId: 'stripe_id',
     subscriptionPlan: 'stripe_plan',
   } as const);
+  override readonly supportsUsageReporting = true;
   override readonly supportsQuantities = true;
 }
 

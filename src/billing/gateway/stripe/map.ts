@@ -35,9 +35,14 @@ function brandName(brand: string): string {
   return names[brand] ?? brand.charAt(0).toUpperCase() + brand.slice(1);
 }
 
-/** The current API puts plan, quantity and period end on the (single) subscription item. */
+/** The item that carries the plan: the first one that is not a metered price (usage rides beside it). */
+export function planItem(sub: Stripe.Subscription): Stripe.SubscriptionItem | undefined {
+  return sub.items.data.find((item) => item.price?.recurring?.usage_type !== 'metered') ?? sub.items.data[0];
+}
+
+/** The current API puts plan, quantity and period on the subscription's items. */
 export function mapSubscription(sub: Stripe.Subscription): GatewaySubscription {
-  const item = sub.items.data[0];
+  const item = planItem(sub);
   return {
     id: sub.id,
     plan: item?.price?.id ?? item?.plan?.id ?? '',
@@ -45,6 +50,7 @@ export function mapSubscription(sub: Stripe.Subscription): GatewaySubscription {
     status: sub.status as SubscriptionStatus,
     trialEndsAt: fromEpoch(sub.trial_end),
     currentPeriodEnd: fromEpoch(item?.current_period_end),
+    currentPeriodStart: fromEpoch(item?.current_period_start),
     cancelAtPeriodEnd: sub.cancel_at_period_end,
     endedAt: fromEpoch(sub.ended_at),
     name: sub.metadata?.name ?? null,

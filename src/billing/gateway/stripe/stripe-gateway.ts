@@ -13,6 +13,7 @@ import type {
   InvoiceForInput,
   PaymentGateway,
   SubscriptionChanges,
+  UsageReport,
   WebhookEvent,
   WebhookRequest,
 } from '../payment-gateway.js';
@@ -20,9 +21,10 @@ import { stripeCapabilities } from './capabilities.js';
 import { createStripeClient, type StripeClientOptions } from './client.js';
 import { isMissing, stripeCall } from './errors.js';
 import { StripeInvoices } from './invoices.js';
-import { mapCustomer, mapSubscription, subscriptionOfEvent } from './map.js';
+import { mapCustomer, mapSubscription, planItem, subscriptionOfEvent } from './map.js';
 import { isPaymentMethod, StripePayments } from './payments.js';
 import { StripeTaxRates } from './tax-rates.js';
+import { StripeUsage } from './usage.js';
 import { subscriptionSyncOf } from './webhook-sync.js';
 
 export interface StripePaymentGatewayOptions extends StripeClientOptions {
@@ -48,6 +50,7 @@ export class StripePaymentGateway implements PaymentGateway {
   readonly #taxRates: StripeTaxRates;
   readonly #payments: StripePayments;
   readonly #invoices: StripeInvoices;
+  readonly #usage: StripeUsage;
 
   constructor(options: StripePaymentGatewayOptions) {
     this.#options = options;
@@ -55,6 +58,7 @@ export class StripePaymentGateway implements PaymentGateway {
     this.#payments = new StripePayments(this.stripe, options.apiBase ?? null);
     this.#taxRates = new StripeTaxRates(this.stripe);
     this.#invoices = new StripeInvoices(this.stripe, this.#taxRates);
+    this.#usage = new StripeUsage(this.stripe);
   }
 
   async createCustomer(input: CreateCustomerInput): Promise<GatewayCustomer> {
@@ -137,7 +141,7 @@ export class StripePaymentGateway implements PaymentGateway {
 
   async updateSubscription(id: string, changes: SubscriptionChanges): Promise<GatewaySubscription> {
     const current = await stripeCall(() => this.stripe.subscriptions.retrieve(id));
-    const item = current.items.data[0];
+    const item = planItem(current);
     const params: Stripe.SubscriptionUpdateParams = {
       // Cashier invoices a swap's proration at once rather than on the next renewal.
       proration_behavior: changes.prorate === false ? 'none' : 'always_invoice',
@@ -273,6 +277,10 @@ export class StripePaymentGateway implements PaymentGateway {
   async latestPayment(subscriptionId: string): Promise<GatewayPayment | null> {
     const sub = await stripeCall(() => this.stripe.subscriptions.retrieve(subscriptionId));
     return this.#payments.latest(sub);
+  }
+
+  reportUsage(report: UsageReport): Promise<void> {
+    return this.#usage.report(report);
   }
 
   /** https://docs.stripe.com/webhooks#verify-official-libraries */
