@@ -36,7 +36,13 @@ export { closeOnSignals, listen } from './kernel/server.js';
 export { installOAuth } from './oauth/install.js';
 export { HasApiTokens } from './oauth/personal/has-api-tokens.js';
 export { oauthProvider } from './oauth/provider.js';
-export type { MeteringConfig, PlanEntitlements, PlanRateLimit, PlansConfig } from './plans/config.js';
+export type {
+  MeteringConfig,
+  PlanEntitlements,
+  PlanMeteredPrice,
+  PlanRateLimit,
+  PlansConfig,
+} from './plans/config.js';
 export type { UsagePoint, UsageRange } from './plans/metering/usage-ledger.js';
 export { UsageLedger } from './plans/metering/usage-ledger.js';
 export { UsageMeter } from './plans/metering/usage-meter.js';
@@ -44,3 +50,6 @@ export type { Plan } from './plans/plan.js';
 export type { PlanStanding } from './plans/plan-resolver.js';
 export { PlanResolver } from './plans/plan-resolver.js';
 export { Plans, plansProvider } from './plans/provider.js';
+export type { UsageReportLine, UsageReportOptions } from './plans/reporting/usage-reporter.js';
+export { UsageReporter } from './plans/reporting/usage-reporter.js';
+export { scheduleUsageReports, type UsageScheduleOptions } from './plans/reporting/usage-schedule.js';

@@ -6,6 +6,24 @@ export interface PlanRateLimit {
   per: 'second' | 'minute' | 'hour' | 'day';
 }
 
+/**
+ * A metered price on a plan: the units of one meter, billed per unit by the provider at each
+ * renewal, reported by `tollgate usage:report` (or `UsageReporter`) from the usage aggregates.
+ * @example { meter: 'calls', price: 'price_api_calls' }      // Stripe: a metered price with a Billing Meter
+ * @example { meter: 'emails', price: 'emails', unitAmount: 1 } // Braintree: an add-on, 1¢ per email
+ */
+export interface PlanMeteredPrice {
+  /** `'calls'` (the API calls the guard counts) or a unit the application reports (`meter(c, 'emails', 3)`). */
+  meter: string;
+  /** Stripe: the metered price's id (`recurring.usage_type=metered`, with a Billing Meter). Braintree: the add-on's id. */
+  price: string;
+  /**
+   * Per unit, in minor units (cents). Braintree: overrides the add-on's amount; Stripe: the price
+   * has its own, so this only seeds the embedded sandbox's price. Default: the provider's amount.
+   */
+  unitAmount?: number;
+}
+
 /** What a plan entitles its subscribers to. Every field is optional: absent means unlimited. */
 export interface PlanEntitlements {
   /**
@@ -21,6 +39,8 @@ export interface PlanEntitlements {
   monthlyQuota?: number;
   /** Feature names that `entitled:feature` checks. */
   features?: string[];
+  /** Usage billed per unit by the provider, on top of the plan's price. */
+  metered?: PlanMeteredPrice;
 }
 
 export interface PlansConfig {

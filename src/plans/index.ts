@@ -3,7 +3,13 @@
  * `auth:api`, `plan:a,b` and `entitled:feature`. The root entry point (`tollgate`) exports these.
  */
 
-export type { MeteringConfig, PlanEntitlements, PlanRateLimit, PlansConfig } from './config.js';
+export type {
+  MeteringConfig,
+  PlanEntitlements,
+  PlanMeteredPrice,
+  PlanRateLimit,
+  PlansConfig,
+} from './config.js';
 export { plansConfig } from './config.js';
 export type { UsagePoint, UsageRange } from './metering/usage-ledger.js';
 export { UsageLedger } from './metering/usage-ledger.js';
@@ -12,3 +18,6 @@ export type { Plan, PlanCatalog } from './plan.js';
 export type { PlanStanding } from './plan-resolver.js';
 export { PlanResolver } from './plan-resolver.js';
 export { Plans, plansProvider } from './provider.js';
+export type { UsageReportLine, UsageReportOptions } from './reporting/usage-reporter.js';
+export { UsageReporter } from './reporting/usage-reporter.js';
+export { scheduleUsageReports, type UsageScheduleOptions } from './reporting/usage-schedule.js';

@@ -1,7 +1,7 @@
 import { ConfigurationError } from '../core/errors.js';
 import type { RateLimitPolicy } from '../kernel/rate-limits/policy.js';
 import { OPENID_SCOPES } from '../oauth/oidc/scopes.js';
-import type { PlanEntitlements, PlansConfig } from './config.js';
+import type { PlanEntitlements, PlanMeteredPrice, PlansConfig } from './config.js';
 
 const SECONDS = { second: 1, minute: 60, hour: 3_600, day: 86_400 } as const;
 
@@ -17,6 +17,8 @@ export interface Plan {
   readonly rateLimit: RateLimitPolicy | null;
   readonly monthlyQuota: number | null;
   readonly features: ReadonlySet<string>;
+  /** The metered price usage is reported for; null: the plan bills no usage. */
+  readonly metered: Readonly<PlanMeteredPrice> | null;
 }
 
 /** Every declared plan, and which plan each billing plan id puts a user on. */
@@ -38,7 +40,18 @@ function toPlan(name: string, e: PlanEntitlements): Plan {
     rateLimit: limit ? { points: limit.requests, durationSeconds: SECONDS[limit.per] } : null,
     monthlyQuota: e.monthlyQuota ?? null,
     features: new Set(e.features ?? []),
+    metered: meteredOf(name, e.metered),
   });
+}
+
+function meteredOf(name: string, metered: PlanMeteredPrice | undefined): Readonly<PlanMeteredPrice> | null {
+  if (!metered) return null;
+  const { meter, price, unitAmount } = metered;
+  if (!meter || !price || (unitAmount !== undefined && !(Number.isInteger(unitAmount) && unitAmount >= 0)))
+    throw new ConfigurationError(
+      `plans.definitions.${name}.metered needs a meter, a price, and a unitAmount (if any) in whole minor units ≥ 0.`,
+    );
+  return Object.freeze({ ...metered });
 }
 
 /** Parses `config.plans`; a free plan that is not declared is a configuration error. */

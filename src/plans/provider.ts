@@ -15,6 +15,7 @@ import { PlanEnforcement } from './plan-enforcement.js';
 import { requireFeature, requirePlan } from './plan-middleware.js';
 import { PlanResolver } from './plan-resolver.js';
 import { issuableScopes } from './plan-scopes.js';
+import { registerUsageReporter } from './reporting/register.js';
 
 /** The parsed `config.plans`, bound in the container by `plansProvider()`. */
 export class Plans {
@@ -48,6 +49,7 @@ export function plansProvider(): ServiceProvider {
           subscription: async (userId, name) => repository?.findByName(userId, name),
         });
       });
+      registerUsageReporter(app, plans.catalog);
       const resolver = () => container.make(PlanResolver);
       router.middleware
         .alias('plan', (...names) => requirePlan(names, plans.catalog, resolver()))

@@ -48,11 +48,14 @@ export const braintreeHarness: EditionHarness = {
   // The first failure, then a retry every intervalDays until `attempts` failures in a row.
   retryWindowDays: (DEFAULT_RETRY.attempts - 1) * DEFAULT_RETRY.intervalDays + 1,
 
-  async startSandbox({ clock, plans, coupons, currency }): Promise<EditionSandbox> {
+  async startSandbox({ clock, plans, coupons, currency, metered }): Promise<EditionSandbox> {
     const sandbox = createBraintreeSandbox({
       clock,
       plans: sandboxPlans(plans, currency),
       discounts: sandboxDiscounts(coupons, currency),
+      addOns: metered
+        ? [{ id: metered.id, name: metered.name, amount: (metered.unitMinor / 100).toFixed(2) }]
+        : [],
       currencyIsoCode: currency.toUpperCase(),
     });
     const server = await sandbox.listen(0, '127.0.0.1');

@@ -64,7 +64,16 @@ export interface EditionHarness {
     plans: PlanConfig[];
     coupons: CouponConfig[];
     currency: string;
+    /** A metered price to seed: Stripe a metered price on a `sum` Billing Meter, Braintree an add-on. */
+    metered?: MeteredSeed;
   }): Promise<EditionSandbox>;
+}
+
+/** A metered price as a test seeds it: `id` (the price or add-on id), per-unit minor units. */
+export interface MeteredSeed {
+  id: string;
+  name: string;
+  unitMinor: number;
 }
 
 /** One running sandbox of the edition, sharing the test's clock. */

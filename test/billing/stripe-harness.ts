@@ -37,11 +37,19 @@ export const stripeHarness: EditionHarness = {
   },
   retryWindowDays: RETRY_DAYS.at(-1)! + 1,
 
-  async startSandbox({ clock, plans, coupons, currency }): Promise<EditionSandbox> {
+  async startSandbox({ clock, plans, coupons, currency, metered }): Promise<EditionSandbox> {
     const secret = 'whsec_test_tollgate';
+    const meteredPlan = metered && {
+      id: metered.id,
+      amount: metered.unitMinor,
+      currency,
+      interval: 'month' as const,
+      product: metered.name,
+      meter: `${metered.id}_events`,
+    };
     const sandbox = createStripeSandbox({
       clock,
-      plans: sandboxPlans(plans, currency),
+      plans: [...sandboxPlans(plans, currency), ...(meteredPlan ? [meteredPlan] : [])],
       coupons: sandboxCoupons(coupons, currency),
     });
     const server = await sandbox.listen(0, '127.0.0.1');

@@ -90,6 +90,21 @@ export class SubscriptionRepository {
     return row && this.toRecord(row);
   }
 
+  /** Users with a subscription of that name on one of `plans` that has not ended by `now`. */
+  async userIdsOn(name: string, plans: readonly string[], now: Date): Promise<number[]> {
+    if (plans.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('subscriptions')
+      .select('user_id')
+      .distinct()
+      .where('name', '=', name)
+      .where(this.#columns.subscriptionPlan, 'in', [...plans])
+      .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now.toISOString())]))
+      .orderBy('user_id')
+      .execute();
+    return rows.map((row) => Number(row.user_id));
+  }
+
   /** Newest first. */
   async forUser(userId: number): Promise<SubscriptionRecord[]> {
     const rows = await this.db

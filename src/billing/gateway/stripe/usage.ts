@@ -13,8 +13,8 @@ interface MeterTarget {
 /**
  * Usage on the current API (https://docs.stripe.com/billing/subscriptions/usage-based): a metered
  * price bills what its Billing Meter aggregates, and usage arrives as meter events. The report's
- * `identifier` is the meter event's identifier and the request's idempotency key, so a retried
- * report counts once.
+ * `identifier` is the meter event's identifier, so a report sent again counts once (Stripe keeps
+ * identifiers for at least 24 hours).
  */
 export class StripeUsage {
   /** Price id → its meter: a price's meter never changes. */
@@ -26,19 +26,18 @@ export class StripeUsage {
     if (report.increment === 0) return;
     const target = await this.#target(report.price);
     await this.#ensureItem(report.subscriptionId, report.price);
+    // No idempotency key: a report sent again later carries a later timestamp, which the same key
+    // would refuse; the identifier is what Stripe dedups meter events by.
     await stripeCall(() =>
-      this.stripe.billing.meterEvents.create(
-        {
-          event_name: target.eventName,
-          identifier: report.identifier,
-          timestamp: Math.floor(report.timestamp.getTime() / 1000),
-          payload: {
-            [target.customerKey]: report.customerId,
-            [target.valueKey]: String(report.increment),
-          },
+      this.stripe.billing.meterEvents.create({
+        event_name: target.eventName,
+        identifier: report.identifier,
+        timestamp: Math.floor(report.timestamp.getTime() / 1000),
+        payload: {
+          [target.customerKey]: report.customerId,
+          [target.valueKey]: String(report.increment),
         },
-        { idempotencyKey: report.identifier },
-      ),
+      }),
     );
   }
 
