@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Application } from '../../../kernel/application.js';
 import { IssuedInvoices } from '../../invoices/issued-invoices.js';
+import { toMajor } from '../../money.js';
 import { loadBraintreeSandbox } from '../../sandbox-package.js';
 import { deferredGateway } from '../deferred-gateway.js';
+import { meteredSeeds } from '../metered-seeds.js';
 import type { PaymentGateway } from '../payment-gateway.js';
 import { BraintreePaymentGateway } from './braintree-gateway.js';
 import { braintreeCapabilities } from './capabilities.js';
@@ -30,7 +32,7 @@ function randomCredentials() {
 
 /**
  * No Braintree credentials configured: run the Braintree sandbox in this process on a free loopback
- * port, seeded with the configured plans and coupons (as discounts, plus `plan-credit`), its
+ * port, seeded with the configured plans, coupons (as discounts, plus `plan-credit`), metered prices (as add-ons), its
  * webhooks signed with credentials made for this process and sent to `APP_URL/braintree/webhook`,
  * and point the real adapter (the official SDK) at it through the SDK's own environment settings.
  * The package is loaded at boot (a missing one fails there, with what to do), which also logs one
@@ -50,6 +52,11 @@ export async function startEmbeddedSandbox(app: Application): Promise<BraintreeP
     clock: app.clock,
     plans: sandboxPlans(plans, currency),
     discounts: sandboxDiscounts(coupons, currency),
+    addOns: meteredSeeds(app.config).map((m) => ({
+      id: m.price,
+      name: m.meter,
+      amount: toMajor(m.unitAmount, currency),
+    })),
     currencyIsoCode: currency.toUpperCase(),
     webhook: { url: webhookUrl },
     ...randomCredentials(),

@@ -5,6 +5,7 @@ import { serve } from '@hono/node-server';
 import type { Application } from '../../../kernel/application.js';
 import { loadStripeSandbox } from '../../sandbox-package.js';
 import { deferredGateway } from '../deferred-gateway.js';
+import { meteredSeeds } from '../metered-seeds.js';
 import type { PaymentGateway } from '../payment-gateway.js';
 import { stripeCapabilities } from './capabilities.js';
 import { sandboxCoupons, sandboxPlans } from './catalog.js';
@@ -19,7 +20,7 @@ export const STRIPE_SANDBOX_WARNING =
 
 /**
  * No Stripe secret configured: run the Stripe sandbox in this process on a free loopback port,
- * seeded with the configured plans and coupons, its webhooks signed with a fresh secret and sent
+ * seeded with the configured plans, coupons and metered prices (one Billing Meter per meter name), its webhooks signed with a fresh secret and sent
  * to `APP_URL/stripe/webhook`, and point the real adapter (the official SDK) at it. The package is
  * loaded at boot (a missing one fails there, with what to do), which also logs one warning; the
  * server starts on the first billing call, so CLI commands that never bill open no port.
@@ -37,7 +38,17 @@ export async function startEmbeddedSandbox(app: Application): Promise<StripePaym
   const webhookUrl = new URL('/stripe/webhook', app.config.app.url).toString();
   const sandbox = createStripeSandbox({
     clock: app.clock,
-    plans: sandboxPlans(plans, currency),
+    plans: [
+      ...sandboxPlans(plans, currency),
+      ...meteredSeeds(app.config).map((m) => ({
+        id: m.price,
+        amount: m.unitAmount,
+        currency,
+        interval: 'month' as const,
+        product: m.meter,
+        meter: m.meter,
+      })),
+    ],
     coupons: sandboxCoupons(coupons, currency),
     webhook: { url: webhookUrl, secret },
   });
