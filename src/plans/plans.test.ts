@@ -48,6 +48,28 @@ describe('plan catalog', () => {
     ).toThrow(/known "per"/);
   });
 
+  it('a metered price needs a meter, a price and a whole unit amount; absent, the plan bills no usage', () => {
+    const metered = planCatalog({
+      ...config,
+      free: 'free',
+      definitions: { free: {}, pro: { metered: { meter: 'calls', price: 'price_calls', unitAmount: 2 } } },
+    });
+    expect(metered.plans.get('pro')?.metered).toEqual({
+      meter: 'calls',
+      price: 'price_calls',
+      unitAmount: 2,
+    });
+    expect(metered.free?.metered).toBeNull();
+    for (const bad of [
+      { meter: '', price: 'p' },
+      { meter: 'calls', price: '' },
+      { meter: 'calls', price: 'p', unitAmount: 0.5 },
+    ])
+      expect(() =>
+        planCatalog({ ...config, free: 'free', definitions: { free: {}, pro: { metered: bad } } }),
+      ).toThrow(/plans.definitions.pro.metered/);
+  });
+
   it('plans off: no definitions, no free plan', () => {
     expect(planCatalog({ ...config, free: 'free', definitions: {} }).free).toBeUndefined();
   });

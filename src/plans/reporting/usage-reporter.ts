@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Users } from '../../auth/users.js';
 import type { BillableUser } from '../../billing/billable-user.js';
 import type { BillingLock } from '../../billing/billing-lock.js';
@@ -55,6 +56,15 @@ export interface UsageReportOptions {
   userId?: number;
 }
 
+/**
+ * One report's identifier: user, meter, period and running total, so a report sent again carries
+ * the same one. Stripe takes at most 100 characters: a longer one (a long meter name) is hashed.
+ */
+function identifierOf(userId: number, meter: string, periodStart: Date, total: number): string {
+  const plain = `tollgate-usage-${userId}-${meter}-${Math.floor(periodStart.getTime() / 1000)}-${total}`;
+  return plain.length <= 100 ? plain : `tollgate-usage-${createHash('sha256').update(plain).digest('hex')}`;
+}
+
 function failed(userId: number, err: unknown): UsageReportLine {
   const reason = err instanceof Error ? err.message : String(err);
   return { ...nothing(userId, null), status: 'failed', reason };
@@ -67,7 +77,7 @@ function nothing(userId: number, plan: string | null): Omit<UsageReportLine, 'st
 /**
  * Reports metered usage to the payment provider from the daily aggregates: per user on a plan with
  * a metered price, the units of the current billing period not reported yet. Idempotent — a run
- * sends only the increment over what `billing_usage_reports` says the provider has, under the
+ * sends only the increment over what `usage_reports` says the provider has, under the
  * user's billing lock (one reporter per user across instances), and a total is marked pending
  * before it is sent, so a run cut short sends it again under the same identifier, counted once.
  */
@@ -159,7 +169,7 @@ export class UsageReporter {
         total: next,
         unitAmount: metered.unitAmount,
         timestamp: at,
-        identifier: `tollgate-usage-${userId}-${metered.meter}-${Math.floor(period.start.getTime() / 1000)}-${next}`,
+        identifier: identifierOf(userId, metered.meter, period.start, next),
       });
       await store.confirm(key, next);
       reported = next;
