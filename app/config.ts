@@ -49,6 +49,8 @@ export const referenceConfig: DeepPartial<TollgateConfig> = {
         billingPlans: ['pro-monthly', 'pro-yearly'],
         rateLimit: { requests: 3_000, per: 'minute' },
         monthlyQuota: 1_000_000,
+        // Calls billed on top, 1¢ each (`tollgate usage:report`); with real Stripe keys, a metered price of that id.
+        metered: { meter: 'calls', price: 'price_api_calls', unitAmount: 1 },
       },
     },
   },

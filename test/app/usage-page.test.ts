@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppUser } from '../../app/user.js';
 import { Users } from '../../src/auth/users.js';
 import { ApiKeys } from '../../src/oauth/api-keys/api-keys.js';
 import { UsageMeter } from '../../src/plans/metering/usage-meter.js';
+import { UsageReporter } from '../../src/plans/reporting/usage-reporter.js';
 import { type ReferenceServer, startReferenceServer } from '../browser/server.js';
 import { Browser } from '../oauth/support.js';
 
@@ -91,6 +93,41 @@ describe(`the usage page (${engine})`, () => {
     expect(html).toMatch(/day 2: 25 calls/);
     expect(html).toMatch(/day 1: 0 calls/);
     expect(html).toContain('<td>65</td>'.replace('65', '40'));
+  });
+
+  it('a subscriber of a metered plan sees the next invoice with the reported calls, at the unit price', async () => {
+    const users = server.app.container.make(Users);
+    const grace = await users.create<AppUser>({
+      name: 'Grace',
+      email: 'grace@example.com',
+      password: ADA.password,
+    });
+    await grace.newSubscription('default', 'pro-monthly').trialDays(0).create('tok_visa');
+    const meter = server.app.container.make(UsageMeter);
+    meter.record(
+      {
+        day: server.app.clock.now().toISOString().slice(0, 10),
+        userId: String(grace.id),
+        clientId: '',
+        credentialKind: 'cookie',
+        credentialId: '',
+        route: 'api.user',
+        meter: 'calls',
+      },
+      321,
+    );
+    await meter.flush();
+    const [line] = await server.app.container.make(UsageReporter).report({ userId: Number(grace.id) });
+    expect(line).toMatchObject({ total: 321, status: 'reported' });
+    const browser = new Browser(server.url);
+    await browser.login({ email: 'grace@example.com', password: ADA.password });
+    const html = await (await browser.get('/dashboard/usage')).text();
+    expect(html).toContain('Plan “pro”');
+    expect(html).toContain('at <strong>$0.01</strong> each');
+    const upcoming =
+      /<table class="table" data-upcoming-invoice="true">([\s\S]*?)<\/table>/.exec(html)?.[1] ?? '';
+    expect(upcoming).toMatch(/<td>321<\/td><td>\$3\.21<\/td>/);
+    expect(upcoming).toContain('$29.00');
   });
 
   it('an unknown grouping falls back to clients; the page needs a login', async () => {

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppUser } from '../../app/user.js';
 import { Users } from '../../src/auth/users.js';
 import { ApiKeys } from '../../src/oauth/api-keys/api-keys.js';
 import { UsageMeter } from '../../src/plans/metering/usage-meter.js';
+import { UsageReporter } from '../../src/plans/reporting/usage-reporter.js';
 import { type Chromium, launchChromium } from './chromium.js';
 import { type ReferenceServer, startReferenceServer } from './server.js';
 import { signUpAndLogIn } from './sign-up.js';
@@ -72,7 +74,20 @@ describe(`the usage page in the browser (${engine})`, { timeout: 60_000 }, () =>
     await browser.shot('usage-01-by-key');
   });
 
+  it('on the metered pro plan: the next invoice shows the reported calls', async () => {
+    const user = await server.app.container.make(Users).findByEmail<AppUser>(ADA.email);
+    await user!.newSubscription('default', 'pro-monthly').trialDays(0).create('tok_visa');
+    const lines = await server.app.container.make(UsageReporter).report({ userId: Number(user!.id) });
+    expect(lines[0]).toMatchObject({ status: 'reported' });
+    await browser.page.goto(`${server.url}/dashboard/usage`);
+    const upcoming = browser.page.locator('[data-upcoming-invoice]');
+    await expect(upcoming.textContent()).resolves.toContain('$29.00');
+    await browser.page.locator('[data-metered-usage]').scrollIntoViewIfNeeded();
+    await browser.shot('usage-03-metered');
+  });
+
   it('narrows the chart to one key by its link', async () => {
+    await browser.page.goto(`${server.url}/dashboard/usage?group=credential`);
     await Promise.all([
       browser.page.waitForURL(/only=/),
       browser.page.locator('[data-usage-groups] a:has-text("Nightly reports")').click(),

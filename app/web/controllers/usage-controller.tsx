@@ -1,8 +1,20 @@
 import type { Context } from 'hono';
-import { type Clock, ClockKey, type Plan, PlanResolver, Plans, UsageLedger } from 'tollgate';
+import {
+  type Clock,
+  ClockKey,
+  ConfigKey,
+  type Plan,
+  PlanResolver,
+  Plans,
+  type TollgateConfig,
+  UsageLedger,
+} from 'tollgate';
+import { formatMoney } from 'tollgate/billing';
 import { ApiKeys, Clients, PersonalAccessTokens } from 'tollgate/oauth';
 import { renderPage } from 'tollgate/views';
 import type { AppUser } from '../../user.js';
+import { SUBSCRIPTION } from '../billing-view.js';
+import { MeteredUsageSection } from '../pages/metered-usage-section.js';
 import { type PlanLimits, UsagePage } from '../pages/usage-page.js';
 import { scriptUrl } from '../scripts.js';
 import { UsageLabels } from '../usage-labels.js';
@@ -21,7 +33,8 @@ function rateLimitText(plan: Plan): string | null {
 /**
  * `/dashboard/usage`: the user's calls per day (this month and last) from the usage ledger, grouped
  * by client, token or key, or route (`?group=`), narrowed to one (`?only=`); the plan's quota and
- * rate limit. Plain GET links and a form: it works without JavaScript.
+ * rate limit; for a plan with a metered price, the next invoice as projected and the last one's
+ * lines. Plain GET links and a form: it works without JavaScript.
  */
 export class UsageController {
   static inject = [
@@ -32,6 +45,7 @@ export class UsageController {
     ApiKeys,
     PersonalAccessTokens,
     ClockKey,
+    ConfigKey,
   ] as const;
   readonly #labels: UsageLabels;
 
@@ -43,6 +57,7 @@ export class UsageController {
     keys: ApiKeys,
     tokens: PersonalAccessTokens,
     private readonly clock: Clock,
+    private readonly config: TollgateConfig,
   ) {
     this.#labels = new UsageLabels(clients, keys, tokens);
   }
@@ -64,11 +79,31 @@ export class UsageController {
         grouping={grouping}
         only={only}
         labels={await this.#labels.labels(grouping, ids, user.id)}
-      />
+      >
+        {await this.#metered(user)}
+      </UsagePage>
     );
     const res = await renderPage(c, { title: 'Usage' }, page);
     res.headers.set('Cache-Control', 'no-store');
     return res;
+  }
+
+  /** The metered price's section, for a subscriber of a plan that has one. */
+  async #metered(user: AppUser) {
+    if (!this.plans.enabled) return null;
+    const { plan, state } = await this.resolver.standing(user.id);
+    if (!plan.metered || state === 'free' || state === 'lapsed') return null;
+    const { currency, currencySymbol } = this.config.billing;
+    const { unitAmount } = plan.metered;
+    const [upcoming, invoices] = await Promise.all([user.upcomingInvoice(SUBSCRIPTION), user.invoices()]);
+    return (
+      <MeteredUsageSection
+        meter={plan.metered.meter}
+        unitPrice={unitAmount === undefined ? null : formatMoney(unitAmount, currency, currencySymbol)}
+        upcoming={upcoming}
+        last={invoices[0]}
+      />
+    );
   }
 
   async #limits(userId: number, now: Date): Promise<PlanLimits | null> {
