@@ -6,6 +6,7 @@ export {
   serveBraintreeSandbox,
 } from './braintree/index.js';
 export { ManualClock, type SandboxClock, ShiftedClock } from './shared/clock.js';
+export type { DeliveryMode, DeliveryOptions, WebhookDeliveryControl } from './shared/delivery.js';
 export type { ListeningSandbox } from './shared/listen.js';
 export {
   createStripeSandbox,

@@ -1,4 +1,5 @@
 export type { SandboxClock } from '../shared/clock.js';
+export type { DeliveryMode, DeliveryOptions, WebhookDeliveryControl } from '../shared/delivery.js';
 export type { ListeningSandbox } from '../shared/listen.js';
 export type { Credentials } from './domain/context.js';
 export { DEFAULT_CREDENTIALS, DEFAULT_PLANS, DEFAULT_RETRY, PLAN_CREDIT } from './domain/defaults.js';

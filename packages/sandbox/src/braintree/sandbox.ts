@@ -1,4 +1,10 @@
 import { moveClock, type SandboxClock, ShiftedClock } from '../shared/clock.js';
+import {
+  type DeliveryMode,
+  type DeliveryOptions,
+  DeliveryScheduler,
+  type WebhookDeliveryControl,
+} from '../shared/delivery.js';
 import { type ListeningSandbox, listen } from '../shared/listen.js';
 import type { Credentials, SandboxContext } from './domain/context.js';
 import { DEFAULT_CREDENTIALS, DEFAULT_PLANS, DEFAULT_RETRY, withPlanCredit } from './domain/defaults.js';
@@ -21,6 +27,12 @@ export interface BraintreeSandboxOptions {
   discounts?: SandboxDiscount[];
   addOns?: SandboxDiscount[];
   webhook?: { url: string };
+  /**
+   * How the sandbox's own notifications are delivered: `'realistic'` (default: async, shuffled,
+   * duplicated, retried on non-2xx) or `'ordered'` (in order, awaited, once). `notify()` always
+   * delivers at once.
+   */
+  delivery?: DeliveryMode | DeliveryOptions;
   /** Failed-charge policy: `attempts` failures in a row cancel; retries every `intervalDays`. Default 3 / 5. */
   retry?: { attempts?: number; intervalDays?: number };
   /**
@@ -38,7 +50,10 @@ export interface BraintreeSandbox {
   /** Live state: customers, paymentMethods, subscriptions, transactions, plans, discounts, addOns. */
   readonly store: SandboxStore;
   readonly requests: RecordedRequest[];
+  /** One entry per delivery attempt (a notification not sent, with no URL set, has one with `status: null`). */
   readonly deliveries: WebhookDelivery[];
+  /** The delivery mode and seed; `await sandbox.webhooks.settled()` waits until every delivery is done or given up. */
+  readonly webhooks: WebhookDeliveryControl;
   fetch(request: Request): Promise<Response>;
   listen(port?: number, host?: string): Promise<ListeningSandbox>;
   runDue(): Promise<number>;
@@ -80,6 +95,7 @@ export function createBraintreeSandbox(options: BraintreeSandboxOptions = {}): B
     publicKey: credentials.publicKey,
     privateKey: credentials.privateKey,
   });
+  const scheduler = new DeliveryScheduler(options.delivery);
   const ctx: SandboxContext = {
     store,
     credentials,
@@ -87,14 +103,18 @@ export function createBraintreeSandbox(options: BraintreeSandboxOptions = {}): B
     settlement: options.settlement ?? 'next-day',
     currencyIsoCode: (options.currencyIsoCode ?? 'USD').toUpperCase(),
     notifySubscription: async (kind, s) => {
-      await deliver(store, target(), kind, s.id);
+      await deliver(store, target(), kind, s.id, { scheduler });
     },
   };
   const advance = async (seconds: number) => {
     moveClock(clock, seconds * 1000);
     return runDue(ctx);
   };
-  const app = buildApp(ctx, { advance, state: () => snapshot(store) });
+  const app = buildApp(ctx, {
+    advance,
+    state: () => snapshot(store),
+    settled: () => scheduler.settled(),
+  });
 
   const sandbox: BraintreeSandbox = {
     clock,
@@ -102,6 +122,7 @@ export function createBraintreeSandbox(options: BraintreeSandboxOptions = {}): B
     store,
     requests: store.requests,
     deliveries: store.deliveries,
+    webhooks: scheduler,
     fetch: async (request) => app.fetch(request),
     listen: (port, host) => listen(app.fetch, port, host),
     runDue: () => runDue(ctx),

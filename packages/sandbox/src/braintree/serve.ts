@@ -1,3 +1,4 @@
+import type { DeliveryMode, DeliveryOptions } from '../shared/delivery.js';
 import type { ListeningSandbox } from '../shared/listen.js';
 import { type BraintreeSandbox, createBraintreeSandbox } from './sandbox.js';
 import type { SandboxDiscount, SandboxPlan } from './store/records.js';
@@ -11,6 +12,8 @@ export interface ServeBraintreeSandboxOptions {
   merchantId?: string;
   publicKey?: string;
   privateKey?: string;
+  /** Webhook delivery: `'realistic'` (default) or `'ordered'`; see `BraintreeSandboxOptions.delivery`. */
+  delivery?: DeliveryMode | DeliveryOptions;
   /** Where the startup banner goes; defaults to stdout. */
   log?: (line: string) => void;
 }
@@ -28,6 +31,7 @@ export async function serveBraintreeSandbox(
     merchantId: options.merchantId,
     publicKey: options.publicKey,
     privateKey: options.privateKey,
+    delivery: options.delivery,
     webhook: options.webhookUrl ? { url: options.webhookUrl } : undefined,
   });
   const server = await sandbox.listen(options.port ?? 0, options.host ?? '127.0.0.1');

@@ -1,4 +1,5 @@
 export type { SandboxClock } from '../shared/clock.js';
+export type { DeliveryMode, DeliveryOptions, WebhookDeliveryControl } from '../shared/delivery.js';
 export type { ListeningSandbox } from '../shared/listen.js';
 export { TEST_TOKENS } from './domain/cards.js';
 export type { SandboxCoupon, SandboxPlan } from './domain/catalog.js';

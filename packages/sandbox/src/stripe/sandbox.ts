@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type Stripe from 'stripe';
 import { ManualClock, moveClock, type SandboxClock } from '../shared/clock.js';
+import type { DeliveryMode, DeliveryOptions, WebhookDeliveryControl } from '../shared/delivery.js';
 import { type ListeningSandbox, listen } from '../shared/listen.js';
 import { runDue } from './domain/billing-cycle.js';
 import { type SandboxCoupon, type SandboxPlan, seedCoupon, seedPlan } from './domain/catalog.js';
@@ -16,6 +17,8 @@ export interface StripeSandboxOptions {
   plans?: SandboxPlan[];
   coupons?: SandboxCoupon[];
   webhook?: WebhookTarget;
+  /** How webhooks are delivered: `'realistic'` (default: async, shuffled, duplicated, retried) or `'ordered'`. */
+  delivery?: DeliveryMode | DeliveryOptions;
 }
 
 export interface StripeSandbox {
@@ -33,6 +36,8 @@ export interface StripeSandbox {
   readonly requests: RequestLogEntry[];
   /** Every webhook delivery attempt, oldest first. */
   readonly deliveries: WebhookDelivery[];
+  /** The delivery mode and seed; `await sandbox.webhooks.settled()` waits until every delivery is done or given up. */
+  readonly webhooks: WebhookDeliveryControl;
   /** The sandbox's state (plain Stripe objects). Read it; change it only through the API. */
   readonly store: SandboxStore;
   readonly clock: SandboxClock;
@@ -52,7 +57,7 @@ export interface StripeSandbox {
 export function createStripeSandbox(options: StripeSandboxOptions = {}): StripeSandbox {
   const clock = options.clock ?? new ManualClock();
   const store = new SandboxStore(clock);
-  const events = new EventBus(store, options.webhook ?? null);
+  const events = new EventBus(store, options.webhook ?? null, options.delivery);
   const ctx: SandboxContext = { store, events };
   for (const plan of options.plans ?? []) seedPlan(ctx, plan);
   for (const coupon of options.coupons ?? []) seedCoupon(ctx, coupon);
@@ -87,6 +92,7 @@ export function createStripeSandbox(options: StripeSandboxOptions = {}): StripeS
     redeliver: (eventId) => events.redeliver(eventId),
     requests,
     deliveries: events.deliveries,
+    webhooks: events.scheduler,
     store,
     clock,
     events: (type) => [...store.events.values()].filter((e) => type === undefined || e.type === type),

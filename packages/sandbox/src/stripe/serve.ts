@@ -1,4 +1,5 @@
 import { ManualClock } from '../shared/clock.js';
+import type { DeliveryMode, DeliveryOptions } from '../shared/delivery.js';
 import type { ListeningSandbox } from '../shared/listen.js';
 import type { SandboxCoupon, SandboxPlan } from './domain/catalog.js';
 import { createStripeSandbox, type StripeSandbox } from './sandbox.js';
@@ -10,6 +11,8 @@ export interface ServeStripeSandboxOptions {
   webhookSecret?: string;
   plans?: SandboxPlan[];
   coupons?: SandboxCoupon[];
+  /** Webhook delivery: `'realistic'` (default) or `'ordered'`; see `StripeSandboxOptions.delivery`. */
+  delivery?: DeliveryMode | DeliveryOptions;
 }
 
 /**
@@ -26,6 +29,7 @@ export async function serveStripeSandbox(
     clock: new ManualClock(),
     plans: options.plans,
     coupons: options.coupons,
+    delivery: options.delivery,
     webhook: options.webhookUrl ? { url: options.webhookUrl, secret: options.webhookSecret! } : undefined,
   });
   const running = await sandbox.listen(options.port ?? 12111, options.host ?? '127.0.0.1');

@@ -10,7 +10,8 @@ describe('Braintree sandbox: billing cycle, retries and webhooks', () => {
   let subscription: braintree.Subscription;
   beforeEach(async () => {
     hooks = await startWebhookReceiver();
-    env = await startSandbox({ webhook: { url: hooks.url } });
+    // What is delivered, in order and within the call: realistic delivery has its own tests.
+    env = await startSandbox({ webhook: { url: hooks.url }, delivery: 'ordered' });
     const { customer } = await env.gateway.customer.create({ paymentMethodNonce: 'fake-valid-nonce' });
     const token = customer.paymentMethods?.[0]?.token ?? '';
     ({ subscription } = await env.gateway.subscription.create({

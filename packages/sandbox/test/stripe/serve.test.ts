@@ -50,6 +50,8 @@ describe('Stripe sandbox: standalone server', () => {
       subscriptions: Stripe.Subscription[];
     };
     expect(state.subscriptions[0]!.status).toBe('active');
+    // Webhooks arrive after the calls that caused them: wait for every delivery.
+    await fetch(`${running.url}/_sandbox/settle`, { method: 'POST' });
     expect(receiver.events.some((e) => e.type === 'invoice.payment_succeeded')).toBe(true);
     const warning = receiver.events.find((e) => e.type === 'customer.subscription.trial_will_end')!;
     expect(warning.created).toBe(sub.trial_end! - 3 * DAY);

@@ -1,3 +1,4 @@
+import type { DeliveryScheduler } from '../../shared/delivery.js';
 import { postWebhook } from '../../shared/webhooks.js';
 import { formatAmount } from '../objects/money.js';
 import { signPayload } from '../objects/signature.js';
@@ -71,15 +72,17 @@ export interface WebhookTarget {
 }
 
 /**
- * Builds, signs and (when a URL is set) POSTs one notification as the form fields `bt_signature` and
- * `bt_payload` — base64 of the `<notification>` XML — which `webhookNotification.parse` accepts.
+ * Builds and signs one notification as the form fields `bt_signature` and `bt_payload` — base64 of
+ * the `<notification>` XML, its subject as it is now — which `webhookNotification.parse` accepts,
+ * and (when a URL is set) POSTs it through the scheduler: at once and awaited, or later, perhaps
+ * twice, retried (realistic mode). Each attempt is recorded.
  */
 export async function deliver(
   store: SandboxStore,
   target: WebhookTarget,
   kind: string,
   subjectId: string,
-  options: { transactionId?: string } = {},
+  options: { transactionId?: string; scheduler?: DeliveryScheduler } = {},
 ): Promise<WebhookDelivery> {
   const timestamp = store.now();
   const xml = buildXml('notification', {
@@ -89,7 +92,7 @@ export async function deliver(
   });
   const btPayload = `${Buffer.from(xml, 'utf8').toString('base64')}\n`;
   const btSignature = signPayload(target.publicKey, target.privateKey, btPayload);
-  const delivery: WebhookDelivery = {
+  const notification: WebhookDelivery = {
     kind,
     subjectId,
     timestamp,
@@ -98,14 +101,25 @@ export async function deliver(
     btSignature,
     btPayload,
   };
-  store.deliveries.push(delivery);
-  if (target.url) {
-    const outcome = await postWebhook(target.url, {
+  const url = target.url;
+  if (!url) {
+    store.deliveries.push(notification);
+    return notification;
+  }
+  let last = notification;
+  const attempt = async () => {
+    const delivery: WebhookDelivery = { ...notification };
+    store.deliveries.push(delivery);
+    last = delivery;
+    const outcome = await postWebhook(url, {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ bt_signature: btSignature, bt_payload: btPayload }),
     });
     delivery.status = outcome.status;
     if (outcome.error !== null) delivery.error = outcome.error;
-  }
-  return delivery;
+    return outcome.ok;
+  };
+  if (options.scheduler) await options.scheduler.dispatch([attempt]);
+  else await attempt();
+  return last;
 }

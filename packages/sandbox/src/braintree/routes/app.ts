@@ -10,6 +10,7 @@ import { transactionRoutes } from './transactions.js';
 export interface ControlHooks {
   advance(seconds: number): Promise<number>;
   state(): unknown;
+  settled(): Promise<void>;
 }
 
 /** The gateway API under `/merchants/:merchantId`, plus the sandbox's own `/_sandbox/*` control routes. */
@@ -32,6 +33,11 @@ export function buildApp(ctx: SandboxContext, control: ControlHooks): Hono {
     return c.json({ now: ctx.store.now(), processed });
   });
   app.get('/_sandbox/state', (c) => c.json(control.state() as object));
+  // Answers once every webhook delivery scheduled so far is done or given up (realistic delivery).
+  app.post('/_sandbox/settle', async (c) => {
+    await control.settled();
+    return c.json({ settled: true });
+  });
   app.route('/merchants/:merchantId', gateway);
   app.notFound(() => new Response('', { status: 404 }));
   app.onError((error) => {

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Stripe from 'stripe';
+import { type DeliveryOptions, DeliveryScheduler } from '../../shared/delivery.js';
 import { postWebhook } from '../../shared/webhooks.js';
 import { newId } from '../objects/ids.js';
 import { signPayload } from '../objects/signature.js';
@@ -33,9 +34,13 @@ interface RequestContext {
   idempotencyKey: string | null;
 }
 
-/** Records events and delivers them, in order, to the configured endpoint when flushed. */
+/**
+ * Records events and delivers them to the configured endpoint when flushed (at the end of each API
+ * call and billing step): in order and awaited, or realistically (see `DeliveryMode`).
+ */
 export class EventBus {
   readonly deliveries: WebhookDelivery[] = [];
+  readonly scheduler: DeliveryScheduler;
   readonly #pending: Stripe.Event[] = [];
   readonly #request = new AsyncLocalStorage<RequestContext>();
   #target: WebhookTarget | null;
@@ -43,8 +48,10 @@ export class EventBus {
   constructor(
     private readonly store: SandboxStore,
     target: WebhookTarget | null,
+    delivery?: DeliveryOptions | DeliveryScheduler['mode'],
   ) {
     this.#target = target;
+    this.scheduler = new DeliveryScheduler(delivery);
   }
 
   setTarget(target: WebhookTarget | null): void {
@@ -78,12 +85,16 @@ export class EventBus {
     return event;
   }
 
-  /** Deliver every pending event, one after another, awaiting each. */
+  /** Deliver every pending event: in order awaiting each, or scheduled (realistic mode). */
   async flush(): Promise<void> {
-    while (this.#pending.length > 0) {
-      const event = this.#pending.shift()!;
-      if (this.#target) await this.deliver(event, this.#target);
-    }
+    const events = this.#pending.splice(0);
+    // The endpoint as configured when each attempt is made (a retry follows a changed endpoint).
+    await this.scheduler.dispatch(
+      events.map((event) => async () => {
+        const target = this.#target;
+        return target ? (await this.deliver(event, target)).ok : true;
+      }),
+    );
   }
 
   /** Send an event again (for a receiver that failed the first time). */

@@ -98,6 +98,11 @@ export function createSandboxApp(
     c.json({ now: ctx.store.clockSeconds(), steps: await hooks.runDue() }),
   );
   app.get('/_sandbox/state', (c) => c.json(hooks.state() as object));
+  // Answers once every webhook delivery scheduled so far is done or given up (realistic delivery).
+  app.post('/_sandbox/settle', async (c) => {
+    await ctx.events.scheduler.settled();
+    return c.json({ settled: true });
+  });
 
   app.use('/v1/*', async function stripeRequest(c, next) {
     const params = new Params(await readParams(c.req.raw));
