@@ -8,6 +8,9 @@ import { createTestApp, type TestApp } from '../support/app.js';
 import { TestUser } from './contract/context.js';
 import type { EditionHarness, EditionSandbox } from './harness.js';
 
+/** A route that swallows webhooks: see `startBillingApp`. */
+export const HELD_WEBHOOKS = '/webhooks-held';
+
 export interface BillingApp {
   t: TestApp;
   server: RunningServer;
@@ -30,6 +33,8 @@ export async function startBillingApp(options: {
       app.container.instance(UserModelKey, TestUser);
       // Outside the `web` group: no session, no CSRF (spec, "Webhook receiver").
       app.router.post(harness.webhook.path, [options.controller, 'handle']);
+      // Where a test points the sandbox to lose deliveries: accepted (so not retried), never processed.
+      app.router.post(HELD_WEBHOOKS, (c) => c.body(null, 204));
     },
   });
   const server = await listen(t.app, '127.0.0.1', 0);

@@ -247,6 +247,7 @@ describe(`the billing page and /billing/payment/{id}: 3-D Secure (${engine})`, (
       seen.push(event);
     });
     await sandbox.advance(32 * 86_400);
+    await sandbox.webhooks.settled();
     stop();
     expect(await rows(email)).toMatchObject([{ status: 'past_due' }]);
     const user = await app.db

@@ -16,7 +16,7 @@ import { reconcileCases } from './contract/reconcile.js';
 import { statusCases } from './contract/status.js';
 import { syncCases } from './contract/sync.js';
 import { webhookCases } from './contract/webhooks.js';
-import type { EditionHarness, EditionSandbox } from './harness.js';
+import { type EditionHarness, type EditionSandbox, reportSeed } from './harness.js';
 
 const START = new Date('2026-01-15T12:00:00Z');
 
@@ -72,7 +72,10 @@ export function billingContract(harness: EditionHarness): void {
 
     afterAll(() => stopBillingApp({ t, server }, sandbox));
 
-    afterEach(() => {
+    afterEach(async ({ task }) => {
+      if (task.result?.state === 'fail') reportSeed(harness.edition, sandbox);
+      // What one test caused is delivered before the next starts.
+      await sandbox?.settled();
       TestUser.tax = 0;
       webhooks.failNext = false;
     });

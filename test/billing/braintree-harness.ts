@@ -48,9 +48,14 @@ export const braintreeHarness: EditionHarness = {
   // The first failure, then a retry every intervalDays until `attempts` failures in a row.
   retryWindowDays: (DEFAULT_RETRY.attempts - 1) * DEFAULT_RETRY.intervalDays + 1,
 
-  async startSandbox({ clock, plans, coupons, currency, metered }): Promise<EditionSandbox> {
+  // Braintree has no `unpaid`: past due until cancelled, or cancelled after the retries.
+  failedPaymentOutcomes: ['cancel', 'past_due'],
+
+  async startSandbox({ clock, plans, coupons, currency, metered, failedPaymentOutcome }): Promise<EditionSandbox> {
+    if (failedPaymentOutcome === 'unpaid') throw new Error('Braintree has no unpaid status');
     const sandbox = createBraintreeSandbox({
       clock,
+      retry: { outcome: failedPaymentOutcome ?? 'cancel' },
       plans: sandboxPlans(plans, currency),
       discounts: sandboxDiscounts(coupons, currency),
       addOns: metered
@@ -81,7 +86,10 @@ export const braintreeHarness: EditionHarness = {
       },
       advanceDays: async (days) => {
         await sandbox.advance(days * 86_400);
+        await sandbox.webhooks.settled();
       },
+      settled: () => sandbox.webhooks.settled(),
+      seed: sandbox.webhooks.seed,
       payments: async (customerId) =>
         [...sandbox.store.transactions.values()]
           .filter((t) => t.customerId === customerId && t.type === 'sale')

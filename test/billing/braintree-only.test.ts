@@ -106,9 +106,16 @@ describe('Braintree edition specifics', () => {
     await close?.();
   });
 
-  afterEach(() => {
+  afterEach(async () => {
     taxPercentage = 0;
+    await sandbox.webhooks.settled();
   });
+
+  /** Moves the sandbox's clock, then waits for the notifications that caused. */
+  const advance = async (seconds: number) => {
+    await sandbox.advance(seconds);
+    await sandbox.webhooks.settled();
+  };
 
   const reload = async (user: Customer) => (await t.app.container.make(Users).find<Customer>(user.id))!;
   const lastCreate = (since: number) =>
@@ -156,7 +163,7 @@ describe('Braintree edition specifics', () => {
     const user = await newUser(t.app);
     const sub = await user.newSubscription('main', 'basic-monthly').create('fake-valid-nonce');
     const monthlyId = sub.providerId;
-    await sandbox.advance(10 * DAY);
+    await advance(10 * DAY);
 
     // Paid 20.00 for Mar 10 – Apr 9 (31 days); 21 days (Mar 20 – Apr 9) unused: 20.00 × 21/31 = 13.55.
     let since = sandbox.requests.length;
@@ -177,7 +184,7 @@ describe('Braintree edition specifics', () => {
     expect(invoice?.hasDiscount()).toBe(true);
     expect(invoice?.total()).toBe('$186.45');
 
-    await sandbox.advance(65 * DAY);
+    await advance(65 * DAY);
     // Paid 186.45 for Mar 20 2026 – Mar 19 2027 (365 days); May 24 – Mar 19 is 300 days unused:
     // 186.45 × 300/365 = 153.25, more than a month's 20.00, so spread over 8 cycles of 19.15.
     since = sandbox.requests.length;
@@ -332,13 +339,13 @@ describe('Braintree edition specifics', () => {
     await sub.cancel();
     expect(sandbox.store.subscriptions.get(first)?.status).toBe('Canceled');
     expect(sub.onGracePeriod() && sub.ends_at === sub.trial_ends_at).toBe(true);
-    await sandbox.advance(2 * DAY);
+    await advance(2 * DAY);
     await sub.resume();
     expect(sub.providerId).not.toBe(first);
     const remote = sandbox.store.subscriptions.get(sub.providerId)!;
     expect(remote.firstBillingDate).toBe(sub.trial_ends_at?.slice(0, 10));
     expect(sales((await reload(user)).braintree_id!)).toEqual([]);
-    await sandbox.advance(9 * DAY);
+    await advance(9 * DAY);
     expect(sales((await reload(user)).braintree_id!)).toEqual([2000]);
     expect(await user.subscribed('main')).toBe(true);
   });
@@ -366,12 +373,14 @@ describe('Braintree edition specifics', () => {
     expect(sub.ends_at).toBe(`${remote.nextBillingDate}T00:00:00.000Z`);
     const upcoming = await user.upcomingInvoice('main');
     expect(upcoming).toBeUndefined();
-    await sandbox.advance(32 * DAY);
+    await advance(32 * DAY);
     expect(remote.status).toBe('Expired');
     const expired = sandbox.deliveries.filter(
       (d) => d.kind === 'subscription_expired' && d.subjectId === remote.id,
     );
-    expect(expired.map((d) => d.status)).toEqual([200]);
+    // At least once: a duplicate delivery is acknowledged too.
+    expect(expired.length).toBeGreaterThan(0);
+    expect(expired.every((d) => d.status === 200)).toBe(true);
     expect(await user.subscribed('main')).toBe(false);
     expect(sales((await reload(user)).braintree_id!)).toEqual([2000]);
   });
@@ -432,7 +441,7 @@ describe('Braintree edition specifics', () => {
     const pending = (await user.invoicesIncludingPending()).find((i) => i.id === err.invoiceId);
     expect(pending?.status()).toBe('uncollectible');
     expect(pending?.lines().map((l) => l.description)).toEqual(['Consulting']);
-    await sandbox.advance(20 * DAY);
+    await advance(20 * DAY);
     expect(sales((await reload(user)).braintree_id!)).toEqual([2000]);
   });
 });

@@ -3,6 +3,9 @@ import type { WebhookController } from '../../src/billing/index.js';
 import type { TestClock } from '../../src/core/clock.js';
 import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
 
+/** Stripe's "subscription status after all retries fail"; Braintree cancels or leaves it past due. */
+export type FailedPaymentOutcome = 'cancel' | 'unpaid' | 'past_due';
+
 /**
  * What the shared billing suite (`billing.case.ts`) needs of an edition. Everything that differs
  * between Stripe and Braintree lives here; the suite itself never asks which edition it runs.
@@ -59,6 +62,8 @@ export interface EditionHarness {
   };
   /** Days after a failed renewal by which the provider has exhausted its retries. */
   retryWindowDays: number;
+  /** The provider's settings for a subscription whose retries all failed, as this edition offers them. */
+  failedPaymentOutcomes: FailedPaymentOutcome[];
   startSandbox(options: {
     clock: TestClock;
     plans: PlanConfig[];
@@ -66,6 +71,8 @@ export interface EditionHarness {
     currency: string;
     /** A metered price to seed: Stripe a metered price on a `sum` Billing Meter, Braintree an add-on. */
     metered?: MeteredSeed;
+    /** After the last retry fails (default `cancel`). */
+    failedPaymentOutcome?: FailedPaymentOutcome;
   }): Promise<EditionSandbox>;
 }
 
@@ -82,8 +89,15 @@ export interface EditionSandbox {
   config: DeepPartial<TollgateConfig['billing']>;
   /** Deliver webhooks here from now on. */
   setWebhook(url: string): void;
-  /** Move the shared clock and run everything due (trial ends, renewals, retries), delivering webhooks. */
+  /**
+   * Move the shared clock and run everything due (trial ends, renewals, retries), then wait until
+   * the webhooks that caused are delivered (or given up).
+   */
   advanceDays(days: number): Promise<void>;
+  /** Waits until every webhook delivery scheduled so far is done or given up (realistic delivery). */
+  settled(): Promise<void>;
+  /** The seed of the sandbox's realistic delivery (set `SANDBOX_WEBHOOK_SEED` to replay a run). */
+  readonly seed: number;
   /** Money the provider collected or tried to collect from a customer, oldest first, in minor units. */
   payments(customerId: string): Promise<Array<{ amount: number; succeeded: boolean }>>;
   /** The subscription at the provider: plan, quantity, and whether it is trialing/cancelled. */
@@ -103,4 +117,12 @@ export interface EditionSandbox {
   /** A webhook request for `eventId` signed with a wrong secret (`null`: without any signature). */
   forged(eventId: string, signature: 'wrong' | 'missing'): { body: string; headers: Record<string, string> };
   close(): Promise<void>;
+}
+
+/** Said when a test fails under realistic delivery: the seed that replays its shuffles and duplicates. */
+export function reportSeed(edition: string, sandbox: Pick<EditionSandbox, 'seed'> | undefined): void {
+  if (sandbox)
+    console.error(
+      `${edition} sandbox webhook delivery seed: ${sandbox.seed} (replay: SANDBOX_WEBHOOK_SEED=${sandbox.seed})`,
+    );
 }

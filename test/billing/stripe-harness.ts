@@ -37,7 +37,9 @@ export const stripeHarness: EditionHarness = {
   },
   retryWindowDays: RETRY_DAYS.at(-1)! + 1,
 
-  async startSandbox({ clock, plans, coupons, currency, metered }): Promise<EditionSandbox> {
+  failedPaymentOutcomes: ['cancel', 'unpaid', 'past_due'],
+
+  async startSandbox({ clock, plans, coupons, currency, metered, failedPaymentOutcome }): Promise<EditionSandbox> {
     const secret = 'whsec_test_tollgate';
     const meteredPlan = metered && {
       id: metered.id,
@@ -49,6 +51,7 @@ export const stripeHarness: EditionHarness = {
     };
     const sandbox = createStripeSandbox({
       clock,
+      failedPaymentOutcome,
       plans: [...sandboxPlans(plans, currency), ...(meteredPlan ? [meteredPlan] : [])],
       coupons: sandboxCoupons(coupons, currency),
     });
@@ -67,7 +70,10 @@ export const stripeHarness: EditionHarness = {
       setWebhook: (url) => sandbox.setWebhook(url, secret),
       advanceDays: async (days) => {
         await sandbox.advance(days * 86_400);
+        await sandbox.webhooks.settled();
       },
+      settled: () => sandbox.webhooks.settled(),
+      seed: sandbox.webhooks.seed,
       payments: async (customer) => {
         const list = await stripe.charges.list({ customer, limit: 100 });
         return list.data

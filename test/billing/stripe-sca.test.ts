@@ -13,7 +13,7 @@ import { stripeHarness } from './stripe-harness.js';
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
 /** What the customer's browser does on the issuer's (the sandbox's) 3-D Secure page. */
-async function authenticate(actionUrl: string | null, outcome: 'complete' | 'fail'): Promise<Response> {
+async function challenge(actionUrl: string | null, outcome: 'complete' | 'fail'): Promise<Response> {
   const url = new URL(actionUrl ?? '');
   return fetch(`${url.origin}${url.pathname}`, {
     method: 'POST',
@@ -63,6 +63,12 @@ describe(`Stripe SCA: PaymentMethods and 3-D Secure (${engine})`, () => {
       email: `sca${++n}@example.com`,
       password: 'correct horse battery',
     });
+  /** The challenge, then the webhooks it caused, delivered: nothing else tells the app. */
+  const authenticate = async (actionUrl: string | null, outcome: 'complete' | 'fail') => {
+    const response = await challenge(actionUrl, outcome);
+    await sandbox.settled();
+    return response;
+  };
   const reload = async (user: TestUser) => (await t.app.container.make(Users).find<TestUser>(user.id))!;
 
   it('create() takes a PaymentMethod id: the card is stored from the PaymentMethod and the subscription is active', async () => {

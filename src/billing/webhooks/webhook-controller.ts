@@ -3,7 +3,12 @@ import type { Binding } from '../../core/container.js';
 import { LoggerKey } from '../../core/keys.js';
 import type { Logger } from '../../core/logger.js';
 import { BillingError } from '../errors.js';
-import { type PaymentGateway, PaymentGatewayKey, type WebhookEvent } from '../gateway/payment-gateway.js';
+import {
+  type PaymentGateway,
+  PaymentGatewayKey,
+  type SubscriptionSync,
+  type WebhookEvent,
+} from '../gateway/payment-gateway.js';
 import { Subscriptions } from '../subscriptions/subscriptions.js';
 import { type ClaimOutcome, WebhookEvents } from './webhook-events.js';
 
@@ -23,8 +28,8 @@ type Handler = (payload: unknown, event: WebhookEvent) => unknown;
  * The billing webhook receiver (spec, "Webhook receiver" and "Events"). `handle`:
  * 1. verifies the request with the payment gateway — a bad or missing signature is 400 and nothing runs;
  *    then runs what the gateway keeps of the event itself (`event.record`; idempotent), 500 if it fails;
- * 2. in one transaction, claims the event id and applies the subscription state it carries, if any
- *    (`event.sync`, not when older than the row's) — a duplicate delivery is 200 and nothing runs
+ * 2. in one transaction, claims the event id and applies the subscription state it names, if any
+ *    (`event.sync`: the provider's current object, fetched; not when the event is older than the row's state) — a duplicate delivery is 200 and nothing runs
  *    again; a subscription with no row yet is 503 and nothing is recorded, so the provider retries;
  * 3. calls `handle` + CamelCase(event name) with the payload, if the class has it — unknown events are 200;
  * 4. a handler that throws is 500 (the provider retries) and the claim is released.
@@ -73,12 +78,12 @@ export class WebhookController {
     const edition = this.gateway.capabilities.edition;
     const method = handlerName(event.name);
     const handler = (this as unknown as Record<string, Handler | undefined>)[method];
-    const { sync } = event;
-    if (typeof handler !== 'function' && !sync) {
+    if (typeof handler !== 'function' && !event.sync) {
       return c.json({ received: true, handled: false });
     }
     let outcome: ClaimOutcome;
     try {
+      const sync = await this.currentState(event.sync);
       outcome = await this.events.claimAndApply(edition, event.id, event.name, async (db) =>
         sync
           ? (await this.subscriptions.applyProviderState(db, sync)) || sync.whenUnknown === 'acknowledge'
@@ -107,6 +112,17 @@ export class WebhookController {
       }
     }
     return c.json({ received: true, handled: true });
+  }
+
+  /**
+   * The subscription as the provider has it now, in place of the event's copy: events arrive late,
+   * twice and out of order, and several can share one timestamp, so the copy may be stale. A
+   * subscription the provider ended keeps the event's final state (and its replacement, if any).
+   */
+  protected async currentState(sync: SubscriptionSync | undefined): Promise<SubscriptionSync | undefined> {
+    if (!sync || sync.ended || sync.replacedBy) return sync;
+    const current = await this.gateway.findSubscription(sync.subscription.id);
+    return current ? { ...sync, subscription: current } : sync;
   }
 
   /**

@@ -87,6 +87,8 @@ export function reconcileCases(ctx: ContractContext): void {
     it('mismatched fields, a row without a provider object and a missing customer: reported, repaired', async () => {
       const user = await newUser();
       const sub = await user.newSubscription('main', plans.monthly.id).create(tokens.card);
+      // The drift is made after the creation's webhooks, which would repair it.
+      await ctx.sandbox.settled();
       const db = ctx.t.app.db;
       await db
         .updateTable('subscriptions')
@@ -136,6 +138,7 @@ export function reconcileCases(ctx: ContractContext): void {
     it('a monthly → yearly swap whose local write fails, webhooks lost: reported, and --fix moves the row onto the provider subscription and plan', async () => {
       const user = await newUser();
       const sub = await user.newSubscription('main', plans.monthly.id).create(tokens.card);
+      await ctx.sandbox.settled();
       // The webhooks of the swap are lost (an endpoint that was down); their retries come later.
       ctx.sandbox.setWebhook('http://127.0.0.1:9/unreachable');
       const update = vi.spyOn(repository(), 'update').mockRejectedValueOnce(new Error('disk I/O error'));
@@ -191,6 +194,7 @@ export function reconcileCases(ctx: ContractContext): void {
     it('a monthly → yearly swap whose local write fails, webhooks lost: the retried swap goes on from the provider, bills nothing more', async () => {
       const user = await newUser();
       const sub = await user.newSubscription('main', plans.monthly.id).create(tokens.card);
+      await ctx.sandbox.settled();
       ctx.sandbox.setWebhook('http://127.0.0.1:9/unreachable');
       try {
         const update = vi.spyOn(repository(), 'update').mockRejectedValueOnce(new Error('disk I/O error'));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PaymentGatewayKey } from '../../../src/billing/index.js';
+import { HELD_WEBHOOKS } from '../billing-app.js';
 import type { ContractContext } from './context.js';
 
 /**
@@ -13,12 +14,15 @@ export function syncCases(ctx: ContractContext): void {
   const post = (request: { body: string; headers: Record<string, string> }) =>
     fetch(endpoint(), { method: 'POST', ...request });
 
-  /** Runs `work` with deliveries going to a route that answers 404 (held), and returns them. */
+  /** Runs `work` with deliveries going to a route that swallows them (held), and returns them. */
   async function held(subject: string, work: () => Promise<void>) {
+    // What came before is delivered first; only what `work` causes is held.
+    await ctx.sandbox.settled();
     const from = ctx.sandbox.deliveries().length;
-    ctx.sandbox.setWebhook(`${ctx.serverUrl}/webhooks-held`);
+    ctx.sandbox.setWebhook(`${ctx.serverUrl}${HELD_WEBHOOKS}`);
     try {
       await work();
+      await ctx.sandbox.settled();
     } finally {
       ctx.sandbox.setWebhook(endpoint());
     }

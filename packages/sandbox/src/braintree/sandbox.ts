@@ -33,8 +33,11 @@ export interface BraintreeSandboxOptions {
    * delivers at once.
    */
   delivery?: DeliveryMode | DeliveryOptions;
-  /** Failed-charge policy: `attempts` failures in a row cancel; retries every `intervalDays`. Default 3 / 5. */
-  retry?: { attempts?: number; intervalDays?: number };
+  /**
+   * Failed-charge policy: retried every `intervalDays`; after `attempts` failures in a row the
+   * subscription is canceled (`outcome: 'cancel'`) or left Past Due (`'past_due'`). Default 3 / 5 / cancel.
+   */
+  retry?: { attempts?: number; intervalDays?: number; outcome?: 'cancel' | 'past_due' };
   /**
    * When `submitForSettlement` sales become `settled`: at the first `runDue`/`advance` on a later date
    * (default, like the real sandbox's daily batch), or at once.

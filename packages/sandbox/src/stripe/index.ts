@@ -3,6 +3,7 @@ export type { DeliveryMode, DeliveryOptions, WebhookDeliveryControl } from '../s
 export type { ListeningSandbox } from '../shared/listen.js';
 export { TEST_TOKENS } from './domain/cards.js';
 export type { SandboxCoupon, SandboxPlan } from './domain/catalog.js';
+export type { FailedPaymentOutcome } from './domain/context.js';
 export { RETRY_DAYS } from './domain/invoice-lifecycle.js';
 export { API_VERSION, type WebhookDelivery, type WebhookTarget } from './domain/webhooks.js';
 export { type StripeErrorBody, type StripeErrorType, StripeSandboxError } from './objects/errors.js';

@@ -5,7 +5,7 @@ import type { DeliveryMode, DeliveryOptions, WebhookDeliveryControl } from '../s
 import { type ListeningSandbox, listen } from '../shared/listen.js';
 import { runDue } from './domain/billing-cycle.js';
 import { type SandboxCoupon, type SandboxPlan, seedCoupon, seedPlan } from './domain/catalog.js';
-import type { SandboxContext } from './domain/context.js';
+import type { FailedPaymentOutcome, SandboxContext } from './domain/context.js';
 import { EventBus, type WebhookDelivery, type WebhookTarget } from './domain/webhooks.js';
 import { createSandboxApp, type RequestLogEntry } from './routes/app.js';
 import type { SandboxEnv } from './routes/respond.js';
@@ -17,6 +17,8 @@ export interface StripeSandboxOptions {
   plans?: SandboxPlan[];
   coupons?: SandboxCoupon[];
   webhook?: WebhookTarget;
+  /** After the last retry of a renewal fails: `'cancel'` (default), `'unpaid'` or `'past_due'`. */
+  failedPaymentOutcome?: FailedPaymentOutcome;
   /** How webhooks are delivered: `'realistic'` (default: async, shuffled, duplicated, retried) or `'ordered'`. */
   delivery?: DeliveryMode | DeliveryOptions;
 }
@@ -58,7 +60,7 @@ export function createStripeSandbox(options: StripeSandboxOptions = {}): StripeS
   const clock = options.clock ?? new ManualClock();
   const store = new SandboxStore(clock);
   const events = new EventBus(store, options.webhook ?? null, options.delivery);
-  const ctx: SandboxContext = { store, events };
+  const ctx: SandboxContext = { store, events, failedPaymentOutcome: options.failedPaymentOutcome };
   for (const plan of options.plans ?? []) seedPlan(ctx, plan);
   for (const coupon of options.coupons ?? []) seedCoupon(ctx, coupon);
   const requests: RequestLogEntry[] = [];

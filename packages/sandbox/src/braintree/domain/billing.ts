@@ -77,7 +77,8 @@ export function billPeriod(
 /**
  * Records a failed charge for the period starting on `start` (Braintree "Recurring billing → Past due
  * subscriptions"): Past Due with the amount owed as balance, retried every `intervalDays`; after
- * `attempts` failures in a row the subscription is canceled.
+ * `attempts` failures in a row the subscription is canceled (or, `retry.outcome: 'past_due'`, left
+ * Past Due without further retries).
  */
 export async function recordFailure(
   ctx: SandboxContext,
@@ -96,6 +97,7 @@ export async function recordFailure(
   if (firstFailure) await ctx.notifySubscription('subscription_went_past_due', s);
   if (s.failureCount >= ctx.retry.attempts) {
     s.nextRetryDate = null;
+    if (ctx.retry.outcome === 'past_due') return;
     setStatus(ctx, s, 'Canceled');
     await ctx.notifySubscription('subscription_canceled', s);
   }

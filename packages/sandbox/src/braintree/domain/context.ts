@@ -11,7 +11,11 @@ export interface Credentials {
 export interface SandboxContext {
   store: SandboxStore;
   credentials: Credentials;
-  retry: { attempts: number; intervalDays: number };
+  /**
+   * `attempts` failures in a row, retried every `intervalDays`; then (`outcome`) the subscription is
+   * canceled, or stays Past Due with no more retries (a manual `retryCharge` can still collect).
+   */
+  retry: { attempts: number; intervalDays: number; outcome?: 'cancel' | 'past_due' };
   /** `next-day`: settled by the first `runDue` on a later date; `immediate`: settled when charged. */
   settlement: 'next-day' | 'immediate';
   /** The merchant account's currency: one-off sales are made in it (subscriptions in their plan's). */

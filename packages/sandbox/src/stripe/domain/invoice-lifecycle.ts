@@ -10,8 +10,9 @@ import { cancelSubscription, changeSubscription, subscriptionOf } from './subscr
 
 /**
  * Days after the first failure on which an automatically collected invoice is retried; after
- * the last retry fails the subscription is canceled — the sandbox's fixed stand-in for Stripe's
- * configurable retry schedule (https://docs.stripe.com/billing/revenue-recovery/smart-retries).
+ * the last retry fails the subscription is canceled, marked unpaid or left past due (the
+ * sandbox's `failedPaymentOutcome`) — the sandbox's fixed stand-in for Stripe's configurable
+ * retry schedule (https://docs.stripe.com/billing/revenue-recovery/smart-retries).
  */
 export const RETRY_DAYS = [3, 5, 7] as const;
 
@@ -197,7 +198,7 @@ function markPaid(
   ctx.events.emit('invoice.payment_succeeded', invoice);
   const subId = subscriptionOf(invoice);
   const sub = subId ? ctx.store.subscriptions.get(subId) : undefined;
-  if (sync && sub && (sub.status === 'past_due' || sub.status === 'incomplete')) {
+  if (sync && sub && (sub.status === 'past_due' || sub.status === 'unpaid' || sub.status === 'incomplete')) {
     changeSubscription(ctx, sub, (s) => {
       s.status = 'active';
     });
@@ -224,7 +225,13 @@ function recordFailure(
   const sub = subId ? store.subscriptions.get(subId) : undefined;
   if (!sync || !sub || sub.status === 'canceled' || sub.status === 'incomplete') return;
   if (retries && days === undefined) {
-    cancelSubscription(ctx, sub, 'payment_failed');
+    const outcome = ctx.failedPaymentOutcome ?? 'cancel';
+    if (outcome === 'cancel') cancelSubscription(ctx, sub, 'payment_failed');
+    else if (outcome === 'unpaid')
+      changeSubscription(ctx, sub, (s) => {
+        s.status = 'unpaid';
+      });
+    // 'past_due': it stays past due, and its next renewals are charged as they fall due.
   } else if (sub.status === 'active' || sub.status === 'trialing') {
     changeSubscription(ctx, sub, (s) => {
       s.status = 'past_due';

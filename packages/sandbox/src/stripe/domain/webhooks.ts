@@ -88,13 +88,10 @@ export class EventBus {
   /** Deliver every pending event: in order awaiting each, or scheduled (realistic mode). */
   async flush(): Promise<void> {
     const events = this.#pending.splice(0);
-    // The endpoint as configured when each attempt is made (a retry follows a changed endpoint).
-    await this.scheduler.dispatch(
-      events.map((event) => async () => {
-        const target = this.#target;
-        return target ? (await this.deliver(event, target)).ok : true;
-      }),
-    );
+    const target = this.#target;
+    if (!target) return;
+    // To the endpoint configured when the event happened, retries included.
+    await this.scheduler.dispatch(events.map((event) => async () => (await this.deliver(event, target)).ok));
   }
 
   /** Send an event again (for a receiver that failed the first time). */
