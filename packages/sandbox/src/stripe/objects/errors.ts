@@ -40,6 +40,17 @@ export class StripeSandboxError extends Error {
     return new StripeSandboxError(400, { type: 'invalid_request_error', message, param, code });
   }
 
+  /** Stripe's answer to a parameter the endpoint does not have. */
+  static unknownParam(param: string): StripeSandboxError {
+    return new StripeSandboxError(400, {
+      type: 'invalid_request_error',
+      code: 'parameter_unknown',
+      param,
+      message: `Received unknown parameter: ${param}`,
+      doc_url: 'https://stripe.com/docs/error-codes/parameter-unknown',
+    });
+  }
+
   static missingParam(param: string): StripeSandboxError {
     return StripeSandboxError.invalid(`Missing required param: ${param}.`, param, 'parameter_missing');
   }

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { matchedRoutes } from 'hono/route';
 import type { SandboxContext } from '../domain/context.js';
 import { Params, type RawParams } from '../domain/params.js';
 import { API_VERSION } from '../domain/webhooks.js';
@@ -14,6 +15,7 @@ import { registerHostedPages } from './hosted-pages.js';
 import { registerIntents } from './intents.js';
 import { registerInvoiceItems } from './invoice-items.js';
 import { registerInvoices } from './invoices.js';
+import { unknownParam } from './known-params.js';
 import { registerMeters } from './meters.js';
 import { registerPaymentMethods } from './payment-methods.js';
 import type { SandboxEnv } from './respond.js';
@@ -126,6 +128,15 @@ export function createSandboxApp(
     } catch (error) {
       entry.status = 401;
       throw error;
+    }
+    // Refused before anything runs, as Stripe does.
+    const route = matchedRoutes(c)
+      .filter((r) => r.method !== 'ALL')
+      .at(-1)?.path;
+    const unknown = route ? unknownParam(`${c.req.method} ${route}`, Object.keys(params.raw)) : undefined;
+    if (unknown !== undefined) {
+      entry.status = 400;
+      throw StripeSandboxError.unknownParam(unknown);
     }
 
     // https://docs.stripe.com/api/idempotent_requests: same key → the first response, replayed.
