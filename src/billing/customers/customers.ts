@@ -65,6 +65,19 @@ export class Customers {
     await this.store(user, customer);
   }
 
+  /**
+   * Copies the provider's current default payment method (brand, last four, PayPal e-mail) to the
+   * user — fetched, so a late or repeated `customer.updated` or payment-method webhook never
+   * stores an older card. Returns false when the user has no customer or the provider has none.
+   */
+  async refreshCard(user: User): Promise<boolean> {
+    const id = this.idOf(user);
+    const customer = id ? await this.gateway.findCustomer(id) : null;
+    if (!customer) return false;
+    await this.store(user, customer);
+    return true;
+  }
+
   /** The customer id as the database has it now (another request may have just created it). */
   private async freshId(user: User): Promise<string | undefined> {
     const column = this.gateway.capabilities.columns.customerId;

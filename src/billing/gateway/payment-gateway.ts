@@ -326,6 +326,8 @@ export interface SubscriptionSync {
    * not lock a paying customer out.
    */
   replacedBy?: GatewaySubscription;
+  /** `subscription` was fetched from the provider for this event already (no need to fetch it again). */
+  current?: boolean;
 }
 
 /** Container key for the application's payment gateway. */

@@ -120,7 +120,7 @@ export class WebhookController {
    * subscription the provider ended keeps the event's final state (and its replacement, if any).
    */
   protected async currentState(sync: SubscriptionSync | undefined): Promise<SubscriptionSync | undefined> {
-    if (!sync || sync.ended || sync.replacedBy) return sync;
+    if (!sync || sync.ended || sync.replacedBy || sync.current) return sync;
     const current = await this.gateway.findSubscription(sync.subscription.id);
     return current ? { ...sync, subscription: current } : sync;
   }

@@ -25,7 +25,7 @@ import { mapCustomer, mapSubscription, planItem, subscriptionOfEvent } from './m
 import { isPaymentMethod, StripePayments } from './payments.js';
 import { StripeTaxRates } from './tax-rates.js';
 import { StripeUsage } from './usage.js';
-import { subscriptionSyncOf } from './webhook-sync.js';
+import { invoiceSyncOf, isInvoiceSyncEvent, subscriptionSyncOf } from './webhook-sync.js';
 
 export interface StripePaymentGatewayOptions extends StripeClientOptions {
   /** The endpoint's signing secret (`whsec_…`). */
@@ -295,12 +295,16 @@ export class StripePaymentGateway implements PaymentGateway {
     } catch (err) {
       throw BillingError.invalidWebhookSignature(err instanceof Error ? err.message : String(err));
     }
+    const subscriptionId = subscriptionOfEvent(event);
+    const invoiceOf = isInvoiceSyncEvent(event.type) && subscriptionId;
     return {
       id: event.id,
       name: event.type,
       payload: event,
-      subscriptionId: subscriptionOfEvent(event),
-      sync: subscriptionSyncOf(event),
+      subscriptionId,
+      sync: invoiceOf
+        ? invoiceSyncOf(event, await this.findSubscription(subscriptionId))
+        : subscriptionSyncOf(event),
     };
   }
 

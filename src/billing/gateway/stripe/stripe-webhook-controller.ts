@@ -3,6 +3,8 @@ import type { Binding } from '../../../core/container.js';
 import type { EventDispatcher } from '../../../core/events.js';
 import { EventsKey, LoggerKey } from '../../../core/keys.js';
 import type { Logger } from '../../../core/logger.js';
+import { Users } from '../../billable-user.js';
+import { Customers } from '../../customers/customers.js';
 import { PaymentActionRequired } from '../../payments/payment-action-required.js';
 import { Payments } from '../../payments/payments.js';
 import { Subscriptions } from '../../subscriptions/subscriptions.js';
@@ -32,6 +34,8 @@ export class StripeWebhookController extends WebhookController {
     LoggerKey,
     Payments,
     EventsKey,
+    Users,
+    Customers,
   ];
 
   constructor(
@@ -42,8 +46,39 @@ export class StripeWebhookController extends WebhookController {
     // Optional, so a subclass made with the base receiver's four dependencies still constructs.
     protected readonly payments?: Payments,
     protected readonly dispatcher?: EventDispatcher,
+    protected readonly users?: Users,
+    protected readonly customers?: Customers,
   ) {
     super(gateway, events, subscriptions, logger);
+  }
+
+  /** The default card may have changed at Stripe (dashboard, portal, another app): copy it. */
+  async handleCustomerUpdated(payload: Stripe.Event): Promise<void> {
+    await this.refreshCard((payload.data.object as Stripe.Customer).id);
+  }
+
+  async handlePaymentMethodAttached(payload: Stripe.Event): Promise<void> {
+    await this.refreshCard(customerOf(payload));
+  }
+
+  async handlePaymentMethodDetached(payload: Stripe.Event): Promise<void> {
+    await this.refreshCard(customerOf(payload));
+  }
+
+  async handlePaymentMethodUpdated(payload: Stripe.Event): Promise<void> {
+    await this.refreshCard(customerOf(payload));
+  }
+
+  async handlePaymentMethodAutomaticallyUpdated(payload: Stripe.Event): Promise<void> {
+    await this.refreshCard(customerOf(payload));
+  }
+
+  /** Copies the customer's current default card to its user, if the customer is one of ours. */
+  protected async refreshCard(customerId: string | null): Promise<void> {
+    if (!customerId || !this.payments || !this.users || !this.customers) return;
+    const userId = await this.payments.userIdOf(customerId);
+    const user = userId === undefined ? undefined : await this.users.find(userId);
+    if (user) await this.customers.refreshCard(user);
   }
 
   async handleCustomerSubscriptionDeleted(_payload: unknown, event: WebhookEvent): Promise<void> {
@@ -63,4 +98,12 @@ export class StripeWebhookController extends WebhookController {
     const userId = customer ? await this.payments?.userIdOf(customer) : undefined;
     await this.dispatcher?.dispatch(new PaymentActionRequired(userId, payment, invoice.id ?? ''));
   }
+}
+
+/** The customer a payment-method event concerns (a detached one names it only in `previous_attributes`). */
+function customerOf(payload: Stripe.Event): string | null {
+  const pm = payload.data.object as Stripe.PaymentMethod;
+  const previous = payload.data.previous_attributes as { customer?: string | null } | undefined;
+  const customer = pm.customer ?? previous?.customer ?? null;
+  return typeof customer === 'string' ? customer : (customer?.id ?? null);
 }

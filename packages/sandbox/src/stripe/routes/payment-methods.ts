@@ -57,8 +57,10 @@ export function registerPaymentMethods(app: Hono<SandboxEnv>, ctx: SandboxContex
     if (customer?.invoice_settings.default_payment_method === pm.id) {
       customer.invoice_settings.default_payment_method = null;
     }
+    const previous = pm.customer;
     pm.customer = null;
-    events.emit('payment_method.detached', pm);
+    // As Stripe does: the customer it was detached from is in `previous_attributes`.
+    events.emit('payment_method.detached', pm, { customer: previous });
     return respond(c, store, pm);
   });
 }
