@@ -326,8 +326,11 @@ export interface SubscriptionSync {
    * not lock a paying customer out.
    */
   replacedBy?: GatewaySubscription;
-  /** `subscription` was fetched from the provider for this event already (no need to fetch it again). */
-  current?: boolean;
+  /**
+   * Only `subscription.id` is meaningful (an invoice event names its subscription): the receiver
+   * fetches the subscription, and decides `ended`/`whenUnknown` from its current status.
+   */
+  stub?: boolean;
 }
 
 /** Container key for the application's payment gateway. */

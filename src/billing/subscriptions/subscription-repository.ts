@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.js';
 import type { EventDispatcher } from '../../core/events.js';
 import { ClockKey, EventsKey } from '../../core/keys.js';
 import { DbKey } from '../../database/keys.js';
+import { isPostgres } from '../../database/schema.js';
 import type { Database } from '../../database/types.js';
 import type { EditionColumns } from '../gateway/capabilities.js';
 import { type PaymentGateway, PaymentGatewayKey } from '../gateway/payment-gateway.js';
@@ -124,6 +125,21 @@ export class SubscriptionRepository {
       .where(this.#columns.subscriptionId, '=', providerId)
       .execute();
     return rows.map((row) => this.toRecord(row));
+  }
+
+  /**
+   * Inside a transaction: locks the rows of a provider subscription until it ends (PostgreSQL
+   * `FOR UPDATE`; SQLite's one writer is already held once the transaction has written), so a
+   * write from the app's own API answer waits for whoever read the provider's state first.
+   */
+  async lockByProviderId(providerId: string): Promise<void> {
+    if (!isPostgres(this.db)) return;
+    await this.db
+      .selectFrom('subscriptions')
+      .select('id')
+      .where(this.#columns.subscriptionId, '=', providerId)
+      .forUpdate()
+      .execute();
   }
 
   async update(id: number, changes: SubscriptionUpdate): Promise<SubscriptionRecord> {

@@ -299,6 +299,11 @@ export class Subscriptions implements SubscriptionOperations {
    * `db` (the receiver's transaction). State older than what a row holds is skipped. False when no
    * row has that id (the receiver then lets the provider retry, or acknowledges, as `sync` says).
    */
+  /** Locks the local rows of a provider subscription for the rest of `db`'s transaction. */
+  lockProviderRows(db: Kysely<Database>, providerId: string): Promise<void> {
+    return this.repository.using(db).lockByProviderId(providerId);
+  }
+
   async applyProviderState(db: Kysely<Database>, sync: SubscriptionSync): Promise<boolean> {
     const repository = this.repository.using(db);
     const records = await repository.findByProviderId(sync.subscription.id);

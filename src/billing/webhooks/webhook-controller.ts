@@ -4,6 +4,7 @@ import { LoggerKey } from '../../core/keys.js';
 import type { Logger } from '../../core/logger.js';
 import { BillingError } from '../errors.js';
 import {
+  type GatewaySubscription,
   type PaymentGateway,
   PaymentGatewayKey,
   type SubscriptionSync,
@@ -83,12 +84,15 @@ export class WebhookController {
     }
     let outcome: ClaimOutcome;
     try {
-      const sync = await this.currentState(event.sync);
-      outcome = await this.events.claimAndApply(edition, event.id, event.name, async (db) =>
-        sync
-          ? (await this.subscriptions.applyProviderState(db, sync)) || sync.whenUnknown === 'acknowledge'
-          : true,
-      );
+      outcome = await this.events.claimAndApply(edition, event.id, event.name, async (db) => {
+        if (!event.sync) return true;
+        // Read the provider's state with the rows locked: an API answer stored meanwhile (a swap)
+        // waits, and lands after this, never under it.
+        await this.subscriptions.lockProviderRows(db, event.sync.subscription.id);
+        const sync = await this.currentState(event.sync);
+        if (!sync) return true;
+        return (await this.subscriptions.applyProviderState(db, sync)) || sync.whenUnknown === 'acknowledge';
+      });
     } catch (err) {
       this.logger.error({ err, event: event.id, type: event.name }, 'billing webhook sync failed');
       return c.json({ message: 'Webhook handler failed.' }, 500);
@@ -119,9 +123,11 @@ export class WebhookController {
    * twice and out of order, and several can share one timestamp, so the copy may be stale. A
    * subscription the provider ended keeps the event's final state (and its replacement, if any).
    */
-  protected async currentState(sync: SubscriptionSync | undefined): Promise<SubscriptionSync | undefined> {
-    if (!sync || sync.ended || sync.replacedBy || sync.current) return sync;
+  protected async currentState(sync: SubscriptionSync): Promise<SubscriptionSync | undefined> {
+    if (sync.ended || sync.replacedBy) return sync;
     const current = await this.gateway.findSubscription(sync.subscription.id);
+    // Only the id was known (an invoice's subscription): nothing to apply if the provider has none.
+    if (sync.stub) return current ? { ...sync, subscription: current, ...stubRules(current) } : undefined;
     return current ? { ...sync, subscription: current } : sync;
   }
 
@@ -132,4 +138,14 @@ export class WebhookController {
   protected cancelSubscription(providerSubscriptionId: string): Promise<number> {
     return this.subscriptions.markEndedByProvider(providerSubscriptionId);
   }
+}
+
+/**
+ * For an event that named only its subscription: an ended one is applied as ended; a live one with
+ * no row yet is retried (its creating call is storing it); one that never became live is acknowledged.
+ */
+function stubRules(current: GatewaySubscription): Pick<SubscriptionSync, 'ended' | 'whenUnknown'> {
+  const ended = current.status === 'canceled' || current.status === 'incomplete_expired';
+  const live = ['active', 'trialing', 'past_due', 'unpaid'].includes(current.status);
+  return { ended, whenUnknown: live ? 'retry' : 'acknowledge' };
 }

@@ -25,7 +25,7 @@ import { mapCustomer, mapSubscription, planItem, subscriptionOfEvent } from './m
 import { isPaymentMethod, StripePayments } from './payments.js';
 import { StripeTaxRates } from './tax-rates.js';
 import { StripeUsage } from './usage.js';
-import { invoiceSyncOf, isInvoiceSyncEvent, subscriptionSyncOf } from './webhook-sync.js';
+import { invoiceSyncOf, subscriptionSyncOf } from './webhook-sync.js';
 
 export interface StripePaymentGatewayOptions extends StripeClientOptions {
   /** The endpoint's signing secret (`whsec_…`). */
@@ -296,15 +296,12 @@ export class StripePaymentGateway implements PaymentGateway {
       throw BillingError.invalidWebhookSignature(err instanceof Error ? err.message : String(err));
     }
     const subscriptionId = subscriptionOfEvent(event);
-    const invoiceOf = isInvoiceSyncEvent(event.type) && subscriptionId;
     return {
       id: event.id,
       name: event.type,
       payload: event,
       subscriptionId,
-      sync: invoiceOf
-        ? invoiceSyncOf(event, await this.findSubscription(subscriptionId))
-        : subscriptionSyncOf(event),
+      sync: subscriptionSyncOf(event) ?? invoiceSyncOf(event, subscriptionId),
     };
   }
 

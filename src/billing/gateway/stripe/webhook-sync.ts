@@ -25,27 +25,30 @@ export function subscriptionSyncOf(event: Stripe.Event): SubscriptionSync | unde
 const INVOICE_EVENTS = new Set(['invoice.payment_succeeded', 'invoice.payment_failed', 'invoice.paid']);
 
 /**
- * The state to apply for an invoice event of a subscription: the subscription as Stripe has it now
- * (`current`, fetched by the caller), as of the event's `created`. A live subscription with no row
- * yet is retried (its creating call is storing it); one that never became live is acknowledged.
+ * An invoice event of a subscription: the receiver applies that subscription as Stripe has it now
+ * (a `stub` it fetches), as of the event's `created`.
  */
 export function invoiceSyncOf(
   event: Stripe.Event,
-  current: GatewaySubscription | null,
+  subscriptionId: string | null,
 ): SubscriptionSync | undefined {
-  if (!INVOICE_EVENTS.has(event.type) || !current) return undefined;
-  const ended = current.status === 'canceled' || current.status === 'incomplete_expired';
-  const live = ['active', 'trialing', 'past_due', 'unpaid'].includes(current.status);
-  return {
-    subscription: current,
-    at: new Date(event.created * 1000),
-    ended,
-    whenUnknown: live ? 'retry' : 'acknowledge',
-    current: true,
+  if (!INVOICE_EVENTS.has(event.type) || !subscriptionId) return undefined;
+  const stub: GatewaySubscription = {
+    id: subscriptionId,
+    plan: '',
+    quantity: 1,
+    status: 'active',
+    trialEndsAt: null,
+    currentPeriodEnd: null,
+    cancelAtPeriodEnd: false,
+    endedAt: null,
+    name: null,
   };
-}
-
-/** Whether `invoiceSyncOf` wants the event's subscription fetched. */
-export function isInvoiceSyncEvent(type: string): boolean {
-  return INVOICE_EVENTS.has(type);
+  return {
+    subscription: stub,
+    at: new Date(event.created * 1000),
+    ended: false,
+    whenUnknown: 'retry',
+    stub: true,
+  };
 }
