@@ -51,7 +51,14 @@ export const braintreeHarness: EditionHarness = {
   // Braintree has no `unpaid`: past due until cancelled, or cancelled after the retries.
   failedPaymentOutcomes: ['cancel', 'past_due'],
 
-  async startSandbox({ clock, plans, coupons, currency, metered, failedPaymentOutcome }): Promise<EditionSandbox> {
+  async startSandbox({
+    clock,
+    plans,
+    coupons,
+    currency,
+    metered,
+    failedPaymentOutcome,
+  }): Promise<EditionSandbox> {
     if (failedPaymentOutcome === 'unpaid') throw new Error('Braintree has no unpaid status');
     const sandbox = createBraintreeSandbox({
       clock,

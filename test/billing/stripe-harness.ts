@@ -42,7 +42,14 @@ export const stripeHarness: EditionHarness = {
 
   failedPaymentOutcomes: ['cancel', 'unpaid', 'past_due'],
 
-  async startSandbox({ clock, plans, coupons, currency, metered, failedPaymentOutcome }): Promise<EditionSandbox> {
+  async startSandbox({
+    clock,
+    plans,
+    coupons,
+    currency,
+    metered,
+    failedPaymentOutcome,
+  }): Promise<EditionSandbox> {
     const secret = 'whsec_test_tollgate';
     const meteredPlan = metered && {
       id: metered.id,
