@@ -42,7 +42,9 @@ export type {
   PlanMeteredPrice,
   PlanRateLimit,
   PlansConfig,
+  PlanWindow,
 } from './plans/config.js';
+export { meter } from './plans/metering/metered.js';
 export type { UsagePoint, UsageRange } from './plans/metering/usage-ledger.js';
 export { UsageLedger } from './plans/metering/usage-ledger.js';
 export { UsageMeter } from './plans/metering/usage-meter.js';

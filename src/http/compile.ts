@@ -40,6 +40,13 @@ function assertUniqueNames(routes: readonly Route[]): void {
   }
 }
 
+/** What usage is counted under: the route's name, else its methods and path pattern (`GET /orders/{order}`). */
+function routeLabel(route: Route): string {
+  if (route.routeName) return route.routeName;
+  const methods = route.methods.filter((m) => m !== 'HEAD');
+  return `${(methods.length ? methods : route.methods).join('|')} ${route.path}`;
+}
+
 /** A configuration mistake, with the route it was found on. */
 function onRoute(err: unknown, route: Route): unknown {
   if (!(err instanceof ConfigurationError) || err.message.includes(route.describe())) return err;
@@ -72,8 +79,10 @@ export function compileRoutes(routes: readonly Route[], options: CompileOptions)
     // One Hono handler per route, running its middleware itself: Hono's fast path for a single
     // handler, and no promise per layer when every layer answers synchronously.
     const run = middleware.length ? chain(middleware, endpoint, onError) : endpoint;
+    const label = routeLabel(route);
     const handler = (c: Context) => {
       c.set('router', router);
+      c.set('routeLabel', label);
       return run(c);
     };
     app.on([...route.methods], [toHonoPath(route.path, route.wheres)], handler);

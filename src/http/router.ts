@@ -32,6 +32,8 @@ declare module 'hono' {
   interface ContextVariableMap {
     /** The router that matched the request: `route(c, 'photos.show', { photo: 7 })`. */
     router: Router;
+    /** The matched route's name, else `METHOD /path/{pattern}`: what metering counts usage under. */
+    routeLabel: string;
   }
 }
 

@@ -4,6 +4,16 @@ import type { ConfigSlice } from '../core/config.js';
 export interface PlanRateLimit {
   requests: number;
   per: 'second' | 'minute' | 'hour' | 'day';
+  /** A tighter limit per OAuth client of the user (each app acting for them); none by default. */
+  perClient?: PlanWindow;
+  /** A tighter limit per credential (each token, each API key); none by default. */
+  perCredential?: PlanWindow;
+}
+
+/** Requests per window, the shape of `perClient` and `perCredential`. */
+export interface PlanWindow {
+  requests: number;
+  per: PlanRateLimit['per'];
 }
 
 /**

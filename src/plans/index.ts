@@ -9,8 +9,10 @@ export type {
   PlanMeteredPrice,
   PlanRateLimit,
   PlansConfig,
+  PlanWindow,
 } from './config.js';
 export { plansConfig } from './config.js';
+export { meter } from './metering/metered.js';
 export type { UsagePoint, UsageRange } from './metering/usage-ledger.js';
 export { UsageLedger } from './metering/usage-ledger.js';
 export { UsageMeter } from './metering/usage-meter.js';

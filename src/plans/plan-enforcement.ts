@@ -2,43 +2,35 @@ import type { Context } from 'hono';
 import type { Guard } from '../auth/guards.js';
 import type { User } from '../auth/user.js';
 import type { Clock } from '../core/clock.js';
-import { rateLimitHeaders, tooManyRequests } from '../kernel/rate-limits/http.js';
-import type { RateLimit, RateLimitResult } from '../kernel/rate-limits/rate-limit.js';
+import { rateLimitHeaders } from '../kernel/rate-limits/http.js';
 import type { RateLimits } from '../kernel/rate-limits/rate-limits.js';
 import { bindToken } from '../oauth/guard/user-resolver.js';
-import { MonthlyQuota, quotaSpent } from './monthly-quota.js';
+import type { Metering } from './metering/metering.js';
 import type { Plan, PlanCatalog } from './plan.js';
+import { PlanLimits } from './plan-limits.js';
 import type { PlanResolver } from './plan-resolver.js';
 import { withinPlan } from './plan-scopes.js';
 
-/** The name of a plan's per-user rate limit (`plan.free`), as the `RateLimit` fields show it. */
-export const limitName = (plan: Plan) => `plan.${plan.name.toLowerCase().replace(/[^a-z0-9._-]/g, '-')}`;
-
 /**
  * What `auth:api` does on top of the token guard once plans are declared: narrows the request's
- * credential to the plan's scopes and counts the request against the plan's rate limit and
- * monthly quota, per user
- * — so an OAuth token, a personal token and an API key of one user share one counter. The
- * first-party `app_token` cookie (a transient token) and tokens without a user are left alone.
+ * credential to the plan's scopes, counts the request against the plan's limits (per credential,
+ * per client, per user, per month: `PlanLimits`) and meters it under `calls` — so an OAuth token, a
+ * personal token and an API key of one user share one counter. The first-party `app_token`
+ * cookie (a transient token) and tokens without a user are left alone.
  */
 export class PlanEnforcement {
-  readonly #limits = new Map<Plan, RateLimit>();
-  readonly #quotas = new Map<Plan, MonthlyQuota>();
+  readonly #limits = new Map<Plan, PlanLimits>();
 
   constructor(
     readonly resolver: PlanResolver,
     catalog: PlanCatalog,
     limits: RateLimits,
-    clock: Clock,
+    private readonly clock: Clock,
+    private readonly metering: Metering,
   ) {
     for (const plan of catalog.plans.values()) {
-      if (plan.rateLimit && plan.rateLimit.points > 0)
-        this.#limits.set(plan, limits.define(limitName(plan), plan.rateLimit));
-      if (plan.monthlyQuota !== null)
-        this.#quotas.set(
-          plan,
-          new MonthlyQuota(`${limitName(plan)}.month`, plan.monthlyQuota, limits, clock),
-        );
+      const planLimits = new PlanLimits(plan, limits);
+      if (!planLimits.empty) this.#limits.set(plan, planLimits);
     }
   }
 
@@ -66,22 +58,13 @@ export class PlanEnforcement {
     // The guard keeps one model per token between requests: bind it every time, so `tokenCan()`
     // follows the plan both ways (narrowed after a downgrade, whole again after an upgrade).
     bindToken(user, narrowed);
-    const limit = this.#limits.get(plan);
-    const quota = this.#quotas.get(plan);
-    if (limit === undefined && quota === undefined) return user;
-    const results: RateLimitResult[] = [];
-    if (limit !== undefined) {
-      const result = await limit.consume(String(user.id));
-      if (!result.allowed) throw tooManyRequests([result]);
-      results.push(result);
+    const limits = this.#limits.get(plan);
+    if (limits !== undefined) {
+      const results = await limits.consume(String(user.id), token, this.clock.now().getTime());
+      for (const [name, value] of Object.entries(rateLimitHeaders(results))) c.header(name, value);
     }
-    // Counted only for a call the rate limit let through.
-    if (quota !== undefined) {
-      const result = await quota.consume(String(user.id));
-      results.push(result);
-      if (!result.allowed) throw quotaSpent(results);
-    }
-    for (const [name, value] of Object.entries(rateLimitHeaders(results))) c.header(name, value);
+    c.set('callCounted', true);
+    await this.metering.count(c, 'calls', 1, user.id);
     return user;
   }
 }

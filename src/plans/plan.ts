@@ -1,7 +1,7 @@
 import { ConfigurationError } from '../core/errors.js';
 import type { RateLimitPolicy } from '../kernel/rate-limits/policy.js';
 import { OPENID_SCOPES } from '../oauth/oidc/scopes.js';
-import type { PlanEntitlements, PlanMeteredPrice, PlansConfig } from './config.js';
+import type { PlanEntitlements, PlanMeteredPrice, PlansConfig, PlanWindow } from './config.js';
 
 const SECONDS = { second: 1, minute: 60, hour: 3_600, day: 86_400 } as const;
 
@@ -15,6 +15,10 @@ export interface Plan {
   readonly scopes: ReadonlySet<string> | null;
   /** The per-user limit, as a rate-limit policy; null: unlimited. */
   readonly rateLimit: RateLimitPolicy | null;
+  /** Per OAuth client of a user (`rateLimit.perClient`); null: none. */
+  readonly clientLimit: RateLimitPolicy | null;
+  /** Per token or API key (`rateLimit.perCredential`); null: none. */
+  readonly credentialLimit: RateLimitPolicy | null;
   readonly monthlyQuota: number | null;
   readonly features: ReadonlySet<string>;
   /** The metered price usage is reported for; null: the plan bills no usage. */
@@ -29,15 +33,22 @@ export interface PlanCatalog {
   readonly free: Plan | undefined;
 }
 
+function toPolicy(window: PlanWindow | undefined, path: string): RateLimitPolicy | null {
+  if (window === undefined) return null;
+  if (!(window.requests >= 0) || !(window.per in SECONDS))
+    throw new ConfigurationError(`${path} needs requests ≥ 0 and a known "per".`);
+  return { points: window.requests, durationSeconds: SECONDS[window.per] };
+}
+
 function toPlan(name: string, e: PlanEntitlements): Plan {
   const scopes = e.scopes ?? ['*'];
   const limit = e.rateLimit;
-  if (limit && (!(limit.requests >= 0) || !(limit.per in SECONDS)))
-    throw new ConfigurationError(`plans.definitions.${name}.rateLimit needs requests ≥ 0 and a known "per".`);
   return Object.freeze({
     name,
     scopes: scopes.includes('*') ? null : new Set([...scopes, ...Object.keys(OPENID_SCOPES)]),
-    rateLimit: limit ? { points: limit.requests, durationSeconds: SECONDS[limit.per] } : null,
+    rateLimit: toPolicy(limit, `plans.definitions.${name}.rateLimit`),
+    clientLimit: toPolicy(limit?.perClient, `plans.definitions.${name}.rateLimit.perClient`),
+    credentialLimit: toPolicy(limit?.perCredential, `plans.definitions.${name}.rateLimit.perCredential`),
     monthlyQuota: e.monthlyQuota ?? null,
     features: new Set(e.features ?? []),
     metered: meteredOf(name, e.metered),

@@ -5,6 +5,9 @@ import { SubscriptionRepository } from '../billing/subscriptions/subscription-re
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { RateLimits } from '../kernel/rate-limits/rate-limits.js';
 import { Scopes } from '../oauth/scopes.js';
+import { CredentialKinds } from './metering/credential-kinds.js';
+import { meteredMiddleware, useMetering } from './metering/metered.js';
+import { Metering } from './metering/metering.js';
 import { UsageLedger } from './metering/usage-ledger.js';
 import { UsageMeter } from './metering/usage-meter.js';
 import { KyselyUsageWriter } from './metering/usage-writer.js';
@@ -75,6 +78,7 @@ export function plansProvider(): ServiceProvider {
         plans.catalog,
         app.container.make(RateLimits),
         app.clock,
+        app.container.make(Metering),
       );
       app.container.instance(PlanEnforcement, enforcement);
       guards.define('api', enforcement.wrap(guards.get('api')));
@@ -90,7 +94,13 @@ function registerMetering(app: Application): void {
     app.logger,
     app.config.plans.metering.flushMs,
   );
-  app.container.instance(UsageMeter, meter).instance(UsageLedger, new UsageLedger(app.db));
+  const metering = new Metering(meter, new CredentialKinds(app.db), app.clock);
+  app.container
+    .instance(UsageMeter, meter)
+    .instance(Metering, metering)
+    .instance(UsageLedger, new UsageLedger(app.db));
+  useMetering(app.router, metering);
+  app.router.middleware.alias('metered', (...args) => meteredMiddleware(args));
   app.onClose(() => meter.flush());
 }
 

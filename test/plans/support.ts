@@ -11,6 +11,7 @@ import { createLogger } from '../../src/core/logger.js';
 import type { Application } from '../../src/kernel/application.js';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { ApiKeys, Clients, installKeys } from '../../src/oauth/index.js';
+import { meter } from '../../src/plans/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 /** Free: one scope, 3 calls a minute, 6 a month. Basic: the same scope, 5 a minute. Pro: every scope, exports. */
@@ -64,6 +65,11 @@ export async function startPlansApp(
   app.router.group({ prefix: '/api/plan-probe', middleware: ['api', 'auth:api'] }, (r) => {
     r.get('/pro', (c) => c.json({ ok: true })).middleware('plan:pro');
     r.get('/exports', (c) => c.json({ ok: true })).middleware('entitled:exports');
+    r.post('/emails', (c) => c.json({ ok: true })).middleware('metered:emails,3');
+    r.post('/report', async (c) => {
+      await meter(c, 'emails', 2);
+      return c.json({ ok: true });
+    }).name('probe.report');
     r.get('/can', (c) => {
       const user = c.get('user') as unknown as AppUser;
       return c.json({ placeOrders: user.tokenCan('place-orders'), scopes: user.token()?.scopes });

@@ -12,6 +12,14 @@ export interface RateLimitResult {
   readonly resetSeconds: number;
 }
 
+/** What `RateLimit.claim` got from the store. */
+export interface RateLimitClaim {
+  readonly granted: number;
+  /** Attempts the window has counted, this claim included (granted or not). */
+  readonly consumed: number;
+  readonly msBeforeNext: number;
+}
+
 /** The limiters behind one named limit: the counter, and the strikes that double its blocks. */
 export interface RateLimitStores {
   counter: RateLimiterAbstract;
@@ -55,6 +63,25 @@ export class RateLimit {
         }
       }
       return this.#result(false, rejection);
+    }
+  }
+
+  /**
+   * Takes up to `points` attempts at once for `subject` (a lease a `LeasedLimit` hands out in
+   * memory): one atomic increment in the store. Says how many were granted — fewer, or none, when
+   * the window has less left — how many the window has counted in all, and when it resets.
+   */
+  async claim(subject: string, points: number): Promise<RateLimitClaim> {
+    if (!this.enabled)
+      return { granted: points, consumed: 0, msBeforeNext: this.policy.durationSeconds * 1000 };
+    try {
+      const res = await this.stores.counter.consume(keyOf(subject), points);
+      return { granted: points, consumed: res.consumedPoints, msBeforeNext: res.msBeforeNext };
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const before = rejection.consumedPoints - points;
+      const granted = Math.max(0, Math.min(points, this.policy.points - before));
+      return { granted, consumed: rejection.consumedPoints, msBeforeNext: rejection.msBeforeNext };
     }
   }
 

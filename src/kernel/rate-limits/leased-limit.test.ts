@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { LeasedLimit } from './leased-limit.js';
+import { RateLimits } from './rate-limits.js';
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+const redisUrl = process.env.REDIS_URL;
+const stores = [{ name: 'database', redis: '' }, ...(redisUrl ? [{ name: 'Redis', redis: redisUrl }] : [])];
+
+for (const store of stores) {
+  describe(`leased limits in the ${store.name} (${engine})`, () => {
+    const apps: TestApp[] = [];
+    afterEach(async () => {
+      for (const t of apps.splice(0)) await t.close();
+    });
+
+    /** A limit as two instances see it: each its own RateLimits (own connection), one store. */
+    const twoInstances = async (points: number) => {
+      const redis = { url: store.redis, keyPrefix: `test-${randomUUID()}:` };
+      const t = await createTestApp({ config: { redis } });
+      apps.push(t);
+      const other = new RateLimits({
+        db: t.app.db,
+        clock: t.clock,
+        logger: t.app.logger,
+        redisUrl: store.redis,
+        redisPrefix: redis.keyPrefix,
+      });
+      t.app.onClose(() => other.close());
+      const limits = [t.app.container.make(RateLimits), other];
+      const claims = { count: 0 };
+      const leased = limits.map((l) => {
+        const limit = l.define('probe.leased', { points, durationSeconds: 60 });
+        const claim = limit.claim.bind(limit);
+        limit.claim = (subject, n) => {
+          claims.count++;
+          return claim(subject, n);
+        };
+        return new LeasedLimit(limit);
+      });
+      // Defined first (the Redis connection opens with the first limit), as at boot.
+      await Promise.all(limits.map((l) => l.start()));
+      return { t, leased, claims };
+    };
+
+    it('of 300 parallel attempts on two instances against 200 points, never more than 200 pass, at most 2 × (lease − 1) fewer', async () => {
+      const { t, leased, claims } = await twoInstances(200);
+      const now = t.clock.now().getTime();
+      const results = await Promise.all(
+        Array.from({ length: 300 }, (_, i) => leased[i % 2]!.consume('ada', now)),
+      );
+      const allowed = results.filter((r) => r.allowed).length;
+      // A lease here is 200 / 20 = 10 attempts.
+      expect(allowed).toBeLessThanOrEqual(200);
+      expect(allowed).toBeGreaterThanOrEqual(200 - 2 * 9);
+      expect(claims.count).toBeLessThan(100);
+      const refused = results.find((r) => !r.allowed)!;
+      expect([refused.remaining, refused.resetSeconds > 0]).toEqual([0, true]);
+    });
+
+    it('one instance alone uses the whole window, one store round trip per lease', async () => {
+      const { t, leased, claims } = await twoInstances(200);
+      const now = t.clock.now().getTime();
+      const results = [];
+      for (let i = 0; i < 210; i++) results.push(await leased[0]!.consume('ada', now));
+      expect(results.filter((r) => r.allowed)).toHaveLength(200);
+      expect(claims.count).toBeLessThanOrEqual(40);
+      expect((await leased[1]!.consume('ada', now)).allowed).toBe(false);
+      expect((await leased[1]!.consume('grace', now)).allowed).toBe(true);
+    });
+
+    // The database counts on the application clock; Redis on its own.
+    if (!store.redis)
+      it('a new window (application clock) starts a new lease', async () => {
+        const { t, leased } = await twoInstances(3);
+        const at = () => t.clock.now().getTime();
+        const first = [];
+        for (let i = 0; i < 4; i++) first.push((await leased[i % 2]!.consume('ada', at())).allowed);
+        expect(first).toEqual([true, true, true, false]);
+        t.clock.advance(61_000);
+        expect((await leased[1]!.consume('ada', at())).allowed).toBe(true);
+      });
+  });
+}

@@ -1,0 +1,150 @@
+import type { RateLimit, RateLimitClaim, RateLimitResult } from './rate-limit.js';
+
+/** A share of one subject's window, held by this instance. */
+interface Lease {
+  /** Attempts this instance may still allow without asking the store. */
+  left: number;
+  /** What the store had left for everyone else at the last claim. */
+  shared: number;
+  /** When the window ends, in application-clock milliseconds. */
+  endsAt: number;
+  /** Refused without asking the store until then (the window was spent at the last claim). */
+  refusedUntil: number;
+  /** The claim under way, if any: concurrent requests wait for it instead of claiming again. */
+  claiming: Promise<void> | undefined;
+  /** Requests waiting for a claim: the next claim asks for at least as many. */
+  waiting: number;
+}
+
+export interface LeasedLimitOptions {
+  /** The most attempts one claim takes; default 100. 1: every attempt goes to the store. */
+  maxLease?: number;
+  /** How many subjects' leases an instance remembers; default 50,000. */
+  capacity?: number;
+  /** How long a spent window is refused from memory before the store is asked again; default 1 s. */
+  refusedMs?: number;
+}
+
+/**
+ * A shared rate limit counted in memory: an instance claims a batch of attempts from the store
+ * (`RateLimit.claim`, one atomic increment) and allows them without a round trip, claiming the
+ * next batch in the background when half is used. The store never grants more than the limit, so
+ * instances together never allow more than it (no overshoot); a lease an instance does not use
+ * is lost to the others for the rest of the window, so N instances may refuse up to
+ * N × (lease − 1) attempts early. A lease is a twentieth of the limit (at most `maxLease`, at
+ * least 1, and a quarter of what the store had left): small limits count every attempt in the
+ * store, exactly as `RateLimit.consume` does.
+ */
+export class LeasedLimit {
+  readonly #leases = new Map<string, Lease>();
+  readonly #maxLease: number;
+  readonly #capacity: number;
+  readonly #refusedMs: number;
+
+  constructor(
+    readonly limit: RateLimit,
+    options: LeasedLimitOptions = {},
+  ) {
+    this.#maxLease = Math.max(1, options.maxLease ?? 100);
+    this.#capacity = options.capacity ?? 50_000;
+    this.#refusedMs = options.refusedMs ?? 1_000;
+  }
+
+  get name(): string {
+    return this.limit.name;
+  }
+
+  /** Counts one attempt at `now` (application-clock ms); answers from memory while the lease lasts. */
+  consume(subject: string, now: number): RateLimitResult | Promise<RateLimitResult> {
+    let lease = this.#leases.get(subject);
+    if (lease !== undefined && now >= lease.endsAt) {
+      this.#leases.delete(subject);
+      lease = undefined;
+    }
+    if (lease !== undefined) {
+      if (lease.left > 0) return this.#take(subject, lease, now);
+      if (now < lease.refusedUntil) return this.#result(false, 0, lease.endsAt - now);
+    }
+    return this.#wait(subject, now);
+  }
+
+  async #wait(subject: string, now: number): Promise<RateLimitResult> {
+    // Concurrent requests share each claim, which asks for as many attempts as are waiting; one
+    // that finds it used up claims again, until the store grants none.
+    for (let round = 0; round < 64; round++) {
+      let lease = this.#leases.get(subject);
+      if (lease === undefined || now >= lease.endsAt) lease = this.#open(subject);
+      if (lease.left > 0) return this.#take(subject, lease, now);
+      if (now < lease.refusedUntil) break;
+      lease.waiting++;
+      lease.claiming ??= this.#claim(subject, lease, now);
+      try {
+        await lease.claiming;
+      } finally {
+        lease.waiting--;
+      }
+    }
+    const lease = this.#leases.get(subject);
+    return this.#result(false, 0, lease ? lease.endsAt - now : this.limit.policy.durationSeconds * 1000);
+  }
+
+  #take(subject: string, lease: Lease, now: number): RateLimitResult {
+    lease.left--;
+    const size = this.#size(lease);
+    // Claimed ahead only in batches: a lease of one stays exact (claimed when needed).
+    if (size > 1 && lease.claiming === undefined && lease.shared > 0 && lease.left < size / 2)
+      lease.claiming = this.#claim(subject, lease, now).catch(() => undefined);
+    return this.#result(true, lease.left + lease.shared, lease.endsAt - now);
+  }
+
+  #open(subject: string): Lease {
+    if (this.#leases.size >= this.#capacity) this.#leases.delete(this.#leases.keys().next().value!);
+    const lease: Lease = {
+      left: 0,
+      shared: this.limit.policy.points,
+      endsAt: Infinity,
+      refusedUntil: 0,
+      claiming: undefined,
+      waiting: 0,
+    };
+    this.#leases.set(subject, lease);
+    return lease;
+  }
+
+  /** How many attempts the next claim asks for. */
+  #size(lease: Lease): number {
+    const points = this.limit.policy.points;
+    const share = Math.min(this.#maxLease, Math.floor(points / 20), Math.floor(lease.shared / 4));
+    return Math.max(1, share);
+  }
+
+  async #claim(subject: string, lease: Lease, now: number): Promise<void> {
+    try {
+      // A claim made while requests wait asks for one each (the store grants no more than it has).
+      const wanted = Math.max(this.#size(lease), lease.waiting);
+      const claim: RateLimitClaim = await this.limit.claim(subject, wanted);
+      const endsAt = now + claim.msBeforeNext;
+      // A claim that lands in a new window starts the lease afresh.
+      if (lease.endsAt !== Infinity && Math.abs(endsAt - lease.endsAt) > 1_000) lease.left = 0;
+      lease.left += claim.granted;
+      lease.shared = Math.max(0, this.limit.policy.points - claim.consumed);
+      lease.endsAt = endsAt;
+      if (claim.granted === 0) lease.refusedUntil = Math.min(endsAt, now + this.#refusedMs);
+    } finally {
+      lease.claiming = undefined;
+    }
+  }
+
+  #result(allowed: boolean, remaining: number, ms: number): RateLimitResult {
+    return {
+      name: this.limit.name,
+      policy: this.limit.policy,
+      allowed,
+      remaining: allowed ? Math.min(remaining, this.limit.policy.points) : 0,
+      resetSeconds: Math.max(
+        1,
+        Math.ceil((Number.isFinite(ms) ? ms : this.limit.policy.durationSeconds * 1000) / 1000),
+      ),
+    };
+  }
+}
