@@ -196,6 +196,16 @@ export function tollgate(
     },
     {
       ...row(
+        'protected.metered',
+        'auth:api + scopes + plan rate limit + metering, reused token',
+        'req/s',
+        `tollgate.protected.reused.${database}`,
+      ),
+      env: env('protected_metered'),
+      load: (f) => ({ path: f.path, headers: { authorization: `Bearer ${f.tokens[0]}` } }),
+    },
+    {
+      ...row(
         'protected.dpop',
         'auth:api + scopes, DPoP-bound token, a new proof every request',
         'req/s',
@@ -375,6 +385,15 @@ export const targets: Target[] = [
     { row: `tollgate.protected.new.${db}`, baseline: '', atLeast: 0, atMostMiB: 200, source: 'issue 15' },
   ]),
   { row: 'tollgate.cc.RS256.sqlite', baseline: 'oidc-provider.cc.RS256', atLeast: 1.6, source: 'issue 15' },
+  // Issue 17: metering and a plan rate limit must be nearly free.
+  ...(['sqlite', 'postgres'] as const).map(
+    (db): Target => ({
+      row: `tollgate.protected.metered.${db}`,
+      baseline: `tollgate.protected.reused.${db}`,
+      atLeast: 0.9,
+      source: 'issue 17',
+    }),
+  ),
   // Issue 15 item 3: a table of millions of token rows costs the hot paths at most 10%.
   ...(['protected.new', 'cc.RS256'] as const).flatMap((row) => [
     {

@@ -2,6 +2,9 @@
 // seeded for one scenario (BENCH_SCENARIO):
 //   protected          GET /bench/protected behind `auth:api` + `scopes:check-status`, with
 //                      one personal access token, reused
+//   protected_metered  the same route and token with a plan declared (issue 17): every call
+//                      counted against the plan's per-user rate limit (leased from the database
+//                      store) and metered into api_usage_daily
 //   protected_dpop     the same route with one DPoP-bound token (password grant with a proof);
 //                      the load sends a new proof by its key with every request (RFC 9449)
 //   protected_new      the same route with BENCH_TOKENS (default 60,000) distinct tokens: more
@@ -34,7 +37,11 @@ const sessions = Number(process.env.BENCH_SESSIONS ?? Number(process.env.BENCH_C
 // A separate key folder per process: the scenarios use different algorithms on one database.
 process.env.STORAGE_PATH = mkdtempSync(join(process.env.STORAGE_PATH ?? '/tmp', 'keys-'));
 
-const app = await createApp();
+// A plan whose limit the load never reaches: the limit and the metering run on every request.
+const metered = {
+  plans: { definitions: { free: { rateLimit: { requests: 1_000_000_000, per: 'minute' as const } } } },
+};
+const app = await createApp(scenario === 'protected_metered' ? metered : {});
 // Until the reference service wires them itself, add the modules the scenarios need.
 const has = (name: string) => app.providers.some((provider) => provider.name === name);
 if (!has('auth')) await app.register(authProvider());
@@ -73,7 +80,8 @@ await announceFixtures();
 
 async function fixtures(app: Application): Promise<Record<string, unknown>> {
   switch (scenario) {
-    case 'protected': {
+    case 'protected':
+    case 'protected_metered': {
       await clients.create({
         name: 'Personal Access Client',
         redirect: 'http://localhost',

@@ -2,7 +2,8 @@ import type { Context } from 'hono';
 import type { Guard } from '../auth/guards.js';
 import type { User } from '../auth/user.js';
 import type { Clock } from '../core/clock.js';
-import { rateLimitHeaders } from '../kernel/rate-limits/http.js';
+import { presetRateLimitHeaders } from '../kernel/rate-limits/http.js';
+import type { RateLimitResult } from '../kernel/rate-limits/rate-limit.js';
 import type { RateLimits } from '../kernel/rate-limits/rate-limits.js';
 import { bindToken } from '../oauth/guard/user-resolver.js';
 import type { Metering } from './metering/metering.js';
@@ -51,7 +52,7 @@ export class PlanEnforcement {
     return this.resolver.standing(id).then((s) => this.#enforce(c, user, s.plan));
   }
 
-  async #enforce(c: Context, user: User, plan: Plan): Promise<User> {
+  #enforce(c: Context, user: User, plan: Plan): User | Promise<User> {
     const token = c.get('accessToken')!;
     const narrowed = withinPlan(token, plan);
     if (narrowed !== token) c.set('accessToken', narrowed);
@@ -59,12 +60,17 @@ export class PlanEnforcement {
     // follows the plan both ways (narrowed after a downgrade, whole again after an upgrade).
     bindToken(user, narrowed);
     const limits = this.#limits.get(plan);
-    if (limits !== undefined) {
-      const results = await limits.consume(String(user.id), token, this.clock.now().getTime());
-      for (const [name, value] of Object.entries(rateLimitHeaders(results))) c.header(name, value);
-    }
+    if (limits === undefined) return this.#count(c, user);
+    const results = limits.consume(String(user.id), token, this.clock.now().getTime());
+    if (results instanceof Promise) return results.then((r) => this.#count(c, user, r));
+    return this.#count(c, user, results);
+  }
+
+  /** The `RateLimit` fields, and the call metered under `calls`. */
+  #count(c: Context, user: User, results?: RateLimitResult[]): User | Promise<User> {
+    if (results !== undefined) presetRateLimitHeaders(c, results);
     c.set('callCounted', true);
-    await this.metering.count(c, 'calls', 1, user.id);
-    return user;
+    const counted = this.metering.count(c, 'calls', 1, user.id);
+    return counted === undefined ? user : counted.then(() => user);
   }
 }

@@ -22,6 +22,26 @@ export function rateLimitHeaders(results: readonly RateLimitResult[]): Record<st
   return headers;
 }
 
+/**
+ * Puts the rate-limit fields on the request's response: straight onto Node's response when
+ * `@hono/node-server` serves it (`env.outgoing`: no `Headers` object to validate, as the security
+ * headers do), else through Hono. Headers the response sets itself (a 429's) win.
+ */
+export function presetRateLimitHeaders(c: Context, results: readonly RateLimitResult[]): void {
+  const headers = rateLimitHeaders(results);
+  const outgoing = (c.env as { outgoing?: NodeOutgoing } | undefined)?.outgoing;
+  const preset = typeof outgoing?.setHeader === 'function' && !outgoing.headersSent;
+  for (const name in headers) {
+    if (preset) outgoing.setHeader(name, headers[name]!);
+    else c.header(name, headers[name]!);
+  }
+}
+
+interface NodeOutgoing {
+  headersSent: boolean;
+  setHeader(name: string, value: string): unknown;
+}
+
 /** Seconds until every refused limit lets the subject try again. */
 export function retryAfter(results: readonly RateLimitResult[]): number {
   return Math.max(0, ...results.filter((r) => !r.allowed).map((r) => r.resetSeconds));

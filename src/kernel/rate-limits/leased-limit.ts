@@ -17,7 +17,7 @@ interface Lease {
 }
 
 export interface LeasedLimitOptions {
-  /** The most attempts one claim takes; default 100. 1: every attempt goes to the store. */
+  /** The most attempts one claim takes; default 1,000. 1: every attempt goes to the store. */
   maxLease?: number;
   /** How many subjects' leases an instance remembers; default 50,000. */
   capacity?: number;
@@ -45,7 +45,7 @@ export class LeasedLimit {
     readonly limit: RateLimit,
     options: LeasedLimitOptions = {},
   ) {
-    this.#maxLease = Math.max(1, options.maxLease ?? 100);
+    this.#maxLease = Math.max(1, options.maxLease ?? 1_000);
     this.#capacity = options.capacity ?? 50_000;
     this.#refusedMs = options.refusedMs ?? 1_000;
   }
