@@ -59,18 +59,19 @@ export class PlanEnforcement {
     // The guard keeps one model per token between requests: bind it every time, so `tokenCan()`
     // follows the plan both ways (narrowed after a downgrade, whole again after an upgrade).
     bindToken(user, narrowed);
+    const now = this.clock.now().getTime();
     const limits = this.#limits.get(plan);
-    if (limits === undefined) return this.#count(c, user);
-    const results = limits.consume(String(user.id), token, this.clock.now().getTime());
-    if (results instanceof Promise) return results.then((r) => this.#count(c, user, r));
-    return this.#count(c, user, results);
+    if (limits === undefined) return this.#count(c, user, now);
+    const results = limits.consume(String(user.id), token, now);
+    if (results instanceof Promise) return results.then((r) => this.#count(c, user, now, r));
+    return this.#count(c, user, now, results);
   }
 
   /** The `RateLimit` fields, and the call metered under `calls`. */
-  #count(c: Context, user: User, results?: RateLimitResult[]): User | Promise<User> {
+  #count(c: Context, user: User, now: number, results?: RateLimitResult[]): User | Promise<User> {
     if (results !== undefined) presetRateLimitHeaders(c, results);
     c.set('callCounted', true);
-    const counted = this.metering.count(c, 'calls', 1, user.id);
+    const counted = this.metering.count(c, 'calls', 1, user.id, now);
     return counted === undefined ? user : counted.then(() => user);
   }
 }

@@ -9,6 +9,13 @@ import type { RateLimitResult } from './rate-limit.js';
  * it resets (`t`, seconds); a refusal adds `Retry-After` (RFC 9110 §10.2.3) with the longest wait.
  */
 export function rateLimitHeaders(results: readonly RateLimitResult[]): Record<string, string> {
+  const only = results.length === 1 ? results[0]! : undefined;
+  // The usual case, one limit that let the request through, without the arrays.
+  if (only?.allowed && only.policy.points > 0)
+    return {
+      'RateLimit-Policy': `"${only.name}";q=${only.policy.points};w=${only.policy.durationSeconds}`,
+      RateLimit: `"${only.name}";r=${only.remaining};t=${only.resetSeconds}`,
+    };
   const live = results.filter((r) => r.policy.points > 0);
   if (live.length === 0) return {};
   const headers: Record<string, string> = {

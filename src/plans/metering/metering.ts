@@ -1,18 +1,28 @@
 import type { Context } from 'hono';
 import type { Clock } from '../../core/clock.js';
 import { ConfigurationError } from '../../core/errors.js';
+import type { VerifiedToken } from '../../oauth/guard/verified-token.js';
 import type { CredentialKinds } from './credential-kinds.js';
 import type { CredentialKind } from './tables.js';
-import { utcDay } from './usage-key.js';
+import { type UsageKey, usageKeyString, utcDay } from './usage-key.js';
 import type { UsageMeter } from './usage-meter.js';
 
 const DAY_MS = 86_400_000;
+
+interface KnownKey {
+  day: string;
+  userId: string | number;
+  key: UsageKey;
+  id: string;
+}
 
 /**
  * Counts a request's usage under its user, client, credential, route and day. Nothing waits on
  * I/O except the first request of an OAuth client not seen before (is it a personal access client?).
  */
 export class Metering {
+  /** Each token's keys by route and meter, made once a day: a request builds no key. */
+  readonly #keys = new WeakMap<VerifiedToken, Map<string, Map<string, KnownKey>>>();
   #day = '';
   #dayStart = 0;
 
@@ -24,35 +34,60 @@ export class Metering {
 
   /**
    * Counts `units` of `meter` for the request's user (or `userId`, before `auth` has set the user);
-   * a ConfigurationError when there is none (the route does not run `auth` first).
+   * a ConfigurationError when there is none (the route does not run `auth` first). `now`: the
+   * application clock's milliseconds, when the caller has them.
    */
-  count(c: Context, meter: string, units: number, userId = c.get('user')?.id): void | Promise<void> {
+  count(
+    c: Context,
+    meter: string,
+    units: number,
+    userId = c.get('user')?.id,
+    now = this.clock.now().getTime(),
+  ): void | Promise<void> {
     if (userId === undefined)
       throw new ConfigurationError('Metering needs an authenticated user: run it after "auth".');
-    const kind = this.kinds.of(c.get('accessToken'));
-    if (typeof kind === 'string') return this.#record(c, String(userId), kind, meter, units);
-    return kind.then((k) => this.#record(c, String(userId), k, meter, units));
+    const token = c.get('accessToken');
+    const route = c.get('routeLabel') ?? `${c.req.method} ${c.req.routePath}`;
+    const day = this.#today(now);
+    const known = token && this.#keys.get(token)?.get(route)?.get(meter);
+    if (known !== undefined && known.day === day && known.userId === userId)
+      return this.meter.record(known.key, units, known.id);
+    const kind = this.kinds.of(token);
+    if (typeof kind === 'string') return this.#record(token, userId, kind, route, meter, day, units);
+    return kind.then((k) => this.#record(token, userId, k, route, meter, day, units));
   }
 
-  #record(c: Context, userId: string, kind: CredentialKind, meter: string, units: number): void {
-    const token = c.get('accessToken');
-    this.meter.record(
-      {
-        day: this.#today(),
-        userId,
-        clientId: token?.clientId ?? '',
-        credentialKind: kind,
-        credentialId: kind === 'cookie' ? '' : (token?.id ?? ''),
-        route: c.get('routeLabel') ?? `${c.req.method} ${c.req.routePath}`,
-        meter,
-      },
-      units,
-    );
+  #record(
+    token: VerifiedToken | undefined,
+    userId: string | number,
+    kind: CredentialKind,
+    route: string,
+    meter: string,
+    day: string,
+    units: number,
+  ): void {
+    const key: UsageKey = {
+      day,
+      userId: String(userId),
+      clientId: token?.clientId ?? '',
+      credentialKind: kind,
+      credentialId: kind === 'cookie' ? '' : (token?.id ?? ''),
+      route,
+      meter,
+    };
+    const id = usageKeyString(key);
+    if (token !== undefined && kind !== 'cookie') {
+      let routes = this.#keys.get(token);
+      if (routes === undefined) this.#keys.set(token, (routes = new Map()));
+      let meters = routes.get(route);
+      if (meters === undefined) routes.set(route, (meters = new Map()));
+      meters.set(meter, { day, userId, key, id });
+    }
+    this.meter.record(key, units, id);
   }
 
   /** Today, UTC on the application clock; the string is made once a day. */
-  #today(): string {
-    const now = this.clock.now().getTime();
+  #today(now: number): string {
     if (now < this.#dayStart || now >= this.#dayStart + DAY_MS) {
       this.#dayStart = now - (now % DAY_MS);
       this.#day = utcDay(new Date(this.#dayStart));

@@ -24,10 +24,9 @@ export class UsageMeter {
     readonly flushMs = 5_000,
   ) {}
 
-  /** Counts `units` for `key`. */
-  record(key: UsageKey, units = 1): void {
+  /** Counts `units` for `key` (`id`: its `usageKeyString`, when the caller has it). */
+  record(key: UsageKey, units = 1, id = usageKeyString(key)): void {
     if (!(units > 0) || !Number.isSafeInteger(units)) return;
-    const id = usageKeyString(key);
     const count = this.#pending.get(id);
     if (count === undefined) this.#pending.set(id, { key, units });
     else count.units += units;
