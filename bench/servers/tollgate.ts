@@ -37,11 +37,13 @@ const sessions = Number(process.env.BENCH_SESSIONS ?? Number(process.env.BENCH_C
 // A separate key folder per process: the scenarios use different algorithms on one database.
 process.env.STORAGE_PATH = mkdtempSync(join(process.env.STORAGE_PATH ?? '/tmp', 'keys-'));
 
-// A plan whose limit the load never reaches: the limit and the metering run on every request.
+// The reference service declares plans (app/config.ts); the scenarios run without them, but for
+// protected_metered: a plan whose limit the load never reaches, so the limit and the metering run
+// on every request.
 const metered = {
   plans: { definitions: { free: { rateLimit: { requests: 1_000_000_000, per: 'minute' as const } } } },
 };
-const app = await createApp(scenario === 'protected_metered' ? metered : {});
+const app = await createApp(scenario === 'protected_metered' ? metered : { plans: { definitions: {} } });
 // Until the reference service wires them itself, add the modules the scenarios need.
 const has = (name: string) => app.providers.some((provider) => provider.name === name);
 if (!has('auth')) await app.register(authProvider());
