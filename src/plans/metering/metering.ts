@@ -77,11 +77,11 @@ export class Metering {
     };
     const id = usageKeyString(key);
     if (token !== undefined && kind !== 'cookie') {
-      let routes = this.#keys.get(token);
-      if (routes === undefined) this.#keys.set(token, (routes = new Map()));
-      let meters = routes.get(route);
-      if (meters === undefined) routes.set(route, (meters = new Map()));
+      const routes = this.#keys.get(token) ?? new Map<string, Map<string, KnownKey>>();
+      const meters = routes.get(route) ?? new Map<string, KnownKey>();
       meters.set(meter, { day, userId, key, id });
+      routes.set(route, meters);
+      this.#keys.set(token, routes);
     }
     this.meter.record(key, units, id);
   }
