@@ -2,6 +2,8 @@ import type { Context } from 'hono';
 import type { User } from '../../auth/user.js';
 import { type Clock, SystemClock } from '../../core/clock.js';
 import { tooManyRequests } from '../../kernel/rate-limits/http.js';
+import { LeasedLimit } from '../../kernel/rate-limits/leased-limit.js';
+import type { RateLimitResult } from '../../kernel/rate-limits/rate-limit.js';
 import type { RateLimits } from '../../kernel/rate-limits/rate-limits.js';
 import { type ApiKeyEnvironment, checkApiKey, looksLikeApiKey } from '../api-keys/key-format.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../api-keys/records.js';
@@ -52,6 +54,8 @@ export class ApiKeyAuthenticator {
   readonly #byKey = new LruCache<string, KeyEntry>(10_000);
   /** Ids revoked while this instance ran: wins over a live row read before the revocation. */
   readonly #revoked = new LruCache<string, true>(10_000);
+  /** The per-key limits by their requests a minute, each counted in leases. */
+  readonly #leased = new Map<number, LeasedLimit>();
 
   /** The injected clock in milliseconds; the system clock without a `Date` per request. */
   readonly #now: () => number;
@@ -106,15 +110,24 @@ export class ApiKeyAuthenticator {
     return perMinute === null || !this.deps.limits ? token : this.#limit(record.id, perMinute, token);
   }
 
-  async #limit(id: string, perMinute: number, token: VerifiedToken): Promise<VerifiedToken> {
-    const limits = this.deps.limits!;
-    const name = `api-key.minute.${perMinute}`;
-    const limit = limits.has(name)
-      ? limits.get(name)
-      : limits.define(name, { points: perMinute, durationSeconds: 60 });
-    const result = await limit.consume(id);
-    if (!result.allowed) throw tooManyRequests([result]);
-    return token;
+  /** The key's per-minute limit, counted in memory in leases of the shared store (`LeasedLimit`). */
+  #limit(id: string, perMinute: number, token: VerifiedToken): VerifiedToken | Promise<VerifiedToken> {
+    let leased = this.#leased.get(perMinute);
+    if (leased === undefined) {
+      const limits = this.deps.limits!;
+      const name = `api-key.minute.${perMinute}`;
+      const limit = limits.has(name)
+        ? limits.get(name)
+        : limits.define(name, { points: perMinute, durationSeconds: 60 });
+      leased = new LeasedLimit(limit);
+      this.#leased.set(perMinute, leased);
+    }
+    const check = (result: RateLimitResult) => {
+      if (!result.allowed) throw tooManyRequests([result]);
+      return token;
+    };
+    const result = leased.consume(id, this.#now());
+    return result instanceof Promise ? result.then(check) : check(result);
   }
 
   /**
