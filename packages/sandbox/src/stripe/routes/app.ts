@@ -7,6 +7,8 @@ import { StripeSandboxError } from '../objects/errors.js';
 import { newId } from '../objects/ids.js';
 import { registerCatalog } from './catalog.js';
 import { registerCharges } from './charges.js';
+import { registerCheckout } from './checkout.js';
+import { registerCheckoutPages } from './checkout-pages.js';
 import { registerCouponsAndTaxRates } from './coupons-and-tax-rates.js';
 import { registerCustomers } from './customers.js';
 import { registerEvents } from './events.js';
@@ -191,6 +193,8 @@ export function createSandboxApp(
   registerPaymentMethods(app, ctx);
   registerIntents(app, ctx);
   registerHostedPages(app, ctx);
+  registerCheckout(app, ctx);
+  registerCheckoutPages(app, ctx);
   registerSubscriptions(app, ctx);
   registerInvoiceItems(app, ctx);
   registerInvoices(app, ctx);

@@ -15,9 +15,9 @@ const AUTH_LABELS = {
   on_session: ' — 3-D Secure on-session only',
 } as const;
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+export const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-const page = (title: string, body: string) =>
+export const page = (title: string, body: string) =>
   `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{font:16px system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1f36}
@@ -26,6 +26,15 @@ button{font:inherit;padding:.6rem 1rem;border-radius:6px;border:1px solid #635bf
 button.fail{background:#fff;color:#c0123c;border-color:#c0123c}input{font:inherit;padding:.5rem;width:100%;box-sizing:border-box;margin:.25rem 0 1rem}
 .error{color:#c0123c}code{font-size:.85em}</style></head><body><div class="box">${body}</div>
 <p class="muted">Tollgate Stripe sandbox — no real card network is involved.</p></body></html>`;
+
+/** The sandbox's test card numbers and what each does, under a card number field. */
+export const testCardList = () =>
+  `<p class="muted">Test numbers:</p><ul class="muted">${Object.values(TEST_PAYMENT_METHODS)
+    .map(
+      (card) =>
+        `<li><code>${card.number}</code> ${esc(card.brand)}${AUTH_LABELS[card.authentication]}${card.outcome === 'succeed' ? '' : ` — ${card.outcome.replace('_', ' ')}`}</li>`,
+    )
+    .join('')}</ul>`;
 
 /** Where the customer goes next: the intent's `return_url` with Stripe's redirect parameters. */
 function returnTo(returnUrl: string, intent: Stripe.PaymentIntent | Stripe.SetupIntent): string {
@@ -99,12 +108,7 @@ ${done ? `<p>This authentication is already finished (${esc(intent.status)}).</p
 <input type="hidden" name="return_url" value="${esc(returnUrl)}">
 <label for="number">Card number</label><input id="number" name="number" inputmode="numeric" autocomplete="off" value="4242 4242 4242 4242">
 <button type="submit">Save card</button></form>
-<p class="muted">Test numbers:</p><ul class="muted">${Object.values(TEST_PAYMENT_METHODS)
-        .map(
-          (card) =>
-            `<li><code>${card.number}</code> ${esc(card.brand)}${AUTH_LABELS[card.authentication]}${card.outcome === 'succeed' ? '' : ` — ${card.outcome.replace('_', ' ')}`}</li>`,
-        )
-        .join('')}</ul>`,
+${testCardList()}`,
     );
 
   app.get('/_sandbox/setup/:id', (c) => {

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import type { SandboxClock } from '../../shared/clock.js';
+import type { CheckoutExtras } from '../objects/checkout.js';
 import { StripeSandboxError } from '../objects/errors.js';
 import type { TestCard } from '../objects/test-cards.js';
 
@@ -43,6 +44,10 @@ export class SandboxStore {
   readonly invoices = new Map<string, Stripe.Invoice>();
   readonly invoiceItems = new Map<string, Stripe.InvoiceItem>();
   readonly events = new Map<string, Stripe.Event>();
+  readonly checkoutSessions = new Map<string, Stripe.Checkout.Session>();
+  /** What a Checkout Session keeps besides its API object: line items, `subscription_data`. */
+  readonly checkoutExtras = new Map<string, CheckoutExtras>();
+  readonly portalSessions = new Map<string, Stripe.BillingPortal.Session>();
   readonly retries = new Map<string, RetryState>();
   /** Billing Meters by id, and the meter events they aggregate (by identifier, oldest first). */
   readonly meters = new Map<string, Stripe.Billing.Meter>();
@@ -110,6 +115,12 @@ export class SandboxStore {
     return meter;
   }
 
+  checkoutSession(id: string, param = 'session'): Stripe.Checkout.Session {
+    const session = this.checkoutSessions.get(id);
+    if (!session) throw StripeSandboxError.noSuch('checkout.session', id, param);
+    return session;
+  }
+
   invoice(id: string, param = 'invoice'): Stripe.Invoice {
     const invoice = this.invoices.get(id);
     if (!invoice) throw StripeSandboxError.noSuch('invoice', id, param);
@@ -157,6 +168,7 @@ export class SandboxStore {
       this.discounts,
       this.events,
       this.meters,
+      this.checkoutSessions,
     ] as Map<string, unknown>[]) {
       const found = map.get(id);
       if (found) return found;
@@ -184,6 +196,8 @@ export class SandboxStore {
       meters: [...this.meters.values()],
       meter_events: [...this.meterEvents.values()],
       events: [...this.events.values()],
+      checkout_sessions: [...this.checkoutSessions.values()],
+      billing_portal_sessions: [...this.portalSessions.values()],
     };
   }
 }
