@@ -1,4 +1,11 @@
 import type { BillableUser, User } from './billable-user.js';
+import {
+  type CheckoutOptions,
+  type CheckoutPrices,
+  type CheckoutSession,
+  Checkouts,
+  type CompletedCheckout,
+} from './checkout/checkouts.js';
 import { Customers } from './customers/customers.js';
 import type { ChargeResponse, GatewayPayment, GatewaySetupIntent } from './gateway/payment-gateway.js';
 import type { Invoice } from './invoices/invoice.js';
@@ -35,6 +42,7 @@ export function Billable<TBase extends UserClass>(Base: TBase) {
         customers: c.make(Customers),
         invoices: c.make(Invoices),
         payments: c.make(Payments),
+        checkouts: c.make(Checkouts),
       };
     }
 
@@ -45,7 +53,8 @@ export function Billable<TBase extends UserClass>(Base: TBase) {
 
     /** Starts a builder: `.trialDays(n)`, `.skipTrial()`, `.quantity(n)`, `.withCoupon(code)`, then `.create(token)`. */
     newSubscription(name: string, plan: string): SubscriptionBuilder {
-      return new SubscriptionBuilder(this, this.billing.subscriptions, name, plan);
+      const { subscriptions, checkouts } = this.billing;
+      return new SubscriptionBuilder(this, subscriptions, name, plan, checkouts);
     }
 
     /** The newest subscription with that name. */
@@ -122,6 +131,43 @@ export function Billable<TBase extends UserClass>(Base: TBase) {
     async incompletePayment(name = DEFAULT): Promise<GatewayPayment | null> {
       const sub = await this.subscription(name);
       return sub ? this.billing.payments.pending(sub) : null;
+    }
+
+    /**
+     * A one-off payment on the provider's hosted Checkout page for catalog prices (Stripe edition;
+     * Braintree throws `unsupported_by_edition`). Redirect the customer to the returned `url`.
+     * Subscriptions go through `newSubscription(name, plan).checkout(options)`.
+     */
+    checkout(prices: CheckoutPrices, options: CheckoutOptions): Promise<CheckoutSession> {
+      return this.billing.checkouts.payment(this, prices, options);
+    }
+
+    /** A one-off payment of `amount` (minor units) named `name` on the Checkout page. */
+    checkoutCharge(
+      amount: number,
+      name: string,
+      options: CheckoutOptions & { quantity?: number },
+    ): Promise<CheckoutSession> {
+      const { quantity = 1, ...rest } = options;
+      return this.billing.checkouts.charge(this, amount, name, quantity, rest);
+    }
+
+    /**
+     * Back at the success URL with the session id: the session, and for a subscription the local
+     * row — stored now if the `checkout.session.completed` webhook has not stored it yet.
+     */
+    completeCheckout(sessionId: string): Promise<CompletedCheckout> {
+      return this.billing.checkouts.complete(this, sessionId);
+    }
+
+    /** The provider's customer portal for this user (cancel, switch plan, update card), back to `returnUrl`. */
+    billingPortalUrl(returnUrl: string): Promise<string> {
+      return this.billing.checkouts.portalUrl(this, returnUrl);
+    }
+
+    /** A 303 redirect to the customer portal (Cashier's `redirectToBillingPortal`). */
+    async redirectToBillingPortal(returnUrl: string): Promise<Response> {
+      return Response.redirect(await this.billingPortalUrl(returnUrl), 303);
     }
 
     /** One-off charge (edition's amount unit); returns the provider's response; throws `BillingError` if declined. */

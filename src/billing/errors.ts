@@ -7,6 +7,7 @@ export type BillingErrorCode =
   | 'payment_failed'
   | 'payment_action_required'
   | 'payment_not_found'
+  | 'checkout_session_not_found'
   | 'customer_missing'
   | 'subscription_not_found'
   | 'invoice_not_found'
@@ -29,6 +30,7 @@ const statusOf: Record<BillingErrorCode, number> = {
   payment_failed: 402,
   payment_action_required: 402,
   payment_not_found: 404,
+  checkout_session_not_found: 404,
   customer_missing: 422,
   subscription_not_found: 404,
   invoice_not_found: 404,
@@ -92,6 +94,10 @@ export class BillingError extends HttpError {
 
   static paymentNotFound(id: string): BillingError {
     return new BillingError('payment_not_found', `No payment "${id}" belongs to this user.`);
+  }
+
+  static checkoutSessionNotFound(id: string): BillingError {
+    return new BillingError('checkout_session_not_found', `No Checkout session ${id} for this customer.`);
   }
 
   static customerMissing(): BillingError {

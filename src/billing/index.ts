@@ -6,6 +6,13 @@
 
 export { Billable } from './billable.js';
 export type { BillableUser } from './billable-user.js';
+export type {
+  CheckoutOptions,
+  CheckoutPrices,
+  CheckoutSession,
+  CompletedCheckout,
+} from './checkout/checkouts.js';
+export { Checkouts } from './checkout/checkouts.js';
 export type { BillingConfig, BillingEdition, CouponConfig, PlanConfig, SellerConfig } from './config.js';
 export { billingConfig } from './config.js';
 export type { BillingErrorCode } from './errors.js';
@@ -15,6 +22,9 @@ export type { GatewayCapabilities } from './gateway/capabilities.js';
 export type {
   BillingProvider,
   ChargeResponse,
+  CheckoutItem,
+  CheckoutSessionInput,
+  GatewayCheckoutSession,
   GatewayPayment,
   GatewaySetupIntent,
   PaymentGateway,

@@ -7,6 +7,7 @@ import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { TestUser } from './contract/context.js';
 import type { EditionHarness, EditionSandbox } from './harness.js';
+import { stripeHarness } from './stripe-harness.js';
 
 /** A route that swallows webhooks: see `startBillingApp`. */
 export const HELD_WEBHOOKS = '/webhooks-held';
@@ -51,4 +52,25 @@ export async function stopBillingApp(
   if (app.t) await closeBilling(app.t.app);
   await app.t?.close();
   await sandbox?.close();
+}
+
+/** The Stripe sandbox with the harness's monthly and other plans, and the app over it. */
+export async function startStripeBillingApp(
+  clock: TestClock,
+): Promise<BillingApp & { sandbox: EditionSandbox }> {
+  const { plans } = stripeHarness;
+  const sandbox = await stripeHarness.startSandbox({
+    clock,
+    plans: [plans.monthly, plans.other],
+    coupons: [],
+    currency: 'usd',
+  });
+  const app = await startBillingApp({
+    harness: stripeHarness,
+    sandbox,
+    clock,
+    billing: { plans: [plans.monthly, plans.other] },
+    controller: stripeHarness.webhook.controller,
+  });
+  return { ...app, sandbox };
 }

@@ -5,7 +5,7 @@ import { TestClock } from '../../src/core/clock.js';
 import { EventsKey } from '../../src/core/keys.js';
 import type { RunningServer } from '../../src/kernel/server.js';
 import type { TestApp } from '../support/app.js';
-import { startBillingApp, stopBillingApp } from './billing-app.js';
+import { startStripeBillingApp, stopBillingApp } from './billing-app.js';
 import type { TestUser } from './contract/context.js';
 import type { EditionSandbox } from './harness.js';
 import { stripeHarness } from './stripe-harness.js';
@@ -41,19 +41,7 @@ describe(`Stripe SCA: PaymentMethods and 3-D Secure (${engine})`, () => {
   let n = 0;
 
   beforeAll(async () => {
-    sandbox = await stripeHarness.startSandbox({
-      clock,
-      plans: [plans.monthly, plans.other],
-      coupons: [],
-      currency: 'usd',
-    });
-    ({ t, server } = await startBillingApp({
-      harness: stripeHarness,
-      sandbox,
-      clock,
-      billing: { plans: [plans.monthly, plans.other] },
-      controller: stripeHarness.webhook.controller,
-    }));
+    ({ t, server, sandbox } = await startStripeBillingApp(clock));
   });
   afterAll(() => stopBillingApp({ t, server }, sandbox));
 

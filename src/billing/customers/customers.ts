@@ -55,6 +55,42 @@ export class Customers {
     });
   }
 
+  /**
+   * The user with that id, if it is the provider's customer `customerId` (what a Checkout Session
+   * names: the user it was started for and the customer that paid). Anyone else: undefined.
+   */
+  async userFor(userId: number, customerId: string | null): Promise<User | undefined> {
+    if (!Number.isSafeInteger(userId) || !customerId) return undefined;
+    const user = await this.users.find(userId);
+    return user && this.idOf(user) === customerId ? user : undefined;
+  }
+
+  /**
+   * The card a Checkout payment used becomes the default payment method when the user has none
+   * yet (Checkout sets it on the subscription only), so a later `create()` or renewal finds it.
+   */
+  async adoptCard(user: User, paymentMethodId: string | null, idempotencyKey: string): Promise<void> {
+    if (!paymentMethodId) return;
+    // Under the lock, read again: the webhook and the customer's return may both get here.
+    await this.lock.forUser(user.id, async () => {
+      const fresh = (await this.users.find(user.id)) ?? user;
+      if (fresh.card_brand || fresh.paypal_email) return;
+      await this.updateCard(user, paymentMethodId, idempotencyKey);
+    });
+  }
+
+  /**
+   * The default payment method as the provider has it now, onto the user's row (the
+   * `customer.updated` webhook: a card changed in the billing portal). Fetched, so a late or
+   * repeated event stores the current card, never an older one.
+   */
+  async refresh(userId: number): Promise<void> {
+    const user = await this.users.find(userId);
+    const id = user && this.idOf(user);
+    const customer = id ? await this.gateway.findCustomer(id) : null;
+    if (user && customer) await this.store(user, customer);
+  }
+
   /** Makes `token` the default payment method and stores its brand and last four digits. */
   async updateCard(
     user: User,

@@ -18,6 +18,11 @@ export interface GatewayCapabilities {
   readonly amountUnit: 'minor' | 'major';
   /** `reportUsage`: metered usage billed by the provider (Stripe meter events, Braintree add-ons). */
   readonly supportsUsageReporting: boolean;
+  /**
+   * The provider's hosted payment page and customer portal (Stripe Checkout and the billing
+   * portal): `checkout()` and `billingPortalUrl()` on the user. Braintree has neither.
+   */
+  readonly supportsHostedCheckout: boolean;
   readonly columns: EditionColumns;
 }
 
@@ -39,4 +44,5 @@ export abstract class GatewayCapabilitiesBase implements GatewayCapabilities {
   readonly supportsPaypal: boolean = false;
   readonly amountUnit: 'minor' | 'major' = 'minor';
   readonly supportsUsageReporting: boolean = false;
+  readonly supportsHostedCheckout: boolean = false;
 }

@@ -22,6 +22,9 @@ const methods: Method[] = [
   'findPayment',
   'latestPayment',
   'reportUsage',
+  'createCheckoutSession',
+  'findCheckoutSession',
+  'createBillingPortalSession',
   'parseWebhook',
 ];
 

@@ -79,6 +79,15 @@ export interface PaymentGateway {
    */
   reportUsage?(report: UsageReport): Promise<void>;
 
+  /**
+   * Hosted pages (an edition with `capabilities.supportsHostedCheckout`): a Checkout Session the
+   * customer pays on, the session as it is now (what a completed one made), and a customer portal
+   * session whose `url` the customer is sent to.
+   */
+  createCheckoutSession?(input: CheckoutSessionInput): Promise<GatewayCheckoutSession>;
+  findCheckoutSession?(id: string): Promise<GatewayCheckoutSession | null>;
+  createBillingPortalSession?(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
+
   /** Verifies authenticity (throws `invalid_webhook_signature`) and names the event. */
   parseWebhook(request: WebhookRequest): Promise<WebhookEvent>;
 
@@ -222,6 +231,53 @@ export interface GatewaySetupIntent {
   cardPageUrl: string | null;
 }
 
+/** One thing sold on a Checkout page: a catalog price, or (one-off payments) an amount and a name. */
+export type CheckoutItem =
+  | { price: string; quantity: number }
+  | { amount: number; currency: string; name: string; quantity: number };
+
+export interface CheckoutSessionInput {
+  /** `subscription`: starts `subscription.name`; `payment`: a one-off payment. */
+  mode: 'subscription' | 'payment';
+  customerId: string;
+  items: CheckoutItem[];
+  /** May contain `{CHECKOUT_SESSION_ID}`, which the provider replaces with the session id. */
+  successUrl: string;
+  cancelUrl: string | null;
+  /** The local user id: how the completed session finds its user again. */
+  clientReferenceId: string;
+  metadata: Record<string, string>;
+  subscription?: {
+    /** The local subscription name, kept at the provider (Stripe `subscription_data[metadata][name]`). */
+    name: string;
+    trialDays: number | null;
+    coupon: string | null;
+    taxPercentage: number;
+  };
+  idempotencyKey: string;
+}
+
+/** A Checkout Session in the billing layer's terms. */
+export interface GatewayCheckoutSession {
+  id: string;
+  /** The hosted page to send the customer to; null once complete or expired. */
+  url: string | null;
+  mode: 'subscription' | 'payment' | 'setup';
+  status: 'open' | 'complete' | 'expired';
+  /** `paid`, `unpaid`, or `no_payment_required` (a trial). */
+  paymentStatus: string;
+  customerId: string | null;
+  clientReferenceId: string | null;
+  /** Subscription mode, once complete: the subscription it made, as it is now. */
+  subscription: GatewaySubscription | null;
+  /** The payment method the customer paid with (Stripe `pm_…`), when the provider reports it. */
+  paymentMethodId: string | null;
+  /** Payment mode: the payment's id (Stripe: the PaymentIntent). */
+  paymentId: string | null;
+  amountTotal: number | null;
+  currency: string | null;
+}
+
 export interface ChargeInput {
   /** Null when the user is not a customer yet: the options must then carry a payment source. */
   customerId: string | null;
@@ -300,6 +356,11 @@ export interface WebhookEvent {
   subscriptionId: string | null;
   /** For events that carry the subscription's state: what the receiver applies to the local row. */
   sync?: SubscriptionSync;
+  /**
+   * A completed Checkout Session (Stripe `checkout.session.completed`): the receiver fetches the
+   * session as it is now and stores the subscription it made, once, in the claim's transaction.
+   */
+  checkoutSessionId?: string;
   /**
    * What the gateway itself keeps of the event, run before the event is claimed (Braintree freezes
    * a renewal's invoice). Idempotent; a failure answers 500, so the provider redelivers.

@@ -1,4 +1,5 @@
 import type { BillableUser } from '../billable-user.js';
+import type { CheckoutOptions, CheckoutSession, Checkouts } from '../checkout/checkouts.js';
 import type { Subscription } from './subscription.js';
 import type { NewSubscriptionOptions, Subscriptions } from './subscriptions.js';
 
@@ -16,6 +17,7 @@ export class SubscriptionBuilder {
     private readonly subscriptions: Subscriptions,
     name: string,
     plan: string,
+    private readonly checkouts?: Checkouts,
   ) {
     this.#options = { name, plan, quantity: 1, trialDays: null, skipTrial: false, coupon: null };
   }
@@ -47,6 +49,22 @@ export class SubscriptionBuilder {
   /** Starts the subscription. `details` go to the provider's customer creation. */
   create(token: string | null = null, details: Record<string, unknown> = {}): Promise<Subscription> {
     return this.subscriptions.create(this.owner, { ...this.#options }, token, details);
+  }
+
+  /**
+   * Subscribes on the provider's hosted Checkout page instead (Stripe edition): redirect the
+   * customer to the returned `url`. The subscription is stored when `checkout.session.completed`
+   * arrives or the customer returns to `successUrl` (`user.completeCheckout(sessionId)`).
+   *
+   * @example
+   * const { url } = await user.newSubscription('main', 'pro-monthly').trialDays(14).checkout({
+   *   successUrl: 'https://app.test/billing/checkout/success?session_id={CHECKOUT_SESSION_ID}',
+   *   cancelUrl: 'https://app.test/billing',
+   * });
+   */
+  checkout(options: CheckoutOptions): Promise<CheckoutSession> {
+    if (!this.checkouts) throw new TypeError('checkout() needs the billing services (a Billable user)');
+    return this.checkouts.subscription(this.owner, { ...this.#options }, options);
   }
 
   /** Same as `create(null)`: for a customer whose card is already on file. */

@@ -35,30 +35,48 @@ export class SubscriptionRepository {
   }
 
   async insert(subscription: NewSubscription): Promise<SubscriptionRecord> {
-    const now = this.clock.now().toISOString();
     const row = await this.db
       .insertInto('subscriptions')
-      .values({
-        user_id: subscription.userId,
-        name: subscription.name,
-        stripe_id: null,
-        stripe_plan: null,
-        braintree_id: null,
-        braintree_plan: null,
-        [this.#columns.subscriptionId]: subscription.providerId,
-        [this.#columns.subscriptionPlan]: subscription.plan,
-        quantity: subscription.quantity,
-        trial_ends_at: subscription.trialEndsAt,
-        ends_at: null,
-        status: subscription.status,
-        past_due_since: subscription.status === 'past_due' ? now : null,
-        provider_updated_at: secondOf(now),
-        created_at: now,
-        updated_at: now,
-      })
+      .values(this.newRow(subscription))
       .returningAll()
       .executeTakeFirstOrThrow();
     return this.changed(this.toRecord(row));
+  }
+
+  /**
+   * Inserts the row unless the user already has a live subscription of that name (the partial
+   * unique index decides, so concurrent callers make one row): undefined when one was there.
+   */
+  async insertUnlessLive(subscription: NewSubscription): Promise<SubscriptionRecord | undefined> {
+    const row = await this.db
+      .insertInto('subscriptions')
+      .values(this.newRow(subscription))
+      .onConflict((oc) => oc.doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    return row && this.changed(this.toRecord(row));
+  }
+
+  private newRow(subscription: NewSubscription) {
+    const now = this.clock.now().toISOString();
+    return {
+      user_id: subscription.userId,
+      name: subscription.name,
+      stripe_id: null,
+      stripe_plan: null,
+      braintree_id: null,
+      braintree_plan: null,
+      [this.#columns.subscriptionId]: subscription.providerId,
+      [this.#columns.subscriptionPlan]: subscription.plan,
+      quantity: subscription.quantity,
+      trial_ends_at: subscription.trialEndsAt,
+      ends_at: null,
+      status: subscription.status,
+      past_due_since: subscription.status === 'past_due' ? now : null,
+      provider_updated_at: secondOf(now),
+      created_at: now,
+      updated_at: now,
+    };
   }
 
   /** The newest subscription of that name (a user may re-subscribe after one ended). */

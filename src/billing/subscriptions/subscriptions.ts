@@ -5,10 +5,11 @@ import type { TollgateConfig } from '../../core/config.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { isUniqueViolation } from '../../database/errors.js';
 import type { Database } from '../../database/types.js';
-import type { BillableUser } from '../billable-user.js';
+import type { BillableUser, User } from '../billable-user.js';
 import { Customers } from '../customers/customers.js';
 import { BillingError, IncompletePayment } from '../errors.js';
 import {
+  type GatewayCheckoutSession,
   type GatewayPayment,
   type GatewaySubscription,
   type PaymentGateway,
@@ -34,6 +35,15 @@ export interface NewSubscriptionOptions {
 }
 
 const DAY_MS = 86_400_000;
+/** The name a subscription gets when its provider object carries none (Cashier's default). */
+const DEFAULT_NAME = 'default';
+
+/** A completed Checkout Session, its subscription, and the user it was started for. */
+export interface CheckoutAdoption {
+  session: GatewayCheckoutSession;
+  subscription: GatewaySubscription;
+  user: User;
+}
 
 /**
  * Subscription operations over records; the `Subscription` handle and the builder are thin faces
@@ -320,6 +330,55 @@ export class Subscriptions implements SubscriptionOperations {
       await repository.updateUnlessNewer(record.id, { ...changes, providerUpdatedAt: sync.at.toISOString() });
     }
     return records.length > 0;
+  }
+
+  /**
+   * A completed Checkout Session in subscription mode, fetched as it is now, with the user it was
+   * started for (`client_reference_id`, and that user's customer paid). Null for anything else: a
+   * payment or setup session, one still open, or one that is not this application's user's.
+   * Read outside any transaction; `adoptCheckout` then stores it inside one.
+   */
+  async checkoutToAdopt(sessionId: string): Promise<CheckoutAdoption | null> {
+    if (!this.caps.supportsHostedCheckout || !this.gateway.findCheckoutSession) return null;
+    const session = await this.gateway.findCheckoutSession(sessionId);
+    if (!session?.subscription || session.mode !== 'subscription' || session.status !== 'complete')
+      return null;
+    const user = await this.customers.userFor(Number(session.clientReferenceId), session.customerId);
+    return user ? { session, subscription: session.subscription, user } : null;
+  }
+
+  /**
+   * Stores the subscription a Checkout Session made, once, whoever comes first — the
+   * `checkout.session.completed` webhook (in its claim's transaction, `db`) or the customer's
+   * return to the success URL: a row with its provider id is returned as it is; otherwise one is
+   * inserted under the name the session was started with, unless a live subscription of that name
+   * exists (the unique index decides, so concurrent callers make one row). Undefined when another
+   * live subscription holds the name: the provider's stays unlinked, for `billing:reconcile`.
+   */
+  async adoptCheckout(db: Kysely<Database>, adoption: CheckoutAdoption): Promise<Subscription | undefined> {
+    const repository = this.repository.using(db);
+    const remote = adoption.subscription;
+    const owner = adoption.user as BillableUser;
+    const byId = async () => (await repository.findByProviderId(remote.id))[0];
+    const known = await byId();
+    if (known) return this.handle(known, owner);
+    const inserted = await repository.insertUnlessLive({
+      userId: owner.id,
+      name: remote.name ?? DEFAULT_NAME,
+      providerId: remote.id,
+      plan: remote.plan,
+      quantity: this.caps.supportsQuantities ? remote.quantity : null,
+      trialEndsAt: iso(remote.trialEndsAt),
+      status: remote.status,
+    });
+    const record = inserted ?? (await byId());
+    return record && this.handle(record, owner);
+  }
+
+  /** After `adoptCheckout`: the card paid with becomes the card on file if the user has none. */
+  keepCheckoutCard(adoption: CheckoutAdoption): Promise<void> {
+    const { session, user } = adoption;
+    return this.customers.adoptCard(user, session.paymentMethodId, `tollgate-checkout-${session.id}`);
   }
 
   private resumeContext(record: SubscriptionRecord, now: Date): ResumeContext {

@@ -10,7 +10,7 @@ import {
   type SubscriptionSync,
   type WebhookEvent,
 } from '../gateway/payment-gateway.js';
-import { Subscriptions } from '../subscriptions/subscriptions.js';
+import { type CheckoutAdoption, Subscriptions } from '../subscriptions/subscriptions.js';
 import { type ClaimOutcome, WebhookEvents } from './webhook-events.js';
 
 /** `invoice.payment_succeeded` → `handleInvoicePaymentSucceeded`; `dispute_opened` → `handleDisputeOpened`. */
@@ -30,7 +30,9 @@ type Handler = (payload: unknown, event: WebhookEvent) => unknown;
  * 1. verifies the request with the payment gateway — a bad or missing signature is 400 and nothing runs;
  *    then runs what the gateway keeps of the event itself (`event.record`; idempotent), 500 if it fails;
  * 2. in one transaction, claims the event id and applies the subscription state it names, if any
- *    (`event.sync`: the provider's current object, fetched; not when the event is older than the row's state) — a duplicate delivery is 200 and nothing runs
+ *    (`event.sync`: the provider's current object, fetched; not when the event is older than the row's state),
+ *    or stores the subscription a completed Checkout Session made (`event.checkoutSessionId`, read
+ *    first) — a duplicate delivery is 200 and nothing runs
  *    again; a subscription with no row yet is 503 and nothing is recorded, so the provider retries;
  * 3. calls `handle` + CamelCase(event name) with the payload, if the class has it — unknown events are 200;
  * 4. a handler that throws is 500 (the provider retries) and the claim is released.
@@ -79,12 +81,17 @@ export class WebhookController {
     const edition = this.gateway.capabilities.edition;
     const method = handlerName(event.name);
     const handler = (this as unknown as Record<string, Handler | undefined>)[method];
-    if (typeof handler !== 'function' && !event.sync) {
+    const { checkoutSessionId } = event;
+    if (typeof handler !== 'function' && !event.sync && !checkoutSessionId) {
       return c.json({ received: true, handled: false });
     }
     let outcome: ClaimOutcome;
+    let checkout: CheckoutAdoption | null = null;
     try {
+      // The session as it is now, read before the claim's transaction opens (no network inside it).
+      checkout = checkoutSessionId ? await this.subscriptions.checkoutToAdopt(checkoutSessionId) : null;
       outcome = await this.events.claimAndApply(edition, event.id, event.name, async (db) => {
+        if (checkout) await this.subscriptions.adoptCheckout(db, checkout);
         if (!event.sync) return true;
         // Read the provider's state with the rows locked: an API answer stored meanwhile (a swap)
         // waits, and lands after this, never under it.
@@ -98,6 +105,14 @@ export class WebhookController {
       return c.json({ message: 'Webhook handler failed.' }, 500);
     }
     if (outcome === 'duplicate') return c.json({ received: true, duplicate: true });
+    if (checkout) {
+      try {
+        await this.subscriptions.keepCheckoutCard(checkout);
+      } catch (err) {
+        // The subscription is stored; the card stays on the subscription alone at the provider.
+        this.logger.warn({ err, event: event.id }, 'billing webhook could not keep the Checkout card');
+      }
+    }
     if (outcome === 'unknown') {
       // Not recorded: the provider redelivers, and by then the call that created it has stored it.
       this.logger.warn(

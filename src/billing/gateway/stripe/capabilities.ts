@@ -9,7 +9,8 @@ class StripeCapabilities extends GatewayCapabilitiesBase {
   } as const);
   override readonly supportsUsageReporting = true;
   override readonly supportsQuantities = true;
+  override readonly supportsHostedCheckout = true;
 }
 
-/** Quantities; amounts in minor units (cents); no PayPal. */
+/** Quantities; Checkout and the billing portal; amounts in minor units (cents); no PayPal. */
 export const stripeCapabilities: GatewayCapabilities = Object.freeze(new StripeCapabilities());

@@ -3,8 +3,10 @@ import { BillingError } from '../../errors.js';
 import type {
   ChargeInput,
   ChargeResponse,
+  CheckoutSessionInput,
   CreateCustomerInput,
   CreateSubscriptionInput,
+  GatewayCheckoutSession,
   GatewayCustomer,
   GatewayInvoice,
   GatewayPayment,
@@ -18,6 +20,7 @@ import type {
   WebhookRequest,
 } from '../payment-gateway.js';
 import { stripeCapabilities } from './capabilities.js';
+import { StripeCheckout } from './checkout.js';
 import { createStripeClient, type StripeClientOptions } from './client.js';
 import { isMissing, stripeCall } from './errors.js';
 import { StripeInvoices } from './invoices.js';
@@ -51,6 +54,7 @@ export class StripePaymentGateway implements PaymentGateway {
   readonly #payments: StripePayments;
   readonly #invoices: StripeInvoices;
   readonly #usage: StripeUsage;
+  readonly #checkout: StripeCheckout;
 
   constructor(options: StripePaymentGatewayOptions) {
     this.#options = options;
@@ -59,6 +63,7 @@ export class StripePaymentGateway implements PaymentGateway {
     this.#taxRates = new StripeTaxRates(this.stripe);
     this.#invoices = new StripeInvoices(this.stripe, this.#taxRates);
     this.#usage = new StripeUsage(this.stripe);
+    this.#checkout = new StripeCheckout(this.stripe, this.#taxRates);
   }
 
   async createCustomer(input: CreateCustomerInput): Promise<GatewayCustomer> {
@@ -283,6 +288,18 @@ export class StripePaymentGateway implements PaymentGateway {
     return this.#usage.report(report);
   }
 
+  createCheckoutSession(input: CheckoutSessionInput): Promise<GatewayCheckoutSession> {
+    return this.#checkout.create(input);
+  }
+
+  findCheckoutSession(id: string): Promise<GatewayCheckoutSession | null> {
+    return this.#checkout.find(id);
+  }
+
+  createBillingPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }> {
+    return this.#checkout.portal(input);
+  }
+
   /** https://docs.stripe.com/webhooks#verify-official-libraries */
   async parseWebhook(request: WebhookRequest): Promise<WebhookEvent> {
     const signature = request.headers.get('stripe-signature');
@@ -302,6 +319,9 @@ export class StripePaymentGateway implements PaymentGateway {
       payload: event,
       subscriptionId,
       sync: subscriptionSyncOf(event) ?? invoiceSyncOf(event, subscriptionId),
+      ...(event.type === 'checkout.session.completed'
+        ? { checkoutSessionId: (event.data.object as Stripe.Checkout.Session).id }
+        : {}),
     };
   }
 

@@ -18,6 +18,8 @@ import { type PaymentGateway, PaymentGatewayKey, type WebhookEvent } from '../pa
  * subscription after its last failed retry (https://docs.stripe.com/billing/subscriptions/overview#settings),
  * which ends the local one. `invoice.payment_action_required` (a renewal that needs 3-D Secure)
  * dispatches `PaymentActionRequired` for the application to send the customer the confirmation link.
+ * `checkout.session.completed` stores the subscription a Checkout Session made (the shared receiver);
+ * `customer.updated` brings the card on file up to date (a card replaced in the billing portal).
  * Extend this class to handle more events.
  *
  * @example
@@ -83,6 +85,11 @@ export class StripeWebhookController extends WebhookController {
 
   async handleCustomerSubscriptionDeleted(_payload: unknown, event: WebhookEvent): Promise<void> {
     if (event.subscriptionId) await this.cancelSubscription(event.subscriptionId);
+  }
+
+  /** The default card changed at Stripe (the billing portal, the Dashboard): the user row follows. */
+  async handleCustomerUpdated(payload: Stripe.Event): Promise<void> {
+    await this.payments?.refreshCustomer((payload.data.object as Stripe.Customer).id);
   }
 
   /** https://docs.stripe.com/billing/subscriptions/overview#requires-action */

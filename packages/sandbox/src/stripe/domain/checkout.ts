@@ -11,6 +11,7 @@ import { authenticationUrl, confirmPaymentIntent } from './payment-intents.js';
 import { attachPaymentMethod, createPaymentMethod } from './payment-methods.js';
 import { confirmSetupIntent } from './setup-intents.js';
 import { createSubscription } from './subscription-create.js';
+import { taxRatesFrom } from './subscription-inputs.js';
 import { cancelSubscription } from './subscription-state.js';
 
 const MODES = ['payment', 'subscription', 'setup'] as const;
@@ -96,11 +97,20 @@ export function createCheckoutSession(ctx: SandboxContext, p: Params): Stripe.Ch
       );
     session.expires_at = expiresAt;
   }
+  const taxRates = subscriptionData ? (taxRatesFrom(ctx, subscriptionData) ?? []).map((r) => r.id) : [];
+  const coupons = p.objects('discounts').map((d, i) => {
+    const id = d.str('coupon');
+    if (!id)
+      throw StripeSandboxError.invalid('The sandbox supports discounts[n][coupon] only.', `discounts[${i}]`);
+    return store.coupon(id, `discounts[${i}][coupon]`).id;
+  });
   store.checkoutSessions.set(session.id, session);
   store.checkoutExtras.set(session.id, {
     lineItems,
     subscriptionMetadata: subscriptionData?.metadata() ?? {},
     trialPeriodDays: trial,
+    taxRates,
+    coupons,
     paymentMetadata: paymentData?.metadata() ?? {},
   });
   return session;
@@ -231,6 +241,8 @@ export function payCheckoutSession(
       metadata: extras.subscriptionMetadata,
       ...(trial ? { trial_period_days: String(trial) } : {}),
       payment_behavior: 'allow_incomplete',
+      ...(extras.taxRates.length > 0 ? { default_tax_rates: extras.taxRates } : {}),
+      ...(extras.coupons.length > 0 ? { discounts: extras.coupons.map((coupon) => ({ coupon })) } : {}),
     }),
   );
   session.subscription = sub.id;

@@ -7,6 +7,9 @@ export interface CheckoutExtras {
   lineItems: Stripe.LineItem[];
   subscriptionMetadata: Record<string, string>;
   trialPeriodDays: number | null;
+  /** `subscription_data[default_tax_rates]` and `discounts[n][coupon]`, checked, for the subscription. */
+  taxRates: string[];
+  coupons: string[];
   paymentMetadata: Record<string, string>;
 }
 
