@@ -73,6 +73,11 @@ export function webProvider(): ServiceProvider {
         r.get('/dashboard/usage', [UsageController, 'show']).name('dashboard.usage');
         r.get('/dashboard/billing', [BillingController, 'show']).name('dashboard.billing');
         r.post('/dashboard/billing/subscribe', [BillingController, 'subscribe']).name('billing.subscribe');
+        r.post('/dashboard/billing/checkout', [BillingController, 'checkout']).name('billing.checkout');
+        r.get('/dashboard/billing/checkout/success', [BillingController, 'checkoutSuccess']).name(
+          'billing.checkout.success',
+        );
+        r.post('/dashboard/billing/portal', [BillingController, 'portal']).name('billing.portal');
         r.post('/dashboard/billing/swap', [BillingController, 'swap']).name('billing.swap');
         r.post('/dashboard/billing/cancel', [BillingController, 'cancel']).name('billing.cancel');
         r.post('/dashboard/billing/resume', [BillingController, 'resume']).name('billing.resume');

@@ -67,6 +67,8 @@ export class BillingController {
           usesStripeJs(this.config) ? (await user.createSetupIntent()).clientSecret : '',
         )}
         providerError={providerError}
+        hostedCheckout={this.gateway.capabilities.supportsHostedCheckout}
+        portal={this.gateway.capabilities.supportsHostedCheckout && user.hasBillingId()}
       />,
     );
   }
@@ -92,6 +94,46 @@ export class BillingController {
           : `Subscribed to ${plan.name}.`,
       ];
     });
+  }
+
+  /**
+   * "Subscribe with Checkout": on to the provider's hosted page (offline, the sandbox's stand-in).
+   * The form's request key makes a double post open the same session, not a second payable one.
+   */
+  checkout(c: Context): Promise<Response> {
+    return this.act(c, async (user, form) => {
+      const plan = this.plan(form.plan);
+      if (!plan) return ['error', 'Choose one of the plans.'];
+      const origin = new URL(c.req.url).origin;
+      const session = await user.newSubscription(SUBSCRIPTION, plan.id).checkout({
+        successUrl: `${origin}/dashboard/billing/checkout/success?session_id={CHECKOUT_SESSION_ID}`,
+        cancelUrl: `${origin}${BACK}`,
+        requestKey: form.request_key || undefined,
+      });
+      return ['redirect', session.url];
+    });
+  }
+
+  /**
+   * Back from Checkout: the subscription is stored now if the webhook has not stored it yet (the
+   * same idempotent step as the webhook's), so the page shows it at once.
+   */
+  checkoutSuccess(c: Context): Promise<Response> {
+    return this.act(c, async (user) => {
+      const done = await user.completeCheckout(c.req.query('session_id') ?? '');
+      if (done.status !== 'complete') return ['error', 'The payment is not finished yet.'];
+      const plan =
+        done.subscription && this.config.billing.plans.find((p) => p.id === done.subscription?.plan);
+      return ['status', plan ? `Subscribed to ${plan.name}.` : 'Payment received.'];
+    });
+  }
+
+  /** "Manage billing": on to the provider's customer portal, which links back to this page. */
+  portal(c: Context): Promise<Response> {
+    return this.act(c, async (user) => [
+      'redirect',
+      await user.billingPortalUrl(`${new URL(c.req.url).origin}${BACK}`),
+    ]);
   }
 
   swap(c: Context): Promise<Response> {
@@ -169,13 +211,13 @@ export class BillingController {
     return this.config.billing.plans.find((p) => p.id === id);
   }
 
-  /** Runs a billing action and redirects back with its message (or the billing error's). */
+  /** Runs a billing action and redirects back with its message (or the billing error's), or on to a hosted page. */
   private async act(
     c: Context,
     action: (
       user: AppUser,
       form: Record<string, string | undefined>,
-    ) => Promise<['status' | 'error', string]>,
+    ) => Promise<['status' | 'error' | 'redirect', string]>,
   ): Promise<Response> {
     const body = c.req.method === 'GET' ? {} : await c.req.parseBody();
     const form = Object.fromEntries(
@@ -186,6 +228,8 @@ export class BillingController {
     if (form.plan) session?.flash('billing.plan', form.plan);
     try {
       const [kind, message] = await action(c.get('user') as AppUser, form);
+      // Off to a provider's hosted page (Checkout, the customer portal).
+      if (kind === 'redirect') return c.redirect(message, 303);
       session?.flash(kind, message);
     } catch (err) {
       // 3-D Secure: on to the confirmation page, which says what it is for.

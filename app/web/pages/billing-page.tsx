@@ -33,6 +33,10 @@ export interface BillingPageProps {
   cardEntry: CardEntryConfig;
   /** The provider could not be reached: show what is known locally. */
   providerError?: string | undefined;
+  /** The edition has a hosted Checkout page: offer "Subscribe with Checkout". */
+  hostedCheckout?: boolean;
+  /** The user is a customer and the edition has a customer portal: offer "Manage billing". */
+  portal?: boolean;
 }
 
 const Price: FC<{ plan: PlanConfig; price: string }> = ({ plan, price }) => (
@@ -142,6 +146,7 @@ const Subscribe: FC<BillingPageProps> = ({
   cardEntry,
   selectedPlan,
   card,
+  hostedCheckout,
 }) => {
   // Offline, the card saved on the sandbox's card page can pay for the subscription.
   const onFile = card && 'brand' in card ? `${card.brand} ending ${card.lastFour}` : undefined;
@@ -179,9 +184,39 @@ const Subscribe: FC<BillingPageProps> = ({
           <span class="small muted">Plans with a trial charge nothing until the trial ends.</span>
         </div>
       </form>
+      {hostedCheckout ? (
+        <form method="post" action="/dashboard/billing/checkout" class="actions mt-md" data-checkout-form>
+          <CsrfField token={csrfToken} />
+          <input type="hidden" name="request_key" value={`${requestKey}-checkout`} />
+          <label class="small" for="checkout-plan">
+            Or pay on Stripe's page
+          </label>
+          <select id="checkout-plan" name="plan" class="select">
+            {plans.map((p) => (
+              <option value={p.id} selected={p.id === selected}>
+                {p.name} — {price(p)} / {p.interval}
+              </option>
+            ))}
+          </select>
+          <button type="submit" class="btn">
+            Subscribe with Checkout
+          </button>
+        </form>
+      ) : null}
     </section>
   );
 };
+
+/** "Manage billing": the provider's customer portal (cancel, switch plan, card, invoices). */
+const Portal: FC<{ csrfToken: string }> = ({ csrfToken }) => (
+  <form method="post" action="/dashboard/billing/portal" class="actions m-0" data-portal-form>
+    <CsrfField token={csrfToken} />
+    <button type="submit" class="btn">
+      Manage billing
+    </button>
+    <span class="small muted">Cancel, switch plan or replace your card on Stripe's billing portal.</span>
+  </form>
+);
 
 /** `/dashboard/billing`: plans, the subscription and its actions, the card, invoices. */
 export const BillingPage: FC<BillingPageProps> = (props) => {
@@ -202,6 +237,12 @@ export const BillingPage: FC<BillingPageProps> = (props) => {
         </div>
       ) : null}
       {sub ? <Current {...props} sub={sub} /> : null}
+      {props.portal ? (
+        <section class="card">
+          <h2>Billing portal</h2>
+          <Portal csrfToken={props.csrfToken} />
+        </section>
+      ) : null}
       {live ? null : <Subscribe {...props} />}
       <section class="card">
         <h2>Payment method</h2>

@@ -124,7 +124,10 @@ ${testCardList()}`,
     const pm = typeof pmId === 'string' ? store.paymentMethods.get(pmId) : undefined;
     const subPm = subs.map((s) => s.default_payment_method).find((id) => typeof id === 'string');
     const shown = pm ?? (typeof subPm === 'string' ? store.paymentMethods.get(subPm) : undefined);
-    const card = shown?.card ? `${shown.card.brand} •••• ${shown.card.last4}` : 'No card on file';
+    const brand = shown?.card?.brand ?? '';
+    const card = shown?.card
+      ? `${brand.charAt(0).toUpperCase()}${brand.slice(1)} •••• ${shown.card.last4}`
+      : 'No card on file';
     const rows = subs
       .map((s) => {
         const item = s.items.data[0]!;

@@ -24,7 +24,7 @@ export const page = (title: string, body: string) =>
 .box{border:1px solid #e3e8ee;border-radius:8px;padding:1.5rem}.muted{color:#697386;font-size:.9em}
 button{font:inherit;padding:.6rem 1rem;border-radius:6px;border:1px solid #635bff;background:#635bff;color:#fff;margin:.25rem .5rem .25rem 0;cursor:pointer}
 button.fail{background:#fff;color:#c0123c;border-color:#c0123c}input{font:inherit;padding:.5rem;width:100%;box-sizing:border-box;margin:.25rem 0 1rem}
-.error{color:#c0123c}code{font-size:.85em}</style></head><body><div class="box">${body}</div>
+.error{color:#c0123c}code{font-size:.85em}select{font:inherit;padding:.5rem;width:100%;box-sizing:border-box;margin:.25rem 0 .5rem}label{display:block}</style></head><body><div class="box">${body}</div>
 <p class="muted">Tollgate Stripe sandbox — no real card network is involved.</p></body></html>`;
 
 /** The sandbox's test card numbers and what each does, under a card number field. */
