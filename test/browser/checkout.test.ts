@@ -9,7 +9,8 @@ const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct
 /**
  * Stripe Checkout and the billing portal in Chromium on the reference service and its embedded
  * Stripe sandbox (the sandbox's stand-in pages): back from Checkout without paying, then subscribe
- * through it, then cancel in the portal and return to a subscription on its grace period.
+ * through it, then replace the card and cancel in the portal, and return to a subscription on its
+ * grace period with the new card on file.
  */
 describe(`Checkout and the billing portal in Chromium (${engine})`, { timeout: 90_000 }, () => {
   let server: ReferenceServer;
@@ -61,6 +62,13 @@ describe(`Checkout and the billing portal in Chromium (${engine})`, { timeout: 9
     ]);
     await expect(page().locator('[data-portal-state]').textContent()).resolves.toContain('Renews on');
     await browser.shot('checkout-04-portal');
+    // A new card in the portal comes back through customer.updated.
+    await page().fill('#number', '5555 5555 5555 4444');
+    await Promise.all([
+      page().waitForURL(/\/_sandbox\/portal\/bps_.*done=/),
+      page().click('button:has-text("Update card")'),
+    ]);
+    await expect(page().locator('[data-portal-card]').textContent()).resolves.toContain('4444');
     await Promise.all([
       page().waitForURL(/\/_sandbox\/portal\/bps_.*done=/),
       page().click('button:has-text("Cancel plan")'),
@@ -70,6 +78,9 @@ describe(`Checkout and the billing portal in Chromium (${engine})`, { timeout: 9
     await Promise.all([page().waitForURL(billing()), page().click('a[data-return]')]);
     await expect(page().locator('[data-subscription]').getAttribute('data-state')).resolves.toBe('grace');
     await expect(page().locator('[data-ends-at]').textContent()).resolves.toContain('end of the paid period');
+    await expect(page().locator('[data-card-on-file]').textContent()).resolves.toContain(
+      'MasterCard ending 4444',
+    );
     await browser.shot('checkout-06-back-on-grace-period');
   });
 });

@@ -11,6 +11,8 @@ const methods: Method[] = [
   'cancelSubscription',
   'resumeSubscription',
   'findSubscription',
+  'listSubscriptions',
+  'findCustomer',
   'charge',
   'invoiceFor',
   'voidInvoice',
