@@ -159,6 +159,22 @@ describe(`Stripe Checkout and the billing portal (${engine})`, () => {
     );
   });
 
+  it('two sessions opened in two tabs and both paid: the first stored, the second left for reconcile', async () => {
+    const user = await newUser();
+    const first = await user.newSubscription('main', plans.monthly.id).checkout({ successUrl: SUCCESS });
+    const second = await (await reload(user))
+      .newSubscription('main', plans.other.id)
+      .checkout({ successUrl: SUCCESS });
+    await pay(first.url);
+    await pay(second.url);
+    const rows = await user.subscriptions();
+    expect(rows.map((r) => r.plan)).toEqual([plans.monthly.id]);
+    const again = await (await reload(user)).completeCheckout(second.id);
+    expect(again.status).toBe('complete');
+    expect(again.subscription).toBeUndefined();
+    expect((await user.subscriptions()).length).toBe(1);
+  });
+
   it('a trial through Checkout: trialing, nothing charged', async () => {
     const user = await newUser();
     const session = await user

@@ -178,6 +178,11 @@ export class Checkouts {
     const adoption = { session, subscription: session.subscription, user: owner };
     const subscription = await this.subscriptions.adoptCheckout(this.db, adoption);
     if (subscription) done.subscription = subscription;
+    else
+      this.logger.error(
+        { session: session.id, subscription: session.subscription.id, user: owner.id },
+        'Checkout subscription not stored: the user already has a live one with that name',
+      );
     try {
       await this.subscriptions.keepCheckoutCard(adoption);
     } catch (err) {

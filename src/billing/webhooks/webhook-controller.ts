@@ -91,7 +91,13 @@ export class WebhookController {
       // The session as it is now, read before the claim's transaction opens (no network inside it).
       checkout = checkoutSessionId ? await this.subscriptions.checkoutToAdopt(checkoutSessionId) : null;
       outcome = await this.events.claimAndApply(edition, event.id, event.name, async (db) => {
-        if (checkout) await this.subscriptions.adoptCheckout(db, checkout);
+        if (checkout && !(await this.subscriptions.adoptCheckout(db, checkout))) {
+          // Another live subscription holds the name: left for `billing:reconcile` to report.
+          this.logger.error(
+            { event: event.id, subscription: checkout.subscription.id, user: checkout.user.id },
+            'Checkout subscription not stored: the user already has a live one with that name',
+          );
+        }
         if (!event.sync) return true;
         // Read the provider's state with the rows locked: an API answer stored meanwhile (a swap)
         // waits, and lands after this, never under it.
