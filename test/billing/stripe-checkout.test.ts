@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Users } from '../../src/auth/users.js';
 import { braintreeCapabilities } from '../../src/billing/gateway/braintree/capabilities.js';
 import type { PaymentGateway } from '../../src/billing/gateway/payment-gateway.js';
-import { Checkouts } from '../../src/billing/index.js';
+import { Checkouts, Reconciler } from '../../src/billing/index.js';
 import { TestClock } from '../../src/core/clock.js';
 import type { RunningServer } from '../../src/kernel/server.js';
 import type { TestApp } from '../support/app.js';
@@ -173,6 +173,10 @@ describe(`Stripe Checkout and the billing portal (${engine})`, () => {
     expect(again.status).toBe('complete');
     expect(again.subscription).toBeUndefined();
     expect((await user.subscriptions()).length).toBe(1);
+    const report = await t.app.container
+      .make(Reconciler)
+      .run({ userId: user.id, fix: false, adoptAs: 'default' });
+    expect(report.drift.filter((d) => d.kind === 'orphaned').map((d) => d.providerId)).toHaveLength(1);
   });
 
   it('a trial through Checkout: trialing, nothing charged', async () => {
