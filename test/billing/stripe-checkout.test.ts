@@ -179,6 +179,17 @@ describe(`Stripe Checkout and the billing portal (${engine})`, () => {
     expect(report.drift.filter((d) => d.kind === 'orphaned').map((d) => d.providerId)).toHaveLength(1);
   });
 
+  it('a subscription whose first payment waits for 3-D Secure holds the name: Checkout is refused', async () => {
+    const user = await newUser();
+    await expect(
+      user.newSubscription('main', plans.monthly.id).create('pm_card_threeDSecure2Required'),
+    ).rejects.toMatchObject({ code: 'payment_action_required' });
+    await expectBillingError(
+      (await reload(user)).newSubscription('main', plans.monthly.id).checkout({ successUrl: SUCCESS }),
+      'subscription_exists',
+    );
+  });
+
   it('a trial through Checkout: trialing, nothing charged', async () => {
     const user = await newUser();
     const session = await user

@@ -14,7 +14,6 @@ import {
   PaymentGatewayKey,
 } from '../gateway/payment-gateway.js';
 import { RequestKeys } from '../request-keys.js';
-import { awaitsFirstPayment } from '../subscriptions/status.js';
 import type { Subscription } from '../subscriptions/subscription.js';
 import { type NewSubscriptionOptions, Subscriptions } from '../subscriptions/subscriptions.js';
 import { validateTaxPercentage } from '../tax.js';
@@ -96,9 +95,9 @@ export class Checkouts {
     if (!Number.isInteger(options.quantity) || options.quantity < 1)
       throw BillingError.invalidQuantity(options.quantity);
     const current = await this.subscriptions.find(owner, options.name);
-    // One live subscription per (user, name): the page would make a second one.
-    if (current && current.ends_at === null && !awaitsFirstPayment(current))
-      throw BillingError.subscriptionExists(options.name);
+    // One live subscription per (user, name): the page would make a second one that could not be
+    // stored — also beside one whose first payment waits for 3-D Secure (confirm or replace it first).
+    if (current && current.ends_at === null) throw BillingError.subscriptionExists(options.name);
     const taxPercentage = validateTaxPercentage(owner.taxPercentage());
     const trialDays = options.skipTrial
       ? null
