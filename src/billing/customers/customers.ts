@@ -79,18 +79,6 @@ export class Customers {
     });
   }
 
-  /**
-   * The default payment method as the provider has it now, onto the user's row (the
-   * `customer.updated` webhook: a card changed in the billing portal). Fetched, so a late or
-   * repeated event stores the current card, never an older one.
-   */
-  async refresh(userId: number): Promise<void> {
-    const user = await this.users.find(userId);
-    const id = user && this.idOf(user);
-    const customer = id ? await this.gateway.findCustomer(id) : null;
-    if (user && customer) await this.store(user, customer);
-  }
-
   /** Makes `token` the default payment method and stores its brand and last four digits. */
   async updateCard(
     user: User,

@@ -91,12 +91,6 @@ export class Payments {
     return payment?.status === 'requires_action' ? payment : null;
   }
 
-  /** The card on file of the user that is this customer, as the provider has it now (`customer.updated`). */
-  async refreshCustomer(customerId: string): Promise<void> {
-    const userId = await this.userIdOf(customerId);
-    if (userId !== undefined) await this.customers.refresh(userId);
-  }
-
   /** The user a provider customer id belongs to (webhooks), if any. */
   async userIdOf(customerId: string): Promise<number | undefined> {
     const column = this.gateway.capabilities.columns.customerId;

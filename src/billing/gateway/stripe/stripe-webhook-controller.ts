@@ -87,11 +87,6 @@ export class StripeWebhookController extends WebhookController {
     if (event.subscriptionId) await this.cancelSubscription(event.subscriptionId);
   }
 
-  /** The default card changed at Stripe (the billing portal, the Dashboard): the user row follows. */
-  async handleCustomerUpdated(payload: Stripe.Event): Promise<void> {
-    await this.payments?.refreshCustomer((payload.data.object as Stripe.Customer).id);
-  }
-
   /** https://docs.stripe.com/billing/subscriptions/overview#requires-action */
   async handleInvoicePaymentActionRequired(payload: Stripe.Event): Promise<void> {
     const invoice = payload.data.object as Stripe.Invoice;
