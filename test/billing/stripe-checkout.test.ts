@@ -17,10 +17,6 @@ const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const SECRET = 'whsec_test_tollgate';
 const SUCCESS = 'https://app.test/billing/checkout/success?session_id={CHECKOUT_SESSION_ID}';
 
-/** What the customer's browser does on the sandbox's Checkout page. */
-const pay = (url: string, number = '4242 4242 4242 4242') =>
-  fetch(url, { method: 'POST', body: new URLSearchParams({ number }), redirect: 'manual' });
-
 // Stripe Checkout and the billing portal: the session, the page, and the subscription synced back.
 describe(`Stripe Checkout and the billing portal (${engine})`, () => {
   const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
@@ -64,6 +60,16 @@ describe(`Stripe Checkout and the billing portal (${engine})`, () => {
       headers: { 'content-type': 'application/json', 'stripe-signature': signPayload(copy, SECRET) },
       body: copy,
     });
+  };
+  /** What the customer's browser does on the sandbox's Checkout page, then the webhooks it caused, delivered. */
+  const pay = async (url: string, number = '4242 4242 4242 4242') => {
+    const response = await fetch(url, {
+      method: 'POST',
+      body: new URLSearchParams({ number }),
+      redirect: 'manual',
+    });
+    await sandbox.settled();
+    return response;
   };
   /** Pays on the Checkout page with the webhook endpoint unreachable: no event reaches the app. */
   const payUnseen = async (url: string) => {
@@ -239,8 +245,15 @@ describe(`Stripe Checkout and the billing portal (${engine})`, () => {
     expect(page).toContain('Basic');
     expect(page).toContain('href="https://app.test/dashboard/billing"');
     const sub = (await user.subscription('main'))!;
-    const act = (form: Record<string, string>) =>
-      fetch(url, { method: 'POST', body: new URLSearchParams(form), redirect: 'manual' });
+    const act = async (form: Record<string, string>) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        body: new URLSearchParams(form),
+        redirect: 'manual',
+      });
+      await sandbox.settled();
+      return response;
+    };
 
     expect(
       (await act({ action: 'switch', subscription: sub.providerId, price: plans.other.id })).status,

@@ -14,7 +14,8 @@ describe('Stripe sandbox: Checkout and the customer portal', () => {
   let receiver: Receiver;
   beforeEach(async () => {
     receiver = await startReceiver(SECRET);
-    h = await startSandbox({ webhook: { url: receiver.url, secret: SECRET } });
+    // Ordered delivery: these tests read the events in the order Stripe emits them.
+    h = await startSandbox({ webhook: { url: receiver.url, secret: SECRET }, delivery: 'ordered' });
   });
   afterEach(async () => {
     await h.close();

@@ -37,7 +37,7 @@ export const KNOWN_PARAMS: Readonly<Record<string, readonly string[]>> = {
   'GET /v1/invoices/:id/lines': [],
   'GET /v1/payment_intents': ['customer', 'payment_method'],
   'GET /v1/payment_intents/:id': ['payment_method'],
-  'GET /v1/payment_methods': ['customer'],
+  'GET /v1/payment_methods': ['customer', 'type'],
   'GET /v1/payment_methods/:id': [],
   'GET /v1/plans': [],
   'GET /v1/plans/:id': [],
