@@ -5,6 +5,7 @@ import {
   ConfigKey,
   type Plan,
   PlanResolver,
+  type PlanStanding,
   Plans,
   type TollgateConfig,
   UsageLedger,
@@ -13,7 +14,6 @@ import { formatMoney } from 'tollgate/billing';
 import { ApiKeys, Clients, PersonalAccessTokens } from 'tollgate/oauth';
 import { renderPage } from 'tollgate/views';
 import type { AppUser } from '../../user.js';
-import { SUBSCRIPTION } from '../billing-view.js';
 import { MeteredUsageSection } from '../pages/metered-usage-section.js';
 import { type PlanLimits, UsagePage } from '../pages/usage-page.js';
 import { scriptUrl } from '../scripts.js';
@@ -71,16 +71,18 @@ export class UsageController {
     const view = await usageView(this.ledger, user.id, now, grouping, only);
     const ids = view.groups.map((g) => g.id);
     if (only !== undefined && !ids.includes(only)) ids.push(only);
+    // One reading of the user's plan for both sections (the resolver caches it anyway).
+    const standing = this.plans.enabled ? await this.resolver.standing(user.id) : undefined;
     const page = (
       <UsagePage
         script={await scriptUrl()}
-        plan={await this.#limits(user.id, now)}
+        plan={standing ? await this.#limits(user.id, standing.plan, now) : null}
         view={view}
         grouping={grouping}
         only={only}
         labels={await this.#labels.labels(grouping, ids, user.id)}
       >
-        {await this.#metered(user)}
+        {standing ? await this.#metered(user, standing) : null}
       </UsagePage>
     );
     const res = await renderPage(c, { title: 'Usage' }, page);
@@ -89,13 +91,14 @@ export class UsageController {
   }
 
   /** The metered price's section, for a subscriber of a plan that has one. */
-  async #metered(user: AppUser) {
-    if (!this.plans.enabled) return null;
-    const { plan, state } = await this.resolver.standing(user.id);
+  async #metered(user: AppUser, { plan, state }: PlanStanding) {
     if (!plan.metered || state === 'free' || state === 'lapsed') return null;
     const { currency, currencySymbol } = this.config.billing;
     const { unitAmount } = plan.metered;
-    const [upcoming, invoices] = await Promise.all([user.upcomingInvoice(SUBSCRIPTION), user.invoices()]);
+    const [upcoming, invoices] = await Promise.all([
+      user.upcomingInvoice(this.config.plans.subscription),
+      user.invoices(),
+    ]);
     return (
       <MeteredUsageSection
         meter={plan.metered.meter}
@@ -106,9 +109,7 @@ export class UsageController {
     );
   }
 
-  async #limits(userId: number, now: Date): Promise<PlanLimits | null> {
-    if (!this.plans.enabled) return null;
-    const { plan } = await this.resolver.standing(userId);
+  async #limits(userId: number, plan: Plan, now: Date): Promise<PlanLimits> {
     const month = monthOf(now);
     return {
       name: plan.name,
