@@ -93,7 +93,9 @@ describe(`the usage page (${engine})`, () => {
     expect(html).toMatch(/day 2: 25 calls/);
     expect(html).toMatch(/day 1: 0 calls/);
     // The table lists every route whatever the chart shows: api.orders.index's 40 calls this month.
-    expect(html).toMatch(/<tr data-usage-group="api.orders.index"><td><a [^>]*>api.orders.index<\/a><\/td><td>40<\/td>/);
+    expect(html).toMatch(
+      /<tr data-usage-group="api.orders.index"><td><a [^>]*>api.orders.index<\/a><\/td><td>40<\/td>/,
+    );
   });
 
   it('a subscriber of a metered plan sees the next invoice with the reported calls, at the unit price', async () => {
