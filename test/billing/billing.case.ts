@@ -8,6 +8,7 @@ import type { TestApp } from '../support/app.js';
 import { startBillingApp, stopBillingApp } from './billing-app.js';
 import { type ContractContext, expectBillingError, TestUser } from './contract/context.js';
 import { creationCases } from './contract/creation.js';
+import { declinedChangeCases } from './contract/declined-changes.js';
 import { doubleSubmitCases } from './contract/double-submit.js';
 import { currencyAndHistoryCases } from './contract/history.js';
 import { lifecycleCases } from './contract/lifecycle.js';
@@ -121,6 +122,7 @@ export function billingContract(harness: EditionHarness): void {
 
     creationCases(ctx);
     lifecycleCases(ctx);
+    declinedChangeCases(ctx);
     moneyCases(ctx);
     webhookCases(ctx);
     doubleSubmitCases(ctx);

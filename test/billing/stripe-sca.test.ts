@@ -219,16 +219,20 @@ describe(`Stripe SCA: PaymentMethods and 3-D Secure (${engine})`, () => {
     expect((await user.findInvoice(payment.invoiceId!))?.paid()).toBe(true);
   });
 
-  it('a swap whose proration needs 3-D Secure stores the new state and throws IncompletePayment; authenticated, active', async () => {
+  it('a swap whose proration needs 3-D Secure throws IncompletePayment and keeps the old plan; authenticated, the new plan applies', async () => {
     const user = await newUser();
     const sub = await user.newSubscription('main', plans.monthly.id).create('pm_card_visa');
     await (await reload(user)).updateCard('pm_card_threeDSecure2Required');
     const { payment } = await incomplete(sub.swap(plans.other.id));
     expect(payment).toMatchObject({ status: 'requires_action', subscriptionId: sub.providerId });
-    const swapped = (await user.subscription('main'))!;
-    expect([swapped.plan, swapped.status]).toEqual([plans.other.id, 'past_due']);
+    // Stripe holds the change as a pending update: nothing is granted before it is paid.
+    await sandbox.settled();
+    const waiting = (await user.subscription('main'))!;
+    expect([waiting.plan, waiting.status]).toEqual([plans.monthly.id, 'active']);
     await authenticate(payment.actionUrl, 'complete');
-    expect((await user.subscription('main'))!.status).toBe('active');
+    await sandbox.settled();
+    const swapped = (await user.subscription('main'))!;
+    expect([swapped.plan, swapped.status]).toEqual([plans.other.id, 'active']);
   });
 
   it("another user's payment is not found", async () => {

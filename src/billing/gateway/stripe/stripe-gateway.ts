@@ -152,6 +152,9 @@ export class StripePaymentGateway implements PaymentGateway {
       proration_behavior: changes.prorate === false ? 'none' : 'always_invoice',
     };
     if (changes.plan !== undefined || changes.quantity !== undefined) {
+      // A change is applied only once its invoice is paid (Stripe's pending updates): a declined
+      // card leaves the subscription on what was paid for, never on the upgrade unpaid.
+      if (changes.taxPercentage === undefined) params.payment_behavior = 'pending_if_incomplete';
       params.items = [
         {
           id: item?.id,
@@ -172,7 +175,7 @@ export class StripePaymentGateway implements PaymentGateway {
     const sub = await stripeCall(() =>
       this.stripe.subscriptions.update(id, params, { idempotencyKey: changes.idempotencyKey }),
     );
-    return this.withPendingPayment(sub);
+    return sub.pending_update ? this.pendingChange(sub) : this.withPendingPayment(sub);
   }
 
   /** A change whose invoice waits for 3-D Secure: the state, with the payment to confirm. */
@@ -182,6 +185,22 @@ export class StripePaymentGateway implements PaymentGateway {
     return payment?.status === 'requires_action'
       ? { ...mapSubscription(sub), pendingPayment: payment }
       : mapSubscription(sub);
+  }
+
+  /**
+   * A change Stripe holds as a pending update, its invoice unpaid. Waiting for 3-D Secure: the
+   * subscription as it still is, with the payment that applies the change once confirmed.
+   * Declined: the invoice is voided (which drops the pending update, so nothing collects it
+   * later) and `card_declined` is thrown.
+   */
+  private async pendingChange(sub: Stripe.Subscription): Promise<GatewaySubscription> {
+    const payment = await this.#payments.latest(sub);
+    if (payment?.status === 'requires_action') return { ...mapSubscription(sub), pendingPayment: payment };
+    const invoiceId = typeof sub.latest_invoice === 'string' ? sub.latest_invoice : sub.latest_invoice?.id;
+    if (invoiceId) await stripeCall(() => this.stripe.invoices.voidInvoice(invoiceId));
+    throw BillingError.cardDeclined(payment?.failureMessage ?? 'Your card was declined.', {
+      providerCode: 'card_declined',
+    });
   }
 
   async cancelSubscription(id: string, options: { atPeriodEnd: boolean }): Promise<GatewaySubscription> {

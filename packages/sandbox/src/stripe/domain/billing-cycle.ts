@@ -3,6 +3,7 @@ import { type Interval, periodEnd } from '../objects/periods.js';
 import type { SandboxContext } from './context.js';
 import { buildSubscriptionInvoice } from './invoice-builder.js';
 import { attemptPayment, finalizeInvoice, type PaymentOutcome, voidInvoice } from './invoice-lifecycle.js';
+import { discardPendingUpdate, pendingInvoiceOf } from './pending-updates.js';
 import { cancelSubscription, changeSubscription } from './subscription-state.js';
 
 /** `customer.subscription.trial_will_end` comes three days before a trial ends. */
@@ -113,6 +114,19 @@ function dueWork(ctx: SandboxContext): Due[] {
       } else work.push({ at: end, rank: 1, run: () => renew(ctx, sub) });
     } else if (sub.status === 'incomplete') {
       work.push({ at: sub.created + INCOMPLETE_EXPIRY_SECONDS, rank: 1, run: () => expire(ctx, sub) });
+    }
+  }
+  for (const sub of ctx.store.subscriptions.values()) {
+    const invoice = pendingInvoiceOf(ctx, sub);
+    if (sub.pending_update && invoice) {
+      work.push({
+        at: sub.pending_update.expires_at,
+        rank: 1,
+        run: () => {
+          discardPendingUpdate(ctx, sub, invoice, true);
+          if (invoice.status === 'open') voidInvoice(ctx, invoice);
+        },
+      });
     }
   }
   for (const invoice of ctx.store.invoices.values()) {

@@ -6,6 +6,7 @@ import { computeTotals } from './invoice-totals.js';
 import { confirmPaymentIntent } from './payment-intents.js';
 import { defaultInstrument } from './payment-methods.js';
 import { runCharge } from './payments.js';
+import { applyPendingUpdate, discardPendingUpdate } from './pending-updates.js';
 import { cancelSubscription, changeSubscription, subscriptionOf } from './subscription-state.js';
 
 /**
@@ -111,28 +112,7 @@ function payWithIntent(
   sync: boolean,
 ): PaymentOutcome {
   const { store } = ctx;
-  const link = [...store.invoicePayments.values()].find(
-    (p) => p.invoice === invoice.id && p.status === 'open',
-  );
-  let pi = link ? store.paymentIntents.get(String(link.payment.payment_intent)) : undefined;
-  if (!pi) {
-    pi = makePaymentIntent(store.now(), {
-      amount: invoice.amount_remaining,
-      currency: invoice.currency,
-      customer: String(invoice.customer),
-      paymentMethod: pmId,
-      description:
-        invoice.billing_reason === 'subscription_create'
-          ? 'Subscription creation'
-          : `Invoice ${invoice.number}`,
-      metadata: {},
-      receiptEmail: null,
-    });
-    store.paymentIntents.set(pi.id, pi);
-    const payment = makeInvoicePayment(store.now(), invoice, pi.id);
-    store.invoicePayments.set(payment.id, payment);
-    ctx.events.emit('payment_intent.created', pi);
-  }
+  const pi = invoiceIntent(ctx, invoice, pmId);
   if (pi.status !== 'requires_action') {
     pi.payment_method = pmId;
     pi.amount = invoice.amount_remaining;
@@ -152,6 +132,41 @@ function payWithIntent(
     actionRequired ? 'invoice.payment_action_required' : 'invoice.payment_failed',
   );
   return { paid: false, charge: actionRequired ? null : charge, intent: pi };
+}
+
+/**
+ * The PaymentIntent that collects `invoice` (one per invoice, linked by an invoice payment), made
+ * unconfirmed on first use: `requires_confirmation` with a PaymentMethod, else
+ * `requires_payment_method`.
+ */
+export function invoiceIntent(
+  ctx: SandboxContext,
+  invoice: Stripe.Invoice,
+  pmId: string | null,
+): Stripe.PaymentIntent {
+  const { store } = ctx;
+  const link = [...store.invoicePayments.values()].find(
+    (p) => p.invoice === invoice.id && p.status === 'open',
+  );
+  const found = link ? store.paymentIntents.get(String(link.payment.payment_intent)) : undefined;
+  if (found) return found;
+  const pi = makePaymentIntent(store.now(), {
+    amount: invoice.amount_remaining,
+    currency: invoice.currency,
+    customer: String(invoice.customer),
+    paymentMethod: pmId,
+    description:
+      invoice.billing_reason === 'subscription_create'
+        ? 'Subscription creation'
+        : `Invoice ${invoice.number}`,
+    metadata: {},
+    receiptEmail: null,
+  });
+  store.paymentIntents.set(pi.id, pi);
+  const payment = makeInvoicePayment(store.now(), invoice, pi.id);
+  store.invoicePayments.set(payment.id, payment);
+  ctx.events.emit('payment_intent.created', pi);
+  return pi;
 }
 
 function settleLink(ctx: SandboxContext, pi: Stripe.PaymentIntent): Stripe.InvoicePayment | undefined {
@@ -198,6 +213,7 @@ function markPaid(
   ctx.events.emit('invoice.payment_succeeded', invoice);
   const subId = subscriptionOf(invoice);
   const sub = subId ? ctx.store.subscriptions.get(subId) : undefined;
+  if (sub) applyPendingUpdate(ctx, sub, invoice);
   if (sync && sub && (sub.status === 'past_due' || sub.status === 'unpaid' || sub.status === 'incomplete')) {
     changeSubscription(ctx, sub, (s) => {
       s.status = 'active';
@@ -250,4 +266,7 @@ export function voidInvoice(ctx: SandboxContext, invoice: Stripe.Invoice): void 
   invoice.status_transitions.voided_at = ctx.store.now();
   ctx.store.retries.delete(invoice.id);
   ctx.events.emit('invoice.voided', invoice);
+  const subId = subscriptionOf(invoice);
+  const sub = subId ? ctx.store.subscriptions.get(subId) : undefined;
+  if (sub) discardPendingUpdate(ctx, sub, invoice, false);
 }

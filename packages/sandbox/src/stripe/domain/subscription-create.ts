@@ -4,7 +4,7 @@ import { makeSubscription, makeSubscriptionItem } from '../objects/subscriptions
 import { currentPeriod, pricePeriod } from './billing-cycle.js';
 import type { SandboxContext } from './context.js';
 import { buildSubscriptionInvoice } from './invoice-builder.js';
-import { attemptPayment, finalizeInvoice, voidInvoice } from './invoice-lifecycle.js';
+import { attemptPayment, finalizeInvoice, invoiceIntent, voidInvoice } from './invoice-lifecycle.js';
 import type { Params } from './params.js';
 import { paymentIntentError } from './payment-intents.js';
 import { attachedTo, defaultInstrument } from './payment-methods.js';
@@ -20,6 +20,10 @@ import {
 /**
  * https://docs.stripe.com/api/subscriptions/create — the subscription, its first invoice and the
  * attempt to pay it, as `POST /v1/subscriptions` and a completed Checkout Session make them.
+ * `payment_behavior`: `allow_incomplete` (default) leaves it `incomplete` when the first payment
+ * fails; `error_if_incomplete` refuses it (402, nothing kept); `default_incomplete` charges
+ * nothing — the subscription is `incomplete` and its first invoice open until the invoice's
+ * PaymentIntent is confirmed.
  */
 export function createSubscription(ctx: SandboxContext, p: Params): Stripe.Subscription {
   const { store, events } = ctx;
@@ -84,7 +88,16 @@ export function createSubscription(ctx: SandboxContext, p: Params): Stripe.Subsc
     trial: trialEnd !== null,
   });
   finalizeInvoice(ctx, invoice);
-  if (invoice.status === 'open') {
+  if (invoice.status === 'open' && behaviour === 'default_incomplete') {
+    // Nothing is charged: the first invoice waits, open, for its PaymentIntent to be confirmed.
+    invoiceIntent(
+      ctx,
+      invoice,
+      instrument && 'paymentMethod' in instrument ? instrument.paymentMethod.id : null,
+    );
+    sub.status = 'incomplete';
+    invoice.next_payment_attempt = null;
+  } else if (invoice.status === 'open') {
     const outcome = attemptPayment(ctx, invoice, false);
     if (!outcome.paid && refuse && outcome.intent) {
       store.subscriptions.delete(sub.id);

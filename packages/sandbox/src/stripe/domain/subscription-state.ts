@@ -11,12 +11,22 @@ export function changeSubscription(
   sub: Stripe.Subscription,
   mutate: (sub: Stripe.Subscription) => void,
 ): void {
-  const before = snapshot(sub) as unknown as Record<string, unknown>;
+  const before = snapshot(sub);
   mutate(sub);
+  emitChanges(ctx, sub, before);
+}
+
+/** `customer.subscription.updated` for what changed since `before` (a snapshot), if anything did. */
+export function emitChanges(
+  ctx: SandboxContext,
+  sub: Stripe.Subscription,
+  before: Stripe.Subscription,
+): void {
+  const was = before as unknown as Record<string, unknown>;
   const after = snapshot(sub) as unknown as Record<string, unknown>;
   const previous: Record<string, unknown> = {};
   for (const key of Object.keys(after)) {
-    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) previous[key] = before[key] ?? null;
+    if (JSON.stringify(was[key]) !== JSON.stringify(after[key])) previous[key] = was[key] ?? null;
   }
   if (Object.keys(previous).length > 0) ctx.events.emit('customer.subscription.updated', sub, previous);
 }
@@ -31,6 +41,9 @@ export function cancelSubscription(
   sub.status = 'canceled';
   sub.canceled_at ??= now;
   sub.ended_at = now;
+  // A change waiting for its payment never applies to an ended subscription.
+  sub.pending_update = null;
+  ctx.store.pendingUpdates.delete(sub.id);
   sub.cancellation_details = {
     ...(sub.cancellation_details ?? { comment: null, feedback: null, feedback_option: null }),
     reason,

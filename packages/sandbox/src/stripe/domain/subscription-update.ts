@@ -7,9 +7,10 @@ import type { SandboxContext } from './context.js';
 import { buildSubscriptionInvoice } from './invoice-builder.js';
 import { attemptPayment, finalizeInvoice } from './invoice-lifecycle.js';
 import { mergeMetadata, type Params } from './params.js';
+import { checkPendingParams, holdUpdate } from './pending-updates.js';
 import { type ItemChange, prorate } from './prorations.js';
 import { catalogFor, discountsFrom, itemQuantity, taxRatesFrom } from './subscription-inputs.js';
-import { changeSubscription } from './subscription-state.js';
+import { changeSubscription, emitChanges } from './subscription-state.js';
 
 const intervalOf = (price: Stripe.Price) => `${price.recurring?.interval}/${price.recurring?.interval_count}`;
 
@@ -18,6 +19,9 @@ const intervalOf = (price: Stripe.Price) => `${price.recurring?.interval}/${pric
  * /billing/subscriptions/prorations): swap prices or quantities through `items[n][id]`,
  * end a trial with `trial_end=now`, schedule or undo cancellation, change taxes and discounts.
  * A change of billing interval, or ending a trial, restarts the cycle and bills at once.
+ * `payment_behavior`: `allow_incomplete` (the default) applies the change whatever its invoice's
+ * payment does (a failure makes the subscription `past_due`); `pending_if_incomplete` applies it
+ * only once that invoice is paid (`pending-updates.ts`).
  */
 export function updateSubscription(ctx: SandboxContext, sub: Stripe.Subscription, p: Params): void {
   const { store } = ctx;
@@ -29,6 +33,8 @@ export function updateSubscription(ctx: SandboxContext, sub: Stripe.Subscription
       );
     }
   }
+  const pendingIfIncomplete = p.str('payment_behavior') === 'pending_if_incomplete';
+  if (pendingIfIncomplete) checkPendingParams(p);
   const now = store.now();
   const proration = p.str('proration_behavior') ?? 'create_prorations';
   const cancelAtPeriodEnd = p.bool('cancel_at_period_end');
@@ -47,58 +53,61 @@ export function updateSubscription(ctx: SandboxContext, sub: Stripe.Subscription
   let restartCycle = false;
 
   const backup = snapshot(sub);
-  try {
-    changeSubscription(ctx, sub, (s) => {
-      const period = currentPeriod(s);
-      const wasTrialing = s.status === 'trialing';
-      const oldInterval = intervalOf(s.items.data[0]!.price);
-      const changes = applyItems(ctx, s, p, period);
+  const change = (s: Stripe.Subscription) => {
+    const period = currentPeriod(s);
+    const wasTrialing = s.status === 'trialing';
+    const oldInterval = intervalOf(s.items.data[0]!.price);
+    const changes = applyItems(ctx, s, p, period);
 
-      if (trialEnd !== undefined) {
-        if (trialEnd <= now) {
-          if (wasTrialing) {
-            s.status = 'active';
-            s.trial_end = now;
-            restartCycle = true;
-            billNow = true;
-          }
-        } else {
-          if (!wasTrialing) s.trial_start = now;
-          s.status = 'trialing';
-          s.trial_end = trialEnd;
-          setPeriod(s, { start: wasTrialing ? period.start : now, end: trialEnd });
+    if (trialEnd !== undefined) {
+      if (trialEnd <= now) {
+        if (wasTrialing) {
+          s.status = 'active';
+          s.trial_end = now;
+          restartCycle = true;
+          billNow = true;
         }
+      } else {
+        if (!wasTrialing) s.trial_start = now;
+        s.status = 'trialing';
+        s.trial_end = trialEnd;
+        setPeriod(s, { start: wasTrialing ? period.start : now, end: trialEnd });
       }
-      const active = s.status === 'active' || s.status === 'past_due';
-      if (active && !wasTrialing && intervalOf(s.items.data[0]!.price) !== oldInterval) {
-        restartCycle = true;
-        billNow = true;
-      }
-      if (active && !wasTrialing && proration !== 'none' && changes.length > 0) {
-        const made = prorate(ctx, s, changes, period, restartCycle);
-        if (made && proration === 'always_invoice') billNow = true;
-      }
-      if (restartCycle) {
-        setPeriod(s, nextPeriod(s, now));
-        s.billing_cycle_anchor = now;
-      }
+    }
+    const active = s.status === 'active' || s.status === 'past_due';
+    if (active && !wasTrialing && intervalOf(s.items.data[0]!.price) !== oldInterval) {
+      restartCycle = true;
+      billNow = true;
+    }
+    if (active && !wasTrialing && proration !== 'none' && changes.length > 0) {
+      const made = prorate(ctx, s, changes, period, restartCycle);
+      if (made && proration === 'always_invoice') billNow = true;
+    }
+    if (restartCycle) {
+      setPeriod(s, nextPeriod(s, now));
+      s.billing_cycle_anchor = now;
+    }
 
-      if (cancelAtPeriodEnd !== undefined) {
-        s.cancel_at_period_end = cancelAtPeriodEnd;
-        s.cancel_at = cancelAtPeriodEnd ? currentPeriod(s).end : null;
-        s.canceled_at = cancelAtPeriodEnd ? now : null;
-        s.cancellation_details = {
-          comment: null,
-          feedback: null,
-          feedback_option: null,
-          reason: cancelAtPeriodEnd ? 'cancellation_requested' : null,
-        };
-      }
-      if (taxRates) s.default_tax_rates = taxRates;
-      if (discounts) s.discounts = discounts;
-      if (p.has('metadata')) s.metadata = mergeMetadata(s.metadata, p.raw.metadata);
-      if (p.has('description')) s.description = p.str('description') || null;
-    });
+    if (cancelAtPeriodEnd !== undefined) {
+      s.cancel_at_period_end = cancelAtPeriodEnd;
+      s.cancel_at = cancelAtPeriodEnd ? currentPeriod(s).end : null;
+      s.canceled_at = cancelAtPeriodEnd ? now : null;
+      s.cancellation_details = {
+        comment: null,
+        feedback: null,
+        feedback_option: null,
+        reason: cancelAtPeriodEnd ? 'cancellation_requested' : null,
+      };
+    }
+    if (taxRates) s.default_tax_rates = taxRates;
+    if (discounts) s.discounts = discounts;
+    if (p.has('metadata')) s.metadata = mergeMetadata(s.metadata, p.raw.metadata);
+    if (p.has('description')) s.description = p.str('description') || null;
+  };
+  try {
+    // A pending update says nothing until its invoice's payment decided whether it applies.
+    if (pendingIfIncomplete) change(sub);
+    else changeSubscription(ctx, sub, change);
   } catch (error) {
     // A refused item change leaves the subscription as it was.
     Object.assign(sub, backup);
@@ -113,8 +122,13 @@ export function updateSubscription(ctx: SandboxContext, sub: Stripe.Subscription
       trial: false,
     });
     finalizeInvoice(ctx, invoice);
-    if (invoice.status === 'open') attemptPayment(ctx, invoice);
+    const paid = invoice.status !== 'open' || attemptPayment(ctx, invoice, !pendingIfIncomplete).paid;
+    if (!paid && pendingIfIncomplete) {
+      holdUpdate(ctx, sub, backup, invoice);
+      return;
+    }
   }
+  if (pendingIfIncomplete) emitChanges(ctx, sub, backup);
 }
 
 function applyItems(

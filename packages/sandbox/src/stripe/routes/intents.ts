@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type Stripe from 'stripe';
 import type { SandboxContext } from '../domain/context.js';
+import { settleInvoiceIntent } from '../domain/invoice-lifecycle.js';
 import type { Params } from '../domain/params.js';
 import { confirmPaymentIntent, paymentIntentError } from '../domain/payment-intents.js';
 import { attachedTo, resolvePaymentMethod } from '../domain/payment-methods.js';
@@ -93,6 +94,8 @@ export function registerIntents(app: Hono<SandboxEnv>, ctx: SandboxContext): voi
     const pm = paymentMethodOf(p, typeof pi.customer === 'string' ? pi.customer : null);
     if (pm) pi.payment_method = pm;
     confirm(pi, p);
+    // An invoice's PaymentIntent (`default_incomplete`) pays its invoice when confirmed.
+    settleInvoiceIntent(ctx, pi);
     return respond(c, store, pi);
   });
 

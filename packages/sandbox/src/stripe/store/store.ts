@@ -12,6 +12,12 @@ export interface RetryState {
   firstFailureAt: number;
 }
 
+/** A subscription change held until `invoice` is paid (`payment_behavior: 'pending_if_incomplete'`). */
+export interface PendingUpdateState {
+  invoice: string;
+  held: Pick<Stripe.Subscription, 'items' | 'status' | 'trial_start' | 'trial_end' | 'billing_cycle_anchor'>;
+}
+
 /**
  * The sandbox's whole state: plain Stripe objects, typed by the SDK's own declarations, held in
  * maps. Everything the API returns is read from here, so what a test sees is what a client got.
@@ -49,6 +55,8 @@ export class SandboxStore {
   readonly checkoutExtras = new Map<string, CheckoutExtras>();
   readonly portalSessions = new Map<string, Stripe.BillingPortal.Session>();
   readonly retries = new Map<string, RetryState>();
+  /** By subscription id: the change its `pending_update` describes, applied when its invoice is paid. */
+  readonly pendingUpdates = new Map<string, PendingUpdateState>();
   /** Billing Meters by id, and the meter events they aggregate (by identifier, oldest first). */
   readonly meters = new Map<string, Stripe.Billing.Meter>();
   readonly meterEvents = new Map<string, Stripe.Billing.MeterEvent>();
