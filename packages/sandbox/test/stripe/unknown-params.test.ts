@@ -31,6 +31,73 @@ describe('Stripe sandbox: unknown parameters', () => {
     expect(h.sandbox.store.customers.size).toBe(0);
   });
 
+  const refusal = (param: string) => ({
+    error: {
+      type: 'invalid_request_error',
+      code: 'parameter_unknown',
+      param,
+      message: `Received unknown parameter: ${param}`,
+      doc_url: 'https://stripe.com/docs/error-codes/parameter-unknown',
+    },
+  });
+
+  // One misspelling per endpoint, next to parameters it does know.
+  const misspelt: Array<{ name: string; method: 'GET' | 'POST'; path: string; body: string; param: string }> =
+    [
+      {
+        name: 'a Checkout Session',
+        method: 'POST',
+        path: '/v1/checkout/sessions',
+        body: 'mode=subscription&line_items[0][price]=monthly&success_url=http%3A%2F%2Fx.test&sucess_url=x',
+        param: 'sucess_url',
+      },
+      {
+        name: 'listing Checkout Sessions',
+        method: 'GET',
+        path: '/v1/checkout/sessions',
+        body: 'custmer=cus_x',
+        param: 'custmer',
+      },
+      {
+        name: 'a billing portal session',
+        method: 'POST',
+        path: '/v1/billing_portal/sessions',
+        body: 'customer=CUSTOMER&retrun_url=http%3A%2F%2Fx.test',
+        param: 'retrun_url',
+      },
+      {
+        name: 'a Billing Meter',
+        method: 'POST',
+        path: '/v1/billing/meters',
+        body: 'display_name=Calls&event_name=calls&default_agregation[formula]=sum',
+        param: 'default_agregation',
+      },
+      {
+        name: 'a meter event',
+        method: 'POST',
+        path: '/v1/billing/meter_events',
+        body: 'event_name=calls&paylod[value]=1&payload[stripe_customer_id]=CUSTOMER',
+        param: 'paylod',
+      },
+    ];
+  for (const { name, method, path, body, param } of misspelt) {
+    it(`${name}: a misspelt parameter gets Stripe's 400 parameter_unknown and makes nothing`, async () => {
+      const customer = await h.stripe.customers.create({ email: 'c@example.com' });
+      const form = body.replaceAll('CUSTOMER', customer.id);
+      const response =
+        method === 'POST'
+          ? await post(path, form)
+          : await fetch(`http://127.0.0.1:${h.port}${path}?${form}`, {
+              headers: { authorization: 'Bearer sk_test_x' },
+            });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual(refusal(param));
+      const { store } = h.sandbox;
+      expect([store.checkoutSessions.size, store.portalSessions.size, store.meters.size]).toEqual([0, 0, 0]);
+      expect(store.meterEvents.size).toBe(0);
+    });
+  }
+
   it('reaches the SDK as an invalid request error naming the parameter', async () => {
     const customer = await h.stripe.customers.create({ email: 'b@example.com' });
     const refused = await h.stripe.subscriptions
