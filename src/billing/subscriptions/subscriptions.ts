@@ -181,15 +181,23 @@ export class Subscriptions implements SubscriptionOperations {
     // Cashier's swap also undoes a pending cancellation; a provider may resume by re-creating, so
     // the swap goes on with the id the resume returns (Braintree after a cancel in a trial).
     let providerId = record.providerId;
-    if (status.onGracePeriod(record, now))
+    const resuming = status.onGracePeriod(record, now);
+    if (resuming)
       providerId = (await this.gateway.resumeSubscription(providerId, this.resumeContext(record, now))).id;
     const trialEndsAt = status.onTrial(record, now) ? new Date(record.trialEndsAt!) : null;
-    const remote = await this.gateway.updateSubscription(providerId, {
-      plan,
-      quantity: this.caps.supportsQuantities ? (record.quantity ?? 1) : undefined,
-      trialEndsAt,
-      idempotencyKey: randomUUID(),
-    });
+    const remote = await this.gateway
+      .updateSubscription(providerId, {
+        plan,
+        quantity: this.caps.supportsQuantities ? (record.quantity ?? 1) : undefined,
+        trialEndsAt,
+        idempotencyKey: randomUUID(),
+      })
+      .catch(async (error: unknown) => {
+        // A refused swap undoes nothing: the cancellation it lifted is put back at the provider.
+        if (resuming && error instanceof BillingError && error.code === 'card_declined')
+          await this.recancel(record, providerId);
+        throw error;
+      });
     const updated = await this.repository.update(record.id, {
       providerId: remote.id,
       plan: remote.plan,
@@ -199,6 +207,13 @@ export class Subscriptions implements SubscriptionOperations {
     });
     if (remote.pendingPayment) throw new IncompletePayment(remote.pendingPayment);
     return updated;
+  }
+
+  /** Cancels `providerId` at period end again; a resume that re-created it moves the row onto it. */
+  private async recancel(record: SubscriptionRecord, providerId: string): Promise<void> {
+    const remote = await this.gateway.cancelSubscription(providerId, { atPeriodEnd: true });
+    if (providerId !== record.providerId)
+      await this.repository.update(record.id, { providerId, ...this.answered(remote) });
   }
 
   async updateQuantity(record: SubscriptionRecord, quantity: number): Promise<SubscriptionRecord> {

@@ -56,6 +56,23 @@ export function declinedChangeCases(ctx: ContractContext): void {
       });
     }
 
+    it('a swap refused during the grace period leaves the cancellation in place, here and at the provider', async () => {
+      const user = await newUser();
+      const sub = await user.newSubscription('main', plans.monthly.id).create(tokens.card);
+      await sub.cancel();
+      await (await reload(user)).updateCard(tokens.failsLater);
+      const paid = await paidAmounts(await reload(user));
+      await expectBillingError(sub.swap(plans.other.id), 'card_declined');
+      const { sub: after } = await settledState(user, sub.providerId);
+      expect(after.onGracePeriod()).toBe(true);
+      expect(after.plan).toBe(plans.monthly.id);
+      // The provider ends it with the paid period: nothing is billed after it, access ends.
+      await (await reload(user)).updateCard(tokens.card);
+      await ctx.sandbox.advanceDays(32);
+      expect(await paidAmounts(await reload(user))).toEqual(paid);
+      expect(await user.subscribed('main')).toBe(false);
+    });
+
     if (harness.capabilities.supportsQuantities) {
       it('quantity change on a declining card: card_declined, the old quantity kept, nothing granted', async () => {
         const { user, sub, paid } = await onDecliningCard(plans.monthly.id, 2);

@@ -116,6 +116,14 @@ describe('Stripe sandbox: unknown parameters', () => {
     expect(h.sandbox.store.subscriptions.size).toBe(0);
   });
 
+  it('every API route of the sandbox has its list of known parameters', () => {
+    const routes = h.sandbox.app.routes
+      .filter((r) => r.path.startsWith('/v1/') && r.method !== 'ALL')
+      .map((r) => `${r.method} ${r.path}`);
+    expect(routes.length).toBeGreaterThan(60);
+    expect(routes.filter((route) => KNOWN_PARAMS[route] === undefined)).toEqual([]);
+  });
+
   it('accepts expansion and pagination everywhere, and every parameter an endpoint lists', async () => {
     const listed = await h.stripe.customers.list({ limit: 3, expand: ['data.default_source'] });
     expect(listed.object).toBe('list');
