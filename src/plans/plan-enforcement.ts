@@ -1,11 +1,12 @@
 import type { Context } from 'hono';
 import type { Guard } from '../auth/guards.js';
 import type { User } from '../auth/user.js';
-import type { Clock } from '../core/clock.js';
+import { type Clock, millis } from '../core/clock.js';
 import { presetRateLimitHeaders } from '../kernel/rate-limits/http.js';
 import type { RateLimitResult } from '../kernel/rate-limits/rate-limit.js';
 import type { RateLimits } from '../kernel/rate-limits/rate-limits.js';
 import { bindToken } from '../oauth/guard/user-resolver.js';
+import type { VerifiedToken } from '../oauth/guard/verified-token.js';
 import type { Metering } from './metering/metering.js';
 import type { Plan, PlanCatalog } from './plan.js';
 import { PlanLimits } from './plan-limits.js';
@@ -21,14 +22,16 @@ import { withinPlan } from './plan-scopes.js';
  */
 export class PlanEnforcement {
   readonly #limits = new Map<Plan, PlanLimits>();
+  readonly #now: () => number;
 
   constructor(
     readonly resolver: PlanResolver,
     catalog: PlanCatalog,
     limits: RateLimits,
-    private readonly clock: Clock,
+    clock: Clock,
     private readonly metering: Metering,
   ) {
+    this.#now = millis(clock);
     for (const plan of catalog.plans.values()) {
       const planLimits = new PlanLimits(plan, limits);
       if (!planLimits.empty) this.#limits.set(plan, planLimits);
@@ -48,18 +51,17 @@ export class PlanEnforcement {
     if (user === undefined || token === undefined || token.id === 'transient') return user;
     const id = Number(user.id);
     const standing = this.resolver.cached(id);
-    if (standing !== undefined) return this.#enforce(c, user, standing.plan);
-    return this.resolver.standing(id).then((s) => this.#enforce(c, user, s.plan));
+    if (standing !== undefined) return this.#enforce(c, user, token, standing.plan);
+    return this.resolver.standing(id).then((s) => this.#enforce(c, user, token, s.plan));
   }
 
-  #enforce(c: Context, user: User, plan: Plan): User | Promise<User> {
-    const token = c.get('accessToken')!;
+  #enforce(c: Context, user: User, token: VerifiedToken, plan: Plan): User | Promise<User> {
     const narrowed = withinPlan(token, plan);
     if (narrowed !== token) c.set('accessToken', narrowed);
     // The guard keeps one model per token between requests: bind it every time, so `tokenCan()`
     // follows the plan both ways (narrowed after a downgrade, whole again after an upgrade).
     bindToken(user, narrowed);
-    const now = this.clock.now().getTime();
+    const now = this.#now();
     const limits = this.#limits.get(plan);
     if (limits === undefined) return this.#count(c, user, now);
     const results = limits.consume(String(user.id), token, now);

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { User } from '../../auth/user.js';
-import { type Clock, SystemClock } from '../../core/clock.js';
+import { type Clock, millis } from '../../core/clock.js';
 import { tooManyRequests } from '../../kernel/rate-limits/http.js';
 import { LeasedLimit } from '../../kernel/rate-limits/leased-limit.js';
 import type { RateLimitResult } from '../../kernel/rate-limits/rate-limit.js';
@@ -57,11 +57,11 @@ export class ApiKeyAuthenticator {
   /** The per-key limits by their requests a minute, each counted in leases. */
   readonly #leased = new Map<number, LeasedLimit>();
 
-  /** The injected clock in milliseconds; the system clock without a `Date` per request. */
+  /** The injected clock in milliseconds (`millis`). */
   readonly #now: () => number;
 
   constructor(private readonly deps: ApiKeyAuthenticatorDeps) {
-    this.#now = deps.clock instanceof SystemClock ? Date.now : () => deps.clock.now().getTime();
+    this.#now = millis(deps.clock);
   }
 
   /** The request's API key: a `tg_` bearer credential, or the configured header. */

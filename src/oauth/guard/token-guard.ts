@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { User } from '../../auth/user.js';
-import { SystemClock } from '../../core/clock.js';
+import { millis } from '../../core/clock.js';
 import { type InvalidTokenReason, OAuthError } from '../errors.js';
 import { accessTokenOf, dpopToken } from './bearer.js';
 import { asDpopChallenge, DpopBinding } from './dpop-binding.js';
@@ -27,7 +27,7 @@ export class TokenGuard {
   readonly verified: VerifiedTokenCache;
   readonly revocations: RevocationCache;
   readonly users: UserResolver;
-  /** The injected clock in milliseconds; the system clock without a `Date` per request. */
+  /** The injected clock in milliseconds (`millis`). */
   readonly #now: () => number;
   readonly #dpop: DpopBinding;
   /** Set by `actingAs()` of `tollgate/testing`: every request authenticates as this, no token needed. */
@@ -41,7 +41,7 @@ export class TokenGuard {
     this.revocations = new RevocationCache(deps.store.accessTokens, options);
     this.users = new UserResolver(deps.users, options);
     this.#dpop = new DpopBinding(deps.dpop);
-    this.#now = deps.clock instanceof SystemClock ? Date.now : () => deps.clock.now().getTime();
+    this.#now = millis(deps.clock);
   }
 
   /** The `api` guard: the user of the request's token, or a thrown 401 `OAuthError`. */

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { Clock } from '../../core/clock.js';
+import { type Clock, millis } from '../../core/clock.js';
 import { ConfigurationError } from '../../core/errors.js';
 import type { VerifiedToken } from '../../oauth/guard/verified-token.js';
 import type { CredentialKinds } from './credential-kinds.js';
@@ -25,12 +25,15 @@ export class Metering {
   readonly #keys = new WeakMap<VerifiedToken, Map<string, Map<string, KnownKey>>>();
   #day = '';
   #dayStart = 0;
+  readonly #now: () => number;
 
   constructor(
     readonly meter: UsageMeter,
     private readonly kinds: CredentialKinds,
-    private readonly clock: Clock,
-  ) {}
+    clock: Clock,
+  ) {
+    this.#now = millis(clock);
+  }
 
   /**
    * Counts `units` of `meter` for the request's user (or `userId`, before `auth` has set the user);
@@ -42,7 +45,7 @@ export class Metering {
     meter: string,
     units: number,
     userId = c.get('user')?.id,
-    now = this.clock.now().getTime(),
+    now = this.#now(),
   ): void | Promise<void> {
     if (userId === undefined)
       throw new ConfigurationError('Metering needs an authenticated user: run it after "auth".');
