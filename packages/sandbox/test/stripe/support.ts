@@ -47,13 +47,15 @@ export interface Receiver {
   events: Stripe.Event[];
   /** Status to answer with (default 200). */
   status: number;
+  /** How many deliveries to refuse with 503 before answering with `status`. */
+  failNext: number;
   close(): Promise<void>;
 }
 
 /** A webhook endpoint that verifies each delivery with the SDK, as Tollgate's controller will. */
 export async function startReceiver(secret: string): Promise<Receiver> {
   const verifier = new Stripe('sk_test_verifier');
-  const receiver: Receiver = { url: '', events: [], status: 200, close: async () => {} };
+  const receiver: Receiver = { url: '', events: [], status: 200, failNext: 0, close: async () => {} };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -61,8 +63,10 @@ export async function startReceiver(secret: string): Promise<Receiver> {
       try {
         const body = Buffer.concat(chunks).toString('utf8');
         const event = verifier.webhooks.constructEvent(body, String(req.headers['stripe-signature']), secret);
-        if (receiver.status < 300) receiver.events.push(event);
-        res.statusCode = receiver.status;
+        const status = receiver.failNext > 0 ? 503 : receiver.status;
+        if (receiver.failNext > 0) receiver.failNext--;
+        if (status < 300) receiver.events.push(event);
+        res.statusCode = status;
       } catch {
         res.statusCode = 400;
       }
