@@ -88,6 +88,11 @@ describe(`consent and per-client limits (${engine})`, () => {
     // Every scope requested is covered by some live token of this client: skipped.
     expect((await authorize(ada, shop.id, { scope: 'place-orders' })).status).toBe(302);
     expect((await authorize(ada, shop.id, { scope: '' })).status).toBe(302);
+    // Covered by two tokens together, the latest granting only one of the scopes: skipped too.
+    const split = await client();
+    await redeem(split, await approve(ada, await authorize(ada, split.id, { scope: 'place-orders' })));
+    await redeem(split, await approve(ada, await authorize(ada, split.id)));
+    expect((await authorize(ada, split.id, { scope: 'check-status place-orders' })).status).toBe(302);
     // Another user has approved nothing.
     const bob = new Browser(t.url);
     await bob.login(BOB);

@@ -45,7 +45,9 @@ export interface AccessTokenStore {
   revoke(ids: readonly string[], now: string): Promise<string[]>;
   /** Revokes every token of a client; returns the ids newly revoked. */
   revokeForClient(clientId: string, now: string): Promise<string[]>;
-  /** The scopes of each live token the user granted the client (the approval page's memory). */
+  /** The scopes of the user's latest-expiring live token for the client (the approval page's memory). */
+  latestLiveScopes(userId: number, clientId: string, now: string): Promise<string[] | undefined>;
+  /** Every distinct set of scopes among the user's live tokens for the client. */
   liveScopes(userId: number, clientId: string, now: string): Promise<string[][]>;
   /** The `kid`s that live tokens (not revoked, not expired at `now`) were signed with; null for unrecorded ones. */
   kidsInUse(now: string): Promise<(string | null)[]>;

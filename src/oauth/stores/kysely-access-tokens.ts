@@ -185,16 +185,27 @@ export class KyselyAccessTokenStore implements AccessTokenStore {
     return rows.map((r) => r.id);
   }
 
-  async liveScopes(userId: number, clientId: string, now: string): Promise<string[][]> {
-    const rows = await this.db
-      .selectFrom('oauth_access_tokens')
+  async latestLiveScopes(userId: number, clientId: string, now: string): Promise<string[] | undefined> {
+    const row = await this.#live(userId, clientId, now)
       .select('scopes')
+      .orderBy('expires_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? (JSON.parse(row.scopes) as string[]) : undefined;
+  }
+
+  async liveScopes(userId: number, clientId: string, now: string): Promise<string[][]> {
+    const rows = await this.#live(userId, clientId, now).select('scopes').distinct().execute();
+    return rows.map((row) => JSON.parse(row.scopes) as string[]);
+  }
+
+  #live(userId: number, clientId: string, now: string) {
+    return this.db
+      .selectFrom('oauth_access_tokens')
       .where('user_id', '=', userId)
       .where('client_id', '=', clientId)
       .where('revoked', '=', 0)
-      .where('expires_at', '>', now)
-      .execute();
-    return rows.map((row) => JSON.parse(row.scopes) as string[]);
+      .where('expires_at', '>', now);
   }
 
   async kidsInUse(now: string): Promise<(string | null)[]> {
