@@ -23,6 +23,6 @@ export function createFreshApiToken(cookie: AppTokenCookie): MiddlewareHandler {
     }
     // Passport refreshes on GET only: page loads, not the API calls the cookie itself authenticates.
     if (c.req.method !== 'GET') return;
-    setCookie(c, cookie.name, await cookie.seal({ userId: user.id, csrf: session.csrfToken }), attributes);
+    setCookie(c, cookie.name, cookie.seal({ userId: user.id, csrf: session.csrfToken }), attributes);
   };
 }
