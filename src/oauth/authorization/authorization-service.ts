@@ -77,14 +77,17 @@ export class AuthorizationService {
 
   /**
    * The user approved: a redirect carrying `code` (or, implicit, the token in the fragment).
-   * `authTime` (seconds) is when the user logged in, for an ID token's `auth_time`.
+   * `authTime` (seconds) is when the user logged in, for an ID token's `auth_time`. `validated`
+   * is the client `validate` read in this same request; an approval posted from the page later
+   * reads it again, as it may have gone away meanwhile.
    */
   async approve(
     request: AuthorizationRequest,
     userId: number,
     authTime: number | null = null,
+    validated?: ClientRecord,
   ): Promise<string> {
-    const client = await this.store.clients.find(request.clientId);
+    const client = validated ?? (await this.store.clients.find(request.clientId));
     const grant = request.responseType === 'code' ? 'authorization_code' : 'implicit';
     if (!client || client.revoked || !clientHandlesGrant(client, grant)) {
       throw OAuthError.invalidClient(`client ${request.clientId} went away during approval`);

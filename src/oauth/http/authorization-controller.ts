@@ -69,7 +69,7 @@ export class ApprovalController {
         return authorizationRedirect(c, `/login?intended=${encodeURIComponent(url.pathname + url.search)}`);
       }
       if (await this.service.skipsApproval(client, user.id, request, query.prompt)) {
-        return authorizationRedirect(c, await this.service.approve(request, user.id, authTime));
+        return authorizationRedirect(c, await this.service.approve(request, user.id, authTime, client));
       }
       if (silent) throw OAuthError.consentRequired();
       const pending: PendingAuthorization = {

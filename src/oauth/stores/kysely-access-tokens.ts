@@ -119,6 +119,21 @@ const findWithClient = new Precompiled<JoinedRow>((db: Kysely<Database>) =>
     .where('t.id', '=', ''),
 );
 
+// Parameters: user_id, client_id, revoked (0), now, limit (1).
+const latestLive = new Precompiled<{ scopes: string }>((db: Kysely<Database>) =>
+  live(db, 0, '', '').select('scopes').orderBy('expires_at', 'desc').limit(1),
+);
+
+/** The user's live tokens for a client: not revoked, not expired at `now`. */
+function live(db: Kysely<Database>, userId: number, clientId: string, now: string) {
+  return db
+    .selectFrom('oauth_access_tokens')
+    .where('user_id', '=', userId)
+    .where('client_id', '=', clientId)
+    .where('revoked', '=', 0)
+    .where('expires_at', '>', now);
+}
+
 export class KyselyAccessTokenStore implements AccessTokenStore {
   /** Outside a transaction, concurrent inserts share a commit (client_credentials under load). */
   readonly #batch: InsertBatch<AccessTokenRecord> | undefined;
@@ -186,26 +201,13 @@ export class KyselyAccessTokenStore implements AccessTokenStore {
   }
 
   async latestLiveScopes(userId: number, clientId: string, now: string): Promise<string[] | undefined> {
-    const row = await this.#live(userId, clientId, now)
-      .select('scopes')
-      .orderBy('expires_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const [row] = await latestLive.execute(this.db, [userId, clientId, 0, now, 1]);
     return row ? (JSON.parse(row.scopes) as string[]) : undefined;
   }
 
   async liveScopes(userId: number, clientId: string, now: string): Promise<string[][]> {
-    const rows = await this.#live(userId, clientId, now).select('scopes').distinct().execute();
+    const rows = await live(this.db, userId, clientId, now).select('scopes').distinct().execute();
     return rows.map((row) => JSON.parse(row.scopes) as string[]);
-  }
-
-  #live(userId: number, clientId: string, now: string) {
-    return this.db
-      .selectFrom('oauth_access_tokens')
-      .where('user_id', '=', userId)
-      .where('client_id', '=', clientId)
-      .where('revoked', '=', 0)
-      .where('expires_at', '>', now);
   }
 
   async kidsInUse(now: string): Promise<(string | null)[]> {

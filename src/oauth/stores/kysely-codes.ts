@@ -3,6 +3,7 @@ import type { Database } from '../../database/types.js';
 import type { AuthCodeRecord } from '../records.js';
 import type { OAuthAuthCodeRow } from '../tables.js';
 import type { AuthCodeStore } from './contracts.js';
+import { Precompiled } from './precompiled.js';
 
 function toAuthCode(row: OAuthAuthCodeRow): AuthCodeRecord {
   return {
@@ -24,45 +25,77 @@ function toAuthCode(row: OAuthAuthCodeRow): AuthCodeRecord {
   };
 }
 
+/** A code's row; every column present, in the order of the precompiled insert's parameters. */
+function rowOf(code: AuthCodeRecord) {
+  return {
+    id: code.id,
+    user_id: code.userId,
+    client_id: code.clientId,
+    scopes: JSON.stringify(code.scopes),
+    redirect_uri: code.redirectUri,
+    code_challenge: code.codeChallenge,
+    code_challenge_method: code.codeChallengeMethod,
+    revoked: code.revoked ? 1 : 0,
+    access_token_id: code.accessTokenId,
+    created_at: code.createdAt,
+    expires_at: code.expiresAt,
+    nonce: code.nonce ?? null,
+    auth_time: code.authTime ?? null,
+    resource: code.resource ?? null,
+    dpop_jkt: code.dpopJkt ?? null,
+  };
+}
+
+// The authorization-code flow's own queries, compiled once (see Precompiled).
+const insertCode = new Precompiled<never>((db: Kysely<Database>) =>
+  db.insertInto('oauth_auth_codes').values(
+    rowOf({
+      id: '',
+      userId: 0,
+      clientId: '',
+      scopes: [],
+      redirectUri: '',
+      codeChallenge: '',
+      codeChallengeMethod: 'S256',
+      revoked: false,
+      accessTokenId: '',
+      createdAt: '',
+      expiresAt: '',
+    }),
+  ),
+);
+const findCode = new Precompiled<OAuthAuthCodeRow>((db: Kysely<Database>) =>
+  db.selectFrom('oauth_auth_codes').selectAll().where('id', '=', ''),
+);
+// Parameters: revoked (1), access_token_id, id, revoked (0).
+const consumeCode = new Precompiled<never>((db: Kysely<Database>) =>
+  db
+    .updateTable('oauth_auth_codes')
+    .set({ revoked: 1, access_token_id: '' })
+    .where('id', '=', '')
+    .where('revoked', '=', 0),
+);
+
 export class KyselyAuthCodeStore implements AuthCodeStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(code: AuthCodeRecord): Promise<void> {
-    await this.db
-      .insertInto('oauth_auth_codes')
-      .values({
-        id: code.id,
-        user_id: code.userId,
-        client_id: code.clientId,
-        scopes: JSON.stringify(code.scopes),
-        redirect_uri: code.redirectUri,
-        code_challenge: code.codeChallenge,
-        code_challenge_method: code.codeChallengeMethod,
-        revoked: code.revoked ? 1 : 0,
-        access_token_id: code.accessTokenId,
-        created_at: code.createdAt,
-        expires_at: code.expiresAt,
-        nonce: code.nonce ?? null,
-        auth_time: code.authTime ?? null,
-        resource: code.resource ?? null,
-        dpop_jkt: code.dpopJkt ?? null,
-      })
-      .execute();
+    await insertCode.execute(this.db, Object.values(rowOf(code)));
   }
 
   async find(id: string): Promise<AuthCodeRecord | undefined> {
-    const row = await this.db
-      .selectFrom('oauth_auth_codes')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const [row] = await findCode.execute(this.db, [id]);
     return row ? toAuthCode(row) : undefined;
   }
 
   async consume(id: string, accessTokenId?: string): Promise<boolean> {
+    if (accessTokenId !== undefined) {
+      const result = await consumeCode.run(this.db, [1, accessTokenId, id, 0]);
+      return Number(result.numAffectedRows) === 1;
+    }
     const result = await this.db
       .updateTable('oauth_auth_codes')
-      .set(accessTokenId === undefined ? { revoked: 1 } : { revoked: 1, access_token_id: accessTokenId })
+      .set({ revoked: 1 })
       .where('id', '=', id)
       .where('revoked', '=', 0)
       .executeTakeFirst();

@@ -3,6 +3,7 @@ import type { Database } from '../../database/types.js';
 import type { RefreshTokenRecord } from '../records.js';
 import type { OAuthRefreshTokenRow } from '../tables.js';
 import type { RefreshTokenStore } from './contracts.js';
+import { Precompiled } from './precompiled.js';
 
 function toRefreshToken(row: OAuthRefreshTokenRow): RefreshTokenRecord {
   return {
@@ -17,23 +18,40 @@ function toRefreshToken(row: OAuthRefreshTokenRow): RefreshTokenRecord {
   };
 }
 
+/** A refresh token's row; every column present, in the order of the precompiled insert's parameters. */
+function rowOf(token: RefreshTokenRecord) {
+  return {
+    id: token.id,
+    access_token_id: token.accessTokenId,
+    family_id: token.familyId,
+    revoked: token.revoked ? 1 : 0,
+    created_at: token.createdAt,
+    expires_at: token.expiresAt,
+    auth_time: token.authTime ?? null,
+    dpop_jkt: token.jkt ?? null,
+  };
+}
+
+// Compiled once (see Precompiled): every grant on a user's behalf inserts one.
+const insertToken = new Precompiled<never>((db: Kysely<Database>) =>
+  db.insertInto('oauth_refresh_tokens').values(
+    rowOf({
+      id: '',
+      accessTokenId: '',
+      familyId: '',
+      revoked: false,
+      createdAt: '',
+      expiresAt: '',
+      jkt: '',
+    }),
+  ),
+);
+
 export class KyselyRefreshTokenStore implements RefreshTokenStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(token: RefreshTokenRecord): Promise<void> {
-    await this.db
-      .insertInto('oauth_refresh_tokens')
-      .values({
-        id: token.id,
-        access_token_id: token.accessTokenId,
-        family_id: token.familyId,
-        revoked: token.revoked ? 1 : 0,
-        created_at: token.createdAt,
-        expires_at: token.expiresAt,
-        auth_time: token.authTime ?? null,
-        dpop_jkt: token.jkt ?? null,
-      })
-      .execute();
+    await insertToken.execute(this.db, Object.values(rowOf(token)));
   }
 
   async find(id: string): Promise<RefreshTokenRecord | undefined> {

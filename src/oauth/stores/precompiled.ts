@@ -1,4 +1,4 @@
-import type { CompiledQuery, Kysely } from 'kysely';
+import type { CompiledQuery, Kysely, QueryResult } from 'kysely';
 
 /**
  * A query compiled once per SQL dialect and run with new parameters: the token endpoint and the
@@ -12,13 +12,17 @@ export class Precompiled<Row> {
   constructor(private readonly build: (db: Kysely<any>) => { compile(): CompiledQuery<Row> }) {}
 
   async execute(db: Kysely<any>, parameters: readonly unknown[]): Promise<Row[]> {
+    return (await this.run(db, parameters)).rows;
+  }
+
+  /** The whole result: an update's `numAffectedRows` too. */
+  run(db: Kysely<any>, parameters: readonly unknown[]): Promise<QueryResult<Row>> {
     const dialect = db.getExecutor().adapter.constructor;
     let compiled = this.#byDialect.get(dialect);
     if (!compiled) {
       compiled = this.build(db).compile();
       this.#byDialect.set(dialect, compiled);
     }
-    const result = await db.executeQuery<Row>({ ...compiled, parameters });
-    return result.rows;
+    return db.executeQuery<Row>({ ...compiled, parameters });
   }
 }
