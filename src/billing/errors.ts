@@ -13,6 +13,7 @@ export type BillingErrorCode =
   | 'invoice_not_found'
   | 'not_on_grace_period'
   | 'subscription_cancelled'
+  | 'subscription_past_due'
   | 'unsupported_by_edition'
   | 'invalid_tax_percentage'
   | 'invalid_amount'
@@ -36,6 +37,7 @@ const statusOf: Record<BillingErrorCode, number> = {
   invoice_not_found: 404,
   not_on_grace_period: 422,
   subscription_cancelled: 422,
+  subscription_past_due: 422,
   unsupported_by_edition: 422,
   invalid_tax_percentage: 422,
   invalid_amount: 422,
@@ -124,6 +126,15 @@ export class BillingError extends HttpError {
 
   static subscriptionCancelled(action: string): BillingError {
     return new BillingError('subscription_cancelled', `Cannot ${action} a cancelled subscription.`);
+  }
+
+  /** The provider refuses to re-price a past-due subscription until its balance is paid (Braintree). */
+  static subscriptionPastDue(action: string, details: BillingErrorDetails = {}): BillingError {
+    return new BillingError(
+      'subscription_past_due',
+      `Cannot ${action} a past-due subscription: pay the outstanding balance first (update the card).`,
+      details,
+    );
   }
 
   static unsupportedByEdition(feature: string, edition: string): BillingError {

@@ -269,6 +269,41 @@ describe('Braintree edition specifics', () => {
     expect(remote.discounts.map((d) => [d.id, d.amount])).toEqual([['LAUNCH20', 770]]);
   });
 
+  it('a past-due subscription is not re-priced: swaps and tax changes answer subscription_past_due (422), nothing changes', async () => {
+    const user = await newUser(t.app);
+    const sub = await user.newSubscription('main', 'basic-monthly').create('fake-valid-nonce');
+    await user.updateCard('fake-processor-declined-visa-nonce');
+    await advance(31 * DAY);
+    const remote = sandbox.store.subscriptions.get(sub.providerId)!;
+    expect(remote.status).toBe('Past Due');
+    const count = sandbox.store.subscriptions.size;
+    for (const change of [() => sub.swap('pro-monthly'), () => sub.swap('pro-yearly')]) {
+      const err = await change().then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(BillingError);
+      expect([(err as BillingError).code, (err as BillingError).status]).toEqual([
+        'subscription_past_due',
+        422,
+      ]);
+      expect((err as BillingError).message).toMatch(/past-due subscription/);
+    }
+    taxPercentage = 10;
+    await expect(sub.syncTaxPercentage()).rejects.toMatchObject({ code: 'subscription_past_due' });
+    expect([remote.planId, remote.price, sandbox.store.subscriptions.size]).toEqual([
+      'basic-monthly',
+      2000,
+      count,
+    ]);
+    const local = (await reload(user).then((u) => u.subscription('main')))!;
+    expect([local.plan, local.providerId, local.status]).toEqual([
+      'basic-monthly',
+      sub.providerId,
+      'past_due',
+    ]);
+  });
+
   it('syncTaxPercentage() re-prices the subscription: no charge now, a cancellation stays', async () => {
     const user = await newUser(t.app);
     const sub = await user

@@ -105,6 +105,26 @@ describe('Braintree sandbox: billing cycle, retries and webhooks', () => {
     ]);
   });
 
+  it('refuses plan, price and discount edits on a Past Due subscription (91920, 92022), as Braintree does; the card may change', async () => {
+    await switchToDecliningCard();
+    await env.sandbox.advance(31 * DAY);
+    const codes = async (params: Record<string, unknown>) => {
+      const result = await env.gateway.subscription.update(subscription.id, params);
+      return result.success ? 'ok' : result.errors.deepErrors().map((e) => e.code);
+    };
+    expect(await codes({ planId: 'yearly' })).toEqual(['91920']);
+    expect(await codes({ price: '12.00' })).toEqual(['91920']);
+    expect(await codes({ discounts: { add: [{ inheritedFromId: 'plan-credit', amount: '1.00' }] } })).toEqual(
+      ['92022'],
+    );
+    // The same plan and price are no edit; cycles and the payment method are not price-changing.
+    expect(await codes({ planId: 'monthly', price: '10.00', numberOfBillingCycles: 3 })).toBe('ok');
+    const { customer } = await env.gateway.customer.create({ paymentMethodNonce: 'fake-valid-nonce' });
+    expect(await codes({ paymentMethodToken: customer.paymentMethods?.[0]?.token })).toBe('ok');
+    const s = await env.gateway.subscription.find(subscription.id);
+    expect([s.status, s.planId, s.price, s.discounts]).toEqual(['Past Due', 'monthly', '10.00', []]);
+  });
+
   it('delivers subscription_canceled when canceled through the API', async () => {
     await env.gateway.subscription.cancel(subscription.id);
     expect((await parsedKinds()).at(-1)).toBe('subscription_canceled');

@@ -5,6 +5,12 @@ import type { BtResult } from './types.js';
 const REFUSED = new Set(['processor_declined', 'gateway_rejected', 'failed', 'settlement_declined']);
 
 /**
+ * Braintree re-prices only Pending and Active subscriptions: a new plan or price (91920) or discount
+ * and add-on changes (92022) on a Past Due one are refused until its balance is paid.
+ */
+const PAST_DUE_EDITS = new Set(['91920', '92022']);
+
+/**
  * An unsuccessful result (`success: false`) as a `BillingError`. A declined sale or a failed card
  * verification is `card_declined` carrying Braintree's processor response text and code
  * (https://developer.paypal.com/braintree/docs/reference/general/processor-responses/authorization-responses);
@@ -28,6 +34,8 @@ export function resultError(result: BtResult, what: string): BillingError {
     });
   }
   const first = result.errors?.deepErrors()[0];
+  if (first && PAST_DUE_EDITS.has(first.code))
+    return BillingError.subscriptionPastDue('change the plan or price of', { providerCode: first.code });
   return BillingError.provider(`Braintree: ${what} failed: ${result.message ?? 'unknown error'}`, {
     providerCode: first?.code,
   });

@@ -166,6 +166,10 @@ export class BraintreeSubscriptions {
     const [from, to] = await Promise.all([this.pricing.plan(current.planId), this.pricing.plan(planId)]);
     const endTrialNow = changes.trialEndsAt === null && inTrial(current);
     if (from.billingFrequency !== to.billingFrequency || endTrialNow) {
+      // A replacement would leave the unpaid balance behind on the cancelled subscription; Braintree
+      // refuses to re-price a past-due one in place, so this is refused the same way.
+      if (current.status === 'Past Due')
+        throw BillingError.subscriptionPastDue('change the plan or price of');
       const trialEndsAt = endTrialNow ? null : (changes.trialEndsAt ?? null);
       const credit = changes.prorate === false ? 0 : unusedValue(current, this.today(), this.money);
       return this.replace(current, { planId, price, tax, trialEndsAt, credit });

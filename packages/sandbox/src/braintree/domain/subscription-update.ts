@@ -21,6 +21,37 @@ function remainingShare(s: SubscriptionRecord, today: string): number {
 }
 
 /**
+ * Braintree edits only Pending and Active subscriptions' prices: on a Past Due one a new plan or
+ * price is refused (91920) and so are discount and add-on changes (92022); its payment method,
+ * billing cycles and id may still change.
+ */
+function pastDueRefusal(s: SubscriptionRecord, p: Params): FieldError | null {
+  if (s.status !== 'Past Due') return null;
+  const newPlan = 'planId' in p && str(p.planId) !== s.planId;
+  const newPrice = 'price' in p && parseAmount(p.price, s.currencyIsoCode) !== s.price;
+  if (newPlan || newPrice)
+    return fieldError(
+      PATH,
+      newPlan ? 'plan_id' : 'price',
+      '91920',
+      'Cannot edit price changing fields on past due subscription.',
+    );
+  const edits = (list: unknown) =>
+    ['add', 'update', 'remove'].some((key) => {
+      const value = obj(list)[key];
+      return Array.isArray(value) ? value.length > 0 : value !== undefined && value !== null;
+    });
+  if (edits(p.discounts) || edits(p.addOns))
+    return fieldError(
+      [...PATH, edits(p.discounts) ? 'discounts' : 'add-ons'],
+      'base',
+      '92022',
+      'Cannot edit modifications on past due subscription.',
+    );
+  return null;
+}
+
+/**
  * `subscription.update` (Braintree "Subscription: Update"). A plan of another billing frequency is
  * refused (91922) — that is why Cashier cancels and re-creates with the `plan-credit` discount.
  * With `options.prorateCharges`, a higher amount is charged now for the rest of the period and a
@@ -41,6 +72,8 @@ export async function updateSubscription(
     return validationResult([
       fieldError(PATH, 'status', '81910', 'Subscription has expired and cannot be updated.'),
     ]);
+  const pastDue = pastDueRefusal(s, p);
+  if (pastDue) return validationResult([pastDue]);
   const plan = 'planId' in p ? store.plans.get(str(p.planId) ?? '') : store.plans.get(s.planId);
   if (!plan) errors.push(fieldError(PATH, 'plan_id', '91904', 'Plan ID is invalid.'));
   else if (plan.billingFrequency !== s.billingFrequency) {
