@@ -1,7 +1,7 @@
 import { addDays, addMonths, stampFor } from '../objects/calendar.js';
 import { isApplicable, recurringAmount } from '../objects/subscriptions.js';
 import type { SubscriptionRecord, SubscriptionStatus, TransactionRecord } from '../store/records.js';
-import { charge } from './charges.js';
+import { type ChargeInput, charge, refused } from './charges.js';
 import type { SandboxContext } from './context.js';
 
 export function setStatus(
@@ -40,6 +40,8 @@ export function billPeriod(
   s: SubscriptionRecord,
   start: string,
   amount?: number,
+  /** A subscription's first charge, made with the customer present (3-D Secure applies). */
+  first?: Pick<ChargeInput, 'customerInitiated' | 'threeDSecure'>,
 ): BillOutcome {
   const due = amount ?? Math.max(0, recurringAmount(s)) + s.balance;
   const pm = ctx.store.paymentMethods.get(s.paymentMethodToken);
@@ -61,9 +63,10 @@ export function billPeriod(
         addOns: s.addOns.filter(isApplicable),
       },
       at: stampFor(start, ctx.store.clock.now()),
+      ...first,
     });
     s.transactionIds.push(transaction.id);
-    if (transaction.status === 'processor_declined') return { ok: false, transaction };
+    if (refused(transaction)) return { ok: false, transaction };
   }
   s.balance = Math.min(due, 0);
   s.failureCount = 0;

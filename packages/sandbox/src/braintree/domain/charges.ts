@@ -1,4 +1,9 @@
-import type { Instrument, ModificationRecord, TransactionRecord } from '../store/records.js';
+import type {
+  Instrument,
+  ModificationRecord,
+  ThreeDSecureInfo,
+  TransactionRecord,
+} from '../store/records.js';
 import type { SandboxContext } from './context.js';
 
 export interface ChargeInput {
@@ -15,13 +20,36 @@ export interface ChargeInput {
   /** The discounts and add-ons a recurring charge applied. */
   modifications?: { discounts: ModificationRecord[]; addOns: ModificationRecord[] };
   at?: string;
+  /**
+   * The customer is present (a sale, a subscription's first charge): a card that asks for 3-D
+   * Secure must have been authenticated. Default: not for recurring charges, yes otherwise.
+   */
+  customerInitiated?: boolean;
+  /** The 3-D Secure outcome of the nonce paid with, and whether the merchant requires success. */
+  threeDSecure?: { info: ThreeDSecureInfo | null; required: boolean };
 }
+
+/** The result's message for a refused payment, as the gateway words it. */
+export const refusalMessage = (t: TransactionRecord): string =>
+  t.status === 'gateway_rejected' ? `Gateway Rejected: ${t.gatewayRejectionReason}` : t.processorResponseText;
+
+/** A refused payment: declined by the processor, or rejected by the gateway before it. */
+export const refused = (t: TransactionRecord): boolean =>
+  t.status === 'processor_declined' || t.status === 'gateway_rejected';
 
 /**
  * The sandbox processor: a declining instrument, or an amount from 2000.00 to 2999.99 (Braintree's
  * sandbox "processor declined" range, code = the whole amount), declines; everything else is approved.
  */
-function decide(input: ChargeInput): { code: string; text: string; approved: boolean } {
+function decide(input: ChargeInput): { code: string; text: string; approved: boolean; rejected?: string } {
+  const info = input.threeDSecure?.info ?? null;
+  // A failed authentication with 3-D Secure required never reaches the processor.
+  if (info && !info.liabilityShifted && input.threeDSecure?.required !== false)
+    return { code: '', text: '', approved: false, rejected: 'three_d_secure' };
+  const present = input.customerInitiated ?? !input.recurring;
+  // Under strong customer authentication the issuer soft-declines what the customer did not authenticate.
+  if (input.instrument.threeDSecure === 'challenge' && present && !info?.liabilityShifted)
+    return { code: '2099', text: 'Cardholder Authentication Required', approved: false };
   if (input.instrument.declines) return { code: '2000', text: 'Do Not Honor', approved: false };
   if (input.amount >= 200_000 && input.amount < 300_000) {
     const code = String(Math.floor(input.amount / 100));
@@ -38,13 +66,15 @@ export function charge(ctx: SandboxContext, input: ChargeInput): TransactionReco
   const t: TransactionRecord = {
     id: store.newId(store.transactions),
     type: 'sale',
-    status: !outcome.approved
-      ? 'processor_declined'
-      : !input.submitForSettlement
-        ? 'authorized'
-        : ctx.settlement === 'immediate'
-          ? 'settled'
-          : 'submitted_for_settlement',
+    status: outcome.rejected
+      ? 'gateway_rejected'
+      : !outcome.approved
+        ? 'processor_declined'
+        : !input.submitForSettlement
+          ? 'authorized'
+          : ctx.settlement === 'immediate'
+            ? 'settled'
+            : 'submitted_for_settlement',
     amount: input.amount,
     currencyIsoCode: input.currencyIsoCode ?? 'USD',
     customerId: input.customerId,
@@ -62,6 +92,8 @@ export function charge(ctx: SandboxContext, input: ChargeInput): TransactionReco
     processorResponseCode: outcome.code,
     processorResponseText: outcome.text,
     processorResponseType: outcome.approved ? 'approved' : 'soft_declined',
+    gatewayRejectionReason: outcome.rejected ?? null,
+    threeDSecureInfo: input.threeDSecure?.info ?? null,
     settledAt: null,
     createdAt: at,
     updatedAt: at,

@@ -1,4 +1,4 @@
-import type { Instrument } from '../store/records.js';
+import type { Instrument, IssuedNonce, ThreeDSecureInfo } from '../store/records.js';
 
 const card = (cardType: string, bin: string, last4: string, declines = false): Instrument => ({
   kind: 'credit_card',
@@ -9,6 +9,27 @@ const card = (cardType: string, bin: string, last4: string, declines = false): I
   expirationYear: '2030',
   declines,
 });
+
+/** Visa 4000 0000 0000 1091: the card Braintree's 3-D Secure 2 testing uses for a challenge. */
+const challengeCard = (): Instrument => ({ ...card('Visa', '400000', '1091'), threeDSecure: 'challenge' });
+
+export const authenticated = (ok: boolean): ThreeDSecureInfo => ({
+  status: ok ? 'authenticate_successful' : 'authenticate_failed',
+  liabilityShifted: ok,
+  liabilityShiftPossible: true,
+  enrolled: 'Y',
+});
+
+/**
+ * Braintree's 3-D Secure test nonces (already through the challenge, so they carry its outcome), and
+ * the sandbox's own nonce for the same card not yet authenticated — what a Drop-in without
+ * `threeDSecure` gives.
+ */
+const THREE_D_SECURE_NONCES: Record<string, ThreeDSecureInfo | null> = {
+  'fake-three-d-secure-visa-full-authentication-nonce': authenticated(true),
+  'fake-three-d-secure-visa-failed-authentication-nonce': authenticated(false),
+  'fake-valid-three-d-secure-visa-nonce': null,
+};
 
 /**
  * Braintree's documented sandbox nonces (Testing → Payment method nonces) that Tollgate relies on.
@@ -32,19 +53,21 @@ const NONCES: Record<string, Instrument> = {
 
 export const CONSUMED_NONCE = 'fake-consumed-nonce';
 
-export type NonceLookup =
-  | { ok: true; instrument: Instrument }
-  | { ok: false; reason: 'consumed' | 'unknown' };
+export type NonceLookup = ({ ok: true } & IssuedNonce) | { ok: false; reason: 'consumed' | 'unknown' };
 
 /** Resolves a nonce; a nonce is single-use, except the fixed test nonces above. */
-export function resolveNonce(nonce: string, issued: Map<string, Instrument>): NonceLookup {
+export function resolveNonce(nonce: string, issued: Map<string, IssuedNonce>): NonceLookup {
   if (nonce === CONSUMED_NONCE) return { ok: false, reason: 'consumed' };
   const fixed = NONCES[nonce];
-  if (fixed) return { ok: true, instrument: { ...fixed } };
+  if (fixed) return { ok: true, instrument: { ...fixed }, token: null, threeDSecureInfo: null };
+  if (nonce in THREE_D_SECURE_NONCES) {
+    const info = THREE_D_SECURE_NONCES[nonce] ?? null;
+    return { ok: true, instrument: challengeCard(), token: null, threeDSecureInfo: info && { ...info } };
+  }
   const once = issued.get(nonce);
   if (once) {
     issued.delete(nonce);
-    return { ok: true, instrument: once };
+    return { ok: true, ...once };
   }
   return { ok: false, reason: 'unknown' };
 }

@@ -4,8 +4,10 @@ import { parseAmount } from '../objects/money.js';
 import { serializeTransaction } from '../objects/transactions.js';
 import type { SubscriptionRecord } from '../store/records.js';
 import { billPeriod, setStatus } from './billing.js';
+import { refusalMessage } from './charges.js';
 import type { SandboxContext } from './context.js';
 import { applyModifications } from './modifications.js';
+import { resolveNonce } from './nonces.js';
 import { bool, int, obj, type Params, str } from './params.js';
 
 const PATH = ['subscription'];
@@ -36,6 +38,35 @@ function schedule(
   return day;
 }
 
+/**
+ * The vaulted method to bill: `paymentMethodToken`, or `paymentMethodNonce` made from a vaulted
+ * method (`paymentMethodNonce.create(token)`) — how Braintree takes a 3-D Secure verified payment
+ * for a subscription's first charge. A nonce for a card not in the vault is refused (91927).
+ */
+function paymentMethodOf(ctx: SandboxContext, p: Params, errors: FieldError[]) {
+  const nonce = str(p.paymentMethodNonce);
+  if (nonce === null) {
+    const pm = ctx.store.paymentMethods.get(str(p.paymentMethodToken) ?? '');
+    if (!pm)
+      errors.push(fieldError(PATH, 'payment_method_token', '91903', 'Payment method token is invalid.'));
+    return { pm, threeDSecureInfo: null };
+  }
+  const found = resolveNonce(nonce, ctx.store.nonces);
+  const pm = found.ok ? ctx.store.paymentMethods.get(found.token ?? '') : undefined;
+  if (!found.ok)
+    errors.push(fieldError(PATH, 'payment_method_nonce', '91925', 'Payment method nonce is invalid.'));
+  else if (!pm)
+    errors.push(
+      fieldError(
+        PATH,
+        'payment_method_nonce',
+        '91927',
+        'Payment method nonce represents an un-vaulted payment instrument.',
+      ),
+    );
+  return { pm, threeDSecureInfo: found.ok ? found.threeDSecureInfo : null };
+}
+
 /** `subscription.create` (Braintree "Subscription: Create"). */
 export async function createSubscription(
   ctx: SandboxContext,
@@ -45,15 +76,7 @@ export async function createSubscription(
   const errors: FieldError[] = [];
   const plan = store.plans.get(str(p.planId) ?? '');
   if (!plan) errors.push(fieldError(PATH, 'plan_id', '91904', 'Plan ID is invalid.'));
-  const pm = store.paymentMethods.get(str(p.paymentMethodToken) ?? '');
-  if (!pm) {
-    const viaNonce = str(p.paymentMethodNonce) !== null;
-    errors.push(
-      viaNonce
-        ? fieldError(PATH, 'payment_method_nonce', '91925', 'Payment method nonce is invalid.')
-        : fieldError(PATH, 'payment_method_token', '91903', 'Payment method token is invalid.'),
-    );
-  }
+  const { pm, threeDSecureInfo } = paymentMethodOf(ctx, p, errors);
   const currency = plan?.currencyIsoCode ?? ctx.currencyIsoCode;
   const price = 'price' in p ? parseAmount(p.price, currency) : parseAmount(plan?.price, currency);
   if (price === null && plan) errors.push(fieldError(PATH, 'price', '81904', 'Price is an invalid format.'));
@@ -111,12 +134,16 @@ export async function createSubscription(
     updatedAt: now,
   };
   if (firstBillingDate === today && !trial.on) {
-    const outcome = billPeriod(ctx, s, today);
+    const threeDSecure = obj(obj(p.options).threeDSecure);
+    const outcome = billPeriod(ctx, s, today, undefined, {
+      customerInitiated: true,
+      threeDSecure: { info: threeDSecureInfo, required: bool(threeDSecure.required) !== false },
+    });
     // The gateway refuses to create a subscription whose first charge fails, and says why.
     if (!outcome.ok) {
       outcome.transaction.subscriptionId = null;
       const t = outcome.transaction;
-      return errorResult(t.processorResponseText, [], { transaction: serializeTransaction(store, t) });
+      return errorResult(refusalMessage(t), [], { transaction: serializeTransaction(store, t) });
     }
   }
   setStatus(ctx, s, s.status, now);

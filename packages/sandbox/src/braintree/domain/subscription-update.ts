@@ -122,6 +122,8 @@ export async function updateSubscription(
         customerId: pm.customerId,
         currencyIsoCode: s.currencyIsoCode,
         submitForSettlement: true,
+        // Merchant-initiated: the customer authenticated the subscription when it started.
+        customerInitiated: false,
         subscription: {
           id: s.id,
           planId: plan.id,

@@ -1,6 +1,6 @@
 import { errorResult, type FieldError, fieldError } from '../objects/errors.js';
 import { cardDetails } from '../objects/payments.js';
-import type { Instrument, PaymentMethodRecord } from '../store/records.js';
+import type { Instrument, IssuedNonce, PaymentMethodRecord } from '../store/records.js';
 import type { SandboxContext } from './context.js';
 import { resolveNonce } from './nonces.js';
 
@@ -14,8 +14,15 @@ const NONCE_CODES = {
 export type NonceSite = keyof typeof NONCE_CODES;
 
 export function takeNonce(ctx: SandboxContext, nonce: string, site: NonceSite): Instrument | FieldError {
+  const found = takeIssued(ctx, nonce, site);
+  return 'code' in found ? found : found.instrument;
+}
+
+/** The nonce with what it stands for: a vaulted method's token, a 3-D Secure outcome. */
+export function takeIssued(ctx: SandboxContext, nonce: string, site: NonceSite): IssuedNonce | FieldError {
   const found = resolveNonce(nonce, ctx.store.nonces);
-  if (found.ok) return found.instrument;
+  if (found.ok)
+    return { instrument: found.instrument, token: found.token, threeDSecureInfo: found.threeDSecureInfo };
   const codes = NONCE_CODES[site];
   return found.reason === 'consumed'
     ? fieldError(

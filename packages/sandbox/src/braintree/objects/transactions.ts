@@ -1,4 +1,4 @@
-import type { TransactionRecord } from '../store/records.js';
+import type { ThreeDSecureInfo, TransactionRecord } from '../store/records.js';
 import type { SandboxStore } from '../store/store.js';
 import { formatAmount } from './money.js';
 import { cardDetails, paypalDetails } from './payments.js';
@@ -30,6 +30,8 @@ export function serializeTransaction(store: SandboxStore, t: TransactionRecord):
     'processor-response-code': t.processorResponseCode,
     'processor-response-text': t.processorResponseText,
     'processor-response-type': t.processorResponseType,
+    'gateway-rejection-reason': text(t.gatewayRejectionReason ?? null),
+    'three-d-secure-info': t.threeDSecureInfo ? threeDSecureInfo(t.threeDSecureInfo) : nil(),
     'additional-processor-response': nil(),
     'payment-instrument-type': isPayPal ? 'paypal_account' : 'credit_card',
     'credit-card': isPayPal ? {} : cardDetails(t.instrument, t.paymentMethodToken),
@@ -65,4 +67,14 @@ function history(t: TransactionRecord): XmlNode[] {
   });
   if (t.status !== 'settled' || !t.settledAt) return [event(t.status, t.createdAt)];
   return [event('submitted_for_settlement', t.createdAt), event('settled', t.settledAt)];
+}
+
+/** `<three-d-secure-info>` as Braintree reports it on a transaction and a nonce. */
+export function threeDSecureInfo(info: ThreeDSecureInfo): XmlNode {
+  return {
+    status: info.status,
+    'liability-shifted': boolean(info.liabilityShifted),
+    'liability-shift-possible': boolean(info.liabilityShiftPossible),
+    enrolled: info.enrolled,
+  };
 }

@@ -5,6 +5,7 @@ import { catalogRoutes } from './catalog.js';
 import { customerRoutes } from './customers.js';
 import { paymentMethodRoutes } from './payment-methods.js';
 import { subscriptionRoutes } from './subscriptions.js';
+import { threeDSecurePage } from './three-d-secure-page.js';
 import { transactionRoutes } from './transactions.js';
 
 export interface ControlHooks {
@@ -33,6 +34,7 @@ export function buildApp(ctx: SandboxContext, control: ControlHooks): Hono {
     return c.json({ now: ctx.store.now(), processed });
   });
   app.get('/_sandbox/state', (c) => c.json(control.state() as object));
+  threeDSecurePage(app, ctx);
   // Answers once every webhook delivery scheduled so far is done or given up (realistic delivery).
   app.post('/_sandbox/settle', async (c) => {
     await control.settled();

@@ -1,10 +1,11 @@
 import type { Hono } from 'hono';
 import type { SandboxContext } from '../domain/context.js';
 import { bool, obj, str } from '../domain/params.js';
+import { nonceForVaulted } from '../domain/three-d-secure.js';
 import { isFieldError, removePaymentMethod, takeNonce, vault, verificationFailure } from '../domain/vault.js';
 import { fieldError, notFound, validationResult } from '../objects/errors.js';
 import { serializePaymentMethod } from '../objects/payments.js';
-import { xmlResponse } from '../objects/xml.js';
+import { boolean, nil, xmlResponse } from '../objects/xml.js';
 import type { PaymentMethodRecord } from '../store/records.js';
 import { operation } from './operation.js';
 
@@ -39,6 +40,26 @@ export function paymentMethodRoutes(app: Hono, ctx: SandboxContext): void {
         if (failure) return failure;
       }
       return show(vault(ctx, customer.id, instrument, bool(options.makeDefault) === true), 201);
+    }),
+  );
+
+  app.post(
+    '/payment_methods/:token/nonces',
+    operation(ctx, 'paymentMethodNonce.create', (_p, c) => {
+      const pm = store.paymentMethods.get(c.req.param('token') ?? '');
+      if (!pm) return notFound();
+      const nonce = nonceForVaulted(ctx, pm);
+      return xmlResponse(
+        'payment-method-nonce',
+        {
+          nonce,
+          type: pm.kind === 'paypal_account' ? 'PayPalAccount' : 'CreditCard',
+          default: boolean(store.isDefault(pm)),
+          details: { bin: pm.bin ?? '', 'last-four': pm.last4 ?? '', 'card-type': pm.cardType ?? '' },
+          'three-d-secure-info': nil(),
+        },
+        201,
+      );
     }),
   );
 

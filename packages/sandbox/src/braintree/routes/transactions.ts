@@ -1,14 +1,14 @@
 import type { Hono } from 'hono';
-import { charge } from '../domain/charges.js';
+import { charge, refusalMessage, refused } from '../domain/charges.js';
 import type { SandboxContext } from '../domain/context.js';
 import { retryPastDue } from '../domain/lifecycle.js';
 import { bool, obj, type Params, str } from '../domain/params.js';
-import { isFieldError, takeNonce, vault } from '../domain/vault.js';
+import { takeIssued, vault } from '../domain/vault.js';
 import { errorResult, type FieldError, fieldError, notFound, validationResult } from '../objects/errors.js';
 import { parseAmount } from '../objects/money.js';
 import { serializeTransaction } from '../objects/transactions.js';
 import { array, collection, integer, xmlResponse } from '../objects/xml.js';
-import type { Instrument, TransactionRecord } from '../store/records.js';
+import type { Instrument, ThreeDSecureInfo, TransactionRecord } from '../store/records.js';
 import { operation } from './operation.js';
 import { matchesAll, PAGE_SIZE } from './search.js';
 
@@ -39,18 +39,32 @@ export function transactionRoutes(app: Hono, ctx: SandboxContext): void {
   function source(
     p: Params,
     errors: FieldError[],
-  ): { instrument: Instrument; token: string | null; customerId: string | null } | null {
+  ): {
+    instrument: Instrument;
+    token: string | null;
+    customerId: string | null;
+    threeDSecureInfo: ThreeDSecureInfo | null;
+  } | null {
     const customerId = str(p.customerId);
     if (customerId !== null && !store.customers.has(customerId))
       errors.push(fieldError(PATH, 'customer_id', '91510', 'Customer ID is invalid.'));
     const nonce = str(p.paymentMethodNonce);
     if (nonce !== null) {
-      const instrument = takeNonce(ctx, nonce, 'transaction');
-      if (isFieldError(instrument)) {
-        errors.push(instrument);
+      const issued = takeIssued(ctx, nonce, 'transaction');
+      if ('code' in issued) {
+        errors.push(issued);
         return null;
       }
-      return { instrument, token: null, customerId };
+      // A nonce made from a vaulted method charges that method (and its customer).
+      const pm = store.paymentMethods.get(issued.token ?? '');
+      return pm
+        ? {
+            instrument: pm,
+            token: pm.token,
+            customerId: pm.customerId,
+            threeDSecureInfo: issued.threeDSecureInfo,
+          }
+        : { ...issued, token: null, customerId };
     }
     const token =
       str(p.paymentMethodToken) ??
@@ -60,7 +74,7 @@ export function transactionRoutes(app: Hono, ctx: SandboxContext): void {
       errors.push(fieldError(PATH, 'payment_method_token', '91518', 'Payment method token is invalid.'));
       return null;
     }
-    return { instrument: pm, token: pm.token, customerId: pm.customerId };
+    return { instrument: pm, token: pm.token, customerId: pm.customerId, threeDSecureInfo: null };
   }
 
   /** `subscription.retryCharge` arrives as a sale with `subscriptionId`: charge the past-due balance now. */
@@ -121,9 +135,13 @@ export function transactionRoutes(app: Hono, ctx: SandboxContext): void {
         customFields: Object.fromEntries(
           Object.entries(obj(p.customFields)).map(([k, v]) => [k, str(v) ?? '']),
         ),
+        threeDSecure: {
+          info: from.threeDSecureInfo,
+          required: bool(obj(options.threeDSecure).required) !== false,
+        },
       });
-      if (t.status === 'processor_declined')
-        return errorResult(t.processorResponseText, [], { transaction: serializeTransaction(store, t) });
+      if (refused(t))
+        return errorResult(refusalMessage(t), [], { transaction: serializeTransaction(store, t) });
       return show(t, 201);
     }),
   );

@@ -47,6 +47,26 @@ export interface Instrument {
   expirationYear?: string;
   email?: string;
   declines: boolean;
+  /**
+   * The issuer asks for 3-D Secure (strong customer authentication): a payment the customer makes
+   * (not a recurring one) without a successful authentication is soft-declined, 2099.
+   */
+  threeDSecure?: 'challenge';
+}
+
+/** The outcome of a 3-D Secure authentication, as a nonce and the transaction paid with it carry it. */
+export interface ThreeDSecureInfo {
+  status: 'authenticate_successful' | 'authenticate_failed' | 'authenticate_frictionless_successful';
+  liabilityShifted: boolean;
+  liabilityShiftPossible: boolean;
+  enrolled: 'Y' | 'N';
+}
+
+/** A single-use nonce the sandbox issued: for a vaulted method (`token`), perhaps 3-D Secure verified. */
+export interface IssuedNonce {
+  instrument: Instrument;
+  token: string | null;
+  threeDSecureInfo: ThreeDSecureInfo | null;
 }
 
 export interface PaymentMethodRecord extends Instrument {
@@ -113,7 +133,17 @@ export interface SubscriptionRecord {
 export interface TransactionRecord {
   id: string;
   type: 'sale' | 'credit';
-  status: 'authorized' | 'submitted_for_settlement' | 'settled' | 'voided' | 'processor_declined';
+  status:
+    | 'authorized'
+    | 'submitted_for_settlement'
+    | 'settled'
+    | 'voided'
+    | 'processor_declined'
+    | 'gateway_rejected';
+  /** `three_d_secure`: the authentication failed and the merchant required it (`options.threeDSecure.required`). */
+  gatewayRejectionReason?: string | null;
+  /** The 3-D Secure authentication the payment was made with, if any. */
+  threeDSecureInfo?: ThreeDSecureInfo | null;
   amount: number;
   currencyIsoCode: string;
   customerId: string | null;

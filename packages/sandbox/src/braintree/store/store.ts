@@ -2,7 +2,7 @@ import type { SandboxClock } from '../../shared/clock.js';
 import { randomChars } from '../../shared/ids.js';
 import type {
   CustomerRecord,
-  Instrument,
+  IssuedNonce,
   PaymentMethodRecord,
   RecordedRequest,
   SandboxDiscount,
@@ -20,7 +20,7 @@ export class SandboxStore {
   readonly paymentMethods = new Map<string, PaymentMethodRecord>();
   readonly subscriptions = new Map<string, SubscriptionRecord>();
   readonly transactions = new Map<string, TransactionRecord>();
-  readonly nonces = new Map<string, Instrument>();
+  readonly nonces = new Map<string, IssuedNonce>();
   readonly plans = new Map<string, SandboxPlan>();
   readonly discounts = new Map<string, SandboxDiscount>();
   readonly addOns = new Map<string, SandboxDiscount>();
