@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Users } from '../../src/auth/users.js';
-import { BillingError, IncompletePayment, PaymentActionRequired, Payments } from '../../src/billing/index.js';
+import { BillingError, PaymentActionRequired, Payments } from '../../src/billing/index.js';
 import { TestClock } from '../../src/core/clock.js';
 import { EventsKey } from '../../src/core/keys.js';
 import type { RunningServer } from '../../src/kernel/server.js';
@@ -8,6 +8,7 @@ import type { TestApp } from '../support/app.js';
 import { startStripeBillingApp, stopBillingApp } from './billing-app.js';
 import type { TestUser } from './contract/context.js';
 import type { EditionSandbox } from './harness.js';
+import { incomplete } from './incomplete-payment.js';
 import { stripeHarness } from './stripe-harness.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -20,15 +21,6 @@ async function challenge(actionUrl: string | null, outcome: 'complete' | 'fail')
     body: new URLSearchParams({ client_secret: url.searchParams.get('client_secret') ?? '', outcome }),
     redirect: 'manual',
   });
-}
-
-async function incomplete(promise: Promise<unknown>): Promise<IncompletePayment> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(IncompletePayment);
-  return err as IncompletePayment;
 }
 
 // Strong customer authentication: PaymentMethods, 3-D Secure and the IncompletePayment flow.

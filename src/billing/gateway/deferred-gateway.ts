@@ -23,6 +23,7 @@ const methods: Method[] = [
   'findSetupIntent',
   'findPayment',
   'latestPayment',
+  'completePayment',
   'reportUsage',
   'createCheckoutSession',
   'findCheckoutSession',

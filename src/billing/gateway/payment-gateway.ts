@@ -70,6 +70,11 @@ export interface PaymentGateway {
   findSetupIntent?(id: string): Promise<GatewaySetupIntent | null>;
   findPayment?(id: string): Promise<GatewayPayment | null>;
   latestPayment?(subscriptionId: string): Promise<GatewayPayment | null>;
+  /**
+   * Pays a payment that waits for the customer with what their 3-D Secure verification gave
+   * (Braintree: the verified nonce from the Drop-in's `verifyCard`); Stripe confirms in the browser.
+   */
+  completePayment?(id: string, verification: string): Promise<GatewayPayment>;
 
   /**
    * Metered usage for the subscription's next bill (`capabilities.supportsUsageReporting`): Stripe

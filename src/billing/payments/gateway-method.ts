@@ -3,7 +3,7 @@ import type { PaymentGateway } from '../gateway/payment-gateway.js';
 
 /** The gateway's method, or `unsupported_by_edition` for an edition that has no such thing. */
 export function gatewayMethod<
-  K extends 'createSetupIntent' | 'findSetupIntent' | 'findPayment' | 'latestPayment',
+  K extends 'createSetupIntent' | 'findSetupIntent' | 'findPayment' | 'latestPayment' | 'completePayment',
 >(gateway: PaymentGateway, method: K, feature: string): NonNullable<PaymentGateway[K]> {
   const fn = gateway[method];
   if (typeof fn !== 'function')

@@ -66,6 +66,19 @@ export class Payments {
   }
 
   /**
+   * Completes the user's payment with what the customer's 3-D Secure verification gave (Braintree:
+   * the verified nonce the Drop-in's `verifyCard` returned), then brings its subscription up to
+   * date. A payment completed already is not paid again.
+   */
+  async complete(user: User, id: string, verification: string): Promise<GatewayPayment> {
+    const complete = gatewayMethod(this.gateway, 'completePayment', 'Completing a payment on the server');
+    await this.find(user, id);
+    const payment = await complete(id, verification);
+    if (payment.status === 'succeeded') await this.sync(payment);
+    return payment;
+  }
+
+  /**
    * Applies the provider's current state of the subscription a payment was for (after the
    * customer confirmed it): fetched, not assumed, and through the same ordered update as the
    * webhooks, so this and the `customer.subscription.updated` webhook agree whichever comes first.

@@ -52,6 +52,9 @@ export const braintreeEdition: Edition = Object.freeze<Edition>({
       currency,
       history: new IssuedInvoices(app.db, 'braintree'),
       logger: app.logger,
+      challengePage: braintree.apiBase
+        ? new URL('/_sandbox/three_d_secure', braintree.apiBase).toString()
+        : null,
     });
   },
 });

@@ -13,6 +13,7 @@ import type {
   CreateSubscriptionInput,
   GatewayCustomer,
   GatewayInvoice,
+  GatewayPayment,
   GatewaySubscription,
   InvoiceForInput,
   PaymentGateway,
@@ -28,7 +29,9 @@ import { BraintreeHistory } from './history.js';
 import { BraintreeInvoices } from './invoices.js';
 import { mapCustomer, mapSubscription } from './map.js';
 import { Pricing } from './pricing.js';
+import { paymentIdOf } from './sca.js';
 import { BraintreeSubscriptions } from './subscriptions.js';
+import { BraintreeThreeDSecure } from './three-d-secure.js';
 import type { BtCustomer, BtNotification, BtResult, BtSubscription, BtTransaction } from './types.js';
 import { BraintreeUsage } from './usage.js';
 import { subscriptionSyncOf } from './webhook-sync.js';
@@ -45,6 +48,11 @@ export interface BraintreePaymentGatewayOptions {
   logger?: Logger;
   /** Verify cards when they are vaulted (Braintree's `verifyCard`), so a bad card fails at once. */
   verifyCard?: boolean;
+  /**
+   * The sandbox's stand-in for the Drop-in's 3-D Secure challenge (`…/_sandbox/three_d_secure`),
+   * offered to the confirmation page as `payment.actionUrl`; none against Braintree itself.
+   */
+  challengePage?: string | null;
   /** Called when the gateway closes (the embedded sandbox stops). */
   onClose?: () => Promise<void>;
 }
@@ -67,6 +75,7 @@ export class BraintreePaymentGateway implements PaymentGateway {
   readonly #history: BraintreeHistory;
   readonly #pricing: Pricing;
   readonly #usage: BraintreeUsage;
+  readonly #threeDSecure: BraintreeThreeDSecure;
 
   constructor(options: BraintreePaymentGatewayOptions) {
     this.#options = options;
@@ -81,6 +90,12 @@ export class BraintreePaymentGateway implements PaymentGateway {
       this.#history,
     );
     this.#usage = new BraintreeUsage(this.#subscriptions, unit);
+    this.#threeDSecure = new BraintreeThreeDSecure(
+      options.gateway,
+      this.#subscriptions,
+      options.challengePage ?? null,
+      (t) => this.#history.issued([t], null, null),
+    );
     this.#invoices = new BraintreeInvoices(
       options.gateway,
       this.#pricing,
@@ -181,6 +196,25 @@ export class BraintreePaymentGateway implements PaymentGateway {
       if (isNotFound(err)) return null;
       throw err;
     }
+  }
+
+  /**
+   * A payment that waits for the customer's 3-D Secure, by the id of the transaction Braintree
+   * declined for it (`IncompletePayment.payment.id`): see `three-d-secure.ts`.
+   */
+  findPayment(id: string): Promise<GatewayPayment | null> {
+    return this.#threeDSecure.find(id);
+  }
+
+  /** The payment an `incomplete` subscription waits on (its id names the declined transaction). */
+  async latestPayment(subscriptionId: string): Promise<GatewayPayment | null> {
+    const id = paymentIdOf(subscriptionId);
+    return id ? this.#threeDSecure.find(id) : null;
+  }
+
+  /** Pays with the nonce the customer verified through 3-D Secure (the Drop-in's `verifyCard`). */
+  completePayment(id: string, nonce: string): Promise<GatewayPayment> {
+    return this.#threeDSecure.complete(id, nonce);
   }
 
   reportUsage(report: UsageReport): Promise<void> {

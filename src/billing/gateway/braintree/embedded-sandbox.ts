@@ -73,6 +73,7 @@ export async function startEmbeddedSandbox(app: Application): Promise<BraintreeP
     currency,
     history: new IssuedInvoices(app.db, 'braintree'),
     logger: app.logger,
+    challengePage: new URL('/_sandbox/three_d_secure', server.url).toString(),
     onClose: async () => {
       clearInterval(timer);
       await server.close();

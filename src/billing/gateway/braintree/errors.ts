@@ -1,4 +1,5 @@
 import { BillingError } from '../../errors.js';
+import { incompletePayment, needsAuthentication } from './sca.js';
 import type { BtResult } from './types.js';
 
 /** Transaction statuses that mean the processor or gateway refused the money. */
@@ -18,6 +19,8 @@ const PAST_DUE_EDITS = new Set(['91920', '92022']);
  */
 export function resultError(result: BtResult, what: string): BillingError {
   const t = result.transaction;
+  // Strong customer authentication: the customer completes it on the confirmation page.
+  if (t && needsAuthentication(t)) return incompletePayment(t);
   if (t && REFUSED.has(t.status)) {
     const text = t.processorResponseText || t.gatewayRejectionReason || result.message || t.status;
     return BillingError.cardDeclined(`The payment was declined: ${text}.`, {

@@ -103,7 +103,7 @@ export class BraintreeInvoices {
   }
 }
 
-function collect<T>(stream: NodeJS.ReadableStream): Promise<T[]> {
+export function collect<T>(stream: NodeJS.ReadableStream): Promise<T[]> {
   return new Promise((resolve, reject) => {
     const items: T[] = [];
     stream.on('data', (item: T) => items.push(item));

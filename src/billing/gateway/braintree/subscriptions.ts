@@ -1,6 +1,6 @@
 import type braintree from 'braintree';
 import type { Clock } from '../../../core/clock.js';
-import { BillingError } from '../../errors.js';
+import { BillingError, IncompletePayment } from '../../errors.js';
 import type {
   CreateSubscriptionInput,
   GatewaySubscription,
@@ -13,6 +13,7 @@ import type { BraintreeHistory } from './history.js';
 import { defaultMethod, inTrial, mapSubscription, taxAt } from './map.js';
 import { type DiscountAdd, type Pricing, termsDescribe } from './pricing.js';
 import { planCredit, unusedValue } from './proration.js';
+import { completionId } from './sca.js';
 import { ID_TAKEN, isLive, liveSuccessor, successorId } from './successors.js';
 import type { BtCustomer, BtResult, BtSubscription, BtTransaction } from './types.js';
 
@@ -139,15 +140,82 @@ export class BraintreeSubscriptions {
     if (!method) throw BillingError.provider('Braintree: the customer has no payment method to bill.');
     const price = await this.pricing.priceWithTax(input.plan, input.taxPercentage);
     const discounts = input.coupon ? [this.pricing.couponDiscount(input.coupon, price)] : [];
-    const sub = await this.createRaw({
-      planId: input.plan,
-      price: this.money.major(price),
-      paymentMethodToken: method.token,
-      ...this.trial(input.trialEndsAt),
-      ...(discounts.length ? { discounts: { add: discounts } } : {}),
-    });
+    let sub: BtSubscription;
+    try {
+      sub = await this.createRaw({
+        planId: input.plan,
+        price: this.money.major(price),
+        paymentMethodToken: method.token,
+        ...this.trial(input.trialEndsAt),
+        ...(discounts.length ? { discounts: { add: discounts } } : {}),
+      });
+    } catch (err) {
+      if (!(err instanceof IncompletePayment)) throw err;
+      return this.awaitingAuthentication(err, input, price);
+    }
     await this.issue(sub, input.taxPercentage);
     return mapSubscription(sub, inTrial(sub) ? input.trialEndsAt : null);
+  }
+
+  /**
+   * The first payment needs the customer's 3-D Secure: Braintree made no subscription. It is stored
+   * here as `incomplete` under the id it will be created with once the customer has authenticated
+   * (`start`), with the terms it was priced at.
+   */
+  private async awaitingAuthentication(
+    err: IncompletePayment,
+    input: CreateSubscriptionInput,
+    price: number,
+  ): Promise<GatewaySubscription> {
+    const id = err.payment.subscriptionId ?? completionId(err.payment.id);
+    await this.history.saveTerms({
+      subscriptionId: id,
+      plan: input.plan,
+      price,
+      taxPercentage: input.taxPercentage,
+    });
+    return {
+      id,
+      plan: input.plan,
+      quantity: 1,
+      status: 'incomplete',
+      trialEndsAt: null,
+      currentPeriodEnd: null,
+      cancelAtPeriodEnd: false,
+      endedAt: null,
+      pendingPayment: err.payment,
+    };
+  }
+
+  /** Whether a subscription with this id exists at Braintree (a completed payment made it). */
+  async exists(id: string): Promise<boolean> {
+    return (await this.findOrNull(id)) !== null;
+  }
+
+  /**
+   * The subscription a declined first payment was for, paid with the nonce the customer verified
+   * (3-D Secure): same plan, price and discounts, under the id its row holds.
+   */
+  async start(t: BtTransaction, nonce: string): Promise<void> {
+    const id = completionId(t.id);
+    const planId = t.planId ?? '';
+    const terms = await this.history.terms(id);
+    const tax = terms?.taxPercentage ?? 0;
+    const price = terms?.price ?? (await this.pricing.priceWithTax(planId, tax));
+    const discounts: DiscountAdd[] = (t.discounts ?? []).map((m) => ({
+      inheritedFromId: m.inheritedFromId ?? m.id,
+      amount: m.amount,
+      ...(m.numberOfBillingCycles ? { numberOfBillingCycles: m.numberOfBillingCycles } : {}),
+    }));
+    const sub = await this.createRaw({
+      id,
+      planId,
+      price: this.money.major(price),
+      paymentMethodNonce: nonce,
+      trialPeriod: false,
+      ...(discounts.length ? { discounts: { add: discounts } } : {}),
+    });
+    await this.issue(sub, tax);
   }
 
   /**
@@ -231,6 +299,13 @@ export class BraintreeSubscriptions {
     try {
       return await this.createRaw({ ...payload, id: nextId });
     } catch (err) {
+      // A replacement's first payment would need the customer's 3-D Secure: the swap is refused
+      // and the current subscription goes on (the confirmation page starts new subscriptions only).
+      if (err instanceof IncompletePayment)
+        throw BillingError.paymentFailed(
+          'Your bank asks you to authenticate this payment (3-D Secure), which a change of billing interval cannot ask for: cancel, then subscribe to the new plan.',
+          { providerCode: '2099' },
+        );
       const code = err instanceof BillingError ? err.providerCode : undefined;
       const made = code === ID_TAKEN ? await this.findOrNull(nextId) : null;
       if (made && isLive(made)) return made;

@@ -32,6 +32,8 @@ export interface BtTransaction {
   processorResponseText?: string | null;
   processorResponseType?: string | null;
   gatewayRejectionReason?: string | null;
+  /** The vaulted card charged (its token), when it was one. */
+  creditCard?: { token?: string | null } | null;
 }
 
 export interface BtSubscription {

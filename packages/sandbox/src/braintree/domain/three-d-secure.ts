@@ -28,7 +28,7 @@ export function verifyCard(
   passed: boolean,
 ): { nonce: string; liabilityShifted: boolean } | null {
   const issued = ctx.store.nonces.get(nonce);
-  if (!issued || issued.instrument.kind !== 'credit_card') return null;
+  if (issued?.instrument.kind !== 'credit_card') return null;
   ctx.store.nonces.delete(nonce);
   const challenged = issued.instrument.threeDSecure === 'challenge';
   const info = challenged
@@ -43,6 +43,6 @@ export function verifyCard(
 /** Whether the card behind a nonce asks for a challenge (the page shows one) or passes frictionless. */
 export function challengeNeeded(ctx: SandboxContext, nonce: string): boolean | null {
   const issued = ctx.store.nonces.get(nonce);
-  if (!issued || issued.instrument.kind !== 'credit_card') return null;
+  if (issued?.instrument.kind !== 'credit_card') return null;
   return issued.instrument.threeDSecure === 'challenge';
 }
