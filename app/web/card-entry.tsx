@@ -27,6 +27,10 @@ const TEST_CARDS = {
     { token: 'fake-valid-mastercard-nonce', label: 'Mastercard — succeeds' },
     { token: 'fake-paypal-billing-agreement-nonce', label: 'PayPal account — succeeds' },
     { token: 'fake-processor-declined-visa-nonce', label: 'Declined card (processor declined)' },
+    {
+      token: 'fake-valid-three-d-secure-visa-nonce',
+      label: '3-D Secure required (Visa 4000 0000 0000 1091)',
+    },
   ],
 };
 

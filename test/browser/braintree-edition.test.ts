@@ -66,4 +66,51 @@ describe(`reference service, Braintree edition, in Chromium (${engine})`, { time
     await download.saveAs(file);
     expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
   });
+
+  it('subscribes with a card that needs 3-D Secure: confirmation page, the Drop-in challenge, back active', async () => {
+    await page().click('form[action="/logout"] button');
+    await go('/register');
+    await page().fill('#field-name', 'Katherine Johnson');
+    await page().fill('#field-email', 'katherine@example.com');
+    await page().fill('#field-password', 'correct horse battery');
+    await page().fill('#field-password_confirmation', 'correct horse battery');
+    await Promise.all([page().waitForURL('**/login'), page().click('main button[type="submit"]')]);
+    await page().fill('#field-email', 'katherine@example.com');
+    await page().fill('#field-password', 'correct horse battery');
+    await Promise.all([page().waitForURL('**/dashboard'), page().click('main button[type="submit"]')]);
+
+    await go('/dashboard/billing');
+    await page().check('#plan-basic-monthly');
+    await page().check('#subscribe-fake-valid-three-d-secure-visa-nonce');
+    await Promise.all([page().waitForURL(/\/billing\/payment\/\w+$/), page().click('text=Subscribe')]);
+    await expect(page().locator('[data-payment-status]').getAttribute('data-payment-status')).resolves.toBe(
+      'requires_action',
+    );
+    await browser.shot('22-braintree-3ds-confirmation');
+    await go('/dashboard/billing');
+    await expect(page().locator('[data-payment-banner]').textContent()).resolves.toContain(
+      'needs your confirmation',
+    );
+    await page().click('[data-payment-banner] a');
+    await Promise.all([
+      page().waitForURL(/\/_sandbox\/three_d_secure\?/),
+      page().click('a[data-confirm-payment]'),
+    ]);
+    await expect(page().locator('h1').textContent()).resolves.toBe('3D Secure 2 test page');
+    await browser.shot('23-braintree-3ds-challenge');
+    await Promise.all([
+      page().waitForURL(/\/billing\/payment\/\w+\?payment_method_nonce=/),
+      page().click('button:has-text("Complete authentication")'),
+    ]);
+    await expect(page().locator('[role="status"]').textContent()).resolves.toContain('Payment confirmed.');
+    await browser.shot('24-braintree-3ds-confirmed');
+    // A reload of the return URL (its nonce used) pays nothing more.
+    await page().reload();
+    await expect(page().locator('[role="status"]').textContent()).resolves.toContain('Payment confirmed.');
+    await page().click('a[href="/dashboard/billing"]');
+    await expect(page().locator('[data-subscription]').getAttribute('data-state')).resolves.toBe('active');
+    expect(await page().locator('[data-payment-banner]').count()).toBe(0);
+    await expect(page().locator('[data-invoices] tr[data-invoice]').count()).resolves.toBe(1);
+    await browser.shot('25-braintree-3ds-active');
+  });
 });

@@ -9,7 +9,8 @@ import { scriptUrl } from '../scripts.js';
 /**
  * `GET /billing/payment/{id}`: confirm a payment that needs 3-D Secure. The customer comes here
  * from `IncompletePayment` (subscribing, a charge) or from the banner and e-mail of a renewal,
- * goes through their bank's check (Stripe.js, or the sandbox's challenge page) and returns here.
+ * goes through their bank's check (Stripe.js, or the sandbox's challenge page) and returns here
+ * (Braintree: with the nonce the check verified, which pays the payment here).
  * A payment found succeeded brings its subscription up to date from the provider — the same
  * ordered update the webhook makes, so the two agree whichever comes first.
  */
@@ -24,7 +25,10 @@ export class PaymentController {
   /** Route parameters come first, then the context (the router's calling convention). */
   async show(id: string, c: Context): Promise<Response> {
     const user = c.get('user') as AppUser;
-    const payment = await user.findPayment(id);
+    // Back from Braintree's 3-D Secure (the Drop-in's verifyCard, or offline the sandbox's challenge)
+    // with the verified nonce: it pays, once — a reload finds the payment done.
+    const verified = c.req.query('payment_method_nonce');
+    const payment = verified ? await this.payments.complete(user, id, verified) : await user.findPayment(id);
     if (payment.status === 'succeeded') await this.payments.sync(payment);
     const sub = payment.subscriptionId
       ? (await user.subscriptions()).find((s) => s.providerId === payment.subscriptionId)
