@@ -159,6 +159,35 @@ describe('Braintree edition specifics', () => {
     expect(sandbox.store.paymentMethods.get(remote.paymentMethodToken)?.kind).toBe('credit_card');
   });
 
+  it('payment_method_revoked_by_customer: the revoked PayPal account leaves the user; the card left is the one on file, however often it is delivered', async () => {
+    const user = await newUser(t.app);
+    await user.newSubscription('main', 'basic-monthly').create('fake-valid-nonce');
+    await user.updateCard('fake-paypal-billing-agreement-nonce');
+    const customerId = (await reload(user)).braintree_id!;
+    expect((await reload(user)).paypal_email).toBe('jane.doe@paypal.com');
+    const paypal = sandbox.store.customers.get(customerId)!.defaultToken!;
+    await sandbox.revokePaymentMethod(paypal);
+    await sandbox.webhooks.settled();
+    const fresh = await reload(user);
+    expect([fresh.paypal_email, fresh.card_brand, fresh.card_last_four]).toEqual([null, 'Visa', '1111']);
+    // The customer adds a new PayPal account; a copy of the old notice delivered again changes nothing,
+    // and a later notice applies the customer as Braintree has it now (fetched, not the payload).
+    await fresh.updateCard('fake-paypal-future-nonce');
+    const revoked = sandbox.deliveries.find(
+      (d) => d.kind === 'payment_method_revoked_by_customer' && d.subjectId === paypal,
+    )!;
+    const late = await fetch(`${server.url}/braintree/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ bt_signature: revoked.btSignature, bt_payload: revoked.btPayload }),
+    });
+    expect(late.status).toBe(200);
+    expect((await reload(user)).paypal_email).toBe('jane.doe@paypal.com');
+    const updated = await sandbox.notify('payment_method_customer_data_updated', paypal);
+    expect(updated.status).toBe(200);
+    expect((await reload(user)).paypal_email).toBe('jane.doe@paypal.com');
+  });
+
   it('monthly ↔ yearly swap: a new subscription with plan-credit worth the unused value, set each time', async () => {
     const user = await newUser(t.app);
     const sub = await user.newSubscription('main', 'basic-monthly').create('fake-valid-nonce');

@@ -63,6 +63,11 @@ export interface BraintreeSandbox {
   advance(seconds: number): Promise<number>;
   notify(kind: string, subjectId: string, options?: { transactionId?: string }): Promise<WebhookDelivery>;
   setWebhook(url: string | null): void;
+  /**
+   * The customer revokes a vaulted PayPal account (cancels the billing agreement at PayPal): it no
+   * longer pays, and `payment_method_revoked_by_customer` is sent (by the `delivery` mode).
+   */
+  revokePaymentMethod(token: string): Promise<void>;
   /** Makes a vaulted payment method decline (or approve again) from now on. */
   setDeclining(token: string, declines?: boolean): void;
   /** `{ environment, merchantId, publicKey, privateKey }` for `new braintree.BraintreeGateway(...)`. */
@@ -133,6 +138,14 @@ export function createBraintreeSandbox(options: BraintreeSandboxOptions = {}): B
     notify: (kind, subjectId, notifyOptions) => deliver(store, target(), kind, subjectId, notifyOptions),
     setWebhook: (url) => {
       webhookUrl = url;
+    },
+    revokePaymentMethod: async (token) => {
+      const pm = store.paymentMethods.get(token);
+      if (!pm) throw new Error(`No payment method ${token}`);
+      pm.revokedAt = store.now();
+      pm.updatedAt = pm.revokedAt;
+      pm.declines = true;
+      await deliver(store, target(), 'payment_method_revoked_by_customer', token, { scheduler });
     },
     setDeclining: (token, declines = true) => {
       const pm = store.paymentMethods.get(token);

@@ -29,6 +29,48 @@ describe('Braintree sandbox: webhook notifications', () => {
     expect(parsed.subscription?.id).toBe('sub_1');
   });
 
+  it('a PayPal account revoked by the customer: payment_method_revoked_by_customer names it; it no longer pays', async () => {
+    const { customer } = await env.gateway.customer.create({
+      paymentMethodNonce: 'fake-paypal-billing-agreement-nonce',
+    });
+    const token = customer.paymentMethods?.[0]?.token ?? '';
+    await env.sandbox.revokePaymentMethod(token);
+    const delivery = env.sandbox.deliveries.at(-1)!;
+    const parsed = (await env.gateway.webhookNotification.parse(
+      delivery.btSignature,
+      delivery.btPayload,
+    )) as unknown as {
+      kind: string;
+      revokedPaymentMethodMetadata: {
+        token: string;
+        customerId: string;
+        revokedPaymentMethod: { revokedAt: unknown };
+      };
+    };
+    expect(parsed.kind).toBe('payment_method_revoked_by_customer');
+    expect([
+      parsed.revokedPaymentMethodMetadata.token,
+      parsed.revokedPaymentMethodMetadata.customerId,
+    ]).toEqual([token, customer.id]);
+    expect(parsed.revokedPaymentMethodMetadata.revokedPaymentMethod.revokedAt).toBeTruthy();
+    const found = (await env.gateway.customer.find(customer.id)).paypalAccounts?.[0] as unknown as {
+      revokedAt: unknown;
+    };
+    expect(found.revokedAt).toBeTruthy();
+    const sale = await env.gateway.transaction.sale({ amount: '5.00', paymentMethodToken: token });
+    expect(sale.success).toBe(false);
+
+    const updated = await env.sandbox.notify('payment_method_customer_data_updated', token);
+    const data = (await env.gateway.webhookNotification.parse(
+      updated.btSignature,
+      updated.btPayload,
+    )) as unknown as {
+      paymentMethodCustomerDataUpdatedMetadata: { token: string; paymentMethod: { customerId: string } };
+    };
+    expect(data.paymentMethodCustomerDataUpdatedMetadata.token).toBe(token);
+    expect(data.paymentMethodCustomerDataUpdatedMetadata.paymentMethod.customerId).toBe(customer.id);
+  });
+
   it('sends any kind by hand; a dispute names the disputed transaction', async () => {
     const sale = await env.gateway.transaction.sale({
       amount: '42.00',

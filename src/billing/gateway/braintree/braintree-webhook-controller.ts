@@ -1,5 +1,11 @@
+import type { Binding } from '../../../core/container.js';
+import type { Logger } from '../../../core/logger.js';
+import type { Subscriptions } from '../../subscriptions/subscriptions.js';
+import { CardRefresh } from '../../webhooks/refresh-card.js';
 import { WebhookController } from '../../webhooks/webhook-controller.js';
-import type { WebhookEvent } from '../payment-gateway.js';
+import type { WebhookEvents } from '../../webhooks/webhook-events.js';
+import type { PaymentGateway, WebhookEvent } from '../payment-gateway.js';
+import type { BtNotification } from './types.js';
 
 /**
  * Braintree's receiver (`POST /braintree/webhook`): `bt_signature`/`bt_payload` verified by the SDK's
@@ -9,6 +15,9 @@ import type { WebhookEvent } from '../payment-gateway.js';
  * (`subscription_expired`, how a cancel at period end finishes); both end the local subscription
  * by the shared rule, which leaves a subscription already cancelled here to its grace period (a
  * `cancel()` in a trial cancels at Braintree at once, and its notice may arrive after it).
+ * `payment_method_revoked_by_customer` (a PayPal billing agreement cancelled at PayPal) and
+ * `payment_method_customer_data_updated` bring the user's payment method on file up to date from
+ * the customer as Braintree has it now.
  *
  * @example
  * class MyWebhooks extends BraintreeWebhookController {
@@ -17,11 +26,37 @@ import type { WebhookEvent } from '../payment-gateway.js';
  * app.router.post('/braintree/webhook', [MyWebhooks, 'handle']);
  */
 export class BraintreeWebhookController extends WebhookController {
+  static override inject: readonly Binding[] = [...WebhookController.inject, CardRefresh];
+
+  constructor(
+    gateway: PaymentGateway,
+    events: WebhookEvents,
+    subscriptions: Subscriptions,
+    logger: Logger,
+    // Optional, so a subclass made with the base receiver's four dependencies still constructs.
+    protected readonly cards?: CardRefresh,
+  ) {
+    super(gateway, events, subscriptions, logger);
+  }
+
   async handleSubscriptionCanceled(_notification: unknown, event: WebhookEvent): Promise<void> {
     if (event.subscriptionId) await this.cancelSubscription(event.subscriptionId);
   }
 
   async handleSubscriptionExpired(_notification: unknown, event: WebhookEvent): Promise<void> {
     if (event.subscriptionId) await this.cancelSubscription(event.subscriptionId);
+  }
+
+  async handlePaymentMethodRevokedByCustomer(notification: BtNotification): Promise<void> {
+    await this.refreshCard(notification.revokedPaymentMethodMetadata?.customerId);
+  }
+
+  async handlePaymentMethodCustomerDataUpdated(notification: BtNotification): Promise<void> {
+    await this.refreshCard(notification.paymentMethodCustomerDataUpdatedMetadata?.paymentMethod?.customerId);
+  }
+
+  /** Copies the customer's current default payment method to its user, if the customer is one of ours. */
+  protected async refreshCard(customerId: string | undefined): Promise<void> {
+    await this.cards?.refresh(customerId);
   }
 }

@@ -22,8 +22,9 @@ const OPEN = new Set(['authorized', 'authorizing']);
 /** Money captured or on its way to settlement: Braintree's notion of a paid sale. */
 export const isPaid = (status: string): boolean => PAID.has(status);
 
+/** The method Braintree bills: the default one, unless the customer revoked it (then another, if any). */
 export function defaultMethod(customer: BtCustomer): BtPaymentMethod | undefined {
-  const methods = customer.paymentMethods ?? [];
+  const methods = (customer.paymentMethods ?? []).filter((m) => !m.revokedAt);
   return methods.find((m) => m.default) ?? methods[0];
 }
 

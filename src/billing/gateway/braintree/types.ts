@@ -68,6 +68,8 @@ export interface BtPaymentMethod {
   last4?: string | null;
   email?: string | null;
   subscriptions?: BtSubscription[] | null;
+  /** Set once the customer revoked it (a PayPal billing agreement cancelled): it no longer pays. */
+  revokedAt?: Date | string | null;
 }
 
 export interface BtCustomer {
@@ -102,4 +104,11 @@ export interface BtNotification {
   subscription?: { id?: string } | null;
   transaction?: { id?: string } | null;
   dispute?: { id?: string } | null;
+  /** `payment_method_revoked_by_customer`. */
+  revokedPaymentMethodMetadata?: { token?: string; customerId?: string } | null;
+  /** `payment_method_customer_data_updated`. */
+  paymentMethodCustomerDataUpdatedMetadata?: {
+    token?: string;
+    paymentMethod?: { customerId?: string };
+  } | null;
 }

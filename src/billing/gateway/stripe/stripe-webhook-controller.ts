@@ -8,6 +8,7 @@ import { Customers } from '../../customers/customers.js';
 import { PaymentActionRequired } from '../../payments/payment-action-required.js';
 import { Payments } from '../../payments/payments.js';
 import { Subscriptions } from '../../subscriptions/subscriptions.js';
+import { refreshCardOf } from '../../webhooks/refresh-card.js';
 import { WebhookController } from '../../webhooks/webhook-controller.js';
 import { WebhookEvents } from '../../webhooks/webhook-events.js';
 import { type PaymentGateway, PaymentGatewayKey, type WebhookEvent } from '../payment-gateway.js';
@@ -77,10 +78,11 @@ export class StripeWebhookController extends WebhookController {
 
   /** Copies the customer's current default card to its user, if the customer is one of ours. */
   protected async refreshCard(customerId: string | null): Promise<void> {
-    if (!customerId || !this.payments || !this.users || !this.customers) return;
-    const userId = await this.payments.userIdOf(customerId);
-    const user = userId === undefined ? undefined : await this.users.find(userId);
-    if (user) await this.customers.refreshCard(user);
+    await refreshCardOf(customerId, {
+      payments: this.payments,
+      users: this.users,
+      customers: this.customers,
+    });
   }
 
   async handleCustomerSubscriptionDeleted(_payload: unknown, event: WebhookEvent): Promise<void> {

@@ -1,10 +1,11 @@
 import type { DeliveryScheduler } from '../../shared/delivery.js';
 import { postWebhook } from '../../shared/webhooks.js';
 import { formatAmount } from '../objects/money.js';
+import { serializePaymentMethod } from '../objects/payments.js';
 import { signPayload } from '../objects/signature.js';
 import { serializeSubscription } from '../objects/subscriptions.js';
 import { serializeTransaction } from '../objects/transactions.js';
-import { array, boolean, buildXml, date, datetime, type XmlNode } from '../objects/xml.js';
+import { array, boolean, buildXml, date, datetime, nil, type XmlNode } from '../objects/xml.js';
 import type { WebhookDelivery } from '../store/records.js';
 import type { SandboxStore } from '../store/store.js';
 
@@ -52,6 +53,20 @@ function subjectFor(
           : { id: transactionId ?? id },
         'status-history': array('status-history', []),
         evidence: array('evidence', []),
+      },
+    };
+  }
+  if (kind === 'payment_method_revoked_by_customer' || kind === 'payment_method_customer_data_updated') {
+    const pm = store.paymentMethods.get(id);
+    const [tag, node] = pm ? serializePaymentMethod(store, pm) : ['paypal-account', { token: id }];
+    // Revoked: the method itself is the subject; customer data: wrapped in its metadata (Venmo's, at Braintree).
+    if (kind === 'payment_method_revoked_by_customer') return { [tag]: node };
+    return {
+      'payment-method-customer-data-updated-metadata': {
+        token: id,
+        'payment-method': { [tag]: node },
+        datetime: datetime(store.now()),
+        'enriched-customer-data': nil(),
       },
     };
   }

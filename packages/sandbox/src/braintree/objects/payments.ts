@@ -52,6 +52,7 @@ export function serializePaymentMethod(store: SandboxStore, pm: PaymentMethodRec
         email: pm.email ?? '',
         'billing-agreement-id': `B-${pm.token.toUpperCase()}`,
         'image-url': `${IMAGE}/paypal.png?environment=sandbox`,
+        'revoked-at': datetime(pm.revokedAt ?? null),
         ...common,
       },
     ];

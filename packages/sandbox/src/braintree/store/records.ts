@@ -72,6 +72,8 @@ export interface IssuedNonce {
 export interface PaymentMethodRecord extends Instrument {
   token: string;
   customerId: string;
+  /** When the customer revoked it (a PayPal billing agreement cancelled at PayPal); it no longer pays. */
+  revokedAt?: string | null;
   createdAt: string;
   updatedAt: string;
 }
