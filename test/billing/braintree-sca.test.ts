@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Users } from '../../src/auth/users.js';
-import { BillingError, Payments } from '../../src/billing/index.js';
+import { BillingError, Payments, Reconciler } from '../../src/billing/index.js';
 import { TestClock } from '../../src/core/clock.js';
 import type { RunningServer } from '../../src/kernel/server.js';
 import type { TestApp } from '../support/app.js';
@@ -85,6 +85,12 @@ describe(`Braintree SCA: 3-D Secure and IncompletePayment (${engine})`, () => {
     expect(found.clientSecret).toMatch(/^tokencc_/);
     expect(found.actionUrl).toContain('/_sandbox/three_d_secure?nonce=');
     expect(await paid(user)).toEqual([{ amount: 2000, succeeded: false }]);
+    // Not drift: the subscription is made at Braintree once the payment is authenticated.
+    const report = await t.app.container
+      .make(Reconciler)
+      .run({ userId: user.id, fix: true, adoptAs: 'main' });
+    expect(report.drift).toEqual([]);
+    expect((await user.subscription('main'))!.status).toBe('incomplete');
   });
 
   it('authenticated through the challenge: the subscription starts with the verified nonce and is active; twice at once pays once', async () => {

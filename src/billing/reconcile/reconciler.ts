@@ -120,7 +120,8 @@ export class Reconciler {
       remote.find((s) => s.id === record.providerId) ??
       (await this.gateway.findSubscription(record.providerId));
     if (!sub) {
-      if (status.ended(record, now)) return null;
+      // A first payment waiting for 3-D Secure on Braintree: the subscription is made once it is paid.
+      if (status.ended(record, now) || status.awaitsFirstPayment(record)) return null;
       const found = { ...row, kind: 'missing_at_provider' as const, providerId: record.providerId };
       if (fix) found.fixed = await this.endRow(record);
       return found;
