@@ -10,7 +10,7 @@ import type { BtResult, BtTransaction } from './types.js';
 
 /** What completing a payment needs from the subscription side (see `BraintreeSubscriptions`). */
 export interface SubscriptionCompletion {
-  /** The subscription made with the verified nonce, under `completionId(t.id)`; null if it exists already. */
+  /** Makes the subscription with the verified nonce, under `completionId(t.id)` (refused if it exists). */
   start(t: BtTransaction, nonce: string): Promise<void>;
   exists(id: string): Promise<boolean>;
 }
