@@ -1,33 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Users } from '../../src/auth/users.js';
-import { type ReferenceServer, startReferenceServer } from '../browser/server.js';
-import { Browser, tokenIn } from '../oauth/support.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
+import { describe, expect, it } from 'vitest';
+import { engine, useDashboard } from './dashboard-support.js';
 
 /** `/dashboard/clients` as plain form posts (a browser without JavaScript). */
 describe(`OAuth clients in the dashboard, form posts (${engine})`, () => {
-  let server: ReferenceServer;
-  let ada: Browser;
-  let csrf: string;
-
-  beforeAll(async () => {
-    server = await startReferenceServer();
-    await server.app.container.make(Users).create(ADA);
-    ada = new Browser(server.url);
-    await ada.login(ADA);
-    csrf = tokenIn(await (await ada.get('/dashboard/clients')).text());
-  }, 60_000);
-  afterAll(async () => server?.stop());
+  const d = useDashboard({ csrfPage: '/dashboard/clients' });
 
   const create = (fields: Record<string, string>) =>
-    ada.post('/dashboard/clients', { _token: csrf, ...fields });
+    d.ada.post('/dashboard/clients', { _token: d.csrf, ...fields });
   const shown = (html: string, label: string) =>
     new RegExp(`<code data-value="${label}">([^<]+)</code>`).exec(html)?.[1];
 
   it('lists nothing at first, server-rendered; the form posts to the server', async () => {
-    const html = await (await ada.get('/dashboard/clients')).text();
+    const html = await (await d.ada.get('/dashboard/clients')).text();
     expect(html).toContain('<form method="post" action="/dashboard/clients"');
     expect(html).toContain('<p class="muted" data-empty="true">You have not created any OAuth clients.</p>');
   });
@@ -39,10 +23,10 @@ describe(`OAuth clients in the dashboard, form posts (${engine})`, () => {
     const html = await res.text();
     const [id, secret] = [shown(html, 'Client ID')!, shown(html, 'Secret')!];
     expect(secret.length).toBeGreaterThan(20);
-    const page = await (await ada.get('/dashboard/clients')).text();
+    const page = await (await d.ada.get('/dashboard/clients')).text();
     expect(page).toContain(`<tr data-client="${id}">`);
     expect(page).not.toContain(secret);
-    const token = await fetch(`${server.url}/oauth/token`, {
+    const token = await fetch(`${d.server.url}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: secret }),
@@ -72,20 +56,22 @@ describe(`OAuth clients in the dashboard, form posts (${engine})`, () => {
       await (await create({ name: 'Doomed', redirect: 'https://d.example/cb', confidential: 'on' })).text(),
       'Client ID',
     )!;
-    const remove = () => ada.post(`/dashboard/clients/${id}`, { _token: csrf, _method: 'DELETE' });
+    const remove = () => d.ada.post(`/dashboard/clients/${id}`, { _token: d.csrf, _method: 'DELETE' });
     const res = await remove();
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/dashboard/clients');
-    const after = await (await ada.get('/dashboard/clients')).text();
+    const after = await (await d.ada.get('/dashboard/clients')).text();
     expect(after).toContain('Client “Doomed” deleted.');
     expect(after).not.toContain(`<tr data-client="${id}">`);
     expect((await remove()).status).toBe(303);
-    expect(await (await ada.get('/dashboard/clients')).text()).toContain('That client was already deleted.');
+    expect(await (await d.ada.get('/dashboard/clients')).text()).toContain(
+      'That client was already deleted.',
+    );
   });
 
   it('refuses a form post without the CSRF token (419)', async () => {
-    expect((await ada.post('/dashboard/clients', { name: 'x', redirect: 'https://x.example' })).status).toBe(
-      419,
-    );
+    expect(
+      (await d.ada.post('/dashboard/clients', { name: 'x', redirect: 'https://x.example' })).status,
+    ).toBe(419);
   });
 });

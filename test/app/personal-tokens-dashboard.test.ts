@@ -1,36 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Users } from '../../src/auth/users.js';
-import { type ReferenceServer, startReferenceServer } from '../browser/server.js';
-import { Browser, tokenIn } from '../oauth/support.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
+import { describe, expect, it } from 'vitest';
+import { engine, useDashboard } from './dashboard-support.js';
 
 /** `/dashboard/tokens`'s personal access tokens as plain form posts (a browser without JavaScript). */
 describe(`personal access tokens in the dashboard, form posts (${engine})`, () => {
-  let server: ReferenceServer;
-  let ada: Browser;
-  let csrf: string;
-
-  beforeAll(async () => {
-    server = await startReferenceServer();
-    await server.app.container.make(Users).create(ADA);
-    ada = new Browser(server.url);
-    await ada.login(ADA);
-    csrf = tokenIn(await (await ada.get('/dashboard/tokens')).text());
-  }, 60_000);
-  afterAll(async () => server?.stop());
+  const d = useDashboard({ csrfPage: '/dashboard/tokens' });
 
   const create = (fields: Record<string, string>) =>
-    ada.post('/dashboard/personal-tokens', { _token: csrf, ...fields });
+    d.ada.post('/dashboard/personal-tokens', { _token: d.csrf, ...fields });
   const shownToken = (html: string) => /<code data-value="Token">([^<]+)<\/code>/.exec(html)?.[1];
   const api = (token: string) =>
-    fetch(`${server.url}/api/user`, {
+    fetch(`${d.server.url}/api/user`, {
       headers: { accept: 'application/json', authorization: `Bearer ${token}` },
     });
 
   it('lists nothing at first, server-rendered; the form posts to the server', async () => {
-    const html = await (await ada.get('/dashboard/tokens')).text();
+    const html = await (await d.ada.get('/dashboard/tokens')).text();
     expect(html).toContain('<form method="post" action="/dashboard/personal-tokens"');
     expect(html).toContain(
       '<p class="muted mt-lg" data-empty="true">You have no personal access tokens.</p>',
@@ -44,7 +28,7 @@ describe(`personal access tokens in the dashboard, form posts (${engine})`, () =
     const token = shownToken(await res.text())!;
     expect(token.split('.')).toHaveLength(3);
     expect((await api(token)).status).toBe(200);
-    const page = await (await ada.get('/dashboard/tokens')).text();
+    const page = await (await d.ada.get('/dashboard/tokens')).text();
     expect(page).not.toContain(token);
     expect(page).toMatch(/<tr data-token="[^"]+"><td><strong>CI deploy<\/strong>/);
     expect(page).toContain('<span class="badge mr-xs">check-status</span>');
@@ -61,21 +45,22 @@ describe(`personal access tokens in the dashboard, form posts (${engine})`, () =
 
   it('deletes with a form post (_method=DELETE): 303 back, flashed; the API refuses the token; again: already deleted', async () => {
     const token = shownToken(await (await create({ name: 'Short-lived' })).text())!;
-    const page = await (await ada.get('/dashboard/tokens')).text();
+    const page = await (await d.ada.get('/dashboard/tokens')).text();
     const id = /action="\/dashboard\/personal-tokens\/([^"]+)"/.exec(page.split('Short-lived')[1]!)![1]!;
-    const remove = () => ada.post(`/dashboard/personal-tokens/${id}`, { _token: csrf, _method: 'DELETE' });
+    const remove = () =>
+      d.ada.post(`/dashboard/personal-tokens/${id}`, { _token: d.csrf, _method: 'DELETE' });
     const res = await remove();
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/dashboard/tokens#personal-tokens');
-    const after = await (await ada.get('/dashboard/tokens')).text();
+    const after = await (await d.ada.get('/dashboard/tokens')).text();
     expect(after).toContain('Token “Short-lived” deleted.');
     expect(after).not.toContain('<strong>Short-lived</strong>');
     expect((await api(token)).status).toBe(401);
     expect((await remove()).status).toBe(303);
-    expect(await (await ada.get('/dashboard/tokens')).text()).toContain('That token was already deleted.');
+    expect(await (await d.ada.get('/dashboard/tokens')).text()).toContain('That token was already deleted.');
   });
 
   it('refuses a form post without the CSRF token (419)', async () => {
-    expect((await ada.post('/dashboard/personal-tokens', { name: 'No token' })).status).toBe(419);
+    expect((await d.ada.post('/dashboard/personal-tokens', { name: 'No token' })).status).toBe(419);
   });
 });

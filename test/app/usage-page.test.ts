@@ -1,72 +1,63 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AppUser } from '../../app/user.js';
 import { Users } from '../../src/auth/users.js';
 import { ApiKeys } from '../../src/oauth/api-keys/api-keys.js';
 import { UsageMeter } from '../../src/plans/metering/usage-meter.js';
 import { UsageReporter } from '../../src/plans/reporting/usage-reporter.js';
-import { type ReferenceServer, startReferenceServer } from '../browser/server.js';
 import { Browser } from '../oauth/support.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
+import { ADA, engine, useDashboard } from './dashboard-support.js';
 
 /** `/dashboard/usage`: the ledger's days as a chart and a table, the free plan's quota and rate limit. */
 describe(`the usage page (${engine})`, () => {
-  let server: ReferenceServer;
-  let ada: Browser;
-  let userId: number;
   let keyId: string;
 
   const day = (offsetMonths: number, date: number) => {
-    const now = server.app.clock.now();
+    const now = d.server.app.clock.now();
     return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offsetMonths, date))
       .toISOString()
       .slice(0, 10);
   };
 
-  beforeAll(async () => {
-    server = await startReferenceServer();
-    userId = Number((await server.app.container.make(Users).create(ADA)).id);
-    const { key } = await server.app.container.make(ApiKeys).create(userId, { name: 'Billing sync' });
-    keyId = key.id;
-    const meter = server.app.container.make(UsageMeter);
-    const usage = (date: string, units: number, route = 'api.orders.index') =>
+  const d = useDashboard({
+    seed: async ({ server, userId }) => {
+      const { key } = await server.app.container.make(ApiKeys).create(userId, { name: 'Billing sync' });
+      keyId = key.id;
+      const meter = server.app.container.make(UsageMeter);
+      const usage = (date: string, units: number, route = 'api.orders.index') =>
+        meter.record(
+          {
+            day: date,
+            userId: String(userId),
+            clientId: '',
+            credentialKind: 'api_key',
+            credentialId: keyId,
+            route,
+            meter: 'calls',
+          },
+          units,
+        );
+      usage(day(0, 1), 40);
+      usage(day(0, 2), 25, 'api.user');
+      usage(day(-1, 3), 70);
+      // Someone else's calls never show.
       meter.record(
         {
-          day: date,
-          userId: String(userId),
+          day: day(0, 1),
+          userId: '999',
           clientId: '',
-          credentialKind: 'api_key',
-          credentialId: keyId,
-          route,
+          credentialKind: 'cookie',
+          credentialId: '',
+          route: 'api.user',
           meter: 'calls',
         },
-        units,
+        500,
       );
-    usage(day(0, 1), 40);
-    usage(day(0, 2), 25, 'api.user');
-    usage(day(-1, 3), 70);
-    // Someone else's calls never show.
-    meter.record(
-      {
-        day: day(0, 1),
-        userId: '999',
-        clientId: '',
-        credentialKind: 'cookie',
-        credentialId: '',
-        route: 'api.user',
-        meter: 'calls',
-      },
-      500,
-    );
-    await meter.flush();
-    ada = new Browser(server.url);
-    await ada.login(ADA);
-  }, 60_000);
-  afterAll(async () => server?.stop());
+      await meter.flush();
+    },
+  });
 
   it('shows the plan, the quota used and left, and the rate limit', async () => {
-    const res = await ada.get('/dashboard/usage');
+    const res = await d.ada.get('/dashboard/usage');
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const html = await res.text();
@@ -77,7 +68,7 @@ describe(`the usage page (${engine})`, () => {
   });
 
   it('charts this month against the last, day by day, and lists each credential by name', async () => {
-    const html = await (await ada.get('/dashboard/usage?group=credential')).text();
+    const html = await (await d.ada.get('/dashboard/usage?group=credential')).text();
     expect(html).toMatch(/<title>[A-Z][a-z]+ \d{4}, day 1: 40 calls<\/title>/);
     expect(html).toMatch(/<title>[A-Z][a-z]+ \d{4}, day 2: 25 calls<\/title>/);
     expect(html).toMatch(/<title>[A-Z][a-z]+ \d{4}, day 3: 70 calls<\/title>/);
@@ -88,7 +79,7 @@ describe(`the usage page (${engine})`, () => {
   });
 
   it('groups by route and narrows the chart to one', async () => {
-    const html = await (await ada.get('/dashboard/usage?group=route&only=api.user')).text();
+    const html = await (await d.ada.get('/dashboard/usage?group=route&only=api.user')).text();
     expect(html).toContain('Calls per day — api.user');
     expect(html).toMatch(/day 2: 25 calls/);
     expect(html).toMatch(/day 1: 0 calls/);
@@ -99,17 +90,17 @@ describe(`the usage page (${engine})`, () => {
   });
 
   it('a subscriber of a metered plan sees the next invoice with the reported calls, at the unit price', async () => {
-    const users = server.app.container.make(Users);
+    const users = d.server.app.container.make(Users);
     const grace = await users.create<AppUser>({
       name: 'Grace',
       email: 'grace@example.com',
       password: ADA.password,
     });
     await grace.newSubscription('default', 'pro-monthly').trialDays(0).create('tok_visa');
-    const meter = server.app.container.make(UsageMeter);
+    const meter = d.server.app.container.make(UsageMeter);
     meter.record(
       {
-        day: server.app.clock.now().toISOString().slice(0, 10),
+        day: d.server.app.clock.now().toISOString().slice(0, 10),
         userId: String(grace.id),
         clientId: '',
         credentialKind: 'cookie',
@@ -120,9 +111,9 @@ describe(`the usage page (${engine})`, () => {
       321,
     );
     await meter.flush();
-    const [line] = await server.app.container.make(UsageReporter).report({ userId: Number(grace.id) });
+    const [line] = await d.server.app.container.make(UsageReporter).report({ userId: Number(grace.id) });
     expect(line).toMatchObject({ total: 321, status: 'reported' });
-    const browser = new Browser(server.url);
+    const browser = new Browser(d.server.url);
     await browser.login({ email: 'grace@example.com', password: ADA.password });
     const html = await (await browser.get('/dashboard/usage')).text();
     expect(html).toContain('Plan “pro”');
@@ -134,9 +125,9 @@ describe(`the usage page (${engine})`, () => {
   });
 
   it('an unknown grouping falls back to clients; the page needs a login', async () => {
-    const html = await (await ada.get('/dashboard/usage?group=%3Cscript%3E')).text();
+    const html = await (await d.ada.get('/dashboard/usage?group=%3Cscript%3E')).text();
     expect(html).toContain('No client (API keys, this dashboard)');
-    const anonymous = await fetch(`${server.url}/dashboard/usage`, { redirect: 'manual' });
+    const anonymous = await fetch(`${d.server.url}/dashboard/usage`, { redirect: 'manual' });
     expect(anonymous.status).toBe(302);
   });
 });
