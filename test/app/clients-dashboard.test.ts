@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Clients } from '../../src/oauth/index.js';
 import { engine, useDashboard } from './dashboard-support.js';
 
 /** `/dashboard/clients` as plain form posts (a browser without JavaScript). */
@@ -49,6 +50,39 @@ describe(`OAuth clients in the dashboard, form posts (${engine})`, () => {
     expect(html).toContain('The redirect field must be a valid URL');
     expect(html).toContain('value="not a url"');
     expect(shown(html, 'Client ID')).toBeUndefined();
+  });
+
+  it('the edit form posted twice at once with the same values: both saved, the row holds them, still one client', async () => {
+    const id = shown(
+      await (
+        await create({ name: 'Twice', redirect: 'https://twice.example/cb', confidential: 'on' })
+      ).text(),
+      'Client ID',
+    )!;
+    const clients = d.server.app.container.make(Clients);
+    const before = (await clients.forUser(d.userId)).length;
+    const edit = {
+      _token: d.csrf,
+      _method: 'PUT',
+      name: 'Twice (edited)',
+      redirect: 'https://twice.example/back',
+    };
+    const answers = await Promise.all([
+      d.ada.post(`/dashboard/clients/${id}`, edit),
+      d.ada.post(`/dashboard/clients/${id}`, edit),
+    ]);
+    for (const res of answers) {
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('/dashboard/clients');
+    }
+    expect(await (await d.ada.get('/dashboard/clients')).text()).toContain('Client “Twice (edited)” saved.');
+    expect(await clients.findForUser(id, d.userId)).toMatchObject({
+      name: 'Twice (edited)',
+      redirect: 'https://twice.example/back',
+    });
+    const mine = await clients.forUser(d.userId);
+    expect(mine).toHaveLength(before);
+    expect(mine.filter((c) => c.name.startsWith('Twice'))).toHaveLength(1);
   });
 
   it('deletes with a form post (_method=DELETE): 303 back, flashed, gone; again: already deleted', async () => {

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { createHash, randomBytes } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
+import { AccessTokenRevoked, AuthorizedApps, Clients } from '../../src/oauth/index.js';
+import { approvalFields, basic, tokenRequest } from '../oauth/support.js';
 import { engine, useDashboard } from './dashboard-support.js';
 
 /** `/dashboard/tokens`'s personal access tokens as plain form posts (a browser without JavaScript). */
@@ -58,6 +61,61 @@ describe(`personal access tokens in the dashboard, form posts (${engine})`, () =
     expect((await api(token)).status).toBe(401);
     expect((await remove()).status).toBe(303);
     expect(await (await d.ada.get('/dashboard/tokens')).text()).toContain('That token was already deleted.');
+  });
+
+  it('revoking an authorized application twice at once: its tokens revoked once, both redirect, the second says no access was left', async () => {
+    const redirect = 'https://shop.example/cb';
+    const { client, plainSecret } = await d.server.app.container
+      .make(Clients)
+      .create({ name: 'Shop', redirect, confidential: true });
+    const verifier = randomBytes(32).toString('base64url');
+    const query = new URLSearchParams({
+      client_id: client.id,
+      redirect_uri: redirect,
+      response_type: 'code',
+      scope: 'check-status',
+      state: 'st',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+    });
+    const approval = await d.ada.get(`/oauth/authorize?${query}`);
+    const approved = await d.ada.post('/oauth/authorize', approvalFields(await approval.text()));
+    const code = new URL(approved.headers.get('location')!).searchParams.get('code')!;
+    const exchanged = await tokenRequest(
+      d.server,
+      { grant_type: 'authorization_code', code, redirect_uri: redirect, code_verifier: verifier },
+      { accept: 'application/json', authorization: basic(client.id, plainSecret!) },
+    );
+    const { access_token: token } = (await exchanged.json()) as { access_token: string };
+    expect((await api(token)).status).toBe(200);
+    expect(await (await d.ada.get('/dashboard/tokens')).text()).toContain(
+      `action="/dashboard/authorized-apps/${client.id}"`,
+    );
+
+    const announced: string[] = [];
+    const stop = d.server.app.events.listen(AccessTokenRevoked, (e) => {
+      announced.push(e.tokenId);
+    });
+    // The real revoke, watched: what each of the two requests got back from it.
+    const watched = vi.spyOn(d.server.app.container.make(AuthorizedApps), 'revoke');
+    const revoke = () =>
+      d.ada.post(`/dashboard/authorized-apps/${client.id}`, { _token: d.csrf, _method: 'DELETE' });
+    const answers = await Promise.all([revoke(), revoke()]);
+    stop();
+    const outcomes = await Promise.all(watched.mock.results.map((r) => r.value));
+    watched.mockRestore();
+    for (const res of answers) {
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('/dashboard/tokens#authorized-apps');
+    }
+    expect(announced).toHaveLength(1);
+    // One revoked the app (flashing “Access … revoked.”), the other found nothing live (“… no access left.”).
+    expect(outcomes.map((app) => app?.name ?? 'none').sort()).toEqual(['Shop', 'none']);
+    // Both flashed into the one session; whichever saved last is the message shown.
+    const after = await (await d.ada.get('/dashboard/tokens')).text();
+    expect(after).toMatch(/Access for “Shop” revoked\.|That application had no access left\./);
+    expect(after).not.toContain(`action="/dashboard/authorized-apps/${client.id}"`);
+    expect((await api(token)).status).toBe(401);
   });
 
   it('refuses a form post without the CSRF token (419)', async () => {

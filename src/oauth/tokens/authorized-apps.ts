@@ -53,11 +53,16 @@ export class AuthorizedApps {
     return [...apps.values()];
   }
 
-  /** Revokes every live token the user gave the client; returns the application, or undefined if none. */
+  /**
+   * Revokes every live token the user gave the client; returns the application, or undefined if
+   * none was live. Two revokes at once both list the tokens, but only one revokes them: the other
+   * finds them revoked already and answers undefined, as if it had come second.
+   */
   async revoke(userId: number, clientId: string): Promise<AuthorizedApp | undefined> {
     const app = (await this.forUser(userId)).find((a) => a.clientId === clientId);
     if (app === undefined) return undefined;
     const ids = await this.revoker.revokeAccessTokens(app.tokenIds);
+    if (ids.length === 0) return undefined;
     await this.revoker.announce(ids);
     return app;
   }
