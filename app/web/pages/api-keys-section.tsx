@@ -3,7 +3,7 @@ import type { ApiKeyRecord } from 'tollgate/oauth';
 import { CsrfField } from 'tollgate/views';
 import { DeleteForm, LastUsedCell, ScopeBadges } from './credential-cells.js';
 import { displayDate } from './frame.js';
-import { ScopeChecks } from './scope-checks.js';
+import { FieldError, NameAndScopes } from './scope-checks.js';
 
 export interface ApiKeysSectionProps {
   csrfToken: string;
@@ -15,9 +15,6 @@ export interface ApiKeysSectionProps {
   errors?: Record<string, string[]>;
   old?: { name?: string; scopes?: string[]; expires_in_days?: string; rate_limit_per_minute?: string };
 }
-
-const FieldError: FC<{ messages?: string[] }> = ({ messages }) =>
-  messages?.length ? <p class="error">{messages.join(' ')}</p> : null;
 
 /** A whole-number field from 1 up, with what was typed and its message after a refused post. */
 const NumberField: FC<{
@@ -65,21 +62,7 @@ export const ApiKeysSection: FC<ApiKeysSectionProps> = ({
     ) : null}
     <form method="post" action="/dashboard/api-keys" data-api-key-form>
       <CsrfField token={csrfToken} />
-      <div class="field">
-        <label for="field-key-name">Name</label>
-        <input
-          id="field-key-name"
-          name="name"
-          type="text"
-          autocomplete="off"
-          placeholder="Billing sync"
-          value={old?.name ?? ''}
-        />
-        <FieldError messages={errors?.name} />
-      </div>
-      <ScopeChecks scopes={scopes} checked={old?.scopes}>
-        <FieldError messages={errors?.scopes} />
-      </ScopeChecks>
+      <NameAndScopes id="field-key-name" placeholder="Billing sync" {...{ scopes, old, errors }} />
       <NumberField
         id="field-key-expires"
         name="expires_in_days"

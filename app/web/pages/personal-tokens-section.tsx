@@ -3,7 +3,7 @@ import type { AccessTokenRecord } from 'tollgate/oauth';
 import { CsrfField } from 'tollgate/views';
 import { DeleteForm, LastUsedCell, ScopeBadges } from './credential-cells.js';
 import { displayDate } from './frame.js';
-import { ScopeChecks } from './scope-checks.js';
+import { NameAndScopes } from './scope-checks.js';
 
 export interface PersonalTokensSectionProps {
   csrfToken: string;
@@ -15,9 +15,6 @@ export interface PersonalTokensSectionProps {
   errors?: Record<string, string[]>;
   old?: { name?: string; scopes?: string[] };
 }
-
-const FieldError: FC<{ messages?: string[] }> = ({ messages }) =>
-  messages?.length ? <p class="error">{messages.join(' ')}</p> : null;
 
 /**
  * Personal access tokens on `/dashboard/tokens`, rendered on the server: the list, a real form post
@@ -46,21 +43,7 @@ export const PersonalTokensSection: FC<PersonalTokensSectionProps> = (props) => 
       </div>
       <form method="post" action="/dashboard/personal-tokens" data-token-form novalidate>
         <CsrfField token={csrfToken} />
-        <div class="field">
-          <label for="field-token-name">Name</label>
-          <input
-            id="field-token-name"
-            name="name"
-            type="text"
-            autocomplete="off"
-            placeholder="CI deploy script"
-            value={old?.name ?? ''}
-          />
-          <FieldError messages={errors?.name} />
-        </div>
-        <ScopeChecks scopes={scopes} checked={old?.scopes}>
-          <FieldError messages={errors?.scopes} />
-        </ScopeChecks>
+        <NameAndScopes id="field-token-name" placeholder="CI deploy script" {...{ scopes, old, errors }} />
         <div data-form-error />
         <div class="actions mt-0">
           <button type="submit" class="btn btn-primary">
