@@ -114,6 +114,8 @@ export interface OAuthErrorOptions {
   dpop?: boolean;
   /** Extra response headers (RFC 9449 §8: `DPoP-Nonce`). */
   headers?: Record<string, string>;
+  /** Set by `invalidClient()` only. */
+  clientAuthenticationFailed?: boolean;
 }
 
 /** `invalid_client`'s description when it says nothing more (an unknown client, a bad secret). */
@@ -134,6 +136,8 @@ export class OAuthError extends HttpError {
   readonly redirectable: boolean;
   /** Set on `invalid_token`: what was wrong with the credentials. */
   readonly reason: InvalidTokenReason | undefined;
+  /** `invalidClient()`: an unknown client or a bad secret, with nothing more to say. */
+  readonly clientAuthenticationFailed: boolean;
 
   constructor(code: OAuthErrorCode, description: string, options: OAuthErrorOptions = {}) {
     const status = oauthErrorStatus[code];
@@ -155,6 +159,7 @@ export class OAuthError extends HttpError {
     this.detail = options.detail;
     this.redirectable = options.redirectable ?? false;
     this.reason = options.reason;
+    this.clientAuthenticationFailed = options.clientAuthenticationFailed ?? false;
   }
 
   /** What a client sees, as JSON or as redirect parameters. */
@@ -167,7 +172,10 @@ export class OAuthError extends HttpError {
   }
 
   static invalidClient(detail?: string): OAuthError {
-    return new OAuthError('invalid_client', CLIENT_AUTHENTICATION_FAILED, { detail });
+    return new OAuthError('invalid_client', CLIENT_AUTHENTICATION_FAILED, {
+      detail,
+      clientAuthenticationFailed: true,
+    });
   }
 
   static invalidGrant(description: string, detail?: string): OAuthError {

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { renderErrorPage } from '../../http/error-handler.js';
 import { errorRedirectTarget } from '../authorization/authorization-request.js';
 import type { AuthorizationService } from '../authorization/authorization-service.js';
-import { CLIENT_AUTHENTICATION_FAILED, OAuthError } from '../errors.js';
+import { OAuthError } from '../errors.js';
 import { decisionPageHeaders } from './pending-decision.js';
 
 /** A redirect from the authorization endpoint: never cached. */
@@ -31,7 +31,7 @@ export function authorizationErrorResponse(
  * unknown client is "not registered"; a refused metadata document says why (for its developer).
  */
 export function authorizationErrorPage(c: Context, err: OAuthError): Response {
-  const unknown = err.code === 'invalid_client' && err.description === CLIENT_AUTHENTICATION_FAILED;
+  const unknown = err.clientAuthenticationFailed;
   const message = unknown ? 'The application asking for access is not registered.' : err.description;
   const status = (err.status === 401 ? 400 : err.status) as 400;
   return c.html(renderErrorPage(c, status, message), status, decisionPageHeaders);
