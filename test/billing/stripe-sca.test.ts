@@ -163,6 +163,9 @@ describe(`Stripe SCA: PaymentMethods and 3-D Secure (${engine})`, () => {
     const { payment } = await incomplete(
       user.newSubscription('main', plans.monthly.id).create('pm_card_threeDSecure2Required'),
     );
+    // The creation's own events first: one still being handled when the challenge completes would
+    // apply the subscription as Stripe has it then (active), which is what this test rules out.
+    await sandbox.settled();
     sandbox.setWebhook('http://127.0.0.1:9/unreachable');
     try {
       await authenticate(payment.actionUrl, 'complete');
