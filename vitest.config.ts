@@ -39,7 +39,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Each file gets its own database; files run in parallel on the two cores.
     pool: 'forks',
-    setupFiles: ['test/support/isolate-redis.ts'],
+    setupFiles: ['test/support/restore-env.ts', 'test/support/isolate-redis.ts'],
     projects: [
       { extends: true, test: { name: 'shared', include, exclude: mocking, isolate: false } },
       { extends: true, test: { name: 'isolated', include: mocking, isolate: true } },
