@@ -1,6 +1,6 @@
 import { HttpError } from '../core/errors.js';
 import { rateLimitHeaders } from '../kernel/rate-limits/http.js';
-import { LeasedLimit } from '../kernel/rate-limits/leased-limit.js';
+import type { LeasedLimit } from '../kernel/rate-limits/leased-limit.js';
 import type { RateLimitResult } from '../kernel/rate-limits/rate-limit.js';
 import type { RateLimits } from '../kernel/rate-limits/rate-limits.js';
 
@@ -38,7 +38,7 @@ export class MonthlyQuota {
     readonly calls: number,
     limits: RateLimits,
   ) {
-    this.#limit = new LeasedLimit(limits.define(name, { points: calls, durationSeconds: WINDOW_SECONDS }));
+    this.#limit = limits.leased(limits.define(name, { points: calls, durationSeconds: WINDOW_SECONDS }));
   }
 
   /** Counts one call at `now` (application-clock ms). */

@@ -1,5 +1,4 @@
 import { tooManyRequests } from '../kernel/rate-limits/http.js';
-import { LeasedLimit } from '../kernel/rate-limits/leased-limit.js';
 import type { RateLimitResult } from '../kernel/rate-limits/rate-limit.js';
 import type { RateLimits } from '../kernel/rate-limits/rate-limits.js';
 import type { VerifiedToken } from '../oauth/guard/verified-token.js';
@@ -30,7 +29,7 @@ export class PlanLimits {
   constructor(plan: Plan, limits: RateLimits) {
     const name = limitName(plan);
     const leased = (suffix: string, policy: Plan['rateLimit']) =>
-      policy && policy.points > 0 ? new LeasedLimit(limits.define(`${name}${suffix}`, policy)) : undefined;
+      policy && policy.points > 0 ? limits.leased(limits.define(`${name}${suffix}`, policy)) : undefined;
     const credential = leased('.credential', plan.credentialLimit);
     if (credential)
       this.#checks.push({

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { closeBilling } from '../../src/billing/service-provider.js';
 import { RateLimits } from '../../src/kernel/rate-limits/rate-limits.js';
 import { requireRedis } from '../protection/instances.js';
 import { call, PLANS, type PlansApp, startPlansApp, stopPlansApp, userWithCredentials } from './support.js';
@@ -75,5 +76,37 @@ describe(`a plan change across two instances (${engine})`, () => {
     expect(await policyAt(a, apiKey)).toBe('"plan.pro"');
     await new Promise((r) => setTimeout(r, 350));
     expect(await policyAt(b, apiKey)).toBe('"plan.pro"');
+  });
+});
+
+/** A deploy restarts instances while their leases of a user's quota are half used. */
+describe(`a restarted instance (${engine})`, () => {
+  let b: PlansApp | undefined;
+  afterEach(async () => {
+    await stopPlansApp(b);
+    b = undefined;
+  });
+
+  const monthLeft = (res: Response) =>
+    Number(/"plan\.free\.month";r=(\d+)/.exec(res.headers.get('ratelimit') ?? '')?.[1]);
+
+  it('hands back the quota its leases did not use: the month counts only the calls served', async () => {
+    // 1,000 calls a month: each instance claims them 50 at a time.
+    const plans = {
+      ...PLANS,
+      definitions: { ...PLANS!.definitions, free: { scopes: ['check-status'], monthlyQuota: 1_000 } },
+    };
+    const a = await startPlansApp({ plans });
+    const { apiKey } = await userWithCredentials(a);
+    expect((await call(a, '/api/user', apiKey)).status).toBe(200);
+    expect((await call(a, '/api/user', apiKey)).status).toBe(200);
+    await a.server.close();
+    await closeBilling(a.app);
+    await a.app.close();
+    b = await startPlansApp({ plans }, a);
+    const res = await call(b, '/api/user', apiKey);
+    expect(res.status).toBe(200);
+    // Served 3 in all; without the hand-back the month would read 1,000 − 50 − 1 = 949.
+    expect(monthLeft(res)).toBe(997);
   });
 });

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { LeasedLimit } from './leased-limit.js';
 import { RateLimits } from './rate-limits.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -37,11 +36,11 @@ for (const store of stores) {
           claims.count++;
           return claim(subject, n);
         };
-        return new LeasedLimit(limit);
+        return l.leased(limit);
       });
       // Defined first (the Redis connection opens with the first limit), as at boot.
       await Promise.all(limits.map((l) => l.start()));
-      return { t, leased, claims };
+      return { t, leased, claims, limits };
     };
 
     it('of 300 parallel attempts on two instances against 200 points, never more than 200 pass, at most 2 × (lease − 1) fewer', async () => {
@@ -70,6 +69,17 @@ for (const store of stores) {
       expect((await leased[1]!.consume('grace', now)).allowed).toBe(true);
     });
 
+    it('an instance that stops hands back what its leases did not use', async () => {
+      const { t, leased, limits } = await twoInstances(200);
+      const now = t.clock.now().getTime();
+      for (let i = 0; i < 3; i++) expect((await leased[1]!.consume('ada', now)).allowed).toBe(true);
+      // A lease here is 10 attempts: 7 of them unused.
+      await limits[1]!.close();
+      const results = [];
+      for (let i = 0; i < 200; i++) results.push(await leased[0]!.consume('ada', now));
+      expect(results.filter((r) => r.allowed)).toHaveLength(197);
+    });
+
     // The database counts on the application clock; Redis on its own.
     if (!store.redis)
       it('a new window (application clock) starts a new lease', async () => {
@@ -80,6 +90,18 @@ for (const store of stores) {
         expect(first).toEqual([true, true, true, false]);
         t.clock.advance(61_000);
         expect((await leased[1]!.consume('ada', at())).allowed).toBe(true);
+      });
+
+    if (!store.redis)
+      it('a lease of a window that has ended gives nothing back to the next window', async () => {
+        const { t, leased, limits } = await twoInstances(200);
+        expect((await leased[1]!.consume('ada', t.clock.now().getTime())).allowed).toBe(true);
+        t.clock.advance(61_000);
+        await limits[1]!.close();
+        const now = t.clock.now().getTime();
+        const results = [];
+        for (let i = 0; i < 210; i++) results.push(await leased[0]!.consume('ada', now));
+        expect(results.filter((r) => r.allowed)).toHaveLength(200);
       });
   });
 }

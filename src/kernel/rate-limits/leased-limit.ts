@@ -25,6 +25,9 @@ export interface LeasedLimitOptions {
   refusedMs?: number;
 }
 
+/** A lease whose window ends sooner than this is not handed back: its counter ends with it. */
+const RELEASE_MARGIN_MS = 2_000;
+
 /**
  * A shared rate limit counted in memory: an instance claims a batch of attempts from the store
  * (`RateLimit.claim`, one atomic increment) and allows them without a round trip, claiming the
@@ -33,7 +36,8 @@ export interface LeasedLimitOptions {
  * is lost to the others for the rest of the window, so N instances may refuse up to
  * N × (lease − 1) attempts early. A lease is a twentieth of the limit (at most `maxLease`, at
  * least 1, and a quarter of what the store had left): small limits count every attempt in the
- * store, exactly as `RateLimit.consume` does.
+ * store, exactly as `RateLimit.consume` does. At shutdown `release` hands the unused part of every
+ * lease back, so a restart or a deploy costs nobody attempts.
  */
 export class LeasedLimit {
   readonly #leases = new Map<string, Lease>();
@@ -86,6 +90,18 @@ export class LeasedLimit {
     }
     const lease = this.#leases.get(subject);
     return this.#result(false, 0, lease ? lease.endsAt - now : this.limit.policy.durationSeconds * 1000);
+  }
+
+  /**
+   * Hands the attempts this instance holds and has not used back to the store (once claims under
+   * way have landed), and forgets every lease: for shutdown, after the last request.
+   */
+  async release(now: number): Promise<void> {
+    const leases = [...this.#leases];
+    this.#leases.clear();
+    await Promise.allSettled(leases.map(([, lease]) => lease.claiming));
+    const unused = leases.filter(([, lease]) => lease.left > 0 && now < lease.endsAt - RELEASE_MARGIN_MS);
+    await Promise.allSettled(unused.map(([subject, lease]) => this.limit.giveBack(subject, lease.left)));
   }
 
   #take(subject: string, lease: Lease, now: number): RateLimitResult {

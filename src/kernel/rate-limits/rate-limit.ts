@@ -85,6 +85,11 @@ export class RateLimit {
     }
   }
 
+  /** Gives back `points` attempts of the current window, claimed but not used (a lease's rest). */
+  async giveBack(subject: string, points: number): Promise<void> {
+    if (this.enabled && points > 0) await this.stores.counter.reward(keyOf(subject), points);
+  }
+
   /** Gives back one attempt (the work succeeded and should not count against the subject). */
   async reward(subject: string): Promise<void> {
     if (this.enabled) await this.stores.counter.reward(keyOf(subject));

@@ -6,6 +6,7 @@ import { ConfigurationError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { Database } from '../../database/types.js';
 import { KyselyRateLimiter } from './kysely-limiter.js';
+import { LeasedLimit, type LeasedLimitOptions } from './leased-limit.js';
 import { type RateLimitPolicy, STRIKE_MEMORY_SECONDS } from './policy.js';
 import { RateLimit } from './rate-limit.js';
 
@@ -30,6 +31,7 @@ export interface RateLimitsOptions {
  */
 export class RateLimits {
   readonly #limits = new Map<string, RateLimit>();
+  readonly #leased = new Set<LeasedLimit>();
   #redis: Redis | undefined;
   #redisDown = false;
 
@@ -83,8 +85,18 @@ export class RateLimits {
     clearTimeout(timer);
   }
 
-  /** Closes the Redis connection, if any. */
+  /** `limit` counted in memory in leases of the store (`LeasedLimit`), handed back at `close`. */
+  leased(limit: RateLimit, options?: LeasedLimitOptions): LeasedLimit {
+    const leased = new LeasedLimit(limit, options);
+    this.#leased.add(leased);
+    return leased;
+  }
+
+  /** Hands back what the leases did not use, then closes the Redis connection, if any. */
   async close(): Promise<void> {
+    const now = this.options.clock.now().getTime();
+    await Promise.all([...this.#leased].map((leased) => leased.release(now)));
+    this.#leased.clear();
     const redis = this.#redis;
     this.#redis = undefined;
     if (!redis) return;

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { User } from '../../auth/user.js';
 import { type Clock, millis } from '../../core/clock.js';
 import { tooManyRequests } from '../../kernel/rate-limits/http.js';
-import { LeasedLimit } from '../../kernel/rate-limits/leased-limit.js';
+import type { LeasedLimit } from '../../kernel/rate-limits/leased-limit.js';
 import type { RateLimitResult } from '../../kernel/rate-limits/rate-limit.js';
 import type { RateLimits } from '../../kernel/rate-limits/rate-limits.js';
 import { type ApiKeyEnvironment, checkApiKey, looksLikeApiKey } from '../api-keys/key-format.js';
@@ -119,7 +119,7 @@ export class ApiKeyAuthenticator {
       const limit = limits.has(name)
         ? limits.get(name)
         : limits.define(name, { points: perMinute, durationSeconds: 60 });
-      leased = new LeasedLimit(limit);
+      leased = limits.leased(limit);
       this.#leased.set(perMinute, leased);
     }
     const check = (result: RateLimitResult) => {
