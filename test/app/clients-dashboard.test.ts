@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Clients } from '../../src/oauth/index.js';
-import { engine, useDashboard } from './dashboard-support.js';
+import { AccessTokenRevoked, ClientRevoked, Clients } from '../../src/oauth/index.js';
+import { holdUntilBoth } from '../support/hold-until-both.js';
+import { deleteFromTwoSessions, engine, useDashboard } from './dashboard-support.js';
 
 /** `/dashboard/clients` as plain form posts (a browser without JavaScript). */
 describe(`OAuth clients in the dashboard, form posts (${engine})`, () => {
@@ -101,6 +102,42 @@ describe(`OAuth clients in the dashboard, form posts (${engine})`, () => {
     expect(await (await d.ada.get('/dashboard/clients')).text()).toContain(
       'That client was already deleted.',
     );
+  });
+
+  it('deleted twice at once (two sessions): deleted once, its token revoked once; the other is told it was already deleted', async () => {
+    const html = await (
+      await create({ name: 'Raced', redirect: 'https://r.example/cb', confidential: 'on' })
+    ).text();
+    const [id, secret] = [shown(html, 'Client ID')!, shown(html, 'Secret')!];
+    const issued = await fetch(`${d.server.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: secret }),
+    });
+    expect(issued.status).toBe(200);
+    const revoked: string[] = [];
+    const announced: string[] = [];
+    const stops = [
+      d.server.app.events.listen(ClientRevoked, (e) => {
+        revoked.push(e.clientId);
+      }),
+      d.server.app.events.listen(AccessTokenRevoked, (e) => {
+        announced.push(e.tokenId);
+      }),
+    ];
+    const flashed = await deleteFromTwoSessions(
+      d,
+      `/dashboard/clients/${id}`,
+      () => holdUntilBoth(d.server.app.container.make(Clients), 'findForUser'),
+      '/dashboard/clients',
+      { deleted: 'Client “Raced” deleted.', gone: 'That client was already deleted.' },
+    ).finally(() => {
+      for (const stop of stops) stop();
+    });
+    expect(flashed).toEqual(['deleted', 'gone']);
+    expect(revoked).toEqual([id]);
+    expect(announced).toHaveLength(1);
+    expect(await (await d.ada.get('/dashboard/clients')).text()).not.toContain(`<tr data-client="${id}">`);
   });
 
   it('refuses a form post without the CSRF token (419)', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect, type MockInstance } from 'vitest';
 import { Users } from '../../src/auth/users.js';
 import { type ReferenceServer, startReferenceServer } from '../browser/server.js';
 import { Browser, tokenIn } from '../oauth/support.js';
@@ -36,4 +36,35 @@ export function useDashboard(
   }, 60_000);
   afterAll(async () => d.server?.stop());
   return d;
+}
+
+/**
+ * Ada deletes the record at `path` (a form post with `_method=DELETE`) from two sessions at once —
+ * `d`'s and another browser's, so that each flash is its own — both requests finding it before
+ * either deletes it (`hold` puts a `holdUntilBoth` on the lookup once the second session is signed
+ * in). Both must redirect to `back`; returns which of `flashes` each session's page then shows
+ * ('none' for neither), sorted.
+ */
+export async function deleteFromTwoSessions(
+  d: Dashboard,
+  path: string,
+  hold: () => MockInstance,
+  back: string,
+  flashes: Record<string, string>,
+): Promise<string[]> {
+  const other = new Browser(d.server.url);
+  await other.login(ADA);
+  const sessions = [d, { ada: other, csrf: tokenIn(await (await other.get(back)).text()) }];
+  const lookup = hold();
+  const answers = await Promise.all(
+    sessions.map(({ ada, csrf }) => ada.post(path, { _token: csrf, _method: 'DELETE' })),
+  ).finally(() => lookup.mockRestore());
+  for (const res of answers) {
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(back);
+  }
+  const pages = await Promise.all(sessions.map(async ({ ada }) => (await ada.get(back)).text()));
+  const shown = (page: string) =>
+    Object.keys(flashes).find((name) => page.includes(flashes[name]!)) ?? 'none';
+  return pages.map(shown).sort();
 }

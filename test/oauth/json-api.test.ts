@@ -1,8 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type MockInstance } from 'vitest';
+import { Clients } from '../../src/oauth/clients/clients.js';
+import { AccessTokenRevoked, ClientRevoked } from '../../src/oauth/events.js';
 import { AccessTokenVerifier } from '../../src/oauth/jwt/access-token-verifier.js';
 import { OPENID_SCOPES } from '../../src/oauth/oidc/scopes.js';
 import { REDIRECT_SHAPE } from '../../src/oauth/rules/check-redirect-uri.js';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
+import { holdUntilBoth } from '../support/hold-until-both.js';
 import { ADA, BOB, Browser, type OAuthTestApp, oauthApp, SCOPES, tokenRequest } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -26,6 +29,29 @@ describe(`OAuth JSON APIs (${engine})`, () => {
     bobCsrf = await bob.csrfToken();
   });
   afterAll(async () => t.stop());
+
+  /**
+   * Ada sends the same DELETE twice at once, both requests finding the record before either deletes
+   * it (`hold` puts a `holdUntilBoth` on the lookup): one deletes (204), the other answers as for a
+   * record already gone (404 `{ message }`). Returns the access tokens announced revoked meanwhile.
+   */
+  async function deleteTwiceAtOnce(path: string, hold: () => MockInstance): Promise<string[]> {
+    const announced: string[] = [];
+    const stop = t.app.events.listen(AccessTokenRevoked, (e) => {
+      announced.push(e.tokenId);
+    });
+    const lookup = hold();
+    const answers = await Promise.all([1, 2].map(() => ada.json('DELETE', path, undefined, adaCsrf))).finally(
+      () => {
+        stop();
+        lookup.mockRestore();
+      },
+    );
+    const statuses = answers.map((res) => res.status);
+    expect([...statuses].sort()).toEqual([204, 404]);
+    expect(await answers[statuses.indexOf(404)]!.json()).toEqual({ message: 'Not Found' });
+    return announced;
+  }
 
   it('needs a session: 401 JSON without one, 419 without the CSRF header on writes', async () => {
     const anonymous = await new Browser(t.url).json('GET', '/oauth/clients');
@@ -169,6 +195,29 @@ describe(`OAuth JSON APIs (${engine})`, () => {
       });
       expect(again.status).toBe(401);
       expect((await ada.json('DELETE', `/oauth/clients/${created.id}`, undefined, adaCsrf)).status).toBe(404);
+    });
+
+    it('DELETE twice at once: one 204, the other 404; the client and its token revoked once', async () => {
+      const created = (await (
+        await ada.json('POST', '/oauth/clients', { name: 'Raced', redirect: 'https://r.example/cb' }, adaCsrf)
+      ).json()) as { id: string; secret: string };
+      const issued = await tokenRequest(t, {
+        grant_type: 'client_credentials',
+        client_id: created.id,
+        client_secret: created.secret,
+      });
+      const { jti } = await t.app.container
+        .make(AccessTokenVerifier)
+        .verify(((await issued.json()) as { access_token: string }).access_token);
+      const revoked: string[] = [];
+      const stop = t.app.events.listen(ClientRevoked, (e) => {
+        revoked.push(e.clientId);
+      });
+      const announced = await deleteTwiceAtOnce(`/oauth/clients/${created.id}`, () =>
+        holdUntilBoth(t.app.container.make(Clients), 'findForUser'),
+      ).finally(stop);
+      expect(revoked).toEqual([created.id]);
+      expect(announced).toEqual([jti]);
     });
   });
 

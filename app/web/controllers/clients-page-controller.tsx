@@ -97,11 +97,9 @@ export class ClientsPageController {
 
   async destroy(clientId: string, c: Context): Promise<Response> {
     const client = await this.clients.findForUser(clientId, c.get('user')!.id);
-    if (client) await this.clients.delete(client);
-    c.get('session')?.flash(
-      client ? 'status' : 'error',
-      client ? `Client “${client.name}” deleted.` : 'That client was already deleted.',
-    );
+    // Of two deletions at once, the one that did not delete it is told it was already deleted.
+    if (!client || !(await this.clients.delete(client))) return this.#gone(c);
+    c.get('session')?.flash('status', `Client “${client.name}” deleted.`);
     return c.redirect('/dashboard/clients', 303);
   }
 }

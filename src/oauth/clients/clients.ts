@@ -91,8 +91,11 @@ export class Clients {
     return { ...client, ...changed, updatedAt: now };
   }
 
-  /** Revokes the client and all its tokens (the JSON API's DELETE). */
-  delete(client: ClientRecord): Promise<void> {
+  /**
+   * Revokes the client and all its tokens (the JSON API's DELETE). False when it was deleted
+   * already: of two deletions at once, only one deletes, and the other answers as if it came second.
+   */
+  delete(client: ClientRecord): Promise<boolean> {
     return this.revoker.revokeClient(client.id);
   }
 

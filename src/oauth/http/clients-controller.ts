@@ -89,8 +89,8 @@ export class ClientsController {
 
   async destroy(clientId: string, c: Context): Promise<Response> {
     const client = await this.clients.findForUser(clientId, c.get('user')!.id);
-    if (!client) throw notFound();
-    await this.clients.delete(client);
+    // Of two deletions at once, the one that did not delete it answers as for a deleted client.
+    if (!client || !(await this.clients.delete(client))) throw notFound();
     return c.body(null, 204);
   }
 }

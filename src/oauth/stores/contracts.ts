@@ -31,7 +31,8 @@ export interface ClientStore {
   forUser(userId: number): Promise<ClientRecord[]>;
   /** The newest personal access client that is not revoked. */
   personalAccessClient(): Promise<ClientRecord | undefined>;
-  revoke(id: string, now: string): Promise<void>;
+  /** Marks a client revoked; false when it already was (or does not exist). */
+  revoke(id: string, now: string): Promise<boolean>;
 }
 
 export interface AccessTokenStore {

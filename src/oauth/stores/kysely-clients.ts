@@ -100,12 +100,14 @@ export class KyselyClientStore implements ClientStore {
     return row ? toClient(row) : undefined;
   }
 
-  async revoke(id: string, now: string): Promise<void> {
-    await this.db
+  async revoke(id: string, now: string): Promise<boolean> {
+    const result = await this.db
       .updateTable('oauth_clients')
       .set({ revoked: 1, updated_at: now })
       .where('id', '=', id)
-      .execute();
+      .where('revoked', '=', 0)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 }
 

@@ -40,17 +40,23 @@ export class TokenRevoker {
     return ids;
   }
 
-  /** Revokes a client and every token it holds (Passport's client delete). */
-  async revokeClient(clientId: string): Promise<void> {
+  /**
+   * Revokes a client and every token it holds (Passport's client delete). Returns whether this call
+   * revoked it: of two at once, the one whose update finds the client revoked already changes
+   * nothing and announces nothing.
+   */
+  async revokeClient(clientId: string): Promise<boolean> {
     const now = this.clock.now().toISOString();
     const ids = await this.store.transaction(async (store) => {
-      await store.clients.revoke(clientId, now);
+      if (!(await store.clients.revoke(clientId, now))) return undefined;
       const tokenIds = await store.accessTokens.revokeForClient(clientId, now);
       await store.refreshTokens.revokeForAccessTokens(tokenIds);
       return tokenIds;
     });
+    if (ids === undefined) return false;
     await this.events.dispatch(new ClientRevoked(clientId));
     await this.announce(ids);
+    return true;
   }
 
   async announce(ids: readonly string[]): Promise<void> {
