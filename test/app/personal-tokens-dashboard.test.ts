@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { AccessTokenRevoked, AuthorizedApps, Clients } from '../../src/oauth/index.js';
+import { AccessTokenRevoked, AuthorizedApps, Clients, PersonalAccessTokens } from '../../src/oauth/index.js';
 import { approvalFields, basic, tokenRequest } from '../oauth/support.js';
-import { engine, useDashboard } from './dashboard-support.js';
+import { holdUntilBoth } from '../support/hold-until-both.js';
+import { deleteFromTwoSessions, engine, useDashboard } from './dashboard-support.js';
 
 /** `/dashboard/tokens`'s personal access tokens as plain form posts (a browser without JavaScript). */
 describe(`personal access tokens in the dashboard, form posts (${engine})`, () => {
@@ -61,6 +62,26 @@ describe(`personal access tokens in the dashboard, form posts (${engine})`, () =
     expect((await api(token)).status).toBe(401);
     expect((await remove()).status).toBe(303);
     expect(await (await d.ada.get('/dashboard/tokens')).text()).toContain('That token was already deleted.');
+  });
+
+  it('deleted twice at once (two sessions): revoked once; the other is told it was already deleted', async () => {
+    const token = shownToken(await (await create({ name: 'Raced' })).text())!;
+    const page = await (await d.ada.get('/dashboard/tokens')).text();
+    const id = /action="\/dashboard\/personal-tokens\/([^"]+)"/.exec(page.split('Raced')[1]!)![1]!;
+    const announced: string[] = [];
+    const stop = d.server.app.events.listen(AccessTokenRevoked, (e) => {
+      announced.push(e.tokenId);
+    });
+    const flashed = await deleteFromTwoSessions(
+      d,
+      `/dashboard/personal-tokens/${id}`,
+      () => holdUntilBoth(d.server.app.container.make(PersonalAccessTokens), 'findForUser'),
+      '/dashboard/tokens#personal-tokens',
+      { deleted: 'Token “Raced” deleted.', gone: 'That token was already deleted.' },
+    ).finally(stop);
+    expect(flashed).toEqual(['deleted', 'gone']);
+    expect(announced).toEqual([id]);
+    expect((await api(token)).status).toBe(401);
   });
 
   it('revoking an authorized application twice at once: its tokens revoked once, both redirect, the second says no access was left', async () => {

@@ -3,6 +3,7 @@ import { Clients } from '../../src/oauth/clients/clients.js';
 import { AccessTokenRevoked, ClientRevoked } from '../../src/oauth/events.js';
 import { AccessTokenVerifier } from '../../src/oauth/jwt/access-token-verifier.js';
 import { OPENID_SCOPES } from '../../src/oauth/oidc/scopes.js';
+import { PersonalAccessTokens } from '../../src/oauth/personal/personal-access-tokens.js';
 import { REDIRECT_SHAPE } from '../../src/oauth/rules/check-redirect-uri.js';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
 import { holdUntilBoth } from '../support/hold-until-both.js';
@@ -261,6 +262,18 @@ describe(`OAuth JSON APIs (${engine})`, () => {
       );
     });
 
+    it('DELETE twice at once: one 204, the other 404; the token revoked once', async () => {
+      const created = await ada.json(
+        'POST',
+        '/oauth/personal-access-tokens',
+        { name: 'Raced', scopes: [] },
+        adaCsrf,
+      );
+      const { token } = (await created.json()) as { token: { id: string } };
+      const hold = () => holdUntilBoth(t.app.container.make(PersonalAccessTokens), 'findForUser');
+      expect(await deleteTwiceAtOnce(`/oauth/personal-access-tokens/${token.id}`, hold)).toEqual([token.id]);
+    });
+
     it('POST validates name and scopes (empty scopes allowed; unknown and `*` refused)', async () => {
       const empty = await ada.json(
         'POST',
@@ -299,8 +312,9 @@ describe(`OAuth JSON APIs (${engine})`, () => {
   });
 
   describe('authorized applications (Passport revoke routes)', () => {
-    it('GET /oauth/tokens lists tokens of other clients; DELETE revokes; 404 for another user', async () => {
-      const { client, plainSecret } = await t.createClient({ password: true, name: 'Mobile app' });
+    /** A password client called `name`, and the tokens Ada gets from it (`jti`: the access token's id). */
+    const authorize = async (name: string) => {
+      const { client, plainSecret } = await t.createClient({ password: true, name });
       const res = await tokenRequest(t, {
         grant_type: 'password',
         client_id: client.id,
@@ -308,11 +322,13 @@ describe(`OAuth JSON APIs (${engine})`, () => {
         username: ADA.email,
         password: ADA.password,
       });
-      const { access_token, refresh_token } = (await res.json()) as {
-        access_token: string;
-        refresh_token: string;
-      };
-      const { jti } = await t.app.container.make(AccessTokenVerifier).verify(access_token);
+      const tokens = (await res.json()) as { access_token: string; refresh_token: string };
+      const { jti } = await t.app.container.make(AccessTokenVerifier).verify(tokens.access_token);
+      return { client, plainSecret, refresh_token: tokens.refresh_token, jti };
+    };
+
+    it('GET /oauth/tokens lists tokens of other clients; DELETE revokes; 404 for another user', async () => {
+      const { client, plainSecret, refresh_token, jti } = await authorize('Mobile app');
       const list = (await (await ada.json('GET', '/oauth/tokens')).json()) as {
         id: string;
         client: { name: string };
@@ -330,6 +346,12 @@ describe(`OAuth JSON APIs (${engine})`, () => {
         refresh_token,
       });
       expect(refresh.status).toBe(400);
+    });
+
+    it('DELETE twice at once: one 204, the other 404; the token revoked once', async () => {
+      const { jti } = await authorize('Raced app');
+      const hold = () => holdUntilBoth(t.app.container.make(OAuthStoreKey).accessTokens, 'findWithClient');
+      expect(await deleteTwiceAtOnce(`/oauth/tokens/${jti}`, hold)).toEqual([jti]);
     });
   });
 });

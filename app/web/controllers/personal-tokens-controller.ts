@@ -29,10 +29,11 @@ export class PersonalTokensPageController extends ApiKeysPageController {
 
   async destroyToken(tokenId: string, c: Context): Promise<Response> {
     const token = await this.personalTokens.findForUser(tokenId, c.get('user')!.id);
-    if (token) await this.personalTokens.revoke(token.id);
+    // Of two deletions at once, the one that did not revoke it is told it was already deleted.
+    const deleted = token !== undefined && (await this.personalTokens.revoke(token.id));
     c.get('session')?.flash(
-      token ? 'status' : 'error',
-      token ? `Token “${token.name ?? ''}” deleted.` : 'That token was already deleted.',
+      deleted ? 'status' : 'error',
+      deleted ? `Token “${token!.name ?? ''}” deleted.` : 'That token was already deleted.',
     );
     return c.redirect('/dashboard/tokens#personal-tokens', 303);
   }

@@ -31,7 +31,8 @@ export class AuthorizedTokensController {
     if (!token || token.userId !== c.get('user')!.id || token.revoked || token.client.personalAccessClient) {
       throw notFound();
     }
-    await this.revoker.revoke(token.id);
+    // Of two revocations at once, the one that did not revoke it answers as for a revoked token.
+    if (!(await this.revoker.revoke(token.id))) throw notFound();
     return c.body(null, 204);
   }
 }

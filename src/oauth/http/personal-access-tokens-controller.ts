@@ -29,8 +29,8 @@ export class PersonalAccessTokensController {
 
   async destroy(tokenId: string, c: Context): Promise<Response> {
     const token = await this.tokens.findForUser(tokenId, c.get('user')!.id);
-    if (!token) throw notFound();
-    await this.tokens.revoke(token.id);
+    // Of two deletions at once, the one that did not revoke it answers as for a deleted token.
+    if (!token || !(await this.tokens.revoke(token.id))) throw notFound();
     return c.body(null, 204);
   }
 }

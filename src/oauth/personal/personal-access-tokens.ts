@@ -73,6 +73,7 @@ export class PersonalAccessTokens {
     return token;
   }
 
+  /** Revokes the token; false when it was revoked already (of two at once, the one that came second). */
   revoke(tokenId: string): Promise<boolean> {
     return this.revoker.revoke(tokenId);
   }
