@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { referenceConfig } from '../../app/config.js';
+import { ApiKeys } from '../../src/oauth/api-keys/api-keys.js';
 import { ApiKeyStoreKey } from '../../src/oauth/api-keys/records.js';
+import { ApiKeyRevoked } from '../../src/oauth/events.js';
 import { LastUsed } from '../../src/oauth/guard/last-used.js';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
 import { BOB, Browser, type ProtectionApp, protectionApp } from '../protection/support.js';
+import { holdUntilBoth } from '../support/hold-until-both.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
@@ -189,6 +192,25 @@ describe(`API keys (${engine})`, () => {
     for (const status of during) expect([200, 401]).toContain(status);
     const after = await Promise.all(Array.from({ length: 5 }, () => t.call('/api/user', key)));
     expect(after.map((r) => r.status)).toEqual([401, 401, 401, 401, 401]);
+  });
+
+  it('DELETE twice at once, both finding the key first: one 204, the other 404; ApiKeyRevoked raised once', async () => {
+    const { api_key } = await create({ name: 'twice' });
+    const revoked: string[] = [];
+    const stop = t.app.events.listen(ApiKeyRevoked, (e) => {
+      revoked.push(e.keyId);
+    });
+    const lookup = holdUntilBoth(t.app.container.make(ApiKeys), 'findForUser');
+    const answers = await Promise.all(
+      [1, 2].map(() => json(ada, 'DELETE', `/api-keys/${api_key.id}`, csrf)),
+    ).finally(() => {
+      lookup.mockRestore();
+      stop();
+    });
+    const statuses = answers.map((res) => res.status);
+    expect([...statuses].sort()).toEqual([204, 404]);
+    expect(await answers[statuses.indexOf(404)]!.json()).toEqual({ message: 'Not Found' });
+    expect(revoked).toEqual([api_key.id]);
   });
 
   it('last_used_at is set after a use (batched, not a write per request)', async () => {

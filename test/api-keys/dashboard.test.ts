@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Users } from '../../src/auth/users.js';
+import { ApiKeys } from '../../src/oauth/index.js';
+import { deleteFromTwoSessions } from '../app/dashboard-support.js';
 import { type ReferenceServer, startReferenceServer } from '../browser/server.js';
 import { Browser, tokenIn } from '../oauth/support.js';
+import { holdUntilBoth } from '../support/hold-until-both.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
@@ -73,6 +76,23 @@ describe(`API keys in the dashboard, form posts (${engine})`, () => {
     expect(use.status).toBe(401);
     expect((await revoke()).status).toBe(303);
     expect(await (await ada.get('/dashboard/tokens')).text()).toContain('That API key was already revoked.');
+  });
+
+  it('revoked twice at once (two sessions): revoked once; the other is told it was already revoked', async () => {
+    const key = shownKey(await (await create({ name: 'Raced' })).text())!;
+    const id = /action="\/dashboard\/api-keys\/(ak_[0-9a-f]{32})"/.exec(
+      (await (await ada.get('/dashboard/tokens')).text()).split('Raced')[1]!,
+    )![1]!;
+    const flashed = await deleteFromTwoSessions(
+      { server, ada, csrf },
+      `/dashboard/api-keys/${id}`,
+      () => holdUntilBoth(server.app.container.make(ApiKeys), 'findForUser'),
+      '/dashboard/tokens#api-keys',
+      { revoked: 'API key “Raced” revoked.', gone: 'That API key was already revoked.' },
+    );
+    expect(flashed).toEqual(['gone', 'revoked']);
+    const use = await fetch(`${server.url}/api/user`, { headers: { authorization: `Bearer ${key}` } });
+    expect(use.status).toBe(401);
   });
 
   it('refuses a form post without the CSRF token (419)', async () => {

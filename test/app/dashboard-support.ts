@@ -46,7 +46,7 @@ export function useDashboard(
  * ('none' for neither), sorted.
  */
 export async function deleteFromTwoSessions(
-  d: Dashboard,
+  d: Pick<Dashboard, 'server' | 'ada' | 'csrf'>,
   path: string,
   hold: () => MockInstance,
   back: string,
