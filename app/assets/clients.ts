@@ -1,5 +1,5 @@
 import { clearErrors, formatDate, h, lastUsed, secretBox, showErrors } from './dom.js';
-import { ApiError, api } from './http.js';
+import { ApiError, api, apiDelete } from './http.js';
 
 interface Client {
   id: string;
@@ -52,7 +52,7 @@ export function initClients(root: HTMLElement): void {
     });
     remove.addEventListener('click', async () => {
       if (!confirm(`Delete the client “${client.name}”? Its tokens stop working.`)) return;
-      await api('DELETE', `/oauth/clients/${encodeURIComponent(client.id)}`);
+      await apiDelete(`/oauth/clients/${encodeURIComponent(client.id)}`);
       if (editing?.id === client.id) setMode();
       await load();
     });

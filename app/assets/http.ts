@@ -47,3 +47,15 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   }
   return data as T;
 }
+
+/**
+ * Deletes a record through a JSON API. A 404 means it is gone already (another tab, a double
+ * click): the list is reloaded either way, so that is not an error here.
+ */
+export async function apiDelete(path: string): Promise<void> {
+  try {
+    await api('DELETE', path);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 404)) throw err;
+  }
+}

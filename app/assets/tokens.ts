@@ -1,5 +1,5 @@
 import { clearErrors, formatDate, h, lastUsed, secretBox, showErrors } from './dom.js';
-import { ApiError, api } from './http.js';
+import { ApiError, api, apiDelete } from './http.js';
 
 interface Token {
   id: string;
@@ -36,7 +36,7 @@ export function initPersonalTokens(root: HTMLElement): void {
         remove.addEventListener('click', async () => {
           if (!confirm(`Delete the token “${token.name ?? ''}”? Programs using it lose access at once.`))
             return;
-          await api('DELETE', `/oauth/personal-access-tokens/${encodeURIComponent(token.id)}`);
+          await apiDelete(`/oauth/personal-access-tokens/${encodeURIComponent(token.id)}`);
           await load();
         });
         return h(
