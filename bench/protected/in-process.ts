@@ -1,0 +1,165 @@
+// The reused-token protected route against the bare Hono route, both served in this process
+// through @hono/node-server's own request listener (its lightweight Request; Node's
+// ServerResponse, writing into memory instead of a socket), interleaved round by round; server
+// CPU per request from `process.cpuUsage()`. No load generator and no socket share the two cores,
+// so the difference between the routes is steadier here than in `bench/run.ts`.
+//
+//   npx tsx bench/protected/in-process.ts [rounds] [calls]      # this checkout's sources
+//   npm run build:bench && BENCH_ROOTS=/tmp/before,. node build/bench/protected/in-process.js
+//
+// BENCH_ROOTS: checkouts built with `npm run build:bench` (their `dist/` and `build/app/`), all
+// measured in the same process, interleaved: before and after a change, under the same
+// neighbours. Compiled only: under tsx, `tollgate` would resolve to this checkout's sources for
+// every root. DATABASE_URL picks the database (a temporary SQLite file per application if unset).
+import { mkdtempSync } from 'node:fs';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { getRequestListener } from '@hono/node-server';
+import SQLite from 'better-sqlite3';
+import { Hono } from 'hono';
+import pg from 'pg';
+
+const rounds = Number(process.argv[2] ?? 8);
+const calls = Number(process.argv[3] ?? 20_000);
+const roots = process.env.BENCH_ROOTS?.split(',').map((root) => resolve(root)) ?? [undefined];
+if (roots[0] !== undefined && import.meta.url.endsWith('.ts'))
+  throw new Error('BENCH_ROOTS needs the compiled script: node build/bench/protected/in-process.js');
+const databaseUrl = process.env.DATABASE_URL;
+process.env.LOG_LEVEL = 'silent';
+
+// Every statement either engine runs, counted: a cache hit should run none.
+let statements = 0;
+const statement = Object.getPrototypeOf(new SQLite(':memory:').prepare('select 1'));
+for (const method of ['all', 'get', 'run', 'iterate'] as const) {
+  const original = statement[method];
+  statement[method] = function (this: unknown, ...args: unknown[]) {
+    statements++;
+    return original.apply(this, args);
+  };
+}
+const pgQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  statements++;
+  return pgQuery.apply(this, args);
+} as typeof pg.Client.prototype.query;
+
+type Listener = (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<unknown>;
+interface Target {
+  name: string;
+  listener: Listener;
+  incoming: IncomingMessage;
+  /** Node's response class, as `listen()` serves (ServerResponse for the bare route). */
+  outgoing: typeof ServerResponse;
+}
+const socket = new Socket();
+
+/** A GET request as Node's HTTP server hands it over, read in full (reused: nothing reads a GET's body). */
+function incomingFor(path: string, headers: Record<string, string>): IncomingMessage {
+  const incoming = new IncomingMessage(socket);
+  incoming.method = 'GET';
+  incoming.url = path;
+  incoming.headers = headers;
+  incoming.rawHeaders = Object.entries(headers).flat();
+  incoming.complete = true;
+  incoming.push(null);
+  return incoming;
+}
+
+const bare = new Hono();
+bare.get('/bare', (c) => c.json({ ok: true }));
+
+/** The reference service with the `protected` scenario of bench/servers/tollgate.ts, and its token. */
+async function protectedRoute(root: string | undefined): Promise<Target> {
+  const load = (built: string, source: string) =>
+    root === undefined ? import(source) : import(pathToFileURL(join(root, built)).href);
+  const [{ createApp }, tollgate, oauth] = await Promise.all([
+    load('build/app/bootstrap.js', '../../app/bootstrap.js'),
+    load('dist/index.js', 'tollgate'),
+    load('dist/oauth/index.js', 'tollgate/oauth'),
+  ]);
+  process.env.STORAGE_PATH = mkdtempSync(join(tmpdir(), 'tollgate-inproc-'));
+  process.env.DATABASE_URL = databaseUrl ?? join(process.env.STORAGE_PATH, 'bench.sqlite');
+  const app = await createApp({ plans: { definitions: {} } });
+  const has = (name: string) => app.providers.some((provider: { name: string }) => provider.name === name);
+  if (!has('auth')) await app.register(tollgate.authProvider());
+  if (!has('oauth')) await app.register(tollgate.oauthProvider());
+  await app.register({
+    name: 'bench.routes',
+    register: ({ router }: { router: any }) => {
+      router
+        .get('/bench/protected', (c: any) => c.json({ ok: true }))
+        .middleware('auth:api', 'scopes:check-status');
+    },
+  });
+  oauth.installKeys(app.config.storagePath, app.config.oauth.signingAlgorithm);
+  await app.migrate();
+  await app.boot();
+  const user = await app.container
+    .make(tollgate.Users)
+    .create({ name: 'Bench', email: `bench-${process.pid}@example.test`, password: 'not used here' });
+  await app.container
+    .make(oauth.Clients)
+    .create({ name: 'Personal Access Client', redirect: 'http://localhost', personalAccess: true });
+  const { accessToken } = await app.container
+    .make(oauth.PersonalAccessTokens)
+    .create(user.id, 'bench', ['check-status']);
+  return {
+    name: `tollgate${root === undefined ? '' : ` ${root}`} (${app.engine})`,
+    listener: getRequestListener(app.fetch) as Listener,
+    outgoing: app.router.securityHeaders.serverResponse?.() ?? ServerResponse,
+    incoming: incomingFor('/bench/protected', {
+      host: '127.0.0.1:3000',
+      accept: '*/*',
+      authorization: `Bearer ${accessToken}`,
+    }),
+  };
+}
+
+const targets: Target[] = [
+  {
+    name: 'bare',
+    listener: getRequestListener(bare.fetch) as Listener,
+    outgoing: ServerResponse,
+    incoming: incomingFor('/bare', { host: '127.0.0.1:3000', accept: '*/*' }),
+  },
+];
+for (const root of roots) targets.push(await protectedRoute(root));
+
+/** CPU microseconds per request over `n` requests. */
+async function measure(target: Target, n: number): Promise<number> {
+  const start = process.cpuUsage();
+  for (let i = 0; i < n; i++) {
+    const outgoing = new target.outgoing(target.incoming);
+    await target.listener(target.incoming, outgoing);
+    if (outgoing.statusCode !== 200) throw new Error(`${target.name} answered ${outgoing.statusCode}`);
+  }
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / n;
+}
+
+// Warm-up: every path optimised before anything is counted.
+for (const target of targets) await measure(target, calls);
+
+const times = targets.map(() => [] as number[]);
+const before = statements;
+for (let r = 0; r < rounds; r++) {
+  // A different order each round, so a neighbour's burst does not always land on the same one.
+  for (let k = 0; k < targets.length; k++) {
+    const i = (k + r) % targets.length;
+    times[i]!.push(await measure(targets[i]!, calls));
+  }
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const bareUs = median(times[0]!);
+console.log(`${rounds} rounds × ${calls} requests each; median CPU per request:`);
+for (const [i, target] of targets.entries()) {
+  const us = median(times[i]!);
+  const extra =
+    i === 0 ? '' : `, +${median(times[i]!.map((t, r) => t - times[0]![r]!)).toFixed(2)} µs over bare`;
+  console.log(`  ${target.name}: ${us.toFixed(2)} µs (${(bareUs / us).toFixed(2)}× bare${extra})`);
+}
+console.log(`database statements while measuring: ${statements - before}`);
+process.exit(0);
