@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenGuard } from '../../src/oauth/guard/index.js';
@@ -83,6 +84,28 @@ describe(`auth:api bearer tokens (${engine})`, () => {
       await t.call('/api/user', undefined, { headers: { authorization: 'Bearer' } }),
       true,
     );
+  });
+
+  it('two Authorization fields are one value joined by a comma (RFC 9110 §5.3), not a bearer token', async () => {
+    const { accessToken } = await t.ada.createToken('twice', []);
+    // fetch() would join them itself; Node's client sends each as its own field line.
+    const twice = await new Promise<{ status: number; challenge: string }>((resolve, reject) => {
+      const req = request(`${t.url}/api/user`, {
+        headers: {
+          accept: 'application/json',
+          authorization: [`Bearer ${accessToken}`, `Bearer ${accessToken}`],
+        },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve({ status: res.statusCode!, challenge: String(res.headers['www-authenticate']) });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(twice.status).toBe(401);
+    expect(twice.challenge).toMatch(/^Bearer error="invalid_token"/);
+    expect((await t.call('/api/user', accessToken)).status).toBe(200);
   });
 
   it('the scheme is case-insensitive (RFC 7235 §2.1)', async () => {

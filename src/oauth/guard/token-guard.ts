@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { User } from '../../auth/user.js';
 import { millis } from '../../core/clock.js';
+import { requestHeader } from '../../http/request-header.js';
 import { type InvalidTokenReason, OAuthError } from '../errors.js';
 import { accessTokenOf, dpopToken } from './bearer.js';
 import { asDpopChallenge, DpopBinding } from './dpop-binding.js';
@@ -47,7 +48,7 @@ export class TokenGuard {
   /** The `api` guard: the user of the request's token, or a thrown 401 `OAuthError`. */
   user = (c: Context): User | Promise<User> => {
     if (this.actingAs !== undefined) return this.#acting(c);
-    const header = c.req.header('authorization');
+    const header = requestHeader(c, 'authorization');
     if (header === undefined) return this.#otherCredential(c, header);
     const entry = this.verified.get(header);
     const now = performance.now();
@@ -60,7 +61,7 @@ export class TokenGuard {
   /** The token alone, for the `client` middleware (client_credentials tokens have no user). */
   token(c: Context): VerifiedToken | Promise<VerifiedToken> {
     if (this.actingAs !== undefined) return this.#use(c, this.actingAs.token);
-    const header = c.req.header('authorization');
+    const header = requestHeader(c, 'authorization');
     const entry = header === undefined ? undefined : this.verified.get(header);
     const now = performance.now();
     if (this.#reusable(c, entry, now)) return this.#use(c, touchToken(this.deps.lastUsed, entry, now));
