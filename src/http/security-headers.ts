@@ -1,4 +1,6 @@
+import type { ServerResponse } from 'node:http';
 import type { CspSources } from './config.js';
+import { secureServerResponse } from './secure-response.js';
 
 /**
  * The Content-Security-Policy every response starts from: scripts, styles, fonts and requests
@@ -46,6 +48,7 @@ export class SecurityHeaders {
     ['cache-control', 'no-store'],
   ]);
   #entries: readonly (readonly [string, string])[] | undefined;
+  #serverResponse: typeof ServerResponse | undefined;
 
   /** Adds sources to a CSP directive: `allow('script-src', 'https://js.stripe.com')`. */
   allow(directive: string, ...sources: string[]): this {
@@ -89,13 +92,25 @@ export class SecurityHeaders {
   }
 
   /**
-   * Sets the headers on Node's response before the app answers (`@hono/node-server` passes it as
-   * `env.outgoing`); headers the response sets itself win. Cheaper than copying a Response's
-   * headers: nothing is allocated. False when there is no Node response to set them on.
+   * Node's response class that writes the headers with the status line (`secureServerResponse`),
+   * for `http.createServer({ ServerResponse })`; `listen()` serves with it. It reads them at its
+   * first response, so a server may listen before the application boots.
+   */
+  serverResponse(): typeof ServerResponse {
+    this.#serverResponse ??= secureServerResponse(this);
+    return this.#serverResponse;
+  }
+
+  /**
+   * Sees to the headers on Node's response before the app answers (`@hono/node-server` passes it
+   * as `env.outgoing`); headers the response sets itself win. Nothing to do for a response of
+   * `serverResponse()`'s class; on another, they are set with `setHeader`, which is still cheaper
+   * than copying a Response's headers. False when there is no Node response to set them on.
    */
   presetOn(env: unknown): boolean {
     const outgoing = (env as { outgoing?: NodeOutgoing } | undefined)?.outgoing;
     if (typeof outgoing?.setHeader !== 'function' || outgoing.headersSent) return false;
+    if (this.#serverResponse !== undefined && outgoing instanceof this.#serverResponse) return true;
     for (const [name, value] of this.entries()) outgoing.setHeader(name, value);
     return true;
   }

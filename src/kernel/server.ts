@@ -8,10 +8,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Serves a booted application on host:port (0 picks a free port). */
+/**
+ * Serves a booted application on host:port (0 picks a free port). Node's responses are of the
+ * security headers' own class, which writes them with the status line.
+ */
 export function listen(app: Application, host: string, port: number): Promise<RunningServer> {
+  // A stand-in application (a test's forwarder to one built later) may have no router.
+  const serverOptions = { ServerResponse: app.router?.securityHeaders.serverResponse() };
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) => {
+    const server = serve({ fetch: app.fetch, hostname: host, port, serverOptions }, (info: AddressInfo) => {
       const url = `http://${host.includes(':') ? `[${host}]` : host}:${info.port}`;
       resolve({
         url,

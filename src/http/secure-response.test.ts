@@ -1,0 +1,72 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { secureServerResponse } from './secure-response.js';
+
+const DEFAULTS = [
+  ['x-frame-options', 'DENY'],
+  ['cache-control', 'no-store'],
+] as const;
+
+// Each path answers the way some writer does: @hono/node-server (one writeHead with an object),
+// Node's own implicit head (setHeader, then end), an array of headers, a status line alone.
+const answers: Record<string, (res: ServerResponse) => void> = {
+  '/object': (res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'),
+  '/own-cache': (res) => res.writeHead(200, { 'Cache-Control': 'public, max-age=60' }).end('x'),
+  '/set-header': (res) => {
+    res.setHeader('cache-control', 'private');
+    res.setHeader('x-set', '1');
+    res.end('x');
+  },
+  '/array': (res) => res.writeHead(200, ['X-Array', 'a', 'X-Frame-Options', 'SAMEORIGIN']).end('x'),
+  '/reason': (res) => res.writeHead(201, 'Made', { 'X-Made': 'yes' }).end(),
+  '/bare': (res) => res.writeHead(204).end(),
+};
+
+describe('secureServerResponse', () => {
+  let url: string;
+  const server = createServer(
+    { ServerResponse: secureServerResponse({ entries: () => DEFAULTS }) },
+    (req, res) => answers[req.url!]!(res),
+  );
+  beforeAll(async () => {
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+  const head = async (path: string) => {
+    const res = await fetch(`${url}${path}`);
+    await res.arrayBuffer();
+    return res;
+  };
+
+  it('adds every default to a response that sets none of them', async () => {
+    for (const path of ['/object', '/bare']) {
+      const res = await head(path);
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(res.headers.get('cache-control'), path).toBe('no-store');
+    }
+    expect((await head('/object')).headers.get('content-type')).toBe('application/json');
+  });
+
+  it('lets a header the response sets itself win, whichever way it sets it', async () => {
+    const own = await head('/own-cache');
+    expect(own.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(own.headers.get('x-frame-options')).toBe('DENY');
+    const set = await head('/set-header');
+    expect(set.headers.get('cache-control')).toBe('private');
+    expect(set.headers.get('x-set')).toBe('1');
+    expect(set.headers.get('x-frame-options')).toBe('DENY');
+    const array = await head('/array');
+    expect(array.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(array.headers.get('x-array')).toBe('a');
+    expect(array.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('keeps a status message given with the headers', async () => {
+    const res = await head('/reason');
+    expect([res.status, res.statusText, res.headers.get('x-made')]).toEqual([201, 'Made', 'yes']);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+});

@@ -1,0 +1,47 @@
+import { type OutgoingHttpHeader, type OutgoingHttpHeaders, ServerResponse } from 'node:http';
+
+type HeaderList = OutgoingHttpHeaders | OutgoingHttpHeader[];
+
+/**
+ * Node's response class that adds the default headers (`entries()`, lower-case names, read at the
+ * first response) when the status line is written, unless the response sets them itself: `http.createServer({
+ * ServerResponse })`, as `listen()` serves. `@hono/node-server` answers with one
+ * `writeHead(status, headers)`; here that becomes one `writeHead` with a flat list, the defaults
+ * first. Setting them with `setHeader` before the app answers costs about twice as much (each
+ * `setHeader` is checked and stored on its own, and the `writeHead` that follows merges into
+ * them). When headers were set with `setHeader`, the defaults the response lacks are set that
+ * way too.
+ */
+export function secureServerResponse(defaults: {
+  entries(): readonly (readonly [string, string])[];
+}): typeof ServerResponse {
+  let entries: readonly (readonly [string, string])[] | undefined;
+  let names: string[] = [];
+  let flat: OutgoingHttpHeader[] = [];
+  class SecureServerResponse extends ServerResponse {
+    override writeHead(statusCode: number, reason?: string | HeaderList, headers?: HeaderList): this {
+      if (entries === undefined) {
+        entries = defaults.entries();
+        names = entries.map(([name]) => name);
+        flat = entries.flat();
+      }
+      const message = typeof reason === 'string' ? reason : undefined;
+      const own = message === undefined ? (reason as HeaderList | undefined) : headers;
+      if (Array.isArray(own) || this.getHeaderNames().length > 0) {
+        for (const [name, value] of entries) if (!this.hasHeader(name)) this.setHeader(name, value);
+        return super.writeHead(statusCode, message, own);
+      }
+      const list = flat.slice();
+      for (const name of own === undefined ? [] : Object.keys(own)) {
+        // Node refuses an undefined value itself, as it would have without the defaults.
+        const value = own![name] as OutgoingHttpHeader;
+        // A header the response sets itself replaces the default, in its place.
+        const at = names.indexOf(name.toLowerCase());
+        if (at < 0) list.push(name, value);
+        else list.splice(2 * at, 2, name, value);
+      }
+      return super.writeHead(statusCode, message, list);
+    }
+  }
+  return SecureServerResponse as typeof ServerResponse;
+}
