@@ -90,11 +90,11 @@ describe(`auth:api bearer tokens (${engine})`, () => {
     const { accessToken } = await t.ada.createToken('twice', []);
     // fetch() would join them itself; Node's client sends each as its own field line.
     const twice = await new Promise<{ status: number; challenge: string }>((resolve, reject) => {
+      const token = `Bearer ${accessToken}`;
+      // A raw list, so Node sends no Host of its own.
+      const headers = ['Host', new URL(t.url).host, 'Accept', 'application/json'];
       const req = request(`${t.url}/api/user`, {
-        headers: {
-          accept: 'application/json',
-          authorization: [`Bearer ${accessToken}`, `Bearer ${accessToken}`],
-        },
+        headers: [...headers, 'Authorization', token, 'Authorization', token],
       });
       req.on('response', (res) => {
         res.resume();
