@@ -1,7 +1,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { secureServerResponse } from './secure-response.js';
+import { secureServerResponse, takesPresetHeaders } from './secure-response.js';
 
 const DEFAULTS = [
   ['x-frame-options', 'DENY'],
@@ -21,7 +21,25 @@ const answers: Record<string, (res: ServerResponse) => void> = {
   '/array': (res) => res.writeHead(200, ['X-Array', 'a', 'X-Frame-Options', 'SAMEORIGIN']).end('x'),
   '/reason': (res) => res.writeHead(201, 'Made', { 'X-Made': 'yes' }).end(),
   '/bare': (res) => res.writeHead(204).end(),
+  '/preset': (res) => {
+    preset(res, 'RateLimit', '"plan";r=9;t=60');
+    res.writeHead(200, { 'Content-Type': 'text/plain' }).end('x');
+  },
+  '/preset-own': (res) => {
+    preset(res, 'RateLimit', '"plan";r=9;t=60');
+    res.writeHead(429, { RateLimit: '"plan";r=0;t=60' }).end('x');
+  },
+  '/preset-set-header': (res) => {
+    preset(res, 'RateLimit', '"plan";r=9;t=60');
+    res.setHeader('x-set', '1');
+    res.end('x');
+  },
 };
+
+function preset(res: ServerResponse, name: string, value: string): void {
+  if (!takesPresetHeaders(res)) throw new Error('not a response of secureServerResponse');
+  res.presetHeader(name, value);
+}
 
 describe('secureServerResponse', () => {
   let url: string;
@@ -68,5 +86,16 @@ describe('secureServerResponse', () => {
     const res = await head('/reason');
     expect([res.status, res.statusText, res.headers.get('x-made')]).toEqual([201, 'Made', 'yes']);
     expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it("writes a response's preset headers with the defaults, unless the response sets them itself", async () => {
+    for (const path of ['/preset', '/preset-set-header']) {
+      const res = await head(path);
+      expect(res.headers.get('ratelimit'), path).toBe('"plan";r=9;t=60');
+      expect(res.headers.get('cache-control'), path).toBe('no-store');
+    }
+    const own = await head('/preset-own');
+    expect([own.status, own.headers.get('ratelimit')]).toEqual([429, '"plan";r=0;t=60']);
+    expect((await head('/object')).headers.get('ratelimit')).toBeNull();
   });
 });

@@ -2,6 +2,16 @@ import { type OutgoingHttpHeader, type OutgoingHttpHeaders, ServerResponse } fro
 
 type HeaderList = OutgoingHttpHeaders | OutgoingHttpHeader[];
 
+/** A Node response that takes headers to write with the status line, as `secureServerResponse`'s do. */
+export interface PresetHeaders {
+  presetHeader(name: string, value: string): void;
+}
+
+/** Whether `outgoing` is a response of `secureServerResponse`'s class. */
+export function takesPresetHeaders(outgoing: unknown): outgoing is PresetHeaders {
+  return typeof (outgoing as Partial<PresetHeaders> | undefined)?.presetHeader === 'function';
+}
+
 /**
  * Node's response class that adds the default headers (`entries()`, lower-case names, read at the
  * first response) when the status line is written, unless the response sets them itself: `http.createServer({
@@ -10,7 +20,7 @@ type HeaderList = OutgoingHttpHeaders | OutgoingHttpHeader[];
  * first. Setting them with `setHeader` before the app answers costs about twice as much (each
  * `setHeader` is checked and stored on its own, and the `writeHead` that follows merges into
  * them). When headers were set with `setHeader`, the defaults the response lacks are set that
- * way too.
+ * way too. `presetHeader` adds a header of this response alone (the rate-limit fields) the same way.
  */
 export function secureServerResponse(defaults: {
   entries(): readonly (readonly [string, string])[];
@@ -18,7 +28,15 @@ export function secureServerResponse(defaults: {
   let entries: readonly (readonly [string, string])[] | undefined;
   let names: string[] = [];
   let flat: OutgoingHttpHeader[] = [];
-  class SecureServerResponse extends ServerResponse {
+  class SecureServerResponse extends ServerResponse implements PresetHeaders {
+    /** This response's own preset headers, lower-case names and values in turn. */
+    #preset: string[] | undefined;
+
+    presetHeader(name: string, value: string): void {
+      this.#preset ??= [];
+      this.#preset.push(name.toLowerCase(), value);
+    }
+
     override writeHead(statusCode: number, reason?: string | HeaderList, headers?: HeaderList): this {
       if (entries === undefined) {
         entries = defaults.entries();
@@ -27,16 +45,20 @@ export function secureServerResponse(defaults: {
       }
       const message = typeof reason === 'string' ? reason : undefined;
       const own = message === undefined ? (reason as HeaderList | undefined) : headers;
+      const preset = this.#preset;
       if (Array.isArray(own) || this.getHeaderNames().length > 0) {
         for (const [name, value] of entries) if (!this.hasHeader(name)) this.setHeader(name, value);
+        for (let i = 0; preset !== undefined && i < preset.length; i += 2)
+          if (!this.hasHeader(preset[i]!)) this.setHeader(preset[i]!, preset[i + 1]!);
         return super.writeHead(statusCode, message, own);
       }
-      const list = flat.slice();
+      const list = preset === undefined ? flat.slice() : flat.concat(preset);
+      const listed = preset === undefined ? names : names.concat(preset.filter((_, i) => i % 2 === 0));
       for (const name of own === undefined ? [] : Object.keys(own)) {
         // Node refuses an undefined value itself, as it would have without the defaults.
         const value = own![name] as OutgoingHttpHeader;
         // A header the response sets itself replaces the default, in its place.
-        const at = names.indexOf(name.toLowerCase());
+        const at = listed.indexOf(name.toLowerCase());
         if (at < 0) list.push(name, value);
         else list.splice(2 * at, 2, name, value);
       }

@@ -1,6 +1,7 @@
 import { isIPv6 } from 'node:net';
 import type { Context } from 'hono';
 import { HttpError } from '../../core/errors.js';
+import { takesPresetHeaders } from '../../http/secure-response.js';
 import type { RateLimitResult } from './rate-limit.js';
 
 /**
@@ -30,16 +31,19 @@ export function rateLimitHeaders(results: readonly RateLimitResult[]): Record<st
 }
 
 /**
- * Puts the rate-limit fields on the request's response: straight onto Node's response when
- * `@hono/node-server` serves it (`env.outgoing`: no `Headers` object to validate, as the security
- * headers do), else through Hono. Headers the response sets itself (a 429's) win.
+ * Puts the rate-limit fields on the request's response: when `@hono/node-server` serves it
+ * (`env.outgoing`), straight onto Node's response — written with the status line and the security
+ * headers when `listen()` serves it (`presetHeader`), else with `setHeader` — and through Hono
+ * otherwise. Headers the response sets itself (a 429's) win.
  */
 export function presetRateLimitHeaders(c: Context, results: readonly RateLimitResult[]): void {
   const headers = rateLimitHeaders(results);
   const outgoing = (c.env as { outgoing?: NodeOutgoing } | undefined)?.outgoing;
-  const preset = typeof outgoing?.setHeader === 'function' && !outgoing.headersSent;
+  const node = typeof outgoing?.setHeader === 'function' && !outgoing.headersSent ? outgoing : undefined;
+  const withStatusLine = takesPresetHeaders(node);
   for (const name in headers) {
-    if (preset) outgoing.setHeader(name, headers[name]!);
+    if (withStatusLine) node.presetHeader(name, headers[name]!);
+    else if (node) node.setHeader(name, headers[name]!);
     else c.header(name, headers[name]!);
   }
 }
