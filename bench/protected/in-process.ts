@@ -11,6 +11,8 @@
 // measured in the same process, interleaved: before and after a change, under the same
 // neighbours. Compiled only: under tsx, `tollgate` would resolve to this checkout's sources for
 // every root. DATABASE_URL picks the database (a temporary SQLite file per application if unset).
+// BENCH_METERED=1 adds, per root, the same route with a plan declared, as the metered row of
+// bench/run.ts serves it: a per-user rate limit the load never reaches, and metering.
 import { mkdtempSync } from 'node:fs';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
@@ -71,8 +73,11 @@ function incomingFor(path: string, headers: Record<string, string>): IncomingMes
 const bare = new Hono();
 bare.get('/bare', (c) => c.json({ ok: true }));
 
+/** The plan of the `protected_metered` scenario of bench/servers/tollgate.ts. */
+const METERED = { definitions: { free: { rateLimit: { requests: 1_000_000_000, per: 'minute' } } } };
+
 /** The reference service with the `protected` scenario of bench/servers/tollgate.ts, and its token. */
-async function protectedRoute(root: string | undefined): Promise<Target> {
+async function protectedRoute(root: string | undefined, metered = false): Promise<Target> {
   const load = (built: string, source: string) =>
     root === undefined ? import(source) : import(pathToFileURL(join(root, built)).href);
   const [{ createApp }, tollgate, oauth] = await Promise.all([
@@ -82,7 +87,7 @@ async function protectedRoute(root: string | undefined): Promise<Target> {
   ]);
   process.env.STORAGE_PATH = mkdtempSync(join(tmpdir(), 'tollgate-inproc-'));
   process.env.DATABASE_URL = databaseUrl ?? join(process.env.STORAGE_PATH, 'bench.sqlite');
-  const app = await createApp({ plans: { definitions: {} } });
+  const app = await createApp({ plans: metered ? METERED : { definitions: {} } });
   const has = (name: string) => app.providers.some((provider: { name: string }) => provider.name === name);
   if (!has('auth')) await app.register(tollgate.authProvider());
   if (!has('oauth')) await app.register(tollgate.oauthProvider());
@@ -107,7 +112,7 @@ async function protectedRoute(root: string | undefined): Promise<Target> {
     .make(oauth.PersonalAccessTokens)
     .create(user.id, 'bench', ['check-status']);
   return {
-    name: `tollgate${root === undefined ? '' : ` ${root}`} (${app.engine})`,
+    name: `tollgate${metered ? ' + plan + metering' : ''}${root === undefined ? '' : ` ${root}`} (${app.engine})`,
     listener: getRequestListener(app.fetch) as Listener,
     outgoing: app.router.securityHeaders.serverResponse?.() ?? ServerResponse,
     incoming: incomingFor('/bench/protected', {
@@ -126,7 +131,10 @@ const targets: Target[] = [
     incoming: incomingFor('/bare', { host: '127.0.0.1:3000', accept: '*/*' }),
   },
 ];
-for (const root of roots) targets.push(await protectedRoute(root));
+for (const root of roots) {
+  targets.push(await protectedRoute(root));
+  if (process.env.BENCH_METERED === '1') targets.push(await protectedRoute(root, true));
+}
 
 /** CPU microseconds per request over `n` requests. */
 async function measure(target: Target, n: number): Promise<number> {
