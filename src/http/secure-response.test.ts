@@ -22,15 +22,15 @@ const answers: Record<string, (res: ServerResponse) => void> = {
   '/reason': (res) => res.writeHead(201, 'Made', { 'X-Made': 'yes' }).end(),
   '/bare': (res) => res.writeHead(204).end(),
   '/preset': (res) => {
-    preset(res, 'RateLimit', '"plan";r=9;t=60');
+    preset(res, 'ratelimit', '"plan";r=9;t=60');
     res.writeHead(200, { 'Content-Type': 'text/plain' }).end('x');
   },
   '/preset-own': (res) => {
-    preset(res, 'RateLimit', '"plan";r=9;t=60');
+    preset(res, 'ratelimit', '"plan";r=9;t=60');
     res.writeHead(429, { RateLimit: '"plan";r=0;t=60' }).end('x');
   },
   '/preset-set-header': (res) => {
-    preset(res, 'RateLimit', '"plan";r=9;t=60');
+    preset(res, 'ratelimit', '"plan";r=9;t=60');
     res.setHeader('x-set', '1');
     res.end('x');
   },

@@ -4,6 +4,7 @@ type HeaderList = OutgoingHttpHeaders | OutgoingHttpHeader[];
 
 /** A Node response that takes headers to write with the status line, as `secureServerResponse`'s do. */
 export interface PresetHeaders {
+  /** `name` in lower case. */
   presetHeader(name: string, value: string): void;
 }
 
@@ -26,7 +27,6 @@ export function secureServerResponse(defaults: {
   entries(): readonly (readonly [string, string])[];
 }): typeof ServerResponse {
   let entries: readonly (readonly [string, string])[] | undefined;
-  let names: string[] = [];
   let flat: OutgoingHttpHeader[] = [];
   class SecureServerResponse extends ServerResponse implements PresetHeaders {
     /** This response's own preset headers, lower-case names and values in turn. */
@@ -34,13 +34,12 @@ export function secureServerResponse(defaults: {
 
     presetHeader(name: string, value: string): void {
       this.#preset ??= [];
-      this.#preset.push(name.toLowerCase(), value);
+      this.#preset.push(name, value);
     }
 
     override writeHead(statusCode: number, reason?: string | HeaderList, headers?: HeaderList): this {
       if (entries === undefined) {
         entries = defaults.entries();
-        names = entries.map(([name]) => name);
         flat = entries.flat();
       }
       const message = typeof reason === 'string' ? reason : undefined;
@@ -53,17 +52,22 @@ export function secureServerResponse(defaults: {
         return super.writeHead(statusCode, message, own);
       }
       const list = preset === undefined ? flat.slice() : flat.concat(preset);
-      const listed = preset === undefined ? names : names.concat(preset.filter((_, i) => i % 2 === 0));
       for (const name of own === undefined ? [] : Object.keys(own)) {
         // Node refuses an undefined value itself, as it would have without the defaults.
         const value = own![name] as OutgoingHttpHeader;
-        // A header the response sets itself replaces the default, in its place.
-        const at = listed.indexOf(name.toLowerCase());
+        // A header the response sets itself replaces the default or the preset one, in its place.
+        const at = indexOfName(list, name.toLowerCase());
         if (at < 0) list.push(name, value);
-        else list.splice(2 * at, 2, name, value);
+        else list.splice(at, 2, name, value);
       }
       return super.writeHead(statusCode, message, list);
     }
   }
   return SecureServerResponse as typeof ServerResponse;
+}
+
+/** Where a lower-case header name stands in a flat list of lower-case names and values, or −1. */
+function indexOfName(list: readonly OutgoingHttpHeader[], name: string): number {
+  for (let i = 0; i < list.length; i += 2) if (list[i] === name) return i;
+  return -1;
 }

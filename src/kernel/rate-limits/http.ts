@@ -13,22 +13,30 @@ export function rateLimitHeaders(results: readonly RateLimitResult[]): Record<st
   const only = results.length === 1 ? results[0]! : undefined;
   // The usual case, one limit that let the request through, without the arrays.
   if (only?.allowed && only.policy.points > 0)
-    return {
-      'RateLimit-Policy': `"${only.name}";q=${only.policy.points};w=${only.policy.durationSeconds}`,
-      RateLimit: `"${only.name}";r=${only.remaining};t=${only.resetSeconds}`,
-    };
+    return { 'RateLimit-Policy': policyField(only), RateLimit: remainingField(only) };
   const live = results.filter((r) => r.policy.points > 0);
   if (live.length === 0) return {};
   const headers: Record<string, string> = {
-    'RateLimit-Policy': live
-      .map((r) => `"${r.name}";q=${r.policy.points};w=${r.policy.durationSeconds}`)
-      .join(', '),
-    RateLimit: live.map((r) => `"${r.name}";r=${r.remaining};t=${r.resetSeconds}`).join(', '),
+    'RateLimit-Policy': live.map(policyField).join(', '),
+    RateLimit: live.map(remainingField).join(', '),
   };
   const refused = live.filter((r) => !r.allowed);
   if (refused.length > 0) headers['Retry-After'] = String(retryAfter(refused));
   return headers;
 }
+
+/** Each limit's `RateLimit-Policy` item, made once per limit (its policy object). */
+const policyFields = new WeakMap<RateLimitResult['policy'], { name: string; field: string }>();
+
+function policyField(r: RateLimitResult): string {
+  const known = policyFields.get(r.policy);
+  if (known?.name === r.name) return known.field;
+  const field = `"${r.name}";q=${r.policy.points};w=${r.policy.durationSeconds}`;
+  policyFields.set(r.policy, { name: r.name, field });
+  return field;
+}
+
+const remainingField = (r: RateLimitResult) => `"${r.name}";r=${r.remaining};t=${r.resetSeconds}`;
 
 /**
  * Puts the rate-limit fields on the request's response: when `@hono/node-server` serves it
@@ -37,12 +45,18 @@ export function rateLimitHeaders(results: readonly RateLimitResult[]): Record<st
  * otherwise. Headers the response sets itself (a 429's) win.
  */
 export function presetRateLimitHeaders(c: Context, results: readonly RateLimitResult[]): void {
-  const headers = rateLimitHeaders(results);
   const outgoing = (c.env as { outgoing?: NodeOutgoing } | undefined)?.outgoing;
   const node = typeof outgoing?.setHeader === 'function' && !outgoing.headersSent ? outgoing : undefined;
-  const withStatusLine = takesPresetHeaders(node);
+  const only = results.length === 1 ? results[0]! : undefined;
+  if (takesPresetHeaders(node) && only?.allowed && only.policy.points > 0) {
+    // The usual case, one limit that let the request through: nothing built but the two values.
+    node.presetHeader('ratelimit-policy', policyField(only));
+    node.presetHeader('ratelimit', remainingField(only));
+    return;
+  }
+  const headers = rateLimitHeaders(results);
   for (const name in headers) {
-    if (withStatusLine) node.presetHeader(name, headers[name]!);
+    if (takesPresetHeaders(node)) node.presetHeader(name.toLowerCase(), headers[name]!);
     else if (node) node.setHeader(name, headers[name]!);
     else c.header(name, headers[name]!);
   }
