@@ -3,6 +3,7 @@ import { clientAddress } from '../../kernel/rate-limits/http.js';
 import { throttle } from '../../kernel/rate-limits/middleware.js';
 import type { RateLimit } from '../../kernel/rate-limits/rate-limit.js';
 import type { MetadataDocumentClients } from '../cimd/metadata-document-clients.js';
+import { formFields } from './form-fields.js';
 
 /**
  * A request whose `client_id` (query or form) would make the server fetch a client metadata
@@ -24,8 +25,5 @@ export function throttleDocumentFetches(
 
 async function presentedClientId(c: Context): Promise<string | undefined> {
   if (c.req.method === 'GET') return c.req.query('client_id');
-  const type = (c.req.header('content-type') ?? '').toLowerCase();
-  if (!type.startsWith('application/x-www-form-urlencoded')) return undefined;
-  // Hono keeps the body it read: the endpoint reads the same text again.
-  return new URLSearchParams(await c.req.text()).get('client_id') ?? undefined;
+  return (await formFields(c))?.get('client_id') ?? undefined;
 }

@@ -3,6 +3,7 @@ import { isUnstorableInput } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { OAuthError } from '../errors.js';
 import type { TokenInput } from '../grants/token-endpoint.js';
+import { formFields } from './form-fields.js';
 
 /** RFC 6749 §5.1: token responses and errors must not be cached. */
 export const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
@@ -56,12 +57,12 @@ export async function answerFormEndpoint(
  * twice is refused (§3.1, §3.2).
  */
 export async function readForm(c: Context): Promise<Record<string, string>> {
-  const type = c.req.header('content-type') ?? '';
-  if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+  const fields = await formFields(c);
+  if (fields === undefined) {
     throw OAuthError.invalidRequest('The request body must be application/x-www-form-urlencoded.');
   }
   const params: Record<string, string> = {};
-  for (const [key, value] of new URLSearchParams(await c.req.text())) {
+  for (const [key, value] of fields) {
     if (key in params) throw repeated(key);
     params[key] = value;
   }

@@ -8,6 +8,7 @@ import {
 } from '../../kernel/rate-limits/http.js';
 import type { RateLimitResult } from '../../kernel/rate-limits/rate-limit.js';
 import type { RateLimits } from '../../kernel/rate-limits/rate-limits.js';
+import { formFields } from './form-fields.js';
 import { noStore } from './respond.js';
 import { type PresentedClient, presentedClient, VerifiedCredentials } from './verified-credentials.js';
 
@@ -32,12 +33,14 @@ export function throttleTokenRequests(limits: RateLimits, login: () => LoginThro
   const byClient = limits.get('token.client');
 
   return async function throttleTokenRequests(c, next) {
-    const params = await formOf(c);
-    if (!params) return next(); // not a form: the endpoint refuses it before any check
+    const fields = await formFields(c);
+    if (!fields) return next(); // not a form: the endpoint refuses it before any check
+    const params = Object.fromEntries(fields);
     const address = clientAddress(c);
-    const client = presentedClient(params, c.req.header('authorization'));
-    const digest = client?.secret !== undefined ? VerifiedCredentials.digest(client) : undefined;
-    const guessing = client && digest !== undefined && !verified.has(digest) ? client : undefined;
+    const authorization = c.req.header('authorization');
+    const key = VerifiedCredentials.key(params, authorization);
+    const guessing =
+      key !== undefined && !verified.has(key) ? presentedClient(params, authorization) : undefined;
     const results: RateLimitResult[] = [];
 
     if (guessing) {
@@ -62,9 +65,9 @@ export function throttleTokenRequests(limits: RateLimits, login: () => LoginThro
     await next();
     // 401 is `invalid_client` here; any other answer did not fail the client's authentication.
     const clientFailed = c.res.status === 401;
-    if (digest !== undefined) {
-      if (clientFailed) verified.forget(digest);
-      else if (c.res.status === 200 || c.res.status === 201) verified.add(digest);
+    if (key !== undefined) {
+      if (clientFailed) verified.forget(key);
+      else if (c.res.status === 200 || c.res.status === 201) verified.add(key);
     }
     if (guessing && !clientFailed) await giveBack(results, guessing, address);
     if (password && c.res.status === 200) await login().succeeded(username as string, address);
@@ -83,17 +86,6 @@ export function throttleTokenRequests(limits: RateLimits, login: () => LoginThro
       ),
     );
   }
-}
-
-/**
- * The form, read through Hono's body cache as text — the endpoint's `readForm` then gets the same
- * cached text. (`c.req.parseBody()` caches too, but builds a `FormData` through undici's
- * `Response.formData()`: about 50 µs of CPU per request, measured, on the issuance hot path.)
- */
-async function formOf(c: Context): Promise<Record<string, unknown> | undefined> {
-  const type = (c.req.header('content-type') ?? '').toLowerCase();
-  if (!type.startsWith('application/x-www-form-urlencoded')) return undefined;
-  return Object.fromEntries(new URLSearchParams(await c.req.text()));
 }
 
 function tooMany(c: Context, results: readonly RateLimitResult[]): Response {

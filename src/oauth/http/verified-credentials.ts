@@ -38,7 +38,7 @@ const SIZE = 10_000;
 const TTL_MS = 10 * 60_000;
 
 /**
- * Client credentials this instance saw authenticate within the last minutes, by hash. A request
+ * Client credentials this instance saw authenticate within the last minutes. A request
  * presenting them again is not a guess, so it skips the failure counters: a busy confidential
  * client costs no store round trip. The endpoint still checks the secret on every request; a
  * failure forgets the entry.
@@ -46,26 +46,33 @@ const TTL_MS = 10 * 60_000;
 export class VerifiedCredentials {
   readonly #entries = new Map<string, number>();
 
-  static digest(client: PresentedClient): string {
-    return createHash('sha256')
-      .update(`${client.id}\0${client.secret ?? ''}`)
-      .digest('base64url');
+  /**
+   * What the credentials a request presents are remembered by, or undefined when it presents no
+   * secret (see `presentedClient`). HTTP Basic: the header as sent, so a known client's request
+   * is recognised without decoding it or hashing its secret (the client authentication keeps the
+   * same headers); form fields: a hash of the id and the secret.
+   */
+  static key(params: Record<string, unknown>, authorization: string | undefined): string | undefined {
+    if (authorization && /^basic /i.test(authorization)) return authorization;
+    if (typeof params.client_secret !== 'string') return undefined;
+    const id = typeof params.client_id === 'string' ? params.client_id : '';
+    return createHash('sha256').update(`${id}\0${params.client_secret}`).digest('base64url');
   }
 
-  has(digest: string): boolean {
-    const until = this.#entries.get(digest);
+  has(key: string): boolean {
+    const until = this.#entries.get(key);
     if (until === undefined) return false;
     if (until > performance.now()) return true;
-    this.#entries.delete(digest);
+    this.#entries.delete(key);
     return false;
   }
 
-  add(digest: string): void {
+  add(key: string): void {
     if (this.#entries.size >= SIZE) this.#entries.clear();
-    this.#entries.set(digest, performance.now() + TTL_MS);
+    this.#entries.set(key, performance.now() + TTL_MS);
   }
 
-  forget(digest: string): void {
-    this.#entries.delete(digest);
+  forget(key: string): void {
+    this.#entries.delete(key);
   }
 }
