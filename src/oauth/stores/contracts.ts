@@ -102,6 +102,11 @@ export interface PurgeOptions {
   expired: boolean;
   /** Only rows that expired (or were created, for revoked rows) before this instant. */
   before: string;
+  /**
+   * Rest after each batch as long as the batch took, so the purge takes at most half of a core
+   * from the servers beside it (default); false deletes as fast as the database goes.
+   */
+  paced?: boolean;
 }
 
 export interface PurgeCounts {

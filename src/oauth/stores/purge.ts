@@ -1,3 +1,4 @@
+import { setTimeout as rest } from 'node:timers/promises';
 import { type ExpressionBuilder, type Kysely, SqliteAdapter, sql } from 'kysely';
 import type { Database } from '../../database/types.js';
 import type { PurgeCounts, PurgeOptions } from './contracts.js';
@@ -23,6 +24,8 @@ type PurgedTable = (typeof tables)[number][0];
  * batch, and the event loop serves requests between batches. Refresh tokens go first; an access
  * token stays while a refresh token that this purge keeps points at it, because the refresh grant
  * reads the access token it replaces (and deleting it would delete that refresh token by cascade).
+ * Paced (the default), it rests after each batch as long as the batch took: on a machine it
+ * shares with the servers, a purge at full speed took the CPU their requests wait for.
  */
 export async function purgeInBatches(
   db: Kysely<Database>,
@@ -47,6 +50,7 @@ export async function purgeInBatches(
     if (expiresOnly(table) && !options.expired) continue;
     let after: string | number = sqlite ? 0 : '';
     for (;;) {
+      const started = performance.now();
       const rows = await db
         .selectFrom(table)
         .select(key.as('key'))
@@ -67,7 +71,8 @@ export async function purgeInBatches(
         .where((eb) => purgeable(eb as ExpressionBuilder<Database, PurgedTable>, table, options))
         .executeTakeFirst();
       counts[counter] += Number(result.numDeletedRows);
-      await new Promise((resume) => setImmediate(resume));
+      if (options.paced === false) await new Promise((resume) => setImmediate(resume));
+      else await rest(performance.now() - started);
     }
   }
   return counts;
