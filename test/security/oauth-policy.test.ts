@@ -176,5 +176,16 @@ describe('OAuth policy: introspection, error texts, per-user limits', () => {
       204,
     );
     expect((await send('POST', '/oauth/clients', { name: 'App 5', redirect: CALLBACK })).status).toBe(201);
+
+    // One place left, four creates sent at once (a double click, a retried request): one gets it.
+    expect((await browser.request(`/oauth/clients/${ids[1]}`, { method: 'DELETE', headers })).status).toBe(
+      204,
+    );
+    const racing = await Promise.all(
+      [6, 7, 8, 9].map((n) => send('POST', '/oauth/clients', { name: `App ${n}`, redirect: CALLBACK })),
+    );
+    expect(racing.map((res) => res.status).sort()).toEqual([201, 422, 422, 422]);
+    const listed = await browser.request('/oauth/clients', { headers });
+    expect((await listed.json()) as unknown[]).toHaveLength(3);
   });
 });

@@ -45,9 +45,24 @@ export class Clients {
     private readonly revoker: TokenRevoker,
   ) {}
 
-  async create(input: NewClientInput): Promise<CreatedClient> {
+  /**
+   * A new client of `input.userId`, unless that user already owns `max` live clients (then
+   * undefined). Creates for one user take turns, so creates sent at once cannot pass the cap.
+   */
+  createForOwner(
+    input: NewClientInput & { userId: number },
+    max: number,
+  ): Promise<CreatedClient | undefined> {
+    return this.store.transaction(async (store) => {
+      await store.clients.lockOwner(input.userId);
+      if ((await store.clients.forUser(input.userId)).length >= max) return undefined;
+      return this.create(input, store);
+    });
+  }
+
+  async create(input: NewClientInput, store = this.store): Promise<CreatedClient> {
     const plainSecret = input.confidential === false ? null : randomSecret();
-    const client = await this.store.clients.create(
+    const client = await store.clients.create(
       {
         id: randomUUID(),
         userId: input.userId ?? null,

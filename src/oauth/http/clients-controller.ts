@@ -46,23 +46,26 @@ export class ClientsController {
   /**
    * A new client of `userId` from a request body (the JSON API's, or a form's fields); a 422
    * `ValidationError` with Laravel's messages otherwise. A user owns at most
-   * `oauth.maxClientsPerUser` clients (counted before creating: requests that race can pass it by
-   * the few in flight).
+   * `oauth.maxClientsPerUser` clients, also when creates are sent at once.
    */
   async createForUser(userId: number, body: unknown): Promise<CreatedClient> {
     const input = validateBody(clientSchema(this.#limits), body);
-    if ((await this.clients.forUser(userId)).length >= this.#maxClients) {
+    const created = await this.clients.createForOwner(
+      {
+        name: input.name,
+        redirect: input.redirect,
+        confidential: input.confidential ?? true,
+        allowedScopes: input.scopes ?? null,
+        grantTypes: input.grant_types ?? null,
+        userId,
+      },
+      this.#maxClients,
+    );
+    if (created === undefined) {
       const message = `You may have at most ${this.#maxClients} OAuth clients: delete one to create another.`;
       throw new ValidationError({ clients: [message] }, message);
     }
-    return this.clients.create({
-      name: input.name,
-      redirect: input.redirect,
-      confidential: input.confidential ?? true,
-      allowedScopes: input.scopes ?? null,
-      grantTypes: input.grant_types ?? null,
-      userId,
-    });
+    return created;
   }
 
   async update(clientId: string, c: Context): Promise<Response> {

@@ -29,6 +29,11 @@ export interface ClientStore {
   update(id: string, values: ClientChanges, now: string): Promise<void>;
   /** Clients the user owns, not revoked, newest first. */
   forUser(userId: number): Promise<ClientRecord[]>;
+  /**
+   * Inside a transaction: makes other transactions that call it for the same user wait until
+   * this one ends, so a count and an insert of that user's clients are not interleaved.
+   */
+  lockOwner(userId: number): Promise<void>;
   /** The newest personal access client that is not revoked. */
   personalAccessClient(): Promise<ClientRecord | undefined>;
   /** Marks a client revoked; false when it already was (or does not exist). */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, SqliteAdapter, sql } from 'kysely';
 import type { Database } from '../../database/types.js';
 import { type ClientRecord, isClientId } from '../records.js';
 import type { OAuthClientRow } from '../tables.js';
@@ -30,6 +30,9 @@ export function toClient(row: OAuthClientRow): ClientRecord {
 const findClient = new Precompiled<OAuthClientRow>((db: Kysely<Database>) =>
   db.selectFrom('oauth_clients').selectAll().where('id', '=', ''),
 );
+
+/** The first key of `lockOwner`'s advisory locks: clients' owners, apart from other locks. */
+const OWNER_LOCK_SPACE = 0x7c11e47;
 
 export class KyselyClientStore implements ClientStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -87,6 +90,13 @@ export class KyselyClientStore implements ClientStore {
       .orderBy('id')
       .execute();
     return rows.map(toClient);
+  }
+
+  async lockOwner(userId: number): Promise<void> {
+    // SQLite: the application's one connection runs one transaction at a time, so there is
+    // nothing to wait for. PostgreSQL: a lock on (this table's lock space, the user) until commit.
+    if (this.db.getExecutor().adapter instanceof SqliteAdapter) return;
+    await sql`select pg_advisory_xact_lock(${OWNER_LOCK_SPACE}, ${userId})`.execute(this.db);
   }
 
   async personalAccessClient(): Promise<ClientRecord | undefined> {
