@@ -48,15 +48,14 @@ export class VerifiedCredentials {
 
   /**
    * What the credentials a request presents are remembered by, or undefined when it presents no
-   * secret (see `presentedClient`). HTTP Basic: the header as sent, so a known client's request
-   * is recognised without decoding it or hashing its secret (the client authentication keeps the
-   * same headers); form fields: a hash of the id and the secret.
+   * secret (see `presentedClient`). Always a hash, so no secret is kept in memory: for HTTP
+   * Basic, of the header as sent (nothing to decode); for form fields, of the id and the secret.
    */
   static key(params: Record<string, unknown>, authorization: string | undefined): string | undefined {
-    if (authorization && /^basic /i.test(authorization)) return authorization;
+    if (authorization && /^basic /i.test(authorization)) return sha256(authorization);
     if (typeof params.client_secret !== 'string') return undefined;
     const id = typeof params.client_id === 'string' ? params.client_id : '';
-    return createHash('sha256').update(`${id}\0${params.client_secret}`).digest('base64url');
+    return sha256(`${id}\0${params.client_secret}`);
   }
 
   has(key: string): boolean {
@@ -76,3 +75,5 @@ export class VerifiedCredentials {
     this.#entries.delete(key);
   }
 }
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
