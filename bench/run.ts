@@ -9,6 +9,7 @@ import { type BenchDatabase, postgresDatabase, sqliteDatabase } from './lib/data
 import { drive } from './lib/load.js';
 import { loadAverage, machineInfo } from './lib/machine.js';
 import { benchOptions } from './lib/options.js';
+import { drivePair, median } from './lib/paired.js';
 import { applyRatios, checkTargets, formatRows, formatTargets } from './lib/report.js';
 import { runRouting } from './lib/routing.js';
 import type { Row } from './lib/row.js';
@@ -101,6 +102,63 @@ async function runHttp(scenario: HttpScenario): Promise<Row> {
   }
 }
 
+/**
+ * A paired row: its server and its baseline's, both up, measured in alternating windows
+ * (`lib/paired.ts`). The row's rate and CPU are the median of its windows; its ratios are the
+ * median of the pairs'.
+ */
+async function runPaired(scenario: HttpScenario, baseline: HttpScenario): Promise<Row> {
+  const { kind: _kind, load, script, env, startTimeoutMs, paired: _paired, ...meta } = scenario;
+  const children: RunningChild[] = [];
+  const side = async (of: HttpScenario) => {
+    // One after the other: the second server finds the database migrated by the first.
+    const child = await startServer({
+      script: of.script,
+      env: { BENCH_CONNECTIONS: String(options.connections), ...of.env },
+      cpuProfDir: profileDir(of === baseline ? `${of.id}.paired` : of.id),
+      startTimeoutMs: of.startTimeoutMs,
+    });
+    children.push(child);
+    return {
+      url: `http://127.0.0.1:${child.ready.port}`,
+      load: of.load(child.ready.fixtures ?? {}),
+      cpuMs: () => child.cpuMs(),
+    };
+  };
+  try {
+    const base = await side(baseline);
+    const subject = await side(scenario);
+    const result = await drivePair(base, subject, {
+      connections: options.connections,
+      warmupSeconds: options.warmupSeconds,
+      windowSeconds: options.pairSeconds,
+      pairs: options.pairs,
+    });
+    const windows = result.subject;
+    const of = (pick: (window: (typeof windows)[number]) => number | undefined) =>
+      median(windows.map(pick).filter((value): value is number => value !== undefined));
+    const failures = windows.reduce((sum, window) => sum + window.failures, 0);
+    return {
+      ...meta,
+      opsPerSecond: of((window) => window.opsPerSecond),
+      p50Ms: of((window) => window.p50Ms),
+      p99Ms: of((window) => window.p99Ms),
+      cpuMsPerOp: of((window) => window.cpuMsPerOp),
+      peakRssBytes: children[1]?.peakRss(),
+      failures,
+      ratio: median(result.ratios),
+      cpuRatio: median(result.cpuRatios),
+      pairedRatios: result.ratios,
+      pairedCpuRatios: result.cpuRatios,
+      ...(failures ? { note: `statuses ${JSON.stringify(windows.map((window) => window.statuses))}` } : {}),
+    };
+  } catch (error) {
+    return { ...meta, pending: first(error) };
+  } finally {
+    for (const child of children) await child.stop();
+  }
+}
+
 async function runLoop(scenario: LoopScenario): Promise<Row[]> {
   const env = {
     BENCH_DURATION: String(options.durationSeconds),
@@ -118,10 +176,20 @@ async function runLoop(scenario: LoopScenario): Promise<Row[]> {
   }
 }
 
+function runHttpScenario(scenario: HttpScenario): Promise<Row> {
+  if (!scenario.paired) return runHttp(scenario);
+  const baseline = plan.find(
+    (other): other is HttpScenario => other.kind === 'http' && other.id === scenario.baseline,
+  );
+  if (baseline) return runPaired(scenario, baseline);
+  const { kind: _k, load: _l, script: _s, env: _e, paired: _p, ...meta } = scenario;
+  return Promise.resolve({ ...meta, pending: `its baseline ${scenario.baseline} is not in the run` });
+}
+
 /** Runs one scenario and logs its rows as they come. */
 async function runOne(scenario: Scenario): Promise<Row[]> {
   if (scenario.kind === 'http' && !selected(scenario.id)) return [];
-  const produced = scenario.kind === 'http' ? [await runHttp(scenario)] : await runLoop(scenario);
+  const produced = scenario.kind === 'http' ? [await runHttpScenario(scenario)] : await runLoop(scenario);
   for (const row of produced) {
     log(
       row.pending
@@ -140,6 +208,7 @@ async function runOne(scenario: Scenario): Promise<Row[]> {
 function best(samples: Row[]): Row {
   const measured = samples.filter((row) => row.opsPerSecond !== undefined);
   if (measured.length === 0) return samples[0]!;
+  if (measured[0]!.pairedRatios) return pooled(measured);
   const top = measured.reduce((a, b) => (b.opsPerSecond! > a.opsPerSecond! ? b : a));
   const peak = Math.max(...measured.map((row) => row.peakRssBytes ?? 0));
   const cpu = measured.map((row) => row.cpuMsPerOp).filter((ms): ms is number => ms !== undefined);
@@ -148,6 +217,23 @@ function best(samples: Row[]): Row {
     peakRssBytes: peak || undefined,
     cpuMsPerOp: cpu.length ? Math.min(...cpu) : undefined,
     ...(measured.length > 1 ? { rounds: measured.map((row) => row.opsPerSecond!) } : {}),
+  };
+}
+
+/** A paired row over several rounds: the medians of every round's pairs together. */
+function pooled(samples: Row[]): Row {
+  const all = (pick: (row: Row) => number[] | undefined) => samples.flatMap((row) => pick(row) ?? []);
+  const pairedRatios = all((row) => row.pairedRatios);
+  const pairedCpuRatios = all((row) => row.pairedCpuRatios);
+  return {
+    ...samples[0]!,
+    opsPerSecond: median(samples.map((row) => row.opsPerSecond!)),
+    cpuMsPerOp: median(samples.map((row) => row.cpuMsPerOp).filter((ms): ms is number => ms !== undefined)),
+    ratio: median(pairedRatios),
+    cpuRatio: median(pairedCpuRatios),
+    pairedRatios,
+    pairedCpuRatios,
+    ...(samples.length > 1 ? { rounds: samples.map((row) => row.opsPerSecond!) } : {}),
   };
 }
 

@@ -22,16 +22,24 @@ function mib(bytes: number | undefined): string {
   return bytes === undefined ? '—' : `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 }
 
+/** For a paired row: how many pairs its median ratio comes from, and their range. */
+function spread(ratios: number[] | undefined): string {
+  if (!ratios?.length) return '';
+  return ` (median of ${ratios.length} pairs, ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`;
+}
+
 /** Fills each row's ratio against its baseline row, when both were measured. */
 export function applyRatios(rows: Row[]): void {
   const byId = new Map(rows.map((row) => [row.id, row]));
   for (const row of rows) {
     const base = row.baseline ? byId.get(row.baseline) : undefined;
-    // A row that brings its own ratio (the routing bench's paired rounds) keeps it.
+    // A row that brings its own ratios (paired rows, the routing bench's paired rounds) keeps them.
     if (row.ratio === undefined && row.opsPerSecond !== undefined && base?.opsPerSecond) {
       row.ratio = row.opsPerSecond / base.opsPerSecond;
     }
-    if (row.cpuMsPerOp && base?.cpuMsPerOp) row.cpuRatio = base.cpuMsPerOp / row.cpuMsPerOp;
+    if (row.cpuRatio === undefined && row.cpuMsPerOp && base?.cpuMsPerOp) {
+      row.cpuRatio = base.cpuMsPerOp / row.cpuMsPerOp;
+    }
   }
 }
 
@@ -43,6 +51,16 @@ export function checkTargets(rows: Row[], targets: Target[]): TargetCheck[] {
       if (!row?.peakRssBytes) return { ...target };
       const peakMiB = row.peakRssBytes / 1024 / 1024;
       return { ...target, peakMiB, pass: peakMiB <= target.atMostMiB };
+    }
+    if (target.metric === 'paired') {
+      if (row?.ratio === undefined || row.baseline !== target.baseline) return { ...target };
+      const { ratio, cpuRatio } = row;
+      return {
+        ...target,
+        ratio,
+        pass: ratio >= target.atLeast,
+        ...(cpuRatio === undefined ? {} : { cpuRatio, cpuPass: cpuRatio >= target.atLeast }),
+      };
     }
     const baseline = byId.get(target.baseline);
     const value = (r: Row | undefined) => (target.metric === 'ratio' ? r?.ratio : r?.opsPerSecond);
@@ -82,8 +100,8 @@ export function formatRows(rows: Row[]): string {
     ms(row.p99Ms),
     mib(row.peakRssBytes),
     cpu(row.cpuMsPerOp),
-    row.ratio === undefined ? '—' : `${row.ratio.toFixed(2)}× ${row.baseline}`,
-    row.cpuRatio === undefined ? '—' : `${row.cpuRatio.toFixed(2)}×`,
+    row.ratio === undefined ? '—' : `${row.ratio.toFixed(2)}× ${row.baseline}${spread(row.pairedRatios)}`,
+    row.cpuRatio === undefined ? '—' : `${row.cpuRatio.toFixed(2)}×${spread(row.pairedCpuRatios)}`,
     row.failures ? String(row.failures) : '',
   ]);
   return table(

@@ -28,6 +28,12 @@ export interface Row {
   readonly note?: string;
   /** Every round's rate when the run had several (`BENCH_ROUNDS`); the row shows the best. */
   readonly rounds?: number[];
+  /**
+   * A paired row (measured in alternating windows with its baseline's server, `lib/paired.ts`):
+   * each pair's rate ratio and per-CPU ratio. Its `ratio` and `cpuRatio` are their medians.
+   */
+  readonly pairedRatios?: number[];
+  readonly pairedCpuRatios?: number[];
 }
 
 /** A ratio issue 9 (or DESIGN.md's quality bars) asks for, checked in the same run. */
@@ -36,8 +42,11 @@ export interface Target {
   readonly baseline: string;
   readonly atLeast: number;
   readonly source: string;
-  /** Compare the rows' own ratios to their baselines instead of their rates. */
-  readonly metric?: 'rate' | 'ratio';
+  /**
+   * `rate` (default): the row's rate ÷ the baseline row's. `ratio`: the rows' own ratios to their
+   * baselines, divided. `paired`: the row's own ratio, measured against `baseline` pair by pair.
+   */
+  readonly metric?: 'rate' | 'ratio' | 'paired';
   /** A memory bound instead of a ratio: the row's peak RSS under load, in MiB (no baseline). */
   readonly atMostMiB?: number;
 }
