@@ -76,22 +76,21 @@ export class KyselyRateLimiter extends StoreAbstract {
       return row ?? { points: 0, expire: null };
     }
     const expire = msDuration > 0 ? now + msDuration : null;
-    const live = sql<boolean>`rate_limits.expire IS NULL OR rate_limits.expire > ${now}`;
-    return this.#db
-      .insertInto('rate_limits')
-      .values({ key, points, expire })
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet(
-          forceExpire
-            ? { points, expire }
-            : {
-                points: sql`CASE WHEN ${live} THEN rate_limits.points + excluded.points ELSE excluded.points END`,
-                expire: sql`CASE WHEN ${live} THEN rate_limits.expire ELSE excluded.expire END`,
-              },
-        ),
-      )
-      .returning(['points', 'expire'])
-      .executeTakeFirstOrThrow();
+    if (forceExpire)
+      return this.#db
+        .insertInto('rate_limits')
+        .values({ key, points, expire })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ points, expire }))
+        .returning(['points', 'expire'])
+        .executeTakeFirstOrThrow();
+    // Written out (the statement the query builder made): building it cost as much as running it,
+    // and more while the code is cold, as it is for a lease claim once in a thousand requests.
+    const { rows } = await sql<Row>`insert into "rate_limits" ("key", "points", "expire")
+      values (${key}, ${points}, ${expire}) on conflict ("key") do update set
+        "points" = CASE WHEN rate_limits.expire IS NULL OR rate_limits.expire > ${now} THEN rate_limits.points + excluded.points ELSE excluded.points END,
+        "expire" = CASE WHEN rate_limits.expire IS NULL OR rate_limits.expire > ${now} THEN rate_limits.expire ELSE excluded.expire END
+      returning "points", "expire"`.execute(this.#db);
+    return rows[0]!;
   }
 
   async _get(key: string): Promise<Row | null> {
