@@ -5,8 +5,8 @@
  *   discarded load before it (default 1); `BENCH_QUICK=1` makes both short for smoke tests.
  * - `BENCH_CONNECTIONS` concurrent keep-alive connections (default 10).
  * - `BENCH_ROUNDS` passes over the whole plan (default 1); each row keeps its best round.
- * - `BENCH_PAIRS` alternating windows per side for a paired row (default 6; 2 with `BENCH_QUICK`),
- *   `BENCH_PAIR_SECONDS` the length of each window (default 2; 0.5 with `BENCH_QUICK`).
+ * - `BENCH_PAIRS` alternating windows per side for a paired row (default 20; 2 with `BENCH_QUICK`),
+ *   `BENCH_PAIR_SECONDS` the length of each window (default 1; 0.5 with `BENCH_QUICK`).
  * - `BENCH_ONLY` a case-insensitive regular expression on scenario names.
  * - `BENCH_DATABASES` `sqlite,postgres` (default both); `BENCH_PG_URL` the server to create the
  *   throw-away database on (default `postgres://postgres@127.0.0.1:5432/postgres`).
@@ -49,8 +49,8 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
     warmupSeconds: seconds(env.BENCH_WARMUP, quick ? 0.5 : 1),
     connections: Math.max(1, Math.trunc(seconds(env.BENCH_CONNECTIONS, 10))),
     rounds: Math.max(1, Math.trunc(seconds(env.BENCH_ROUNDS, 1))),
-    pairs: Math.max(1, Math.trunc(seconds(env.BENCH_PAIRS, quick ? 2 : 6))),
-    pairSeconds: Math.max(0.1, seconds(env.BENCH_PAIR_SECONDS, quick ? 0.5 : 2)),
+    pairs: Math.max(1, Math.trunc(seconds(env.BENCH_PAIRS, quick ? 2 : 20))),
+    pairSeconds: Math.max(0.1, seconds(env.BENCH_PAIR_SECONDS, quick ? 0.5 : 1)),
     only: env.BENCH_ONLY ? new RegExp(env.BENCH_ONLY, 'i') : undefined,
     databases,
     pgUrl: env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
