@@ -6,10 +6,11 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compiledServers, type RunningChild, runMeasurement, startServer } from './lib/child.js';
 import { type BenchDatabase, postgresDatabase, sqliteDatabase } from './lib/databases.js';
-import { drive } from './lib/load.js';
+import { drive, type LoadResult } from './lib/load.js';
 import { loadAverage, machineInfo } from './lib/machine.js';
+import { medianOf } from './lib/median.js';
 import { benchOptions } from './lib/options.js';
-import { drivePair, median } from './lib/paired.js';
+import { drivePair, type PairSide } from './lib/paired.js';
 import { applyRatios, checkTargets, formatRows, formatTargets } from './lib/report.js';
 import { runRouting } from './lib/routing.js';
 import type { Row } from './lib/row.js';
@@ -68,25 +69,48 @@ function profileDir(id: string): string | undefined {
   return dir;
 }
 
+/** Starts a scenario's server: the child, where to send its load, and how to read its CPU. */
+async function startScenario(
+  scenario: HttpScenario,
+  profileId = scenario.id,
+): Promise<{ child: RunningChild; side: PairSide }> {
+  const child = await startServer({
+    script: scenario.script,
+    env: { BENCH_CONNECTIONS: String(options.connections), ...scenario.env },
+    cpuProfDir: profileDir(profileId),
+    startTimeoutMs: scenario.startTimeoutMs,
+  });
+  const side = {
+    url: `http://127.0.0.1:${child.ready.port}`,
+    load: scenario.load(child.ready.fixtures ?? {}),
+    cpuMs: () => child.cpuMs(),
+  };
+  return { child, side };
+}
+
+/** The row's identity: the scenario without what runs it. */
+function metaOf(scenario: HttpScenario): Row {
+  const {
+    kind: _kind,
+    load: _load,
+    script: _script,
+    env: _env,
+    startTimeoutMs: _t,
+    paired: _p,
+    ...meta
+  } = scenario;
+  return meta;
+}
+
 async function runHttp(scenario: HttpScenario): Promise<Row> {
-  const { kind: _kind, load, script, env, startTimeoutMs, ...meta } = scenario;
   let child: RunningChild | undefined;
   try {
-    child = await startServer({
-      script,
-      env: { BENCH_CONNECTIONS: String(options.connections), ...env },
-      cpuProfDir: profileDir(scenario.id),
-      startTimeoutMs,
-    });
-    const server = child;
-    const result = await drive(
-      `http://127.0.0.1:${server.ready.port}`,
-      load(server.ready.fixtures ?? {}),
-      options,
-      () => server.cpuMs(),
-    );
+    const started = await startScenario(scenario);
+    child = started.child;
+    const { url, load, cpuMs } = started.side;
+    const result = await drive(url, load, options, cpuMs);
     return {
-      ...meta,
+      ...metaOf(scenario),
       opsPerSecond: result.opsPerSecond,
       p50Ms: result.p50Ms,
       p99Ms: result.p99Ms,
@@ -96,7 +120,7 @@ async function runHttp(scenario: HttpScenario): Promise<Row> {
       ...(result.failures ? { note: `statuses ${JSON.stringify(result.statuses)}` } : {}),
     };
   } catch (error) {
-    return { ...meta, pending: first(error) };
+    return { ...metaOf(scenario), pending: first(error) };
   } finally {
     await child?.stop();
   }
@@ -108,52 +132,38 @@ async function runHttp(scenario: HttpScenario): Promise<Row> {
  * median of the pairs'.
  */
 async function runPaired(scenario: HttpScenario, baseline: HttpScenario): Promise<Row> {
-  const { kind: _kind, load, script, env, startTimeoutMs, paired: _paired, ...meta } = scenario;
   const children: RunningChild[] = [];
-  const side = async (of: HttpScenario) => {
-    // One after the other: the second server finds the database migrated by the first.
-    const child = await startServer({
-      script: of.script,
-      env: { BENCH_CONNECTIONS: String(options.connections), ...of.env },
-      cpuProfDir: profileDir(of === baseline ? `${of.id}.paired` : of.id),
-      startTimeoutMs: of.startTimeoutMs,
-    });
-    children.push(child);
-    return {
-      url: `http://127.0.0.1:${child.ready.port}`,
-      load: of.load(child.ready.fixtures ?? {}),
-      cpuMs: () => child.cpuMs(),
-    };
-  };
   try {
-    const base = await side(baseline);
-    const subject = await side(scenario);
-    const result = await drivePair(base, subject, {
+    // One after the other: the second server finds the database migrated by the first.
+    const base = await startScenario(baseline, `${baseline.id}.paired`);
+    children.push(base.child);
+    const subject = await startScenario(scenario);
+    children.push(subject.child);
+    const result = await drivePair(base.side, subject.side, {
       connections: options.connections,
       warmupSeconds: options.warmupSeconds,
       windowSeconds: options.pairSeconds,
       pairs: options.pairs,
     });
     const windows = result.subject;
-    const of = (pick: (window: (typeof windows)[number]) => number | undefined) =>
-      median(windows.map(pick).filter((value): value is number => value !== undefined));
+    const of = (pick: (window: LoadResult) => number | undefined) => medianOf(windows.map(pick));
     const failures = windows.reduce((sum, window) => sum + window.failures, 0);
     return {
-      ...meta,
+      ...metaOf(scenario),
       opsPerSecond: of((window) => window.opsPerSecond),
       p50Ms: of((window) => window.p50Ms),
       p99Ms: of((window) => window.p99Ms),
       cpuMsPerOp: of((window) => window.cpuMsPerOp),
-      peakRssBytes: children[1]?.peakRss(),
+      peakRssBytes: subject.child.peakRss(),
       failures,
-      ratio: median(result.ratios),
-      cpuRatio: median(result.cpuRatios),
+      ratio: medianOf(result.ratios),
+      cpuRatio: medianOf(result.cpuRatios),
       pairedRatios: result.ratios,
       pairedCpuRatios: result.cpuRatios,
       ...(failures ? { note: `statuses ${JSON.stringify(windows.map((window) => window.statuses))}` } : {}),
     };
   } catch (error) {
-    return { ...meta, pending: first(error) };
+    return { ...metaOf(scenario), pending: first(error) };
   } finally {
     for (const child of children) await child.stop();
   }
@@ -182,8 +192,10 @@ function runHttpScenario(scenario: HttpScenario): Promise<Row> {
     (other): other is HttpScenario => other.kind === 'http' && other.id === scenario.baseline,
   );
   if (baseline) return runPaired(scenario, baseline);
-  const { kind: _k, load: _l, script: _s, env: _e, paired: _p, ...meta } = scenario;
-  return Promise.resolve({ ...meta, pending: `its baseline ${scenario.baseline} is not in the run` });
+  return Promise.resolve({
+    ...metaOf(scenario),
+    pending: `its baseline ${scenario.baseline} is not in the run`,
+  });
 }
 
 /** Runs one scenario and logs its rows as they come. */
@@ -227,10 +239,10 @@ function pooled(samples: Row[]): Row {
   const pairedCpuRatios = all((row) => row.pairedCpuRatios);
   return {
     ...samples[0]!,
-    opsPerSecond: median(samples.map((row) => row.opsPerSecond!)),
-    cpuMsPerOp: median(samples.map((row) => row.cpuMsPerOp).filter((ms): ms is number => ms !== undefined)),
-    ratio: median(pairedRatios),
-    cpuRatio: median(pairedCpuRatios),
+    opsPerSecond: medianOf(samples.map((row) => row.opsPerSecond)),
+    cpuMsPerOp: medianOf(samples.map((row) => row.cpuMsPerOp)),
+    ratio: medianOf(pairedRatios),
+    cpuRatio: medianOf(pairedCpuRatios),
     pairedRatios,
     pairedCpuRatios,
     ...(samples.length > 1 ? { rounds: samples.map((row) => row.opsPerSecond!) } : {}),
@@ -259,8 +271,8 @@ for (const engine of options.databases) {
   );
   if (typeof database === 'string' || !oauthBuilt) {
     const pending = typeof database === 'string' ? database : 'src/oauth not built yet (issues 4 and 5)';
-    for (const { kind: _k, load: _l, script: _s, env: _e, ...meta } of scenarios as HttpScenario[]) {
-      if (selected(meta.id)) notRun.push({ ...meta, pending });
+    for (const scenario of scenarios as HttpScenario[]) {
+      if (selected(scenario.id)) notRun.push({ ...metaOf(scenario), pending });
     }
     if (typeof database !== 'string') await database.drop();
     continue;

@@ -12,6 +12,7 @@ import http from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from '../lib/median.js';
 
 const { values } = parseArgs({
   options: {
@@ -182,7 +183,6 @@ for (let round = 0; round < Number(values.rounds); round++) {
     peers.push(procCpu(peer.child.pid!) - start);
   }
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const perToken = median(server) / requests;
 const perSign = median(jose);
 console.log(

@@ -25,6 +25,7 @@ import { SignJWT } from 'jose';
 import { Users } from 'tollgate';
 import { AccessTokenSigner, Clients, installKeys } from 'tollgate/oauth';
 import { createApp } from '../../app/bootstrap.js';
+import { median } from '../lib/median.js';
 
 const { values } = parseArgs({
   options: {
@@ -163,7 +164,6 @@ for (let round = 0; round < Number(values.rounds); round++) {
     onMain[name]!.push(main);
   }
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(
   JSON.stringify({
     algorithm: values.alg,

@@ -28,6 +28,7 @@ import { getRequestListener } from '@hono/node-server';
 import SQLite from 'better-sqlite3';
 import { Hono } from 'hono';
 import pg from 'pg';
+import { median } from '../lib/median.js';
 
 const rounds = Number(process.argv[2] ?? 8);
 const calls = Number(process.argv[3] ?? 20_000);
@@ -186,7 +187,6 @@ for (let r = 0; r < rounds; r++) {
     times[i]!.push(await measure(targets[i]!, calls));
   }
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const bareUs = median(times[0]!);
 console.log(
   `${rounds} rounds × ${calls} requests each; median ${coldKb > 0 ? `wall time per request, caches cold (${coldKb} KiB written between requests)` : 'CPU per request'}:`,

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { Hono } from 'hono';
 import { Container, createLogger } from 'tollgate';
 import { Router, toHonoPath } from 'tollgate/http';
+import { median } from '../lib/median.js';
 
 export interface Row {
   bench: 'routing';
@@ -119,8 +120,6 @@ async function measure(fetch: Fetch, reqs: Request[], ms: number): Promise<numbe
   const used = process.cpuUsage(cpu);
   return count / ((used.user + used.system) / 1e6);
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /**
  * About 12 s. The machine is shared and noisy, so each size runs many short rounds that measure the
