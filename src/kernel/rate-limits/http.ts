@@ -10,10 +10,8 @@ import type { RateLimitResult } from './rate-limit.js';
  * it resets (`t`, seconds); a refusal adds `Retry-After` (RFC 9110 §10.2.3) with the longest wait.
  */
 export function rateLimitHeaders(results: readonly RateLimitResult[]): Record<string, string> {
-  const only = results.length === 1 ? results[0]! : undefined;
-  // The usual case, one limit that let the request through, without the arrays.
-  if (only?.allowed && only.policy.points > 0)
-    return { 'RateLimit-Policy': policyField(only), RateLimit: remainingField(only) };
+  const only = soleAllowed(results);
+  if (only) return { 'RateLimit-Policy': policyField(only), RateLimit: remainingField(only) };
   const live = results.filter((r) => r.policy.points > 0);
   if (live.length === 0) return {};
   const headers: Record<string, string> = {
@@ -23,6 +21,12 @@ export function rateLimitHeaders(results: readonly RateLimitResult[]): Record<st
   const refused = live.filter((r) => !r.allowed);
   if (refused.length > 0) headers['Retry-After'] = String(retryAfter(refused));
   return headers;
+}
+
+/** The usual answer's one limit, which let the request through: its fields need no arrays. */
+function soleAllowed(results: readonly RateLimitResult[]): RateLimitResult | undefined {
+  const only = results.length === 1 ? results[0]! : undefined;
+  return only?.allowed && only.policy.points > 0 ? only : undefined;
 }
 
 /** Each limit's `RateLimit-Policy` item, made once per limit (its policy object). */
@@ -47,9 +51,9 @@ const remainingField = (r: RateLimitResult) => `"${r.name}";r=${r.remaining};t=$
 export function presetRateLimitHeaders(c: Context, results: readonly RateLimitResult[]): void {
   const outgoing = (c.env as { outgoing?: NodeOutgoing } | undefined)?.outgoing;
   const node = typeof outgoing?.setHeader === 'function' && !outgoing.headersSent ? outgoing : undefined;
-  const only = results.length === 1 ? results[0]! : undefined;
-  if (takesPresetHeaders(node) && only?.allowed && only.policy.points > 0) {
-    // The usual case, one limit that let the request through: nothing built but the two values.
+  const only = soleAllowed(results);
+  if (only && takesPresetHeaders(node)) {
+    // Nothing built but the two values.
     node.presetHeader('ratelimit-policy', policyField(only));
     node.presetHeader('ratelimit', remainingField(only));
     return;
