@@ -17,7 +17,7 @@
 // kernel and HTTP code do, so each request finds the caches cold; each request is then timed on
 // its own (wall clock, median per round) instead of CPU over the round. A tight loop keeps every
 // object a route reads in cache and underrates a path that reads many: the metered route's
-// overhead reads about 1.5–2 µs warm and 3.5–6 µs cold, as over HTTP (about 6 µs).
+// overhead over the reused one read 1.3 µs with 1 KiB and 3.6 µs with 8 MiB (about 6 µs over HTTP).
 import { mkdtempSync } from 'node:fs';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
