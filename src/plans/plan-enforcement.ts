@@ -9,9 +9,18 @@ import { bindToken } from '../oauth/guard/user-resolver.js';
 import type { VerifiedToken } from '../oauth/guard/verified-token.js';
 import type { Metering } from './metering/metering.js';
 import type { Plan, PlanCatalog } from './plan.js';
-import { PlanLimits } from './plan-limits.js';
-import type { PlanResolver } from './plan-resolver.js';
+import { type BoundLimits, PlanLimits } from './plan-limits.js';
+import type { PlanResolver, PlanStanding } from './plan-resolver.js';
 import { withinPlan } from './plan-scopes.js';
+
+/** What the calls of one verified token reuse while its user's standing stays the same. */
+interface Binding {
+  readonly standing: PlanStanding;
+  readonly userId: User['id'];
+  /** The token within the plan's scopes. */
+  readonly narrowed: VerifiedToken;
+  readonly limits: BoundLimits | undefined;
+}
 
 /**
  * What `auth:api` does on top of the token guard once plans are declared: narrows the request's
@@ -22,6 +31,8 @@ import { withinPlan } from './plan-scopes.js';
  */
 export class PlanEnforcement {
   readonly #limits = new Map<Plan, PlanLimits>();
+  /** Per token object (the guard keeps one per token between requests). */
+  readonly #bindings = new WeakMap<VerifiedToken, Binding>();
   readonly #now: () => number;
 
   constructor(
@@ -51,20 +62,35 @@ export class PlanEnforcement {
     if (user === undefined || token === undefined || token.id === 'transient') return user;
     const id = Number(user.id);
     const standing = this.resolver.cached(id);
-    if (standing !== undefined) return this.#enforce(c, user, token, standing.plan);
-    return this.resolver.standing(id).then((s) => this.#enforce(c, user, token, s.plan));
+    if (standing !== undefined) return this.#enforce(c, user, token, this.#binding(user, token, standing));
+    return this.resolver
+      .standing(id)
+      .then((s) => this.#enforce(c, user, token, this.#binding(user, token, s)));
   }
 
-  #enforce(c: Context, user: User, token: VerifiedToken, plan: Plan): User | Promise<User> {
-    const narrowed = withinPlan(token, plan);
+  /** The token's binding to this standing, made on its first call under it. */
+  #binding(user: User, token: VerifiedToken, standing: PlanStanding): Binding {
+    const known = this.#bindings.get(token);
+    if (known !== undefined && known.standing === standing && known.userId === user.id) return known;
+    const binding: Binding = {
+      standing,
+      userId: user.id,
+      narrowed: withinPlan(token, standing.plan),
+      limits: this.#limits.get(standing.plan)?.bind(String(user.id), token),
+    };
+    this.#bindings.set(token, binding);
+    return binding;
+  }
+
+  #enforce(c: Context, user: User, token: VerifiedToken, binding: Binding): User | Promise<User> {
+    const { narrowed, limits } = binding;
     if (narrowed !== token) c.set('accessToken', narrowed);
     // The guard keeps one model per token between requests: bind it every time, so `tokenCan()`
     // follows the plan both ways (narrowed after a downgrade, whole again after an upgrade).
     bindToken(user, narrowed);
     const now = this.#now();
-    const limits = this.#limits.get(plan);
     if (limits === undefined) return this.#count(c, user, now);
-    const results = limits.consume(String(user.id), token, now);
+    const results = limits.consume(now);
     if (results instanceof Promise) return results.then((r) => this.#count(c, user, now, r));
     return this.#count(c, user, now, results);
   }

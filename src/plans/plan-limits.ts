@@ -1,4 +1,5 @@
 import { tooManyRequests } from '../kernel/rate-limits/http.js';
+import type { Lease, LeasedLimit } from '../kernel/rate-limits/leased-limit.js';
 import type { RateLimitResult } from '../kernel/rate-limits/rate-limit.js';
 import type { RateLimits } from '../kernel/rate-limits/rate-limits.js';
 import type { VerifiedToken } from '../oauth/guard/verified-token.js';
@@ -10,11 +11,36 @@ export const limitName = (plan: Plan) => `plan.${plan.name.toLowerCase().replace
 
 type Answer = RateLimitResult | Promise<RateLimitResult>;
 
-/** One limit of a plan: its answer for a call, or undefined when it does not apply to the call. */
-interface Check {
-  consume(userId: string, token: VerifiedToken, now: number): Answer | undefined;
+/** One limit of a plan, for one credential of one user: its answer for each of their calls. */
+interface BoundCheck {
+  consume(now: number): Answer;
   /** The quota answers a spent month with its own message. */
   readonly quota: boolean;
+}
+
+/** One limit of a plan: bound to a credential, or undefined when it does not apply to it. */
+type Check = (userId: string, token: VerifiedToken) => BoundCheck | undefined;
+
+/**
+ * A leased limit on one subject. It keeps the subject's lease between calls, so a call the lease
+ * answers looks nothing up.
+ */
+class LeasedCheck implements BoundCheck {
+  readonly quota = false;
+  #held: Lease | undefined;
+
+  constructor(
+    private readonly limit: LeasedLimit,
+    private readonly subject: string,
+  ) {}
+
+  consume(now: number): Answer {
+    const answer = this.#held && this.limit.consumeHeld(this.#held, now);
+    if (answer !== undefined) return answer;
+    const result = this.limit.consume(this.subject, now);
+    this.#held = this.limit.held(this.subject);
+    return result;
+  }
 }
 
 /**
@@ -32,22 +58,19 @@ export class PlanLimits {
       policy && policy.points > 0 ? limits.leased(limits.define(`${name}${suffix}`, policy)) : undefined;
     const credential = leased('.credential', plan.credentialLimit);
     if (credential)
-      this.#checks.push({
-        quota: false,
-        consume: (_, token, now) => credential.consume(`${token.current.kind ?? 'token'}:${token.id}`, now),
-      });
+      this.#checks.push(
+        (_, token) => new LeasedCheck(credential, `${token.current.kind ?? 'token'}:${token.id}`),
+      );
     const client = leased('.client', plan.clientLimit);
     if (client)
-      this.#checks.push({
-        quota: false,
-        consume: (userId, token, now) =>
-          token.clientId === '' ? undefined : client.consume(`${userId}:${token.clientId}`, now),
-      });
+      this.#checks.push((userId, token) =>
+        token.clientId === '' ? undefined : new LeasedCheck(client, `${userId}:${token.clientId}`),
+      );
     const user = leased('', plan.rateLimit);
-    if (user) this.#checks.push({ quota: false, consume: (userId, _, now) => user.consume(userId, now) });
+    if (user) this.#checks.push((userId) => new LeasedCheck(user, userId));
     if (plan.monthlyQuota !== null) {
       const quota = new MonthlyQuota(`${name}.month`, plan.monthlyQuota, limits);
-      this.#checks.push({ quota: true, consume: (userId, _, now) => quota.consume(userId, now) });
+      this.#checks.push((userId) => ({ quota: true, consume: (now) => quota.consume(userId, now) }));
     }
   }
 
@@ -55,22 +78,34 @@ export class PlanLimits {
     return this.#checks.length === 0;
   }
 
-  /** Counts one call of `userId` with `token` at `now` (application-clock ms): the results consulted. */
+  /** The limits that apply to the calls of `userId` with `token`, in the order they count. */
+  bind(userId: string, token: VerifiedToken): BoundLimits {
+    const checks: BoundCheck[] = [];
+    for (const check of this.#checks) {
+      const bound = check(userId, token);
+      if (bound !== undefined) checks.push(bound);
+    }
+    return new BoundLimits(checks);
+  }
+}
+
+/** A plan's limits for one credential of one user (`PlanLimits.bind`). */
+export class BoundLimits {
+  constructor(private readonly checks: readonly BoundCheck[]) {}
+
+  /** Counts one call at `now` (application-clock ms): the results consulted. */
   consume(
-    userId: string,
-    token: VerifiedToken,
     now: number,
     results: RateLimitResult[] = [],
     from = 0,
   ): RateLimitResult[] | Promise<RateLimitResult[]> {
-    for (let i = from; i < this.#checks.length; i++) {
-      const check = this.#checks[i]!;
-      const answer = check.consume(userId, token, now);
-      if (answer === undefined) continue;
+    for (let i = from; i < this.checks.length; i++) {
+      const check = this.checks[i]!;
+      const answer = check.consume(now);
       if (answer instanceof Promise)
         return answer.then((result) => {
           settle(result, check, results);
-          return this.consume(userId, token, now, results, i + 1);
+          return this.consume(now, results, i + 1);
         });
       settle(answer, check, results);
     }
@@ -78,7 +113,7 @@ export class PlanLimits {
   }
 }
 
-function settle(result: RateLimitResult, check: Check, results: RateLimitResult[]): void {
+function settle(result: RateLimitResult, check: BoundCheck, results: RateLimitResult[]): void {
   results.push(result);
   if (!result.allowed) throw check.quota ? quotaSpent(results) : tooManyRequests(results);
 }

@@ -80,6 +80,33 @@ for (const store of stores) {
       expect(results.filter((r) => r.allowed)).toHaveLength(197);
     });
 
+    it('a held lease answers as the subject does, and stops answering once used up or dropped', async () => {
+      const { t, leased, limits } = await twoInstances(200);
+      const now = t.clock.now().getTime();
+      const limit = leased[0]!;
+      expect(limit.held('ada')).toBeUndefined();
+      expect((await limit.consume('ada', now)).allowed).toBe(true);
+      const lease = limit.held('ada')!;
+      // The lease is 10 attempts: the first took one; the held lease answers for the rest, counted
+      // as `consume` counts them, with the claims it makes ahead.
+      const held = [];
+      for (let answer = limit.consumeHeld(lease, now); answer; answer = limit.consumeHeld(lease, now)) {
+        held.push(answer);
+        await Promise.resolve();
+      }
+      expect(held.length).toBeGreaterThanOrEqual(9);
+      expect(held.every((r) => r.allowed)).toBe(true);
+      const results = [...held];
+      while (results.length < 220) results.push(await limit.consume('ada', now));
+      expect(results.filter((r) => r.allowed)).toHaveLength(199);
+      expect(limit.consumeHeld(limit.held('ada')!, now)).toBeUndefined();
+      // Released at shutdown: a lease kept from before answers nothing.
+      expect((await leased[1]!.consume('grace', now)).allowed).toBe(true);
+      const grace = leased[1]!.held('grace')!;
+      await limits[1]!.close();
+      expect(leased[1]!.consumeHeld(grace, now)).toBeUndefined();
+    });
+
     // The database counts on the application clock; Redis on its own.
     if (!store.redis)
       it('a new window (application clock) starts a new lease', async () => {
@@ -88,7 +115,9 @@ for (const store of stores) {
         const first = [];
         for (let i = 0; i < 4; i++) first.push((await leased[i % 2]!.consume('ada', at())).allowed);
         expect(first).toEqual([true, true, true, false]);
+        const held = leased[1]!.held('ada')!;
         t.clock.advance(61_000);
+        expect(leased[1]!.consumeHeld(held, at())).toBeUndefined();
         expect((await leased[1]!.consume('ada', at())).allowed).toBe(true);
       });
 

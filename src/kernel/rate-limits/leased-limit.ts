@@ -1,7 +1,10 @@
 import type { RateLimit, RateLimitClaim, RateLimitResult } from './rate-limit.js';
 
 /** A share of one subject's window, held by this instance. */
-interface Lease {
+export interface Lease {
+  readonly subject: string;
+  /** No longer this instance's lease for its subject (its window ended, or it was evicted or released). */
+  dropped: boolean;
   /** Attempts this instance may still allow without asking the store. */
   left: number;
   /** What the store had left for everyone else at the last claim. */
@@ -62,7 +65,7 @@ export class LeasedLimit {
   consume(subject: string, now: number): RateLimitResult | Promise<RateLimitResult> {
     let lease = this.#leases.get(subject);
     if (lease !== undefined && now >= lease.endsAt) {
-      this.#leases.delete(subject);
+      this.#drop(lease);
       lease = undefined;
     }
     if (lease !== undefined) {
@@ -70,6 +73,20 @@ export class LeasedLimit {
       if (now < lease.refusedUntil) return this.#result(false, 0, lease.endsAt - now);
     }
     return this.#wait(subject, now);
+  }
+
+  /** The subject's lease, if this instance holds one: for `consumeHeld`. */
+  held(subject: string): Lease | undefined {
+    return this.#leases.get(subject);
+  }
+
+  /**
+   * `consume` for the subject of a lease the caller kept (`held`), without looking it up; undefined
+   * when the lease cannot answer alone (dropped, its window over, or used up): call `consume` then.
+   */
+  consumeHeld(lease: Lease, now: number): RateLimitResult | undefined {
+    if (lease.dropped || lease.left <= 0 || now >= lease.endsAt) return undefined;
+    return this.#take(lease.subject, lease, now);
   }
 
   async #wait(subject: string, now: number): Promise<RateLimitResult> {
@@ -98,6 +115,7 @@ export class LeasedLimit {
    */
   async release(now: number): Promise<void> {
     const leases = [...this.#leases];
+    for (const [, lease] of leases) lease.dropped = true;
     this.#leases.clear();
     await Promise.allSettled(leases.map(([, lease]) => lease.claiming));
     const unused = leases.filter(([, lease]) => lease.left > 0 && now < lease.endsAt - RELEASE_MARGIN_MS);
@@ -114,8 +132,12 @@ export class LeasedLimit {
   }
 
   #open(subject: string): Lease {
-    if (this.#leases.size >= this.#capacity) this.#leases.delete(this.#leases.keys().next().value!);
+    const replaced = this.#leases.get(subject);
+    if (replaced !== undefined) this.#drop(replaced);
+    else if (this.#leases.size >= this.#capacity) this.#drop(this.#leases.values().next().value!);
     const lease: Lease = {
+      subject,
+      dropped: false,
       left: 0,
       shared: this.limit.policy.points,
       endsAt: Infinity,
@@ -125,6 +147,11 @@ export class LeasedLimit {
     };
     this.#leases.set(subject, lease);
     return lease;
+  }
+
+  #drop(lease: Lease): void {
+    lease.dropped = true;
+    this.#leases.delete(lease.subject);
   }
 
   /** How many attempts the next claim asks for. */

@@ -5,7 +5,7 @@ import type { VerifiedToken } from '../../oauth/guard/verified-token.js';
 import type { CredentialKinds } from './credential-kinds.js';
 import type { CredentialKind } from './tables.js';
 import { type UsageKey, usageKeyString, utcDay } from './usage-key.js';
-import type { UsageMeter } from './usage-meter.js';
+import type { PendingCount, UsageMeter } from './usage-meter.js';
 
 const DAY_MS = 86_400_000;
 
@@ -14,6 +14,8 @@ interface KnownKey {
   userId: string | number;
   key: UsageKey;
   id: string;
+  /** Where the last units went, until the meter flushes it. */
+  count: PendingCount | undefined;
 }
 
 /**
@@ -53,8 +55,11 @@ export class Metering {
     const route = c.get('routeLabel') ?? `${c.req.method} ${c.req.routePath}`;
     const day = this.#today(now);
     const known = token && this.#keys.get(token)?.get(route)?.get(meter);
-    if (known !== undefined && known.day === day && known.userId === userId)
-      return this.meter.record(known.key, units, known.id);
+    if (known !== undefined && known.day === day && known.userId === userId) {
+      if (known.count === undefined || !this.meter.add(known.count, units))
+        known.count = this.meter.record(known.key, units, known.id);
+      return;
+    }
     const kind = this.kinds.of(token);
     if (typeof kind === 'string') return this.#record(token, userId, kind, route, meter, day, units);
     return kind.then((k) => this.#record(token, userId, k, route, meter, day, units));
@@ -79,14 +84,14 @@ export class Metering {
       meter,
     };
     const id = usageKeyString(key);
+    const count = this.meter.record(key, units, id);
     if (token !== undefined && kind !== 'cookie') {
       const routes = this.#keys.get(token) ?? new Map<string, Map<string, KnownKey>>();
       const meters = routes.get(route) ?? new Map<string, KnownKey>();
-      meters.set(meter, { day, userId, key, id });
+      meters.set(meter, { day, userId, key, id, count });
       routes.set(route, meters);
       this.#keys.set(token, routes);
     }
-    this.meter.record(key, units, id);
   }
 
   /** Today, UTC on the application clock; the string is made once a day. */

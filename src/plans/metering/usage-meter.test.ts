@@ -50,6 +50,21 @@ describe(`the usage meter (${engine})`, () => {
     ]);
   });
 
+  it('a count kept from record takes more units until its flush, then refuses them (the caller records again)', async () => {
+    t = await createTestApp({ providers: [plansProvider()] });
+    const meter = t.app.container.make(UsageMeter);
+    const count = meter.record(key())!;
+    expect(meter.add(count, 2)).toBe(true);
+    expect(meter.add(count, 0)).toBe(true);
+    await meter.flush();
+    expect(meter.add(count, 5)).toBe(false);
+    meter.record(key(), 5);
+    await meter.flush();
+    expect((await rows()).map((r) => [r.credential_id, r.meter, Number(r.units)])).toEqual([
+      ['key-1', 'calls', 8],
+    ]);
+  });
+
   it('a flush that fails keeps its counts for the next one', async () => {
     t = await createTestApp({ providers: [plansProvider()] });
     let failing = true;

@@ -12,8 +12,15 @@ const KEYS_PER_STATEMENT = 2_000;
  * more when the application closes. A write that fails puts its counts back for the next flush,
  * so nothing is lost while the database is away; only a crash loses the last `flushMs`.
  */
+/** A count waiting for a flush, and which one: `add` refuses it once that flush has taken it. */
+export interface PendingCount extends UsageCount {
+  readonly batch: number;
+}
+
 export class UsageMeter {
-  #pending = new Map<string, UsageCount>();
+  #pending = new Map<string, PendingCount>();
+  /** Counts recorded now go out with this flush (bumped by each). */
+  #batch = 0;
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
 
@@ -24,13 +31,28 @@ export class UsageMeter {
     readonly flushMs = 5_000,
   ) {}
 
-  /** Counts `units` for `key` (`id`: its `usageKeyString`, when the caller has it). */
-  record(key: UsageKey, units = 1, id = usageKeyString(key)): void {
-    if (!(units > 0) || !Number.isSafeInteger(units)) return;
-    const count = this.#pending.get(id);
-    if (count === undefined) this.#pending.set(id, { key, units });
-    else count.units += units;
+  /**
+   * Counts `units` for `key` (`id`: its `usageKeyString`, when the caller has it). Returns the count
+   * they went into, which `add` takes until the next flush.
+   */
+  record(key: UsageKey, units = 1, id = usageKeyString(key)): PendingCount | undefined {
+    if (!(units > 0) || !Number.isSafeInteger(units)) return undefined;
     this.#timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
+    const count = this.#pending.get(id);
+    if (count !== undefined) {
+      count.units += units;
+      return count;
+    }
+    const added = { key, units, batch: this.#batch };
+    this.#pending.set(id, added);
+    return added;
+  }
+
+  /** Adds `units` to a count `record` returned, without looking its key up; false once it was flushed. */
+  add(count: PendingCount, units: number): boolean {
+    if (count.batch !== this.#batch) return false;
+    if (units > 0 && Number.isSafeInteger(units)) count.units += units;
+    return true;
   }
 
   /** Counts not yet written (for tests and the shutdown log). */
@@ -44,6 +66,7 @@ export class UsageMeter {
     this.#timer = undefined;
     const batch = [...this.#pending.values()];
     this.#pending = new Map();
+    this.#batch++;
     if (batch.length === 0) return this.#flushing;
     const at = this.clock.now().toISOString();
     this.#flushing = this.#flushing.then(async () => {
