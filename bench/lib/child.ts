@@ -12,6 +12,10 @@ export interface ChildOptions {
   /** Directory for a `--cpu-prof` profile; none when undefined. */
   readonly cpuProfDir?: string;
   readonly startTimeoutMs?: number;
+  /** Another checkout, built with `npm run build:bench`: its compiled server runs, from its folder. */
+  readonly root?: string;
+  /** CPUs the server may run on (`taskset -c`, e.g. `1`); any when undefined. */
+  readonly cpus?: string;
 }
 
 export interface RunningChild {
@@ -38,16 +42,19 @@ const builtBenchDir = fileURLToPath(new URL('../../build/bench/', import.meta.ur
 export const compiledServers = (): boolean => process.env.BENCH_COMPILED === '1';
 
 function launch(options: ChildOptions): ChildProcess {
+  const compiled = compiledServers() || options.root !== undefined;
   // --expose-gc: a server collects its set-up garbage (60,000 signed tokens, say) once it is ready.
-  const args = compiledServers() ? ['--expose-gc'] : ['--expose-gc', '--import', 'tsx'];
+  const args = compiled ? ['--expose-gc'] : ['--expose-gc', '--import', 'tsx'];
   if (options.cpuProfDir) args.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`);
-  args.push(
-    compiledServers()
-      ? `${builtBenchDir}${options.script.replace(/\.ts$/, '.js')}`
-      : `${benchDir}${options.script}`,
-  );
-  return spawn(process.execPath, args, {
-    cwd: fileURLToPath(new URL('../../', import.meta.url)),
+  const root = options.root ?? fileURLToPath(new URL('../../', import.meta.url));
+  const built = options.root === undefined ? builtBenchDir : `${options.root}/build/bench/`;
+  args.push(compiled ? `${built}${options.script.replace(/\.ts$/, '.js')}` : `${benchDir}${options.script}`);
+  const [command, commandArgs] =
+    options.cpus === undefined
+      ? [process.execPath, args]
+      : ['taskset', ['-c', options.cpus, process.execPath, ...args]];
+  return spawn(command, commandArgs, {
+    cwd: root,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -38,7 +38,7 @@ const answers: Record<string, (res: ServerResponse) => void> = {
 
 function preset(res: ServerResponse, name: string, value: string): void {
   if (!takesPresetHeaders(res)) throw new Error('not a response of secureServerResponse');
-  res.presetHeader(name, value);
+  res.presetHeaders([name, value]);
 }
 
 describe('secureServerResponse', () => {

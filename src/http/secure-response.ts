@@ -4,13 +4,13 @@ type HeaderList = OutgoingHttpHeaders | OutgoingHttpHeader[];
 
 /** A Node response that takes headers to write with the status line, as `secureServerResponse`'s do. */
 export interface PresetHeaders {
-  /** `name` in lower case. */
-  presetHeader(name: string, value: string): void;
+  /** Lower-case names and values in turn; the list is kept as given, not copied. */
+  presetHeaders(fields: string[]): void;
 }
 
 /** Whether `outgoing` is a response of `secureServerResponse`'s class. */
 export function takesPresetHeaders(outgoing: unknown): outgoing is PresetHeaders {
-  return typeof (outgoing as Partial<PresetHeaders> | undefined)?.presetHeader === 'function';
+  return typeof (outgoing as Partial<PresetHeaders> | undefined)?.presetHeaders === 'function';
 }
 
 /**
@@ -21,7 +21,7 @@ export function takesPresetHeaders(outgoing: unknown): outgoing is PresetHeaders
  * first. Setting them with `setHeader` before the app answers costs about twice as much (each
  * `setHeader` is checked and stored on its own, and the `writeHead` that follows merges into
  * them). When headers were set with `setHeader`, the defaults the response lacks are set that
- * way too. `presetHeader` adds a header of this response alone (the rate-limit fields) the same way.
+ * way too. `presetHeaders` adds headers of this response alone (the rate-limit fields) the same way.
  */
 export function secureServerResponse(defaults: {
   entries(): readonly (readonly [string, string])[];
@@ -32,9 +32,8 @@ export function secureServerResponse(defaults: {
     /** This response's own preset headers, lower-case names and values in turn. */
     #preset: string[] | undefined;
 
-    presetHeader(name: string, value: string): void {
-      this.#preset ??= [];
-      this.#preset.push(name, value);
+    presetHeaders(fields: string[]): void {
+      this.#preset = this.#preset === undefined ? fields : this.#preset.concat(fields);
     }
 
     override writeHead(statusCode: number, reason?: string | HeaderList, headers?: HeaderList): this {

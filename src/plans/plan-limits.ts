@@ -96,24 +96,26 @@ export class BoundLimits {
   /** Counts one call at `now` (application-clock ms): the results consulted. */
   consume(
     now: number,
-    results: RateLimitResult[] = [],
+    results?: RateLimitResult[],
     from = 0,
   ): RateLimitResult[] | Promise<RateLimitResult[]> {
+    let consulted = results;
     for (let i = from; i < this.checks.length; i++) {
       const check = this.checks[i]!;
       const answer = check.consume(now);
       if (answer instanceof Promise)
-        return answer.then((result) => {
-          settle(result, check, results);
-          return this.consume(now, results, i + 1);
-        });
-      settle(answer, check, results);
+        return answer.then((result) => this.consume(now, settle(result, check, consulted), i + 1));
+      consulted = settle(answer, check, consulted);
     }
-    return results;
+    return consulted ?? [];
   }
 }
 
-function settle(result: RateLimitResult, check: BoundCheck, results: RateLimitResult[]): void {
-  results.push(result);
-  if (!result.allowed) throw check.quota ? quotaSpent(results) : tooManyRequests(results);
+/** The results with `result` added; a refusal throws the 429. */
+function settle(result: RateLimitResult, check: BoundCheck, results?: RateLimitResult[]): RateLimitResult[] {
+  // The first starts a list of one: `[]` and a push would reserve room for seventeen.
+  const consulted = results === undefined ? [result] : results;
+  if (results !== undefined) results.push(result);
+  if (!result.allowed) throw check.quota ? quotaSpent(consulted) : tooManyRequests(consulted);
+  return consulted;
 }

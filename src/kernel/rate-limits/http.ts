@@ -47,7 +47,7 @@ const remainingField = (r: RateLimitResult) =>
 /**
  * Puts the rate-limit fields on the request's response: when `@hono/node-server` serves it
  * (`env.outgoing`), straight onto Node's response — written with the status line and the security
- * headers when `listen()` serves it (`presetHeader`), else with `setHeader` — and through Hono
+ * headers when `listen()` serves it (`presetHeaders`), else with `setHeader` — and through Hono
  * otherwise. Headers the response sets itself (a 429's) win.
  */
 export function presetRateLimitHeaders(c: Context, results: readonly RateLimitResult[]): void {
@@ -55,15 +55,17 @@ export function presetRateLimitHeaders(c: Context, results: readonly RateLimitRe
   const node = typeof outgoing?.setHeader === 'function' && !outgoing.headersSent ? outgoing : undefined;
   const only = soleAllowed(results);
   if (only && takesPresetHeaders(node)) {
-    // Nothing built but the two values.
-    node.presetHeader('ratelimit-policy', policyField(only));
-    node.presetHeader('ratelimit', remainingField(only));
+    // Nothing built but the two values and the list (a literal: no room reserved beyond them).
+    node.presetHeaders(['ratelimit-policy', policyField(only), 'ratelimit', remainingField(only)]);
     return;
   }
   const headers = rateLimitHeaders(results);
+  if (takesPresetHeaders(node)) {
+    node.presetHeaders(Object.entries(headers).flatMap(([name, value]) => [name.toLowerCase(), value]));
+    return;
+  }
   for (const name in headers) {
-    if (takesPresetHeaders(node)) node.presetHeader(name.toLowerCase(), headers[name]!);
-    else if (node) node.setHeader(name, headers[name]!);
+    if (node) node.setHeader(name, headers[name]!);
     else c.header(name, headers[name]!);
   }
 }
