@@ -17,7 +17,8 @@
 // kernel and HTTP code do, so each request finds the caches cold; each request is then timed on
 // its own (wall clock, median per round) instead of CPU over the round. A tight loop keeps every
 // object a route reads in cache and underrates a path that reads many: the metered route's
-// overhead over the reused one read 1.3 µs with 1 KiB and 3.6 µs with 8 MiB (about 6 µs over HTTP).
+// overhead over the reused one read 1.3 µs with 1 KiB and 3.6 µs with 8 MiB (about 6 µs over HTTP,
+// before session 27's cuts; docs/benchmarks.md).
 import { mkdtempSync } from 'node:fs';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
