@@ -209,11 +209,14 @@ export class Subscriptions implements SubscriptionOperations {
     return updated;
   }
 
-  /** Cancels `providerId` at period end again; a resume that re-created it moves the row onto it. */
+  /**
+   * Cancels `providerId` at period end again and writes the row as the cancellation had it (on the
+   * id a resume that re-created it gave): a webhook handled while the cancellation was lifted may
+   * have stored it lifted. The webhook locks the row first, so this write lands after its own.
+   */
   private async recancel(record: SubscriptionRecord, providerId: string): Promise<void> {
     const remote = await this.gateway.cancelSubscription(providerId, { atPeriodEnd: true });
-    if (providerId !== record.providerId)
-      await this.repository.update(record.id, { providerId, ...this.answered(remote) });
+    await this.repository.update(record.id, { providerId, endsAt: record.endsAt, ...this.answered(remote) });
   }
 
   async updateQuantity(record: SubscriptionRecord, quantity: number): Promise<SubscriptionRecord> {

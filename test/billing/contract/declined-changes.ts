@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { PaymentGatewayKey } from '../../../src/billing/index.js';
 import type { ContractContext, TestUser } from './context.js';
 
 /**
@@ -71,6 +72,33 @@ export function declinedChangeCases(ctx: ContractContext): void {
       await ctx.sandbox.advanceDays(32);
       expect(await paidAmounts(await reload(user))).toEqual(paid);
       expect(await user.subscribed('main')).toBe(false);
+    });
+
+    it('a swap refused after a webhook stored the lifted cancellation puts the cancellation back here too', async () => {
+      const user = await newUser();
+      const sub = await user.newSubscription('main', plans.monthly.id).create(tokens.card);
+      await sub.cancel();
+      await (await reload(user)).updateCard(tokens.failsLater);
+      await ctx.sandbox.settled();
+      const gateway = ctx.t.app.container.make(PaymentGatewayKey);
+      const update = gateway.updateSubscription.bind(gateway);
+      // Between the resume and the plan change, the provider's subscription is not cancelled: a
+      // webhook handled then stores it so (the handler reads the provider as it is at that moment).
+      const spy = vi.spyOn(gateway, 'updateSubscription').mockImplementationOnce(async (id, changes) => {
+        await ctx.t.app.db
+          .updateTable('subscriptions')
+          .set({ ends_at: null })
+          .where('id', '=', sub.id)
+          .execute();
+        return update(id, changes);
+      });
+      try {
+        await expectBillingError(sub.swap(plans.other.id), 'card_declined');
+      } finally {
+        spy.mockRestore();
+      }
+      const { sub: after } = await settledState(user, sub.providerId);
+      expect([after.onGracePeriod(), after.plan]).toEqual([true, plans.monthly.id]);
     });
 
     if (harness.capabilities.supportsQuantities) {
