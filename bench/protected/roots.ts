@@ -9,13 +9,16 @@
 //   npx tsx bench/protected/roots.ts /tmp/before:protected_metered .:protected_metered
 //
 // A root is a checkout built with `npm run build:bench` (see docs/benchmarks.md for making one of
-// an earlier commit). Each server gets its own SQLite file. BENCH_SERVER_CPUS (default `1`) and
+// an earlier commit). Each server gets its own SQLite file, or with BENCH_PG_URL (a PostgreSQL
+// server's admin URL) its own throw-away database there. BENCH_SERVER_CPUS (default `1`) and
 // BENCH_LOAD_CPUS (default `0`) say where each runs; `any` leaves it to the scheduler.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startServer } from '../lib/child.js';
+import { type BenchDatabase, postgresDatabase } from '../lib/databases.js';
 import { median } from '../lib/median.js';
 import { drivePair, type PairSide } from '../lib/paired.js';
 
@@ -28,6 +31,12 @@ const loadCpus = pin(process.env.BENCH_LOAD_CPUS ?? '0');
 if (loadCpus !== undefined) spawnSync('taskset', ['-pc', loadCpus, String(process.pid)], { stdio: 'ignore' });
 
 const folder = mkdtempSync(join(tmpdir(), 'tollgate-roots-'));
+const pgUrl = process.env.BENCH_PG_URL;
+const databases: BenchDatabase[] = [];
+for (let i = 0; pgUrl && i < 2; i++) {
+  databases.push(await postgresDatabase(pgUrl));
+  await sleep(5); // its name holds the time in ms
+}
 const servers = await Promise.all(
   [first, second].map((spec, i) => {
     const [root = '.', scenario = 'protected'] = spec.split(':');
@@ -36,7 +45,7 @@ const servers = await Promise.all(
       root: resolve(root),
       cpus: serverCpus,
       env: {
-        DATABASE_URL: `sqlite:${join(folder, `${i}.sqlite`)}`,
+        DATABASE_URL: databases[i]?.url ?? `sqlite:${join(folder, `${i}.sqlite`)}`,
         STORAGE_PATH: mkdtempSync(join(folder, 'keys-')),
         BENCH_SCENARIO: scenario,
         OAUTH_SIGNING_ALG: 'RS256',
@@ -74,4 +83,5 @@ try {
   );
 } finally {
   await Promise.all(servers.map((server) => server.stop()));
+  for (const database of databases) await database.drop();
 }
