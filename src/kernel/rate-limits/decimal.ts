@@ -6,8 +6,8 @@ const PADDED = PLAIN.map((digits) => digits.padStart(3, '0'));
  * The decimal digits of a whole number ≥ 0, put together from a table of three-digit groups.
  * `String(n)` gives the same text but keeps each new number's string in V8's number-string
  * cache, which outlives the next scavenge: a `RateLimit` field's `r` is a new number on almost
- * every response, and that cache doubled the young-generation pause time of the metered route
- * (0.58 against 0.35 µs a request, docs/benchmarks.md).
+ * every response, and that cache raised the metered route's scavenge pause from 0.35 to 0.58 µs a
+ * request (docs/benchmarks.md).
  */
 export function decimal(n: number): string {
   if (!Number.isSafeInteger(n) || n < 0) return String(n);

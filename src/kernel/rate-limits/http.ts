@@ -60,14 +60,13 @@ export function presetRateLimitHeaders(c: Context, results: readonly RateLimitRe
     return;
   }
   const headers = rateLimitHeaders(results);
-  if (takesPresetHeaders(node)) {
-    node.presetHeaders(Object.entries(headers).flatMap(([name, value]) => [name.toLowerCase(), value]));
-    return;
-  }
+  const fields: string[] = [];
   for (const name in headers) {
-    if (node) node.setHeader(name, headers[name]!);
+    if (takesPresetHeaders(node)) fields.push(name.toLowerCase(), headers[name]!);
+    else if (node) node.setHeader(name, headers[name]!);
     else c.header(name, headers[name]!);
   }
+  if (takesPresetHeaders(node)) node.presetHeaders(fields);
 }
 
 interface NodeOutgoing {

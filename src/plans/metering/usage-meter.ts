@@ -6,17 +6,17 @@ import type { UsageCount, UsageWriter } from './usage-writer.js';
 /** At most this many keys go into one statement (SQLite and PostgreSQL cap bound parameters). */
 const KEYS_PER_STATEMENT = 2_000;
 
+/** A count waiting for a flush, and which one: `add` refuses it once that flush has taken it. */
+export interface PendingCount extends UsageCount {
+  readonly batch: number;
+}
+
 /**
  * Usage counted in memory and written in batches: `record()` adds to a map (no I/O on the request
  * path); every `flushMs` what has gathered is written with one upsert (`UsageWriter`), and once
  * more when the application closes. A write that fails puts its counts back for the next flush,
  * so nothing is lost while the database is away; only a crash loses the last `flushMs`.
  */
-/** A count waiting for a flush, and which one: `add` refuses it once that flush has taken it. */
-export interface PendingCount extends UsageCount {
-  readonly batch: number;
-}
-
 export class UsageMeter {
   #pending = new Map<string, PendingCount>();
   /** Counts recorded now go out with this flush (bumped by each). */
