@@ -65,6 +65,19 @@ describe(`the usage meter (${engine})`, () => {
     ]);
   });
 
+  it('two instances flushing the same keys in opposite orders at once both land (no deadlock)', async () => {
+    t = await createTestApp({ providers: [plansProvider()] });
+    const writers = [new KyselyUsageWriter(t.app.db), new KyselyUsageWriter(t.app.db)];
+    const one = { key: key(), units: 1 };
+    const two = { key: key({ meter: 'emails' }), units: 1 };
+    for (let round = 0; round < 30; round++)
+      await Promise.all([writers[0]!.write([one, two], 'now'), writers[1]!.write([two, one], 'now')]);
+    expect((await rows()).map((r) => [r.meter, Number(r.units)])).toEqual([
+      ['calls', 60],
+      ['emails', 60],
+    ]);
+  });
+
   it('a flush that fails keeps its counts for the next one', async () => {
     t = await createTestApp({ providers: [plansProvider()] });
     let failing = true;

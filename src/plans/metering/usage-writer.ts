@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../database/types.js';
-import type { UsageKey } from './usage-key.js';
+import { type UsageKey, usageKeyString } from './usage-key.js';
 
 /** A key and the units counted for it since the last flush. */
 export interface UsageCount {
@@ -22,10 +22,15 @@ export class KyselyUsageWriter implements UsageWriter {
 
   async write(counts: readonly UsageCount[], at: string): Promise<void> {
     if (counts.length === 0) return;
+    // In one order on every instance: two flushes of the same keys in different orders lock the
+    // rows crosswise, and PostgreSQL aborts one of them as a deadlock.
+    const ordered = counts
+      .map((count) => ({ count, id: usageKeyString(count.key) }))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     await this.db
       .insertInto('api_usage_daily')
       .values(
-        counts.map(({ key, units }) => ({
+        ordered.map(({ count: { key, units } }) => ({
           day: key.day,
           user_id: key.userId,
           client_id: key.clientId,
