@@ -5,7 +5,7 @@ import { deviceSignIn } from './device.js';
 
 /**
  * A third-party application signing a user in to Tollgate:
- *   npx tsx examples/client-app/main.ts --client-id <id> [--client-secret <secret>]
+ *   npx tsx examples/client-app/main.ts --client-id <id> [--client-secret=<secret>]
  *   npx tsx examples/client-app/main.ts --device --client-id <id>   (a `tollgate client --device` client)
  * Flags or env: --base-url (TOLLGATE_URL, default http://127.0.0.1:3000), --client-id (CLIENT_ID),
  * --client-secret (CLIENT_SECRET), --port (REDIRECT_PORT, default 8085), --scope (SCOPE),

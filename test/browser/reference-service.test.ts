@@ -152,7 +152,7 @@ describe(`reference service in Chromium (${engine})`, { timeout: 60_000 }, () =>
 
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'examples/client-app/main.ts', '--client-id', id, '--client-secret', secret],
+      ['--import', 'tsx', 'examples/client-app/main.ts', '--client-id', id, `--client-secret=${secret}`],
       {
         env: { ...process.env, TOLLGATE_URL: server.url, REDIRECT_PORT: port },
         stdio: ['ignore', 'pipe', 'pipe'],
