@@ -107,6 +107,34 @@ for (const store of stores) {
       expect(leased[1]!.consumeHeld(grace, now)).toBeUndefined();
     });
 
+    /** `attempts` of one subject at `perSecond` on the application clock: allowed, and the claims made. */
+    const busy = async (points: number, attempts: number, perSecond: number) => {
+      const { t, leased, claims } = await twoInstances(points);
+      const start = t.clock.now().getTime();
+      let allowed = 0;
+      for (let i = 0; i < attempts; i++) {
+        const now = start + Math.floor((i * 1000) / perSecond);
+        if ((await leased[0]!.consume('ada', now)).allowed) allowed++;
+      }
+      return { allowed, claims: claims.count };
+    };
+
+    it('a busy subject claims about a second of its traffic at once, not a thousand attempts', async () => {
+      // 20,000 attempts at 10,000 a second: a lease of 1,000 would make 20 claims or more.
+      const { allowed, claims } = await busy(100_000_000, 20_000, 10_000);
+      expect(allowed).toBe(20_000);
+      expect(claims).toBeGreaterThanOrEqual(2);
+      expect(claims).toBeLessThanOrEqual(6);
+    });
+
+    it("a busy subject's lease stays within a twentieth of the limit", async () => {
+      // 60,000 a minute: leases of at most 3,000, so 20,000 attempts take 7 claims or more.
+      const { allowed, claims } = await busy(60_000, 20_000, 10_000);
+      expect(allowed).toBe(20_000);
+      expect(claims).toBeGreaterThanOrEqual(7);
+      expect(claims).toBeLessThanOrEqual(12);
+    });
+
     // The database counts on the application clock; Redis on its own.
     if (!store.redis)
       it('a new window (application clock) starts a new lease', async () => {

@@ -17,11 +17,24 @@ export interface Lease {
   claiming: Promise<void> | undefined;
   /** Requests waiting for a claim: the next claim asks for at least as many. */
   waiting: number;
+  /** How many attempts the next claim asks for (set when a claim lands). */
+  size: number;
+  /** Attempts this lease has allowed, and the last sample of them (at `sampledAt`), for `perSecond`. */
+  taken: number;
+  takenAtSample: number;
+  sampledAt: number;
+  /** The subject's attempts a second on this instance, as the last claims saw them. */
+  perSecond: number;
 }
 
 export interface LeasedLimitOptions {
-  /** The most attempts one claim takes; default 1,000. 1: every attempt goes to the store. */
+  /**
+   * The most attempts one claim takes for a subject this instance sees less often than that in
+   * `busyLeaseMs`; default 1,000. 1: every attempt goes to the store.
+   */
   maxLease?: number;
+  /** A busier subject's claims take about this long of its traffic here; default 1,000 ms. 0: never more than `maxLease`. */
+  busyLeaseMs?: number;
   /** How many subjects' leases an instance remembers; default 50,000. */
   capacity?: number;
   /** How long a spent window is refused from memory before the store is asked again; default 1 s. */
@@ -30,6 +43,8 @@ export interface LeasedLimitOptions {
 
 /** A lease whose window ends sooner than this is not handed back: its counter ends with it. */
 const RELEASE_MARGIN_MS = 2_000;
+/** A subject's rate is measured over at least this long (claims closer together add up). */
+const SAMPLE_MS = 100;
 
 /**
  * A shared rate limit counted in memory: an instance claims a batch of attempts from the store
@@ -37,14 +52,17 @@ const RELEASE_MARGIN_MS = 2_000;
  * next batch in the background when half is used. The store never grants more than the limit, so
  * instances together never allow more than it (no overshoot); a lease an instance does not use
  * is lost to the others for the rest of the window, so N instances may refuse up to
- * N × (lease − 1) attempts early. A lease is a twentieth of the limit (at most `maxLease`, at
- * least 1, and a quarter of what the store had left): small limits count every attempt in the
- * store, exactly as `RateLimit.consume` does. At shutdown `release` hands the unused part of every
- * lease back, so a restart or a deploy costs nobody attempts.
+ * N × (lease − 1) attempts early. A lease is a twentieth of the limit (at least 1, and at most a
+ * quarter of what the store had left): small limits count every attempt in the store, exactly as
+ * `RateLimit.consume` does. It is also at most `maxLease`, or for a subject busier than that
+ * about `busyLeaseMs` of its traffic here, so one busy subject costs the store a claim a second
+ * per instance, not one per thousand attempts. At shutdown `release` hands the unused part of
+ * every lease back, so a restart or a deploy costs nobody attempts.
  */
 export class LeasedLimit {
   readonly #leases = new Map<string, Lease>();
   readonly #maxLease: number;
+  readonly #busyLeaseMs: number;
   readonly #capacity: number;
   readonly #refusedMs: number;
 
@@ -53,6 +71,7 @@ export class LeasedLimit {
     options: LeasedLimitOptions = {},
   ) {
     this.#maxLease = Math.max(1, options.maxLease ?? 1_000);
+    this.#busyLeaseMs = this.#maxLease === 1 ? 0 : Math.max(0, options.busyLeaseMs ?? 1_000);
     this.#capacity = options.capacity ?? 50_000;
     this.#refusedMs = options.refusedMs ?? 1_000;
   }
@@ -124,9 +143,9 @@ export class LeasedLimit {
 
   #take(subject: string, lease: Lease, now: number): RateLimitResult {
     lease.left--;
-    const size = this.#size(lease);
+    lease.taken++;
     // Claimed ahead only in batches: a lease of one stays exact (claimed when needed).
-    if (size > 1 && lease.claiming === undefined && lease.shared > 0 && lease.left < size / 2)
+    if (lease.size > 1 && lease.claiming === undefined && lease.shared > 0 && lease.left < lease.size / 2)
       lease.claiming = this.#claim(subject, lease, now).catch(() => undefined);
     return this.#result(true, lease.left + lease.shared, lease.endsAt - now);
   }
@@ -144,7 +163,13 @@ export class LeasedLimit {
       refusedUntil: 0,
       claiming: undefined,
       waiting: 0,
+      size: 1,
+      taken: 0,
+      takenAtSample: 0,
+      sampledAt: -Infinity,
+      perSecond: 0,
     };
+    lease.size = this.#size(lease);
     this.#leases.set(subject, lease);
     return lease;
   }
@@ -157,11 +182,22 @@ export class LeasedLimit {
   /** How many attempts the next claim asks for. */
   #size(lease: Lease): number {
     const points = this.limit.policy.points;
-    const share = Math.min(this.#maxLease, Math.floor(points / 20), Math.floor(lease.shared / 4));
-    return Math.max(1, share);
+    const busy = Math.floor((lease.perSecond * this.#busyLeaseMs) / 1000);
+    const most = Math.max(this.#maxLease, busy);
+    return Math.max(1, Math.min(most, Math.floor(points / 20), Math.floor(lease.shared / 4)));
+  }
+
+  /** The subject's rate here, from the attempts taken since the last sample at least `SAMPLE_MS` old. */
+  #sample(lease: Lease, now: number): void {
+    const elapsed = now - lease.sampledAt;
+    if (elapsed < SAMPLE_MS) return;
+    if (Number.isFinite(elapsed)) lease.perSecond = ((lease.taken - lease.takenAtSample) * 1000) / elapsed;
+    lease.sampledAt = now;
+    lease.takenAtSample = lease.taken;
   }
 
   async #claim(subject: string, lease: Lease, now: number): Promise<void> {
+    this.#sample(lease, now);
     try {
       // A claim made while requests wait asks for one each (the store grants no more than it has).
       const wanted = Math.max(this.#size(lease), lease.waiting);
@@ -173,6 +209,7 @@ export class LeasedLimit {
       lease.shared = Math.max(0, this.limit.policy.points - claim.consumed);
       lease.endsAt = endsAt;
       if (claim.granted === 0) lease.refusedUntil = Math.min(endsAt, now + this.#refusedMs);
+      lease.size = this.#size(lease);
     } finally {
       lease.claiming = undefined;
     }
