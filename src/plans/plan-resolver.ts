@@ -31,10 +31,13 @@ interface Cached {
 
 /**
  * User → plan: their valid subscription's plan, else the free plan. Remembered for `cacheMs` per
- * user and forgotten when a subscription changes (`forget`), so an upgrade counts at once.
+ * user and forgotten when a subscription changes (`forget`), so an upgrade counts at once. One
+ * user's concurrent lookups share one read, and a lookup that finds what was remembered answers
+ * with the same standing object, so what is bound to it (`PlanEnforcement`) is kept.
  */
 export class PlanResolver {
   readonly #cache = new LruCache<number, Cached>(50_000);
+  readonly #lookups = new Map<number, Promise<PlanStanding>>();
   /** Bumped by every `forget`: a lookup that started before one is not cached. */
   #epoch = 0;
 
@@ -46,25 +49,39 @@ export class PlanResolver {
     return hit !== undefined && hit.until > performance.now() ? hit.standing : undefined;
   }
 
-  async standing(userId: number): Promise<PlanStanding> {
+  standing(userId: number): Promise<PlanStanding> {
     const hit = this.cached(userId);
-    if (hit !== undefined) return hit;
-    const epoch = this.#epoch;
-    const record = await this.deps.subscription(userId, this.deps.config.subscription);
-    const standing = this.#standingOf(record);
-    if (epoch === this.#epoch)
-      this.#cache.set(userId, { standing, until: performance.now() + this.deps.config.cacheMs });
-    return standing;
+    if (hit !== undefined) return Promise.resolve(hit);
+    const pending = this.#lookups.get(userId);
+    if (pending !== undefined) return pending;
+    const lookup = this.#lookup(userId).finally(() => {
+      if (this.#lookups.get(userId) === lookup) this.#lookups.delete(userId);
+    });
+    this.#lookups.set(userId, lookup);
+    return lookup;
   }
 
   forget(userId: number): void {
     this.#epoch++;
     this.#cache.delete(userId);
+    this.#lookups.delete(userId);
   }
 
   clear(): void {
     this.#epoch++;
     this.#cache.clear();
+    this.#lookups.clear();
+  }
+
+  async #lookup(userId: number): Promise<PlanStanding> {
+    const epoch = this.#epoch;
+    const record = await this.deps.subscription(userId, this.deps.config.subscription);
+    const found = this.#standingOf(record);
+    const known = this.#cache.get(userId)?.standing;
+    const standing = known !== undefined && sameStanding(known, found) ? known : found;
+    if (epoch === this.#epoch)
+      this.#cache.set(userId, { standing, until: performance.now() + this.deps.config.cacheMs });
+    return standing;
   }
 
   #standingOf(record: SubscriptionRecord | undefined): PlanStanding {
@@ -79,4 +96,8 @@ export class PlanResolver {
     const lapsed = now.getTime() - since > config.pastDueGraceDays * DAY_MS;
     return lapsed ? { plan: catalog.free!, state: 'lapsed', lapsedFrom: plan } : { plan, state: 'past_due' };
   }
+}
+
+function sameStanding(a: PlanStanding, b: PlanStanding): boolean {
+  return a.plan === b.plan && a.state === b.state && a.lapsedFrom === b.lapsedFrom;
 }
