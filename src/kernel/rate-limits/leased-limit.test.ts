@@ -135,6 +135,20 @@ for (const store of stores) {
       expect(claims).toBeLessThanOrEqual(12);
     });
 
+    it('two busy instances together never allow more than the limit, and refuse at most a lease each early', async () => {
+      // 60,000 a minute, 70,000 attempts alternating between the instances at 5,000 a second each:
+      // each lease grows to its cap, 3,000.
+      const { t, leased } = await twoInstances(60_000);
+      const start = t.clock.now().getTime();
+      let allowed = 0;
+      for (let i = 0; i < 70_000; i++) {
+        const now = start + Math.floor(i / 10);
+        if ((await leased[i % 2]!.consume('ada', now)).allowed) allowed++;
+      }
+      expect(allowed).toBeLessThanOrEqual(60_000);
+      expect(allowed).toBeGreaterThanOrEqual(60_000 - 2 * 2_999);
+    });
+
     // The database counts on the application clock; Redis on its own.
     if (!store.redis)
       it('a new window (application clock) starts a new lease', async () => {

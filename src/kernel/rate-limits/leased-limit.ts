@@ -113,7 +113,7 @@ export class LeasedLimit {
     // that finds it used up claims again, until the store grants none.
     for (let round = 0; round < 64; round++) {
       let lease = this.#leases.get(subject);
-      if (lease === undefined || now >= lease.endsAt) lease = this.#open(subject);
+      if (lease === undefined || now >= lease.endsAt) lease = this.#open(subject, now);
       if (lease.left > 0) return this.#take(subject, lease, now);
       if (now < lease.refusedUntil) break;
       lease.waiting++;
@@ -150,7 +150,7 @@ export class LeasedLimit {
     return this.#result(true, lease.left + lease.shared, lease.endsAt - now);
   }
 
-  #open(subject: string): Lease {
+  #open(subject: string, now: number): Lease {
     const replaced = this.#leases.get(subject);
     if (replaced !== undefined) this.#drop(replaced);
     else if (this.#leases.size >= this.#capacity) this.#drop(this.#leases.values().next().value!);
@@ -166,7 +166,7 @@ export class LeasedLimit {
       size: 1,
       taken: 0,
       takenAtSample: 0,
-      sampledAt: -Infinity,
+      sampledAt: now,
       perSecond: 0,
     };
     lease.size = this.#size(lease);
@@ -191,7 +191,7 @@ export class LeasedLimit {
   #sample(lease: Lease, now: number): void {
     const elapsed = now - lease.sampledAt;
     if (elapsed < SAMPLE_MS) return;
-    if (Number.isFinite(elapsed)) lease.perSecond = ((lease.taken - lease.takenAtSample) * 1000) / elapsed;
+    lease.perSecond = ((lease.taken - lease.takenAtSample) * 1000) / elapsed;
     lease.sampledAt = now;
     lease.takenAtSample = lease.taken;
   }
