@@ -6,6 +6,9 @@ import type { UsageCount, UsageWriter } from './usage-writer.js';
 /** At most this many keys go into one statement (SQLite and PostgreSQL cap bound parameters). */
 const KEYS_PER_STATEMENT = 2_000;
 
+/** Units a count takes: whole and positive. */
+const countable = (units: number) => units > 0 && Number.isSafeInteger(units);
+
 /** A count waiting for a flush, and which one: `add` refuses it once that flush has taken it. */
 export interface PendingCount extends UsageCount {
   readonly batch: number;
@@ -36,7 +39,7 @@ export class UsageMeter {
    * they went into, which `add` takes until the next flush.
    */
   record(key: UsageKey, units = 1, id = usageKeyString(key)): PendingCount | undefined {
-    if (!(units > 0) || !Number.isSafeInteger(units)) return undefined;
+    if (!countable(units)) return undefined;
     this.#timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
     const count = this.#pending.get(id);
     if (count !== undefined) {
@@ -51,7 +54,7 @@ export class UsageMeter {
   /** Adds `units` to a count `record` returned, without looking its key up; false once it was flushed. */
   add(count: PendingCount, units: number): boolean {
     if (count.batch !== this.#batch) return false;
-    if (units > 0 && Number.isSafeInteger(units)) count.units += units;
+    if (countable(units)) count.units += units;
     return true;
   }
 
