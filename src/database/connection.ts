@@ -26,13 +26,22 @@ export function sqlitePath(url: string): string {
   return path === ':memory:' ? path : resolve(path);
 }
 
+export interface ConnectOptions {
+  /** Told when the server drops a PostgreSQL connection (a restart, a failover, a killed backend). */
+  onConnectionLost?: (err: Error) => void;
+}
+
 /** One Kysely connection from a URL. SQLite runs in WAL mode with foreign keys on. */
-export function connect(url: string): Connection {
+export function connect(url: string, options: ConnectOptions = {}): Connection {
   if (engineOf(url) === 'postgres') {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
-    // An idle client whose connection the server ends (a restart, DROP DATABASE … FORCE) emits
-    // 'error' on the pool; unhandled, that would crash the process. The pool replaces the client.
-    pool.on('error', () => {});
+    const lost = (err: Error) => options.onConnectionLost?.(err);
+    // A client whose connection the server ends emits 'error': an idle one through the pool, a
+    // checked-out one only on itself — unhandled, either would crash the process. The query it
+    // was running fails (the request answers 5xx) and the pool drops the client, opening a new one
+    // for the next request.
+    pool.on('error', lost);
+    pool.on('connect', (client) => client.on('error', lost));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', files: [], close: () => db.destroy() };
   }

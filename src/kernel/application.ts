@@ -54,7 +54,9 @@ export class Application {
     readonly logger: Logger,
     readonly key: Uint8Array,
   ) {
-    this.#connection = connect(config.database.url);
+    this.#connection = connect(config.database.url, {
+      onConnectionLost: (err) => logger.warn({ err: err.message }, 'a database connection was lost'),
+    });
     this.privateFiles.push(...this.#connection.files);
     if (!config.app.key) this.privateFiles.push(appKeyPath(config.storagePath));
     this.container

@@ -9,6 +9,9 @@ export interface ChildServer {
   pid: number;
   url: string;
   storagePath: string;
+  databaseUrl: string;
+  /** The process's exit code once it has exited (a crash), else null. */
+  exitCode(): number | null;
   /** Resident memory now (`VmRSS` in /proc/<pid>/status), in bytes. */
   rss(): number;
   stop(): Promise<void>;
@@ -23,18 +26,26 @@ export async function startChildServer(env: Record<string, string> = {}): Promis
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const ready = await new Promise<{ url: string; storagePath: string }>((resolve, reject) => {
-    let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-4000);
-    });
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (line.startsWith('READY ')) resolve(JSON.parse(line.slice(6)));
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before READY\n${stderr}`)));
-  });
+  const ready = await new Promise<{ url: string; storagePath: string; databaseUrl: string }>(
+    (resolve, reject) => {
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr = (stderr + chunk.toString()).slice(-4000);
+      });
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        if (line.startsWith('READY ')) resolve(JSON.parse(line.slice(6)));
+      });
+      child.once('exit', (code) => reject(new Error(`the server exited (${code}) before READY\n${stderr}`)));
+    },
+  );
   const pid = child.pid!;
-  return { pid, ...ready, rss: () => rssOf(pid), stop: () => stop(child) };
+  return {
+    pid,
+    ...ready,
+    exitCode: () => child.exitCode ?? (child.signalCode ? 128 : null),
+    rss: () => rssOf(pid),
+    stop: () => stop(child),
+  };
 }
 
 function rssOf(pid: number): number {

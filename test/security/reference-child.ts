@@ -6,7 +6,11 @@ import { startReferenceServer } from '../browser/server.js';
 
 const server = await startReferenceServer();
 process.stdout.write(
-  `READY ${JSON.stringify({ url: server.url, storagePath: server.app.config.storagePath })}\n`,
+  `READY ${JSON.stringify({
+    url: server.url,
+    storagePath: server.app.config.storagePath,
+    databaseUrl: server.app.config.database.url,
+  })}\n`,
 );
 
 process.once('SIGTERM', async () => {

@@ -1,0 +1,69 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChildServer, startChildServer } from '../security/child.js';
+
+const base = process.env.TEST_DATABASE_URL;
+
+/**
+ * A PostgreSQL restart or failover ends every backend, idle or busy. The service must answer the
+ * requests that were using one with a 5xx, reconnect, and serve on — not die of an unhandled
+ * `error` event on a client the pool had checked out.
+ */
+describe.runIf(base)('PostgreSQL backends killed under load', () => {
+  let server: ChildServer;
+  let admin: pg.Client;
+
+  beforeAll(async () => {
+    server = await startChildServer({ TEST_LOG_LEVEL: 'silent' });
+    admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+  });
+
+  afterAll(async () => {
+    const name = server ? new URL(server.databaseUrl).pathname.slice(1) : undefined;
+    if (server?.exitCode() === null) await server.stop();
+    // A crashed server left its database behind.
+    else if (name) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin?.end();
+  });
+
+  it('every backend terminated every 150 ms for 3 s: the process lives and answers 200 after', async () => {
+    const name = new URL(server.databaseUrl).pathname.slice(1);
+    const statuses = new Map<number, number>();
+    let running = true;
+    // Light load: each GET /login starts a session, one INSERT on a pooled connection.
+    const worker = async () => {
+      while (running && server.exitCode() === null) {
+        const status = await fetch(`${server.url}/login`)
+          .then(async (res) => {
+            await res.arrayBuffer();
+            return res.status;
+          })
+          .catch(() => 0);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    };
+    const workers = Array.from({ length: 6 }, worker);
+    let terminated = 0;
+    for (let sweep = 0; sweep < 20 && server.exitCode() === null; sweep++) {
+      const { rowCount } = await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [name],
+      );
+      terminated += rowCount ?? 0;
+      await new Promise((done) => setTimeout(done, 150));
+    }
+    running = false;
+    await Promise.all(workers);
+
+    expect(server.exitCode()).toBeNull();
+    expect(terminated).toBeGreaterThan(0);
+    // Answers during the sweeps were 200 or a clean 5xx, never a dropped connection.
+    expect([...statuses.keys()].filter((status) => status !== 200 && status < 500)).toEqual([]);
+    let after = 0;
+    for (let attempt = 0; attempt < 3 && after !== 200; attempt++) {
+      after = (await fetch(`${server.url}/login`)).status;
+    }
+    expect(after).toBe(200);
+  });
+});
