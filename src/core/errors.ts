@@ -1,3 +1,5 @@
+import { currentRequestId } from './request-context.js';
+
 /**
  * An error that knows the HTTP response it becomes. `expose` decides whether the message may reach
  * a client; a 5xx never exposes its message.
@@ -23,15 +25,26 @@ export class HttpError extends Error {
 
   /**
    * The error as a JSON response (Hono's `HTTPException.getResponse()`): its own `body`, or
-   * `{ message }` (generic for a 5xx), with its status and headers.
+   * `{ message }` (a 5xx: `{ message: 'Server Error', request_id }`, the id a client quotes to an
+   * operator), with its status and headers.
    */
   getResponse(): Response {
-    const body = this.body ?? { message: this.expose ? this.message : 'Server Error' };
+    const body =
+      this.body ?? (this.expose ? { message: this.message } : withRequestId({ message: 'Server Error' }));
     return new Response(JSON.stringify(body), {
       status: this.status,
       headers: { 'Content-Type': 'application/json', ...this.headers },
     });
   }
+}
+
+/**
+ * `body` with the current request's `request_id`, when there is a request: for a server error's
+ * generic body (every response also names its request in `X-Request-Id`).
+ */
+export function withRequestId(body: Record<string, unknown>): Record<string, unknown> {
+  const id = currentRequestId();
+  return id === undefined ? body : { ...body, request_id: id };
 }
 
 /** 422 with Laravel's shape: `{ message, errors: { field: [messages] } }`. */

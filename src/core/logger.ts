@@ -1,4 +1,5 @@
 import { type Logger, pino } from 'pino';
+import { currentRequestId } from './request-context.js';
 
 export type { Logger };
 
@@ -36,6 +37,15 @@ export const redactedPaths = [
   'headers["set-cookie"]',
 ];
 
+/** Every line logged while a request runs carries its `request_id`. */
+function requestIdMixin(): object {
+  const id = currentRequestId();
+  return id === undefined ? {} : { request_id: id };
+}
+
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino({ level, redact: { paths: redactedPaths, censor: '[redacted]' } }, destination);
+  return pino(
+    { level, redact: { paths: redactedPaths, censor: '[redacted]' }, mixin: requestIdMixin },
+    destination,
+  );
 }

@@ -1,6 +1,8 @@
 import type { Hono } from 'hono';
+import { runInRequest } from '../core/request-context.js';
 import { type BodyLimitTable, payloadTooLarge, unreadableBody, withinLimit } from './body-limit.js';
 import { spoofMethod } from './method-spoofing.js';
+import { requestIdOf, withRequestIdHeader } from './request-id.js';
 import type { SecurityHeaders } from './security-headers.js';
 
 type Fetch = Hono['fetch'];
@@ -28,7 +30,8 @@ async function admit(
 }
 
 /**
- * Everything a request passes before the router, in one place: the default security headers
+ * Everything a request passes before the router, in one place: its id (`X-Request-Id`, in every
+ * log line and error body written while it runs, and on its response), the default security headers
  * (on every response: pages, errors, the 404 page, JSON, assets), the body limit (413 before the
  * body is read), then method spoofing (which has to run before routing: Hono picks handlers by
  * verb). GET and HEAD cost a string comparison and the headers; their bodies are never read.
@@ -39,7 +42,7 @@ export function guardEntry<T extends Hono<any, any, any>>(
   headers: SecurityHeaders,
 ): T {
   const inner: Fetch = app.fetch;
-  app.fetch = (request, env, executionCtx) => {
+  const answer: Fetch = (request, env, executionCtx) => {
     const preset = headers.presetOn(env);
     const method = request.method;
     const res =
@@ -48,6 +51,13 @@ export function guardEntry<T extends Hono<any, any, any>>(
         : admit(request, limits, (r) => inner(r, env, executionCtx));
     if (preset) return res;
     return res instanceof Response ? headers.addTo(res) : res.then((r) => headers.addTo(r));
+  };
+  app.fetch = (request, env, executionCtx) => {
+    const id = requestIdOf(request);
+    const res = runInRequest({ id }, () => answer(request, env, executionCtx));
+    return res instanceof Response
+      ? withRequestIdHeader(res, id)
+      : res.then((r) => withRequestIdHeader(r, id));
   };
   return app;
 }

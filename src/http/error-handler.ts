@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { HttpError, isUnstorableInput } from '../core/errors.js';
+import { HttpError, isUnstorableInput, withRequestId } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { wantsJson } from './respond.js';
 
@@ -37,7 +37,8 @@ export function renderError(
   if (err instanceof HTTPException) {
     const status = err.status;
     const message = status >= 500 ? 'Server Error' : err.message || 'Bad Request';
-    return wantsJson(c) ? c.json({ message }, status) : c.html(renderErrorPage(c, status, message), status);
+    const body = status >= 500 ? withRequestId({ message }) : { message };
+    return wantsJson(c) ? c.json(body, status) : c.html(renderErrorPage(c, status, message), status);
   }
   if (isUnstorableInput(err)) {
     // A value no validator stopped (a NUL byte, a too-long string): the client's doing, not a failure.
@@ -48,7 +49,7 @@ export function renderError(
   }
   logger.error({ err, method: c.req.method, path: c.req.path }, 'unhandled error');
   return wantsJson(c)
-    ? c.json({ message: 'Server Error' }, 500)
+    ? c.json(withRequestId({ message: 'Server Error' }), 500)
     : c.html(renderErrorPage(c, 500, 'Server Error'), 500);
 }
 

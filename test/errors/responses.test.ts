@@ -8,6 +8,12 @@ const json = { accept: 'application/json' };
 /** What a stack trace or a leaked internal would look like in a body. */
 const LEAKS = [/\bat \S+ \(/, /\.ts:\d+/, /db-1/, /sk_test_/, /Error:/];
 
+/** A server error's body: generic, naming only the request (the id its `X-Request-Id` carries). */
+const serverError = (res: Response) => ({
+  message: 'Server Error',
+  request_id: res.headers.get('x-request-id'),
+});
+
 function expectNoLeak(body: string): void {
   for (const pattern of LEAKS) expect(body).not.toMatch(pattern);
 }
@@ -71,7 +77,8 @@ describe('error responses (docs/errors.md)', () => {
     const res = await t.request('/boom', { headers: json });
     expect(res.status).toBe(500);
     const body = await res.text();
-    expect(JSON.parse(body)).toEqual({ message: 'Server Error' });
+    expect(JSON.parse(body)).toEqual(serverError(res));
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expectNoLeak(body);
     const [context] = logged.mock.calls[0] as [{ err: Error }];
     expect(context.err.message).toBe('connection to db-1 refused');
@@ -86,7 +93,7 @@ describe('error responses (docs/errors.md)', () => {
 
   it('an HttpError ≥ 500 hides its message; a 4xx shows it', async () => {
     const hidden = await t.request('/unavailable', { headers: json });
-    expect([hidden.status, await hidden.json()]).toEqual([503, { message: 'Server Error' }]);
+    expect([hidden.status, await hidden.json()]).toEqual([503, serverError(hidden)]);
     const shown = await t.request('/conflict', { headers: json });
     expect([shown.status, await shown.json()]).toEqual([409, { message: 'The order was already shipped.' }]);
   });
@@ -100,7 +107,7 @@ describe('error responses (docs/errors.md)', () => {
     ]);
     const misconfigured = await t.request('/misconfigured', { headers: json });
     const body = await misconfigured.text();
-    expect([misconfigured.status, JSON.parse(body)]).toEqual([500, { message: 'Server Error' }]);
+    expect([misconfigured.status, JSON.parse(body)]).toEqual([500, serverError(misconfigured)]);
     expectNoLeak(body);
   });
 
@@ -113,7 +120,7 @@ describe('error responses (docs/errors.md)', () => {
     logged.mockClear();
     const gateway = await t.request('/gateway', { headers: json });
     const body = await gateway.text();
-    expect([gateway.status, JSON.parse(body)]).toEqual([502, { message: 'Server Error' }]);
+    expect([gateway.status, JSON.parse(body)]).toEqual([502, serverError(gateway)]);
     expectNoLeak(body);
     expect(logged).toHaveBeenCalledTimes(1);
   });

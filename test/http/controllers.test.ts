@@ -94,7 +94,10 @@ describe('controllers', () => {
   it('an unknown string controller fails with a message naming it, without a stack for the client', async () => {
     const res = await s.fetch('/missing', { headers: { accept: 'application/json' } });
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ message: 'Server Error' });
+    expect(await res.json()).toEqual({
+      message: 'Server Error',
+      request_id: res.headers.get('x-request-id'),
+    });
     await expect(s.app.router.controllers.load('NoSuchController')).rejects.toThrow(
       /Controller "NoSuchController" is neither registered nor found/,
     );
