@@ -11,7 +11,8 @@ export interface LoginAttempt {
  * Password guessing limits, shared by the login form and the OAuth password grant: attempts per
  * account and per client address, with increasing back-off. An attempt is counted *before* the
  * password is checked, so parallel guesses cannot outrun the count; a success clears the
- * account's count and gives the address its attempt back. The limits are defined by
+ * account's count and gives the address its attempt back; an attempt the server failed to answer
+ * gives both back (only answered wrong credentials add up). The limits are defined by
  * `authProvider()` from `config.throttle.login`.
  */
 export class LoginThrottle {
@@ -24,8 +25,26 @@ export class LoginThrottle {
     // The address first: an address already refused costs the account nothing.
     const byAddress = await this.limits.get('login.address').consume(address);
     if (!byAddress.allowed) return { allowed: false, results: [byAddress] };
-    const byAccount = await this.limits.get('login.account').consume(accountOf(email));
+    const byAccount = await this.limits
+      .get('login.account')
+      .consume(accountOf(email))
+      .catch(async (err: unknown) => {
+        await this.limits.get('login.address').reward(address);
+        throw err;
+      });
     return { allowed: byAccount.allowed, results: [byAccount, byAddress] };
+  }
+
+  /**
+   * The attempt was allowed but never answered (the database failed, say): it gives both its
+   * counts back, so an outage's errors do not lock out the accounts and addresses that met it.
+   * Best effort: the store may be what failed.
+   */
+  async unanswered(email: string, address: string): Promise<void> {
+    await Promise.all([
+      this.limits.get('login.account').reward(accountOf(email)),
+      this.limits.get('login.address').reward(address),
+    ]).catch(() => undefined);
   }
 
   /** The password matched. */

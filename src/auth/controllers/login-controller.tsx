@@ -46,7 +46,10 @@ export class LoginController {
       const res = await this.page(c, { email, intended, errors: { email: [message] } }, 429);
       return withRateLimitHeaders(res, attempt.results);
     }
-    const user = await this.users.attempt(email, password);
+    const user = await this.users.attempt(email, password).catch(async (err: unknown) => {
+      await this.throttle.unanswered(email, address);
+      throw err;
+    });
     if (!user) {
       const res = await this.page(c, { email, intended, errors: { email: [CREDENTIALS_MISMATCH] } }, 422);
       return withRateLimitHeaders(res, attempt.results);

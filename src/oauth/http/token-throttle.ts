@@ -62,7 +62,15 @@ export function throttleTokenRequests(limits: RateLimits, login: () => LoginThro
       }
     }
 
-    await next();
+    try {
+      await next();
+    } catch (err) {
+      await unanswered();
+      if (guessing) await giveBack(results, guessing, address);
+      throw err;
+    }
+    // A server error answered nothing about the credentials: nothing it counted stays counted.
+    if (c.res.status >= 500) await unanswered();
     // 401 is `invalid_client` here; any other answer did not fail the client's authentication.
     const clientFailed = c.res.status === 401;
     if (key !== undefined) {
@@ -74,6 +82,11 @@ export function throttleTokenRequests(limits: RateLimits, login: () => LoginThro
     if (results.length > 0) {
       const res = withRateLimitHeaders(c.res, results);
       if (res !== c.res) c.res = res;
+    }
+
+    async function unanswered() {
+      if (password) await login().unanswered(username as string, address);
+      password = undefined;
     }
   };
 
