@@ -7,6 +7,7 @@ import {
   configFromFile,
   type DeepPartial,
   defineConfig,
+  mailProvider,
   oauthProvider,
   plansProvider,
   type TollgateConfig,
@@ -35,6 +36,8 @@ export async function createApp(
   const app = await Application.create(config, options);
   app.container.instance(UserModelKey, AppUser);
   await app.register(authProvider());
+  // Mail through the outbox: MAIL_URL's SMTP server, else held and shown at /dev/mail (docs/mail.md).
+  await app.register(mailProvider());
   await app.register(oauthProvider({ approvalView: approvalPage }));
   await app.register(billingProvider());
   await app.register(routes);

@@ -33,6 +33,8 @@ export type { RateLimitPolicy } from './kernel/rate-limits/policy.js';
 export { RateLimits } from './kernel/rate-limits/rate-limits.js';
 export type { RunningServer } from './kernel/server.js';
 export { closeOnSignals, listen } from './kernel/server.js';
+export { Mailer } from './mail/mailer.js';
+export { mailProvider } from './mail/provider.js';
 export { installOAuth } from './oauth/install.js';
 export { HasApiTokens } from './oauth/personal/has-api-tokens.js';
 export { oauthProvider } from './oauth/provider.js';

@@ -14,6 +14,7 @@ import {
 } from '../core/config.js';
 import { databaseConfig } from '../database/config.js';
 import { httpConfig } from '../http/config.js';
+import { mailConfig } from '../mail/config.js';
 import { oauthConfig } from '../oauth/config.js';
 import { plansConfig } from '../plans/config.js';
 
@@ -25,6 +26,7 @@ const slices: ConfigSlice<keyof TollgateConfig>[] = [
   oauthConfig,
   billingConfig,
   plansConfig,
+  mailConfig,
 ] as ConfigSlice<keyof TollgateConfig>[];
 
 /** Every module's documented defaults, in one object. */

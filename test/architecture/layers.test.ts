@@ -4,6 +4,21 @@ import { describe, expect, it } from 'vitest';
 
 const src = resolve(import.meta.dirname, '../../src');
 
+/** What the folders at the top (the CLI, the testing helpers, the main entry point) may import. */
+const everything = [
+  'core',
+  'database',
+  'http',
+  'views',
+  'kernel',
+  'auth',
+  'oauth',
+  'billing',
+  'plans',
+  'mail',
+  'config',
+];
+
 /**
  * The layer rule of docs/architecture.md: which folders of `src/` each folder may import.
  * Tests (`*.test.ts`) may import anything.
@@ -18,10 +33,11 @@ const allowed: Record<string, readonly string[]> = {
   oauth: ['core', 'database', 'http', 'views', 'kernel', 'auth'],
   billing: ['core', 'database', 'http', 'views', 'kernel', 'auth'],
   plans: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing'],
-  config: ['core', 'database', 'http', 'auth', 'oauth', 'billing', 'plans'],
-  testing: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing', 'plans', 'config'],
-  cli: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing', 'plans', 'config'],
-  index: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing', 'plans', 'config'],
+  mail: ['core', 'database', 'http', 'views', 'kernel'],
+  config: ['core', 'database', 'http', 'auth', 'oauth', 'billing', 'plans', 'mail'],
+  testing: everything,
+  cli: everything,
+  index: everything,
 };
 
 function sourceFiles(dir: string): string[] {

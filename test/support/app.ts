@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { defineConfig } from '../../src/config/index.js';
 import { TestClock } from '../../src/core/clock.js';
 import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
-import { createLogger } from '../../src/core/logger.js';
+import { createLogger, type Logger } from '../../src/core/logger.js';
 import { Application, type ServiceProvider } from '../../src/kernel/application.js';
 import { createTestDatabase } from './database.js';
 
@@ -28,6 +28,8 @@ export async function createTestApp(
     /** Runs after providers register, before boot: declare routes here. */
     setup?: (app: Application) => void | Promise<void>;
     clock?: TestClock;
+    /** Default: silent (or TEST_LOG_LEVEL). */
+    logger?: Logger;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -40,7 +42,7 @@ export async function createTestApp(
   );
   const app = await Application.create(config, {
     clock,
-    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     providers: options.providers,
   });
   await app.migrate();
