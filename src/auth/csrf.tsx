@@ -7,6 +7,9 @@ import { renderPage } from '../views/render.js';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const CSRF_MISMATCH = 'CSRF token mismatch.';
 
+/** Recognises a request that carries no session token by design (it changes nothing by itself). */
+export type CsrfExemptionRule = (c: Context) => boolean | Promise<boolean>;
+
 /**
  * Paths exempt from CSRF verification: `config.csrf.except` plus what modules add (webhook
  * receivers). Patterns are paths where `*` matches anything, slashes included, compared without
@@ -14,6 +17,7 @@ export const CSRF_MISMATCH = 'CSRF token mismatch.';
  */
 export class CsrfExceptions {
   readonly #patterns: string[] = [];
+  readonly #rules: CsrfExemptionRule[] = [];
   #regex: RegExp | undefined;
 
   /** The application's list; bound on first use, so the order providers register in does not matter. */
@@ -26,6 +30,21 @@ export class CsrfExceptions {
     this.#patterns.push(...patterns.map(trimSlashes).filter((p) => p !== ''));
     this.#regex = undefined;
     return this;
+  }
+
+  /**
+   * Exempts the requests `rule` recognises, on any path: for a protocol endpoint that shares its
+   * path with a form (OpenID Connect's authorization request by POST beside the approval form).
+   */
+  addRule(rule: CsrfExemptionRule): this {
+    this.#rules.push(rule);
+    return this;
+  }
+
+  /** Whether a rule exempts this request. */
+  async exempts(c: Context): Promise<boolean> {
+    for (const rule of this.#rules) if (await rule(c)) return true;
+    return false;
   }
 
   get patterns(): readonly string[] {
@@ -58,7 +77,8 @@ export function csrfExcept(app: { container: Container }, ...patterns: string[])
  */
 export function verifyCsrf(exceptions: CsrfExceptions): MiddlewareHandler {
   return async function verifyCsrf(c, next) {
-    if (!UNSAFE.has(c.req.method) || exceptions.matches(c.req.path)) return next();
+    if (!UNSAFE.has(c.req.method) || exceptions.matches(c.req.path) || (await exceptions.exempts(c)))
+      return next();
     const session = c.get('session');
     const given = await submittedToken(c);
     if (session && given && session.verifyCsrfToken(given)) return next();

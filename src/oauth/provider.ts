@@ -1,3 +1,4 @@
+import { CsrfExceptions } from '../auth/csrf.js';
 import { LoginThrottle } from '../auth/login-throttle.js';
 import type { Container } from '../core/container.js';
 import { ClockKey, LoggerKey } from '../core/keys.js';
@@ -22,6 +23,7 @@ import { TokenEndpoint } from './grants/token-endpoint.js';
 import { LastUsed } from './guard/last-used.js';
 import { type ApiGuardOptions, bootApiGuard, registerApiGuard } from './guard/register.js';
 import { type ApprovalView, ApprovalViewKey, defaultApprovalView } from './http/approval-view.js';
+import { isAuthorizationRequestPost } from './http/authorization-params.js';
 import { throttleDocumentFetches } from './http/document-throttle.js';
 import { answerPromptNone } from './http/prompt-none.js';
 import { throttleTokenRequests } from './http/token-throttle.js';
@@ -82,6 +84,8 @@ export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
       // A bad protected-resource entry stops the boot with its message.
       app.container.make(ProtectedResources);
       if (options.routes !== false) registerOAuthRoutes(app.router);
+      // OpenID Connect Core §3.1.2.1: an authorization request by POST comes from the client's site.
+      CsrfExceptions.of(app).addRule(isAuthorizationRequestPost);
       registerApiGuard(app, options.guard);
       app.onClose(() => app.container.make(DpopProofs).replay.close());
     },

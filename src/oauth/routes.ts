@@ -99,12 +99,17 @@ export function registerOAuthRoutes(router: Router): void {
     .name('oauth.protected-resource.path');
 
   // `prompt-none` answers OpenID Connect's prompt=none before `auth` would show the login page.
+  // The POST is the approval form's, and also (OpenID Connect Core §3.1.2.1) an authorization
+  // request sent by POST, which the CSRF check lets through (see `isAuthorizationRequestPost`).
   router
     .get('/oauth/authorize', [ApprovalController, 'authorize'])
     .name('passport.authorizations.authorize')
     .middleware('web', 'throttle-documents', 'prompt-none', 'auth');
+  router
+    .post('/oauth/authorize', [ApprovalController, 'approve'])
+    .name('passport.authorizations.approve')
+    .middleware('web', 'throttle-documents', 'prompt-none', 'auth');
   router.group({ middleware: ['web', 'auth'] }, (r) => {
-    r.post('/oauth/authorize', [ApprovalController, 'approve']).name('passport.authorizations.approve');
     r.delete('/oauth/authorize', [ApprovalController, 'deny']).name('passport.authorizations.deny');
     // RFC 8628 §3.3: where users type the code their device shows.
     r.get('/oauth/device', [DeviceVerificationController, 'show']).name('oauth.device');

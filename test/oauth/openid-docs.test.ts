@@ -41,6 +41,7 @@ describe(`OpenID Connect: the documented curl session works (${engine})`, () => 
         sub: String(t.ada.id),
         name: ADA.name,
         email: ADA.email,
+        email_verified: false,
         updated_at: expect.any(Number),
       });
     }

@@ -48,6 +48,7 @@ describe(`OpenID Connect: the userinfo endpoint (${engine})`, () => {
       name: ADA.name,
       updated_at: expect.any(Number),
       email: ADA.email,
+      email_verified: false,
     });
   });
 
@@ -58,7 +59,7 @@ describe(`OpenID Connect: the userinfo endpoint (${engine})`, () => {
       headers: { authorization: `Bearer ${tokens.access_token}` },
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ sub: String(t.ada.id), email: ADA.email });
+    expect(await res.json()).toEqual({ sub: String(t.ada.id), email: ADA.email, email_verified: false });
   });
 
   it('Core §5.3.3 / RFC 6750 §3.1: a token without the openid scope gets 403 insufficient_scope', async () => {

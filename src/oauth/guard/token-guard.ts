@@ -45,10 +45,12 @@ export class TokenGuard {
     this.#now = millis(deps.clock);
   }
 
-  /** The `api` guard: the user of the request's token, or a thrown 401 `OAuthError`. */
-  user = (c: Context): User | Promise<User> => {
+  /**
+   * The `api` guard: the user of the request's token, or a thrown 401 `OAuthError`. `header` is
+   * the request's Authorization header unless given (a token sent in a form, RFC 6750 §2.2).
+   */
+  user = (c: Context, header = requestHeader(c, 'authorization')): User | Promise<User> => {
     if (this.actingAs !== undefined) return this.#acting(c);
-    const header = requestHeader(c, 'authorization');
     if (header === undefined) return this.#otherCredential(c, header);
     const entry = this.verified.get(header);
     const now = performance.now();

@@ -18,8 +18,8 @@ import {
   authorizationErrorResponse,
   authorizationRedirect,
 } from './authorization-errors.js';
+import { asAuthorizeGet, authorizationRequestParams } from './authorization-params.js';
 import { decisionPageHeaders, type PendingDecision, takePending } from './pending-decision.js';
-import { readQuery } from './respond.js';
 
 /** The session key of the request waiting for the user's decision. */
 export const PENDING_AUTHORIZATION = 'oauth.authorization';
@@ -31,8 +31,9 @@ interface PendingAuthorization extends PendingDecision {
 }
 
 /**
- * `GET /oauth/authorize` shows the approval page; `POST` approves and `DELETE` denies the pending
- * request, which the session binds to the user and to the `auth_token` of the page's forms.
+ * `GET /oauth/authorize` (or a `POST` of the same parameters, OpenID Connect Core §3.1.2.1) shows
+ * the approval page; the page's `POST` approves and `DELETE` denies the pending request, which the
+ * session binds to the user and to the `auth_token` of the page's forms.
  */
 export class ApprovalController {
   static inject = [AuthorizationService, Scopes, ApprovalViewKey, PushedRequests, ConfigKey] as const;
@@ -48,7 +49,8 @@ export class ApprovalController {
   async authorize(c: Context): Promise<Response> {
     let query: Record<string, string> = {};
     try {
-      const read = await authorizationParameters(readQuery(c), this.pushed);
+      const sent = (await authorizationRequestParams(c)) ?? {};
+      const read = await authorizationParameters(sent, this.pushed);
       query = read.params;
       const { request, client } = await this.service.validate(query);
       checkPushedWhenRequired(client, read.pushed, this.config.oauth);
@@ -60,13 +62,11 @@ export class ApprovalController {
       if (!takeNewLogin(session) && this.service.needsNewLogin(request, authTime)) {
         if (silent) throw OAuthError.loginRequired();
         askToLogInAgain(session);
-        const url = new URL(c.req.url);
         // A pushed request was taken by this visit: the way back after the login needs a fresh one.
-        if (read.pushed) {
-          const { requestUri } = await this.pushed.push(client.id, query);
-          url.search = new URLSearchParams({ client_id: client.id, request_uri: requestUri }).toString();
-        }
-        return authorizationRedirect(c, `/login?intended=${encodeURIComponent(url.pathname + url.search)}`);
+        const back = read.pushed
+          ? { client_id: client.id, request_uri: (await this.pushed.push(client.id, query)).requestUri }
+          : sent;
+        return authorizationRedirect(c, `/login?intended=${encodeURIComponent(asAuthorizeGet(back))}`);
       }
       if (await this.service.skipsApproval(client, user.id, request, query.prompt)) {
         return authorizationRedirect(c, await this.service.approve(request, user.id, authTime, client));
@@ -97,6 +97,8 @@ export class ApprovalController {
   }
 
   async approve(c: Context): Promise<Response> {
+    // An authorization request sent by POST rather than a decision.
+    if ((await authorizationRequestParams(c)) !== undefined) return this.authorize(c);
     const form = await c.req.parseBody();
     // Without method spoofing in front, the deny form still arrives here.
     if (String(form._method ?? '').toUpperCase() === 'DELETE') return this.deny(c);

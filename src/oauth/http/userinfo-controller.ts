@@ -5,14 +5,16 @@ import { TokenGuard } from '../guard/token-guard.js';
 import { hasAllScopes } from '../guard/verified-token.js';
 import { OPENID } from '../oidc/scopes.js';
 import { releasedClaims, type UserClaims, UserClaimsKey } from '../oidc/user-claims.js';
+import { formFields } from './form-fields.js';
 
 const REQUIRED = [OPENID] as const;
 
 /**
  * `GET` and `POST /oauth/userinfo` (OpenID Connect Core §5.3): the claims about the token's user
  * for the token's scopes, from the claims mapping hook. The access token comes in the
- * Authorization header only (RFC 6750 §2.1), never from the app_token cookie: this endpoint is for
- * OAuth clients. A token without `openid` is refused with 403 `insufficient_scope` (§5.3.3).
+ * Authorization header (RFC 6750 §2.1) or, by POST, as the form's `access_token` (§2.2) — never
+ * from the app_token cookie: this endpoint is for OAuth clients. A token without `openid` is
+ * refused with 403 `insufficient_scope` (§5.3.3).
  */
 export class UserInfoController {
   static inject = [TokenGuard, UserClaimsKey] as const;
@@ -23,10 +25,9 @@ export class UserInfoController {
   ) {}
 
   async show(c: Context): Promise<Response> {
-    if (bearerToken(c.req.header('authorization')) === undefined) {
-      throw OAuthError.invalidToken({ reason: 'missing' });
-    }
-    const user = await this.guard.user(c);
+    const authorization = await presentedToken(c);
+    if (bearerToken(authorization) === undefined) throw OAuthError.invalidToken({ reason: 'missing' });
+    const user = await this.guard.user(c, authorization);
     const token = c.get('accessToken')!;
     if (!hasAllScopes(token, REQUIRED)) throw OAuthError.insufficientScope(OPENID);
     return c.json(await releasedClaims(this.claims, user, token.scopes), 200, {
@@ -34,4 +35,14 @@ export class UserInfoController {
       Pragma: 'no-cache',
     });
   }
+}
+
+/** The Authorization header, or a form's `access_token` as one; both at once is refused (RFC 6750 §2). */
+async function presentedToken(c: Context): Promise<string | undefined> {
+  const header = c.req.header('authorization');
+  const inForm = c.req.method === 'POST' ? (await formFields(c))?.get('access_token') : undefined;
+  if (inForm === undefined || inForm === null) return header;
+  if (header !== undefined)
+    throw OAuthError.invalidRequest('Send the access token in one way only (RFC 6750 §2).');
+  return `Bearer ${inForm}`;
 }

@@ -22,8 +22,8 @@ export const UserClaimsKey = new InjectionKey<UserClaims>('UserClaims');
 
 /**
  * The default mapping: `profile` → `name` (and `updated_at`, in seconds, when the user has it),
- * `email` → `email` and, when the user records it (`email_verified` or `email_verified_at`),
- * `email_verified`.
+ * `email` → `email` and `email_verified` (true only when the user records a verification:
+ * `email_verified` or `email_verified_at`).
  */
 export function defaultUserClaims(user: User, scopes: readonly string[]): Claims {
   const claims: Claims = {};
@@ -35,8 +35,8 @@ export function defaultUserClaims(user: User, scopes: readonly string[]): Claims
   }
   if (scopesAllow(scopes, 'email')) {
     if (typeof user.email === 'string') claims.email = user.email;
-    const verified = emailVerified(record);
-    if (verified !== undefined) claims.email_verified = verified;
+    // Core §5.1: say whether the address was verified; a user table that does not record it says no.
+    claims.email_verified = emailVerified(record) ?? false;
   }
   return claims;
 }

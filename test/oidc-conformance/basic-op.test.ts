@@ -1,0 +1,3 @@
+import { describeBasicOp } from './basic-op.case.js';
+
+describeBasicOp('query');
