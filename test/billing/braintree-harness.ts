@@ -27,6 +27,19 @@ export const braintreeHarness: EditionHarness = {
     declined: 'fake-processor-declined-visa-nonce',
     failsLater: 'fake-processor-declined-mastercard-nonce',
     paypal: 'fake-paypal-billing-agreement-nonce',
+    // Visa 4000 0000 0000 1091: the bank asks for 3-D Secure.
+    threeDSecure: 'fake-valid-three-d-secure-visa-nonce',
+  },
+  authenticate: async (actionUrl) => {
+    const url = new URL(actionUrl);
+    const returnUrl = 'http://app.test/billing/payment/back';
+    const body = new URLSearchParams({
+      nonce: url.searchParams.get('nonce') ?? '',
+      return_url: returnUrl,
+      outcome: 'complete',
+    });
+    const answer = await fetch(`${url.origin}${url.pathname}`, { method: 'POST', body, redirect: 'manual' });
+    return new URL(answer.headers.get('location') ?? returnUrl).searchParams.get('payment_method_nonce');
   },
   cardOf: { card: { brand: 'Visa', lastFour: '1111' }, otherCard: { brand: 'MasterCard', lastFour: '4444' } },
   toEditionAmount: (minor) => minor / 100,

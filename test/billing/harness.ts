@@ -39,7 +39,15 @@ export interface EditionHarness {
     failsLater: string;
     /** A PayPal account (editions with `supportsPaypal`). */
     paypal?: string;
+    /** Attaches; its first payment waits for the customer's 3-D Secure (`IncompletePayment`). */
+    threeDSecure: string;
   };
+  /**
+   * What the customer's browser does with a payment's `actionUrl`: passes the bank's challenge (the
+   * sandbox's page). Answers the verification the app completes the payment with (Braintree: the
+   * verified nonce), or null when the provider completes it itself (Stripe).
+   */
+  authenticate(actionUrl: string): Promise<string | null>;
   /** What the user record stores for `tokens.card` / `tokens.otherCard`. */
   cardOf: { card: { brand: string; lastFour: string }; otherCard: { brand: string; lastFour: string } };
   /** `amount` minor units in the edition's `charge()` unit (Stripe: as is; Braintree: /100). */

@@ -20,6 +20,16 @@ export const stripeHarness: EditionHarness = {
     otherCard: 'tok_mastercard',
     declined: 'tok_chargeDeclined',
     failsLater: 'tok_chargeCustomerFail',
+    threeDSecure: 'pm_card_threeDSecure2Required',
+  },
+  authenticate: async (actionUrl) => {
+    const url = new URL(actionUrl);
+    const body = new URLSearchParams({
+      client_secret: url.searchParams.get('client_secret') ?? '',
+      outcome: 'complete',
+    });
+    await fetch(`${url.origin}${url.pathname}`, { method: 'POST', body, redirect: 'manual' });
+    return null;
   },
   cardOf: { card: { brand: 'Visa', lastFour: '4242' }, otherCard: { brand: 'MasterCard', lastFour: '4444' } },
   toEditionAmount: (minor) => minor,

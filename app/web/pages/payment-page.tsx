@@ -60,7 +60,7 @@ export const PaymentPage: FC<PaymentPageProps> = ({ script, payment, amount, pur
       ) : (
         <div class="flash flash-error" role="alert">
           {payment.status === 'canceled'
-            ? 'This payment was cancelled.'
+            ? (payment.failureMessage ?? 'This payment was cancelled.')
             : `The payment was not confirmed: ${payment.failureMessage ?? 'authentication failed.'}`}{' '}
           Nothing was charged{payment.subscriptionId ? ' and the subscription is not active' : ''}.
         </div>

@@ -79,14 +79,15 @@ export class Customers {
     });
   }
 
-  /** Makes `token` the default payment method and stores its brand and last four digits. */
-  async updateCard(
-    user: User,
-    token: string,
-    idempotencyKey = `tollgate-card-${randomUUID()}`,
-  ): Promise<void> {
-    const customer = await this.gateway.updatePaymentMethod(this.idOrFail(user), token, idempotencyKey);
-    await this.store(user, customer);
+  /**
+   * Makes `token` the default payment method and stores its brand and last four digits, under the
+   * user's billing lock (a charge or a subscription change in flight bills the card it started with).
+   */
+  updateCard(user: User, token: string, idempotencyKey = `tollgate-card-${randomUUID()}`): Promise<void> {
+    return this.lock.forUser(user.id, async () => {
+      const customer = await this.gateway.updatePaymentMethod(this.idOrFail(user), token, idempotencyKey);
+      await this.store(user, customer);
+    });
   }
 
   /**

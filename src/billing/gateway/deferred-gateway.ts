@@ -9,6 +9,7 @@ const methods: Method[] = [
   'createSubscription',
   'updateSubscription',
   'cancelSubscription',
+  'abandonSubscription',
   'resumeSubscription',
   'findSubscription',
   'listSubscriptions',

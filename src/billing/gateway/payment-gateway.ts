@@ -28,6 +28,14 @@ export interface PaymentGateway {
   updateSubscription(id: string, changes: SubscriptionChanges): Promise<GatewaySubscription>;
   /** `atPeriodEnd`: keep it running to the end of the paid period (grace); otherwise end it now. */
   cancelSubscription(id: string, options: { atPeriodEnd: boolean }): Promise<GatewaySubscription>;
+  /**
+   * Ends an attempt whose first payment waits for the customer (3-D Secure) so that payment can no
+   * longer be made — a confirmation page left open must not charge for it: Stripe voids its open
+   * invoice first (which cancels its PaymentIntent), then cancels it. Answers the subscription as
+   * it is then (live when the customer paid before the void), or null when the provider has none
+   * (Braintree makes it only once the payment is completed).
+   */
+  abandonSubscription(id: string): Promise<GatewaySubscription | null>;
   /** Undo a cancel-at-period-end while the period still runs: no charge, same billing cycle. */
   resumeSubscription(id: string, context: ResumeContext): Promise<GatewaySubscription>;
   findSubscription(id: string): Promise<GatewaySubscription | null>;

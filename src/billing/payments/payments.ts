@@ -5,6 +5,7 @@ import { ClockKey } from '../../core/keys.js';
 import { DbKey } from '../../database/keys.js';
 import type { Database } from '../../database/types.js';
 import type { User } from '../billable-user.js';
+import { BillingLock } from '../billing-lock.js';
 import { Customers } from '../customers/customers.js';
 import { BillingError } from '../errors.js';
 import {
@@ -13,7 +14,8 @@ import {
   type PaymentGateway,
   PaymentGatewayKey,
 } from '../gateway/payment-gateway.js';
-import { awaitsFirstPayment } from '../subscriptions/status.js';
+import { awaitsFirstPayment, ended } from '../subscriptions/status.js';
+import { SubscriptionRepository } from '../subscriptions/subscription-repository.js';
 import { Subscriptions } from '../subscriptions/subscriptions.js';
 import { gatewayMethod } from './gateway-method.js';
 
@@ -25,7 +27,15 @@ const ENDED = new Set(['canceled', 'incomplete_expired']);
  * subscription it paid for up to date once the customer confirmed it.
  */
 export class Payments {
-  static inject = [PaymentGatewayKey, Customers, Subscriptions, DbKey, ClockKey] as const;
+  static inject = [
+    PaymentGatewayKey,
+    Customers,
+    Subscriptions,
+    DbKey,
+    ClockKey,
+    SubscriptionRepository,
+    BillingLock,
+  ] as const;
 
   constructor(
     private readonly gateway: PaymentGateway,
@@ -33,6 +43,8 @@ export class Payments {
     private readonly subscriptions: Subscriptions,
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
+    private readonly repository: SubscriptionRepository,
+    private readonly lock: BillingLock,
   ) {}
 
   /** A SetupIntent for the user's card form (for the customer, when the user is one). */
@@ -56,26 +68,45 @@ export class Payments {
     return intent.paymentMethod;
   }
 
-  /** The user's payment (`payment_not_found` for anyone else's or an unknown id). */
+  /**
+   * The user's payment (`payment_not_found` for anyone else's or an unknown id); `canceled`, with
+   * the reason, when it was for a subscription that has ended here (an attempt replaced by
+   * subscribing again), so the page offers no confirmation for it.
+   */
   async find(user: User, id: string): Promise<GatewayPayment> {
     const find = gatewayMethod(this.gateway, 'findPayment', 'Payment confirmation');
     const customerId = this.customers.idOf(user);
     const payment = customerId ? await find(id) : null;
     if (!payment || payment.customerId !== customerId) throw BillingError.paymentNotFound(id);
-    return payment;
+    return payment.status !== 'succeeded' && (await this.forEndedSubscription(payment))
+      ? replaced(payment)
+      : payment;
   }
 
   /**
    * Completes the user's payment with what the customer's 3-D Secure verification gave (Braintree:
    * the verified nonce the Drop-in's `verifyCard` returned), then brings its subscription up to
-   * date. A payment completed already is not paid again.
+   * date. A payment completed already is not paid again; one for a subscription that has ended
+   * here is not paid at all. Under the user's billing lock, so a `create()` that replaces the
+   * attempt and this completion run one after the other.
    */
-  async complete(user: User, id: string, verification: string): Promise<GatewayPayment> {
+  complete(user: User, id: string, verification: string): Promise<GatewayPayment> {
     const complete = gatewayMethod(this.gateway, 'completePayment', 'Completing a payment on the server');
-    await this.find(user, id);
-    const payment = await complete(id, verification);
-    if (payment.status === 'succeeded') await this.sync(payment);
-    return payment;
+    return this.lock.forUser(user.id, async () => {
+      const found = await this.find(user, id);
+      if (found.status === 'canceled') return found;
+      const payment = await complete(id, verification);
+      if (payment.status === 'succeeded') await this.sync(payment);
+      return payment;
+    });
+  }
+
+  /** Whether the payment was for a subscription whose every local row has ended. */
+  private async forEndedSubscription(payment: GatewayPayment): Promise<boolean> {
+    if (!payment.subscriptionId) return false;
+    const rows = await this.repository.findByProviderId(payment.subscriptionId);
+    const now = this.clock.now();
+    return rows.length > 0 && rows.every((row) => ended(row, now));
   }
 
   /**
@@ -114,4 +145,16 @@ export class Payments {
       .executeTakeFirst();
     return row?.id;
   }
+}
+
+/** A payment whose subscription attempt ended: nothing may be paid on it. */
+function replaced(payment: GatewayPayment): GatewayPayment {
+  return {
+    ...payment,
+    status: 'canceled',
+    clientSecret: null,
+    actionUrl: null,
+    failureMessage:
+      'This payment was for a subscription that has ended (replaced when you subscribed again), so it can no longer be confirmed.',
+  };
 }

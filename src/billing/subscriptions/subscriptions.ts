@@ -6,6 +6,7 @@ import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { isUniqueViolation } from '../../database/errors.js';
 import type { Database } from '../../database/types.js';
 import type { BillableUser, User } from '../billable-user.js';
+import { BillingLock } from '../billing-lock.js';
 import { Customers } from '../customers/customers.js';
 import { BillingError, IncompletePayment } from '../errors.js';
 import {
@@ -57,6 +58,7 @@ export class Subscriptions implements SubscriptionOperations {
     ClockKey,
     ConfigKey,
     RequestKeys,
+    BillingLock,
   ] as const;
 
   constructor(
@@ -66,6 +68,7 @@ export class Subscriptions implements SubscriptionOperations {
     readonly clock: Clock,
     private readonly config: TollgateConfig,
     private readonly requestKeys: RequestKeys,
+    private readonly lock: BillingLock,
   ) {}
 
   private get caps() {
@@ -175,7 +178,11 @@ export class Subscriptions implements SubscriptionOperations {
     return { subscription: this.handle(record, owner), pendingPayment: remote.pendingPayment };
   }
 
-  async swap(record: SubscriptionRecord, plan: string): Promise<SubscriptionRecord> {
+  swap(record: SubscriptionRecord, plan: string): Promise<SubscriptionRecord> {
+    return this.locked(record, (current) => this.swapNow(current, plan));
+  }
+
+  private async swapNow(record: SubscriptionRecord, plan: string): Promise<SubscriptionRecord> {
     const now = this.clock.now();
     if (status.ended(record, now)) throw BillingError.subscriptionCancelled('swap');
     // Cashier's swap also undoes a pending cancellation; a provider may resume by re-creating, so
@@ -219,11 +226,15 @@ export class Subscriptions implements SubscriptionOperations {
     await this.repository.update(record.id, { providerId, endsAt: record.endsAt, ...this.answered(remote) });
   }
 
-  async updateQuantity(record: SubscriptionRecord, quantity: number): Promise<SubscriptionRecord> {
+  updateQuantity(record: SubscriptionRecord, quantity: number): Promise<SubscriptionRecord> {
     if (!this.caps.supportsQuantities) {
       throw BillingError.unsupportedByEdition('Subscription quantities', this.caps.edition);
     }
     this.checkQuantity(quantity);
+    return this.locked(record, (current) => this.updateQuantityNow(current, quantity));
+  }
+
+  private async updateQuantityNow(record: SubscriptionRecord, quantity: number): Promise<SubscriptionRecord> {
     if (status.ended(record, this.clock.now()))
       throw BillingError.subscriptionCancelled('change the quantity of');
     const remote = await this.gateway.updateSubscription(record.providerId, {
@@ -238,7 +249,11 @@ export class Subscriptions implements SubscriptionOperations {
     return updated;
   }
 
-  async cancel(record: SubscriptionRecord): Promise<SubscriptionRecord> {
+  cancel(record: SubscriptionRecord): Promise<SubscriptionRecord> {
+    return this.locked(record, (current) => this.cancelAtPeriodEnd(current));
+  }
+
+  private async cancelAtPeriodEnd(record: SubscriptionRecord): Promise<SubscriptionRecord> {
     const now = this.clock.now();
     if (status.ended(record, now)) return this.repository.update(record.id, {});
     const remote = await this.gateway.cancelSubscription(record.providerId, { atPeriodEnd: true });
@@ -250,24 +265,26 @@ export class Subscriptions implements SubscriptionOperations {
   }
 
   /**
-   * Ends an incomplete subscription for good (a new `create()` replaces it) — unless the provider
-   * says it was paid meanwhile (the customer confirmed in another tab before the webhook came):
-   * then it is the live subscription, stored as such, and the new one is refused.
+   * Ends an incomplete subscription for good (a new `create()` replaces it), its pending payment
+   * with it (a confirmation page left open must not charge for it) — unless the provider says it
+   * was paid meanwhile (the customer confirmed in another tab before the webhook came): then it is
+   * the live subscription, stored as such, and the new one is refused.
    */
   private async abandon(record: SubscriptionRecord): Promise<void> {
     const remote =
-      record.status === 'incomplete' ? await this.gateway.findSubscription(record.providerId) : null;
+      record.status === 'incomplete' ? await this.gateway.abandonSubscription(record.providerId) : null;
     if (remote && !status.awaitsFirstPayment(remote) && remote.status !== 'canceled') {
       await this.repository.update(record.id, { ...this.answered(remote), plan: remote.plan });
       throw BillingError.subscriptionExists(record.name);
     }
-    // Expired or cancelled at the provider meanwhile: nothing left to cancel there.
-    if (remote?.status === 'incomplete')
-      await this.gateway.cancelSubscription(record.providerId, { atPeriodEnd: false });
     await this.repository.update(record.id, { endsAt: this.clock.now().toISOString(), status: 'canceled' });
   }
 
-  async cancelNow(record: SubscriptionRecord): Promise<SubscriptionRecord> {
+  cancelNow(record: SubscriptionRecord): Promise<SubscriptionRecord> {
+    return this.locked(record, (current) => this.cancelImmediately(current));
+  }
+
+  private async cancelImmediately(record: SubscriptionRecord): Promise<SubscriptionRecord> {
     // Already over (the provider ended it, or the grace period ran out): nothing left to cancel there.
     if (status.ended(record, this.clock.now())) return this.repository.update(record.id, {});
     const remote = await this.gateway.cancelSubscription(record.providerId, { atPeriodEnd: false });
@@ -277,7 +294,11 @@ export class Subscriptions implements SubscriptionOperations {
     });
   }
 
-  async resume(record: SubscriptionRecord): Promise<SubscriptionRecord> {
+  resume(record: SubscriptionRecord): Promise<SubscriptionRecord> {
+    return this.locked(record, (current) => this.resumeNow(current));
+  }
+
+  private async resumeNow(record: SubscriptionRecord): Promise<SubscriptionRecord> {
     const now = this.clock.now();
     // The spec leaves resume outside the grace period unspecified; Cashier throws, so do we.
     if (!status.onGracePeriod(record, now)) throw BillingError.notOnGracePeriod();
@@ -289,10 +310,32 @@ export class Subscriptions implements SubscriptionOperations {
     });
   }
 
-  async syncTaxPercentage(record: SubscriptionRecord, owner: BillableUser): Promise<SubscriptionRecord> {
+  syncTaxPercentage(record: SubscriptionRecord, owner: BillableUser): Promise<SubscriptionRecord> {
     const taxPercentage = validateTaxPercentage(owner.taxPercentage());
-    await this.gateway.updateSubscription(record.providerId, { taxPercentage, idempotencyKey: randomUUID() });
-    return this.repository.update(record.id, {});
+    return this.locked(record, async (current) => {
+      await this.gateway.updateSubscription(current.providerId, {
+        taxPercentage,
+        idempotencyKey: randomUUID(),
+      });
+      return this.repository.update(current.id, {});
+    });
+  }
+
+  /**
+   * Runs a change under the owner's billing lock (the one `create()` takes), on the row as saved
+   * now: a handle held across another change may name a provider subscription that a swap has
+   * since replaced, or a state that is no longer true, and each change is priced from that state.
+   * The handle's unsaved `skipTrial()` still applies (an explicit skip wins over the saved trial).
+   */
+  private locked(
+    record: SubscriptionRecord,
+    change: (current: SubscriptionRecord) => Promise<SubscriptionRecord>,
+  ): Promise<SubscriptionRecord> {
+    return this.lock.forUser(record.userId, async () => {
+      const saved = await this.repository.find(record.id);
+      if (!saved) return change(record);
+      return change(record.trialEndsAt === null ? { ...saved, trialEndsAt: null } : saved);
+    });
   }
 
   async asProviderSubscription(record: SubscriptionRecord): Promise<GatewaySubscription> {

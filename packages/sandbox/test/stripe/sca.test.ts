@@ -46,6 +46,23 @@ describe('Stripe sandbox: PaymentMethods, SetupIntents and 3-D Secure', () => {
     });
   };
 
+  it('cancelling an incomplete subscription leaves its invoice payable; voiding the invoice cancels its PaymentIntent', async () => {
+    const { sub, pi } = await subscribe('pm_card_threeDSecure2Required');
+    expect([sub.status, pi.status]).toEqual(['incomplete', 'requires_action']);
+    await h.stripe.subscriptions.cancel(sub.id);
+    // As at Stripe: the cancellation stops automatic collection, not the customer's own confirmation.
+    expect((await h.stripe.paymentIntents.retrieve(pi.id)).status).toBe('requires_action');
+    const voided = await h.stripe.invoices.voidInvoice(sub.latest_invoice as string);
+    expect(voided.status).toBe('void');
+    expect(await h.stripe.paymentIntents.retrieve(pi.id)).toMatchObject({
+      status: 'canceled',
+      cancellation_reason: 'void_invoice',
+    });
+    const back = await challenge(pi, 'complete');
+    expect(back.status).toBe(200);
+    expect((await h.stripe.charges.list({ customer: pi.customer as string })).data).toEqual([]);
+  });
+
   it('a test PaymentMethod id attaches as a new card PaymentMethod and becomes the invoice default', async () => {
     const customer = await customerWith('pm_card_visa');
     const pm = customer.invoice_settings.default_payment_method as string;

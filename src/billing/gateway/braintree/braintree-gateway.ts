@@ -172,6 +172,15 @@ export class BraintreePaymentGateway implements PaymentGateway {
     return this.#subscriptions.cancel(id, options.atPeriodEnd);
   }
 
+  /**
+   * A first payment waiting for 3-D Secure made no subscription at Braintree (it is made under the
+   * row's id once the payment is completed, which `Payments.complete` refuses for an ended row):
+   * nothing to end there. One found was paid before this, and is live.
+   */
+  abandonSubscription(id: string): Promise<GatewaySubscription | null> {
+    return this.findSubscription(id);
+  }
+
   resumeSubscription(id: string, context: ResumeContext): Promise<GatewaySubscription> {
     return this.#subscriptions.resume(id, context);
   }

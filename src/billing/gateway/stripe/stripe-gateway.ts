@@ -212,6 +212,34 @@ export class StripePaymentGateway implements PaymentGateway {
     return mapSubscription(sub);
   }
 
+  async abandonSubscription(id: string): Promise<GatewaySubscription | null> {
+    const sub = await this.retrieveOrNull(id);
+    if (sub?.status !== 'incomplete') return sub && mapSubscription(sub);
+    // Cancelling alone leaves the first invoice open, and its PaymentIntent can still be confirmed.
+    const invoiceId = typeof sub.latest_invoice === 'string' ? sub.latest_invoice : sub.latest_invoice?.id;
+    if (invoiceId) {
+      const voided = await stripeCall(() => this.stripe.invoices.voidInvoice(invoiceId)).catch(
+        (err: unknown) => err,
+      );
+      if (voided instanceof Error) {
+        // Paid a moment ago (the customer confirmed first): the subscription is live, kept as it is.
+        const now = await this.retrieveOrNull(id);
+        if (now && now.status !== 'incomplete') return mapSubscription(now);
+        throw voided;
+      }
+    }
+    return mapSubscription(await stripeCall(() => this.stripe.subscriptions.cancel(id)));
+  }
+
+  private async retrieveOrNull(id: string): Promise<Stripe.Subscription | null> {
+    try {
+      return await stripeCall(() => this.stripe.subscriptions.retrieve(id));
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
   async resumeSubscription(id: string): Promise<GatewaySubscription> {
     // Clearing cancel_at_period_end neither bills nor moves the cycle: billing continues as before.
     const sub = await stripeCall(() => this.stripe.subscriptions.update(id, { cancel_at_period_end: false }));
@@ -219,12 +247,8 @@ export class StripePaymentGateway implements PaymentGateway {
   }
 
   async findSubscription(id: string): Promise<GatewaySubscription | null> {
-    try {
-      return mapSubscription(await stripeCall(() => this.stripe.subscriptions.retrieve(id)));
-    } catch (err) {
-      if (isMissing(err)) return null;
-      throw err;
-    }
+    const sub = await this.retrieveOrNull(id);
+    return sub && mapSubscription(sub);
   }
 
   async listSubscriptions(customerId: string): Promise<GatewaySubscription[]> {

@@ -3,7 +3,7 @@ import { StripeSandboxError } from '../objects/errors.js';
 import { makeInvoicePayment, makePaymentIntent } from '../objects/intents.js';
 import type { SandboxContext } from './context.js';
 import { computeTotals } from './invoice-totals.js';
-import { confirmPaymentIntent } from './payment-intents.js';
+import { cancelPaymentIntent, confirmPaymentIntent } from './payment-intents.js';
 import { defaultInstrument } from './payment-methods.js';
 import { runCharge } from './payments.js';
 import { applyPendingUpdate, discardPendingUpdate } from './pending-updates.js';
@@ -265,6 +265,15 @@ export function voidInvoice(ctx: SandboxContext, invoice: Stripe.Invoice): void 
   invoice.next_payment_attempt = null;
   invoice.status_transitions.voided_at = ctx.store.now();
   ctx.store.retries.delete(invoice.id);
+  // Voiding cancels the invoice's PaymentIntent: a confirmation page left open cannot pay it any more.
+  for (const link of ctx.store.invoicePayments.values()) {
+    if (link.invoice !== invoice.id || link.status !== 'open') continue;
+    link.status = 'canceled';
+    link.status_transitions.canceled_at = ctx.store.now();
+    const pi = ctx.store.paymentIntents.get(String(link.payment.payment_intent));
+    if (pi && pi.status !== 'succeeded' && pi.status !== 'canceled')
+      cancelPaymentIntent(ctx, pi, 'void_invoice');
+  }
   ctx.events.emit('invoice.voided', invoice);
   const subId = subscriptionOf(invoice);
   const sub = subId ? ctx.store.subscriptions.get(subId) : undefined;

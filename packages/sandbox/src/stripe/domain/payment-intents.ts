@@ -156,3 +156,24 @@ export function paymentIntentError(pi: Stripe.PaymentIntent): StripeSandboxError
     payment_intent: pi,
   });
 }
+
+/** https://docs.stripe.com/api/payment_intents/cancel — nothing more can be confirmed or charged on it. */
+export function cancelPaymentIntent(
+  ctx: SandboxContext,
+  pi: Stripe.PaymentIntent,
+  reason: Stripe.PaymentIntent.CancellationReason | null,
+): Stripe.PaymentIntent {
+  if (pi.status === 'succeeded' || pi.status === 'canceled') {
+    throw StripeSandboxError.invalid(
+      `You cannot cancel this PaymentIntent because it has a status of ${pi.status}.`,
+      undefined,
+      'payment_intent_unexpected_state',
+    );
+  }
+  pi.status = 'canceled';
+  pi.next_action = null;
+  pi.canceled_at = ctx.store.now();
+  pi.cancellation_reason = reason;
+  ctx.events.emit('payment_intent.canceled', pi);
+  return pi;
+}

@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import type { SandboxContext } from '../domain/context.js';
 import { settleInvoiceIntent } from '../domain/invoice-lifecycle.js';
 import type { Params } from '../domain/params.js';
-import { confirmPaymentIntent, paymentIntentError } from '../domain/payment-intents.js';
+import { cancelPaymentIntent, confirmPaymentIntent, paymentIntentError } from '../domain/payment-intents.js';
 import { attachedTo, resolvePaymentMethod } from '../domain/payment-methods.js';
 import { confirmSetupIntent } from '../domain/setup-intents.js';
 import { StripeSandboxError } from '../objects/errors.js';
@@ -101,19 +101,8 @@ export function registerIntents(app: Hono<SandboxEnv>, ctx: SandboxContext): voi
 
   app.post('/v1/payment_intents/:id/cancel', (c) => {
     const pi = store.paymentIntent(c.req.param('id'));
-    if (pi.status === 'succeeded' || pi.status === 'canceled') {
-      throw StripeSandboxError.invalid(
-        `You cannot cancel this PaymentIntent because it has a status of ${pi.status}.`,
-        undefined,
-        'payment_intent_unexpected_state',
-      );
-    }
-    pi.status = 'canceled';
-    pi.next_action = null;
-    pi.canceled_at = store.now();
-    pi.cancellation_reason = (c.get('params').str('cancellation_reason') ??
-      null) as Stripe.PaymentIntent.CancellationReason | null;
-    events.emit('payment_intent.canceled', pi);
+    const reason = c.get('params').str('cancellation_reason') ?? null;
+    cancelPaymentIntent(ctx, pi, reason as Stripe.PaymentIntent.CancellationReason | null);
     return respond(c, store, pi);
   });
 
