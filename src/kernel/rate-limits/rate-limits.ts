@@ -1,10 +1,10 @@
-import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { type RateLimiterAbstract, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { Clock } from '../../core/clock.js';
 import { ConfigurationError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { Database } from '../../database/types.js';
+import { RequestPathRedis } from '../request-path-redis.js';
 import { KyselyRateLimiter } from './kysely-limiter.js';
 import { LeasedLimit, type LeasedLimitOptions } from './leased-limit.js';
 import { type RateLimitPolicy, STRIKE_MEMORY_SECONDS } from './policy.js';
@@ -32,7 +32,7 @@ export interface RateLimitsOptions {
 export class RateLimits {
   readonly #limits = new Map<string, RateLimit>();
   readonly #leased = new Set<LeasedLimit>();
-  #redis: Redis | undefined;
+  #redis: RequestPathRedis | undefined;
   #redisDown = false;
 
   constructor(private readonly options: RateLimitsOptions) {}
@@ -119,9 +119,9 @@ export class RateLimits {
     });
   }
 
-  #connection(url: string): Redis {
+  #connection(url: string): RequestPathRedis {
     if (this.#redis) return this.#redis;
-    const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    const redis = new RequestPathRedis(url);
     redis.on('error', (err: Error) => {
       if (this.#redisDown) return;
       this.#redisDown = true;

@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
 import type { Logger } from '../../core/logger.js';
+import { RequestPathRedis } from '../../kernel/request-path-redis.js';
 
 /**
  * RFC 9449 §11.1: a proof's `jti` is accepted once within the `iat` window. In memory for one
@@ -8,7 +8,7 @@ import type { Logger } from '../../core/logger.js';
  */
 export class ProofReplay {
   readonly #seen = new Map<string, number>();
-  #redis: Redis | undefined;
+  #redis: RequestPathRedis | undefined;
   #connecting: Promise<void> | undefined;
   #sweepAt = 0;
 
@@ -42,15 +42,11 @@ export class ProofReplay {
   }
 
   /** Connects on first use, waiting at most two seconds for Redis once; later calls do not wait. */
-  async #connected(): Promise<Redis | undefined> {
+  async #connected(): Promise<RequestPathRedis | undefined> {
     const shared = this.shared;
     if (!shared?.url) return undefined;
     if (this.#redis === undefined) {
-      const redis = new Redis(shared.url, {
-        keyPrefix: `${shared.prefix}dpop:`,
-        maxRetriesPerRequest: 1,
-        enableOfflineQueue: false,
-      });
+      const redis = new RequestPathRedis(shared.url, { keyPrefix: `${shared.prefix}dpop:` });
       redis.on('error', (err) => shared.logger.warn({ err: err.message }, 'Redis (DPoP replay)'));
       this.#redis = redis;
       this.#connecting = new Promise<void>((resolve) => {
