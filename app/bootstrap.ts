@@ -1,6 +1,7 @@
 import {
   Application,
   type ApplicationOptions,
+  accountsProvider,
   authProvider,
   billingProvider,
   configFromEnv,
@@ -44,5 +45,7 @@ export async function createApp(
   await app.register(webProvider());
   // The plans of app/config.ts (free, basic, pro): limits, quotas and the usage page (docs/api-plans.md).
   await app.register(plansProvider());
+  // E-mail verification and the `verified` middleware (docs/accounts.md).
+  await app.register(accountsProvider());
   return app;
 }

@@ -5,6 +5,7 @@
  * `tollgate/testing`) has the rest.
  */
 
+export { accountsProvider } from './accounts/provider.js';
 export { csrfToken, currentUser } from './auth/context.js';
 export { authProvider } from './auth/provider.js';
 export { tableUsers } from './auth/table-users.js';

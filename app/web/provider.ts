@@ -72,8 +72,12 @@ export function webProvider(): ServiceProvider {
         );
         r.get('/dashboard/usage', [UsageController, 'show']).name('dashboard.usage');
         r.get('/dashboard/billing', [BillingController, 'show']).name('dashboard.billing');
-        r.post('/dashboard/billing/subscribe', [BillingController, 'subscribe']).name('billing.subscribe');
-        r.post('/dashboard/billing/checkout', [BillingController, 'checkout']).name('billing.checkout');
+        r.post('/dashboard/billing/subscribe', [BillingController, 'subscribe'])
+          .name('billing.subscribe')
+          .middleware('billing.subscribe');
+        r.post('/dashboard/billing/checkout', [BillingController, 'checkout'])
+          .name('billing.checkout')
+          .middleware('billing.subscribe');
         r.get('/dashboard/billing/checkout/success', [BillingController, 'checkoutSuccess']).name(
           'billing.checkout.success',
         );

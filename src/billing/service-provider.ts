@@ -52,6 +52,8 @@ export function billingProvider(options: BillingProviderOptions = {}): ServicePr
         ? await (typeof given === 'function' ? given(app) : given)
         : await edition!.createGateway(app);
       app.container.instance(PaymentGatewayKey, gateway);
+      // `billing.subscribe`: the group an application puts on its subscribe routes, for other modules to fill.
+      app.router.middleware.appendToGroup('billing.subscribe');
       if (edition) allowCardFormSources(app.router.securityHeaders, edition.cardFormSources);
       let closing: Promise<void> | undefined;
       const close = () => (closing ??= Promise.resolve(gateway.close?.()));

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { accountsConfig } from '../accounts/config.js';
 import { authConfig } from '../auth/config.js';
 import { billingConfig } from '../billing/config.js';
 import {
@@ -27,6 +28,7 @@ const slices: ConfigSlice<keyof TollgateConfig>[] = [
   billingConfig,
   plansConfig,
   mailConfig,
+  accountsConfig,
 ] as ConfigSlice<keyof TollgateConfig>[];
 
 /** Every module's documented defaults, in one object. */

@@ -24,6 +24,8 @@ export class OutboxWorker {
   #draining: Promise<number> | undefined;
   #again = false;
   #stopped = false;
+  /** A wake not yet followed by a drain: `stop()` sends those mails (a CLI command exits at once). */
+  #woken = false;
 
   constructor(private readonly options: OutboxWorkerOptions) {}
 
@@ -39,6 +41,7 @@ export class OutboxWorker {
   /** Drains soon, off the caller's path (a request that queued a mail does not wait for it). */
   wake(): void {
     if (this.#stopped) return;
+    this.#woken = true;
     setImmediate(() => {
       this.drain().catch((err) =>
         this.options.logger.error({ err: (err as Error).message }, 'The mail outbox could not be drained'),
@@ -59,15 +62,17 @@ export class OutboxWorker {
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
     clearInterval(this.#timer);
     this.#timer = undefined;
+    if (this.#woken && !this.#stopped) await this.drain().catch(() => {});
+    this.#stopped = true;
     await this.#draining?.catch(() => {});
   }
 
   async #run(): Promise<number> {
     const { outbox, clock, config } = this.options;
     let sent = 0;
+    this.#woken = false;
     do {
       this.#again = false;
       for (;;) {

@@ -105,16 +105,20 @@ export function registerOAuthRoutes(router: Router): void {
     .get('/oauth/authorize', [ApprovalController, 'authorize'])
     .name('passport.authorizations.authorize')
     .middleware('web', 'throttle-documents', 'prompt-none', 'auth');
+  // `oauth.approve`: a middleware group other modules may fill (accounts: only verified users approve).
+  router.middleware.appendToGroup('oauth.approve');
   router
     .post('/oauth/authorize', [ApprovalController, 'approve'])
     .name('passport.authorizations.approve')
-    .middleware('web', 'throttle-documents', 'prompt-none', 'auth');
+    .middleware('web', 'throttle-documents', 'prompt-none', 'auth', 'oauth.approve');
   router.group({ middleware: ['web', 'auth'] }, (r) => {
     r.delete('/oauth/authorize', [ApprovalController, 'deny']).name('passport.authorizations.deny');
     // RFC 8628 §3.3: where users type the code their device shows.
     r.get('/oauth/device', [DeviceVerificationController, 'show']).name('oauth.device');
     r.post('/oauth/device', [DeviceVerificationController, 'check']).name('oauth.device.check');
-    r.post('/oauth/device/authorize', [DeviceVerificationController, 'approve']).name('oauth.device.approve');
+    r.post('/oauth/device/authorize', [DeviceVerificationController, 'approve'])
+      .name('oauth.device.approve')
+      .middleware('oauth.approve');
     r.delete('/oauth/device/authorize', [DeviceVerificationController, 'deny']).name('oauth.device.deny');
   });
 

@@ -16,6 +16,7 @@ const everything = [
   'billing',
   'plans',
   'mail',
+  'accounts',
   'config',
 ];
 
@@ -34,7 +35,8 @@ const allowed: Record<string, readonly string[]> = {
   billing: ['core', 'database', 'http', 'views', 'kernel', 'auth'],
   plans: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing'],
   mail: ['core', 'database', 'http', 'views', 'kernel'],
-  config: ['core', 'database', 'http', 'auth', 'oauth', 'billing', 'plans', 'mail'],
+  accounts: ['core', 'database', 'http', 'views', 'kernel', 'auth', 'oauth', 'billing', 'mail'],
+  config: ['core', 'database', 'http', 'auth', 'oauth', 'billing', 'plans', 'mail', 'accounts'],
   testing: everything,
   cli: everything,
   index: everything,

@@ -1,9 +1,11 @@
 import type { Context } from 'hono';
 import { ValidationError } from '../../core/errors.js';
+import { EventDispatcher } from '../../core/events.js';
 import { clientAddress, withRateLimitHeaders } from '../../kernel/rate-limits/http.js';
 import { RateLimits } from '../../kernel/rate-limits/rate-limits.js';
 import { renderPage } from '../../views/render.js';
 import { csrfToken } from '../context.js';
+import { Registered } from '../events.js';
 import { waitMessage } from '../login-throttle.js';
 import { RegisterPage, type RegisterPageProps } from '../pages/register-page.js';
 import { Users } from '../users.js';
@@ -22,11 +24,12 @@ export const REGISTERED =
  * Attempts are counted per client address before anything else.
  */
 export class RegisterController {
-  static inject = [Users, RateLimits] as const;
+  static inject = [Users, RateLimits, EventDispatcher] as const;
 
   constructor(
     private readonly users: Users,
     private readonly limits: RateLimits,
+    private readonly events: EventDispatcher,
   ) {}
 
   show(c: Context): Promise<Response> {
@@ -44,7 +47,7 @@ export class RegisterController {
     const { data, errors } = validateRegistration(input);
     if (errors) return this.page(c, { old, errors }, 422);
     try {
-      await this.users.create(data);
+      await this.events.dispatch(new Registered(await this.users.create(data)));
     } catch (err) {
       // Taken (also when another sign-up with this address won the race): the same answer.
       if (!(err instanceof ValidationError)) throw err;

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { EmailVerification } from '../../accounts/verification/email-verification.js';
+import { Registered } from '../../auth/events.js';
 import { Users } from '../../auth/users.js';
 import { ValidationError } from '../../core/errors.js';
 import { CliError, withApplication } from '../context.js';
@@ -17,14 +19,21 @@ export function register(program: Command): void {
     .requiredOption('--email <email>', 'e-mail address (the login)')
     .requiredOption('--password <password>', 'password, at least 8 characters')
     .option('--name <name>', 'display name (default: the part of the e-mail before @)')
-    .action((options: { email: string; password: string; name?: string }) =>
+    .option('--verified', 'the address counts as verified (no verification mail)')
+    .action((options: { email: string; password: string; name?: string; verified?: boolean }) =>
       withApplication(async (app) => {
         const parsed = input.safeParse({ ...options, name: options.name ?? options.email.split('@')[0] });
         if (!parsed.success) throw new CliError(parsed.error.issues.map((i) => i.message).join('\n'));
         await app.migrate();
         try {
           const user = await app.container.construct(Users).create(parsed.data);
-          console.log(`Created user ${user.id} <${user.email}>.`);
+          const verification = app.container.has(EmailVerification)
+            ? app.container.make(EmailVerification)
+            : undefined;
+          if (options.verified) await verification?.markVerified(user);
+          else await app.events.dispatch(new Registered(user));
+          const mailed = verification && !options.verified ? ' A verification link is on its way.' : '';
+          console.log(`Created user ${user.id} <${user.email}>.${mailed}`);
         } catch (err) {
           if (err instanceof ValidationError) throw new CliError(Object.values(err.errors).flat().join('\n'));
           throw err;

@@ -1,0 +1,89 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../database/types.js';
+import type { AccountTokenRow, AccountTokensTable } from './tables.js';
+
+type Purpose = AccountTokensTable['purpose'];
+
+/** Why a link does not work: each gets its own clear answer. */
+export type RedeemFailure = 'invalid' | 'expired' | 'used' | 'other-user';
+
+export type Redeemed = { ok: true; token: AccountTokenRow } | { ok: false; reason: RedeemFailure };
+
+const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * The tokens of mailed links: 256 random bits, stored as SHA-256 (a fast hash is enough for a
+ * secret that cannot be guessed), redeemed once, in one statement, so two clicks at once cannot
+ * both succeed.
+ */
+export class AccountTokens {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async issue(
+    userId: number,
+    purpose: Purpose,
+    email: string,
+    now: Date,
+    ttlMinutes: number,
+    db: Kysely<Database> = this.db,
+  ): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    await db
+      .insertInto('account_tokens')
+      .values({
+        user_id: userId,
+        purpose,
+        token_hash: hash(token),
+        email,
+        expires_at: new Date(now.getTime() + ttlMinutes * 60_000).toISOString(),
+        created_at: now.toISOString(),
+      })
+      .execute();
+    return token;
+  }
+
+  /**
+   * Uses the token up. `check` sees the row first and may refuse it (a link for another account,
+   * an address that changed since) without using it up.
+   */
+  async redeem(
+    purpose: Purpose,
+    token: string,
+    now: Date,
+    check: (row: AccountTokenRow) => RedeemFailure | undefined = () => undefined,
+  ): Promise<Redeemed> {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return { ok: false, reason: 'invalid' };
+    const at = now.toISOString();
+    const row = await this.db
+      .selectFrom('account_tokens')
+      .selectAll()
+      .where('token_hash', '=', hash(token))
+      .where('purpose', '=', purpose)
+      .executeTakeFirst();
+    if (!row) return { ok: false, reason: 'invalid' };
+    if (row.used_at) return { ok: false, reason: 'used' };
+    if (row.expires_at <= at) return { ok: false, reason: 'expired' };
+    const refused = check(row);
+    if (refused) return { ok: false, reason: refused };
+    const taken = await this.db
+      .updateTable('account_tokens')
+      .set({ used_at: at })
+      .where('id', '=', row.id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    if (taken.numUpdatedRows === 0n) return { ok: false, reason: 'used' };
+    return { ok: true, token: { ...row, used_at: at } };
+  }
+
+  /** Ends every unused link of this purpose (a password changed, an address verified). */
+  async revoke(userId: number, purpose: Purpose, now: Date, db: Kysely<Database> = this.db): Promise<void> {
+    await db
+      .updateTable('account_tokens')
+      .set({ used_at: now.toISOString() })
+      .where('user_id', '=', userId)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .execute();
+  }
+}

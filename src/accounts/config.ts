@@ -1,0 +1,43 @@
+import { type ConfigSlice, envBool, envInt } from '../core/config.js';
+import { parsePolicy, type RateLimitPolicy } from '../kernel/rate-limits/policy.js';
+
+export interface AccountsConfig {
+  verification: {
+    /**
+     * Unverified users may not approve OAuth clients (the `oauth.approve` middleware group) or
+     * subscribe (`billing.subscribe`): both answer with the "verify your e-mail" page (403 JSON).
+     */
+    required: boolean;
+    /** How long a verification link works (minutes). */
+    expiresMinutes: number;
+    /** "Resend the link", per user: a few mails an hour at most. */
+    resend: RateLimitPolicy;
+  };
+}
+
+declare module '../core/config.js' {
+  interface TollgateConfig {
+    accounts: AccountsConfig;
+  }
+}
+
+export const accountsConfig: ConfigSlice<'accounts'> = {
+  defaults: {
+    accounts: {
+      verification: {
+        required: false,
+        expiresMinutes: 24 * 60,
+        resend: { points: 3, durationSeconds: 3600 },
+      },
+    },
+  },
+  fromEnv: (env) => ({
+    accounts: {
+      verification: {
+        required: envBool(env.ACCOUNTS_VERIFICATION_REQUIRED),
+        expiresMinutes: envInt(env.ACCOUNTS_VERIFICATION_EXPIRES, 'ACCOUNTS_VERIFICATION_EXPIRES'),
+        resend: parsePolicy(env.THROTTLE_VERIFICATION_RESEND, 'THROTTLE_VERIFICATION_RESEND'),
+      },
+    },
+  }),
+};

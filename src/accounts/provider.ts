@@ -1,0 +1,62 @@
+import { Registered } from '../auth/events.js';
+import { Users } from '../auth/users.js';
+import { ConfigurationError } from '../core/errors.js';
+import type { Application, ServiceProvider } from '../kernel/application.js';
+import { RateLimits } from '../kernel/rate-limits/rate-limits.js';
+import { Mailer } from '../mail/mailer.js';
+import { AccountTokens } from './account-tokens.js';
+import { accountsMigrations } from './migrations.js';
+import { EmailVerification, verifiedAt } from './verification/email-verification.js';
+import { VerificationController } from './verification/verification-controller.js';
+import { ensureEmailVerified } from './verification/verified-middleware.js';
+
+/**
+ * The account half (`config.accounts`): e-mail verification, with the `verified` middleware.
+ * Needs `authProvider()` and `mailProvider()`; register it after the modules whose routes it
+ * guards (`oauthProvider()`, `billingProvider()`).
+ */
+export function accountsProvider(): ServiceProvider {
+  return {
+    name: 'accounts',
+    migrations: [accountsMigrations],
+
+    register(app: Application) {
+      const { container, config, router, events } = app;
+      if (!container.has(Mailer))
+        throw new ConfigurationError('accountsProvider() needs mailProvider() registered first.');
+      const settings = config.accounts.verification;
+      container
+        .instance(AccountTokens, new AccountTokens(app.db))
+        .singleton(
+          EmailVerification,
+          (c) =>
+            new EmailVerification(c.make(Users), c.make(AccountTokens), c.make(Mailer), app.clock, settings),
+        );
+      container.make(RateLimits).define('verification.resend', settings.resend);
+      router.middleware.alias('verified', () => ensureEmailVerified());
+      // The seams oauth and billing declare: approving a client, subscribing.
+      if (settings.required) {
+        router.middleware
+          .appendToGroup('oauth.approve', 'verified')
+          .appendToGroup('billing.subscribe', 'verified');
+      }
+      events.listen(Registered, async ({ user }) => {
+        if (!verifiedAt(user)) await container.make(EmailVerification).send(user);
+      });
+
+      router.controllers.register(VerificationController, 'Accounts/VerificationController');
+      router
+        .get('/email/verify', [VerificationController, 'notice'])
+        .name('verification.notice')
+        .middleware('web', 'auth');
+      router
+        .post('/email/verification-notification', [VerificationController, 'resend'])
+        .name('verification.send')
+        .middleware('web', 'auth', 'throttle:verification.resend');
+      router
+        .get('/email/verification', [VerificationController, 'verify'])
+        .name('verification.verify')
+        .middleware('web');
+    },
+  };
+}

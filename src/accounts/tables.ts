@@ -1,0 +1,32 @@
+import type { Generated, Selectable } from 'kysely';
+import type { NullableTimestamp, Timestamp } from '../database/types.js';
+
+declare module '../database/types.js' {
+  interface Database {
+    account_tokens: AccountTokensTable;
+  }
+}
+
+declare module '../auth/tables.js' {
+  interface UsersTable {
+    /** When the user proved the address is theirs (the accounts module's column). */
+    email_verified_at: NullableTimestamp;
+  }
+}
+
+/**
+ * The single-use links mailed to users (verify an e-mail address, reset a password): only the
+ * SHA-256 of the token is stored. A link is for one address: it dies when the user's changes.
+ */
+export interface AccountTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: 'verify-email' | 'reset-password';
+  token_hash: string;
+  email: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export type AccountTokenRow = Selectable<AccountTokensTable>;

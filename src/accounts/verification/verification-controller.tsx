@@ -1,0 +1,95 @@
+import type { Context } from 'hono';
+import type { FC } from 'hono/jsx';
+import { csrfToken, currentUser, login } from '../../auth/context.js';
+import type { Clock } from '../../core/clock.js';
+import { ClockKey } from '../../core/keys.js';
+import { wantsJson } from '../../http/respond.js';
+import { CsrfField } from '../../views/components.js';
+import { renderPage } from '../../views/render.js';
+import type { RedeemFailure } from '../account-tokens.js';
+import { EmailVerification, verifiedAt } from './email-verification.js';
+
+const FAILURES: Record<RedeemFailure, [number, string]> = {
+  invalid: [403, 'This verification link is not valid. Ask for a new one.'],
+  expired: [410, 'This verification link has expired. Ask for a new one.'],
+  used: [410, 'This verification link was already used.'],
+  'other-user': [403, 'This verification link is for another account. Sign out first to use it.'],
+};
+
+export const VERIFIED = 'Your e-mail address is verified.';
+export const LINK_SENT = 'A new verification link is on its way.';
+
+/**
+ * `GET /email/verify` (the "check your mail" page), `POST /email/verification-notification`
+ * (resend, throttled per user) and `GET /email/verification?token=…` (the link: verifies the
+ * address and signs its owner in when nobody is).
+ */
+export class VerificationController {
+  static inject = [EmailVerification, ClockKey] as const;
+
+  constructor(
+    private readonly verification: EmailVerification,
+    private readonly clock: Clock,
+  ) {}
+
+  notice(c: Context): Response | Promise<Response> {
+    const user = currentUser(c)!;
+    if (verifiedAt(user)) return c.redirect('/dashboard', 302);
+    return renderPage(
+      c,
+      { title: 'Verify your e-mail address' },
+      <Notice email={user.email} csrfToken={csrfToken(c)} />,
+    );
+  }
+
+  async resend(c: Context): Promise<Response> {
+    const user = currentUser(c)!;
+    if (!verifiedAt(user)) await this.verification.send(user);
+    const message = verifiedAt(user) ? VERIFIED : LINK_SENT;
+    if (wantsJson(c)) return c.json({ message }, 202);
+    c.get('session')?.flash('status', message);
+    return c.redirect('/email/verify', 303);
+  }
+
+  async verify(c: Context): Promise<Response> {
+    const signedIn = currentUser(c);
+    const outcome = await this.verification.verify(c.req.query('token') ?? '', signedIn);
+    if (!outcome.ok) {
+      const [status, message] = FAILURES[outcome.reason];
+      if (wantsJson(c)) return c.json({ message }, status as 403);
+      return renderPage(
+        c,
+        { title: 'Verification link', status },
+        <Failed message={message} signedIn={!!signedIn} />,
+      );
+    }
+    if (!signedIn) login(c, outcome.user, this.clock.now());
+    else c.set('user', outcome.user);
+    if (wantsJson(c)) return c.json({ message: VERIFIED });
+    c.get('session')?.flash('status', VERIFIED);
+    return c.redirect('/dashboard', 303);
+  }
+}
+
+const Notice: FC<{ email: string; csrfToken: string }> = ({ email, csrfToken }) => (
+  <div class="card narrow">
+    <h1>Verify your e-mail address</h1>
+    <p>
+      We sent a link to <strong>{email}</strong>. Open it to confirm the address is yours.
+    </p>
+    <form method="post" action="/email/verification-notification">
+      <CsrfField token={csrfToken} />
+      <button type="submit" class="btn">
+        Send the link again
+      </button>
+    </form>
+  </div>
+);
+
+const Failed: FC<{ message: string; signedIn: boolean }> = ({ message, signedIn }) => (
+  <div class="card narrow">
+    <h1>Verification link</h1>
+    <p role="alert">{message}</p>
+    <p>{signedIn ? <a href="/email/verify">Ask for a new link</a> : <a href="/login">Log in</a>}</p>
+  </div>
+);
