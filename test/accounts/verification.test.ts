@@ -44,8 +44,13 @@ describe('e-mail verification over HTTP, with a real SMTP server', () => {
     return link!;
   };
   const verifiedAt = async (email: string) =>
-    (await t.app.db.selectFrom('users').select('email_verified_at').where('email', '=', email).executeTakeFirst())
-      ?.email_verified_at;
+    (
+      await t.app.db
+        .selectFrom('users')
+        .select('email_verified_at')
+        .where('email', '=', email)
+        .executeTakeFirst()
+    )?.email_verified_at;
 
   beforeAll(async () => {
     mailbox = await startMailbox();
@@ -120,7 +125,9 @@ describe('e-mail verification over HTTP, with a real SMTP server', () => {
     await verificationLink('again@example.com');
     const member = await signIn(t, 'again@example.com');
     for (let i = 1; i <= 3; i++) {
-      const sent = await member.post('/email/verification-notification', { _token: await member.csrfToken('/email/verify') });
+      const sent = await member.post('/email/verification-notification', {
+        _token: await member.csrfToken('/email/verify'),
+      });
       expect(sent.status).toBe(303);
     }
     const refused = await member.post('/email/verification-notification', {
@@ -157,7 +164,11 @@ describe('accounts.verification.required', () => {
       const refused = await member.post('/oauth/authorize', { _token: token, auth_token: 'x' });
       expect(refused.status).toBe(302);
       expect(refused.headers.get('location')).toBe('/email/verify');
-      const device = await member.post('/oauth/device/authorize', { _token: token }, { accept: 'application/json' });
+      const device = await member.post(
+        '/oauth/device/authorize',
+        { _token: token },
+        { accept: 'application/json' },
+      );
       expect(device.status).toBe(403);
 
       await t.app.db.updateTable('users').set({ email_verified_at: t.clock.now().toISOString() }).execute();
