@@ -27,7 +27,8 @@ export function authorizationServerMetadata(
     ...(config.oauth.registration !== 'closed' ? { registration_endpoint: `${issuer}/oauth/register` } : {}),
     scopes_supported: [...scopes],
     response_types_supported: implicit ? ['code', 'token'] : ['code'],
-    response_modes_supported: implicit ? ['query', 'fragment'] : ['query'],
+    // OAuth 2.0 Form Post Response Mode §2.
+    response_modes_supported: implicit ? ['query', 'fragment', 'form_post'] : ['query', 'form_post'],
     grant_types_supported: implicit ? [...grantTypes, 'implicit'] : [...grantTypes],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],

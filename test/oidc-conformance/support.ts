@@ -113,7 +113,7 @@ export async function planRequest(plan: Plan, params: Record<string, string> = {
  * Undefined when the server showed an error page instead.
  */
 export async function authorizationResponse(plan: Plan, res: Response): Promise<URLSearchParams | undefined> {
-  if (plan.mode === 'query' || res.status === 302) {
+  if (plan.mode === 'query') {
     if (res.status !== 302) return undefined;
     const location = new URL(res.headers.get('location')!, plan.t.url);
     expect(location.origin + location.pathname).toBe(REDIRECT);

@@ -10,12 +10,16 @@ import type { ClientStore } from '../stores/contracts.js';
 import { checkOpenIdParameters, type OpenIdParameters } from './openid-parameters.js';
 
 export type ResponseType = 'code' | 'token';
+/** How the response reaches the client: OAuth 2.0 Multiple Response Types §2.1, Form Post §2. */
+export type ResponseMode = 'query' | 'fragment' | 'form_post';
 
 /** A validated authorization request, waiting for the user's decision. Plain data (it lives in the session). */
 export interface AuthorizationRequest extends OpenIdParameters {
   clientId: string;
   redirectUri: string;
   responseType: ResponseType;
+  /** `form_post`, or absent for the response type's default (query for a code, fragment for a token). */
+  responseMode?: ResponseMode;
   scopes: string[];
   state: string | null;
   codeChallenge: string | null;
@@ -33,7 +37,15 @@ export interface AuthorizationRequest extends OpenIdParameters {
 export interface AuthorizationFailure {
   error: OAuthError;
   /** Set when the error may go back to the client. */
-  redirect?: { uri: string; responseType: ResponseType; state: string | null };
+  redirect?: RedirectTarget;
+}
+
+/** Where and how an authorization response goes back to the client. */
+export interface RedirectTarget {
+  uri: string;
+  responseType: ResponseType;
+  responseMode?: ResponseMode;
+  state: string | null;
 }
 
 /**
@@ -69,6 +81,7 @@ export async function validateAuthorizationRequest(
   if (responseType !== 'code' && !(responseType === 'token' && deps.config.implicitGrant)) {
     throw new OAuthError('unsupported_response_type', 'The response type is not supported.', back);
   }
+  const responseMode = checkResponseMode(query.response_mode, responseType);
   const grant = responseType === 'code' ? 'authorization_code' : 'implicit';
   if (!clientHandlesGrant(client, grant)) {
     throw OAuthError.unauthorizedClient('This client may not use this response type.', back);
@@ -95,6 +108,7 @@ export async function validateAuthorizationRequest(
       clientId: client.id,
       redirectUri,
       responseType,
+      ...(responseMode === 'form_post' ? { responseMode } : {}),
       scopes,
       state,
       codeChallenge: pkce?.codeChallenge ?? null,
@@ -113,13 +127,27 @@ export async function validateAuthorizationRequest(
 export function errorRedirectTarget(
   error: OAuthError,
   query: Readonly<Record<string, string | undefined>>,
-): { uri: string; responseType: ResponseType; state: string | null } | null {
+): RedirectTarget | null {
   if (!error.redirectable || !query.redirect_uri) return null;
   return {
+    ...(query.response_mode === 'form_post' ? { responseMode: 'form_post' as const } : {}),
     uri: query.redirect_uri,
     // An unsupported response type gets the default query encoding (RFC 6749 §4.1.2.1).
     responseType:
       query.response_type === 'token' && error.code !== 'unsupported_response_type' ? 'token' : 'code',
     state: query.state ?? null,
   };
+}
+
+/**
+ * The `response_mode` (OAuth 2.0 Multiple Response Types §2.1): the response type's default, or
+ * `form_post` (Form Post Response Mode §2). Asking for a code in the fragment or a token in the
+ * query is refused: a token must never reach a server's logs through a query string.
+ */
+function checkResponseMode(mode: string | undefined, responseType: ResponseType): ResponseMode {
+  const natural = responseType === 'code' ? 'query' : 'fragment';
+  if (mode === undefined || mode === natural || mode === 'form_post') return mode ?? natural;
+  throw OAuthError.invalidRequest(`The response_mode must be ${natural} or form_post.`, {
+    redirectable: true,
+  });
 }

@@ -12,6 +12,7 @@ import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { TokenIssuer } from '../tokens/token-issuer.js';
 import {
   type AuthorizationRequest,
+  type RedirectTarget,
   type ResponseType,
   validateAuthorizationRequest,
 } from './authorization-request.js';
@@ -141,10 +142,7 @@ export class AuthorizationService {
     });
   }
 
-  errorRedirect(
-    error: OAuthError,
-    target: { uri: string; responseType: ResponseType; state: string | null },
-  ): string {
+  errorRedirect(error: OAuthError, target: RedirectTarget): string {
     return this.redirect(target.uri, target.responseType, {
       error: error.code,
       error_description: error.description,
@@ -154,7 +152,8 @@ export class AuthorizationService {
 
   /**
    * Code responses go in the query, implicit ones in the fragment (RFC 6749 §4.2.2); both carry
-   * `iss` (RFC 9207) so a client can tell which server answered.
+   * `iss` (RFC 9207) so a client can tell which server answered. A `form_post` response is this
+   * URL too: the HTTP layer posts its parameters instead (`formPostResponse`).
    */
   redirect(uri: string, responseType: ResponseType, params: Record<string, string | null>): string {
     const url = new URL(uri);

@@ -14,6 +14,7 @@ import { Scopes } from '../scopes.js';
 import { randomSecret } from '../secrets.js';
 import { type ApprovalView, ApprovalViewKey } from './approval-view.js';
 import {
+  authorizationAnswer,
   authorizationErrorPage,
   authorizationErrorResponse,
   authorizationRedirect,
@@ -69,7 +70,7 @@ export class ApprovalController {
         return authorizationRedirect(c, `/login?intended=${encodeURIComponent(asAuthorizeGet(back))}`);
       }
       if (await this.service.skipsApproval(client, user.id, request, query.prompt)) {
-        return authorizationRedirect(c, await this.service.approve(request, user.id, authTime, client));
+        return this.answer(c, await this.service.approve(request, user.id, authTime, client), request);
       }
       if (silent) throw OAuthError.consentRequired();
       const pending: PendingAuthorization = {
@@ -106,7 +107,7 @@ export class ApprovalController {
     if (!pending) return this.expired(c);
     try {
       const url = await this.service.approve(pending.request, pending.userId, pending.authTime ?? null);
-      return authorizationRedirect(c, url);
+      return this.answer(c, url, pending.request);
     } catch (err) {
       if (err instanceof OAuthError) return authorizationErrorPage(c, err);
       throw err;
@@ -116,7 +117,12 @@ export class ApprovalController {
   async deny(c: Context): Promise<Response> {
     const pending = this.takePending(c, await c.req.parseBody());
     if (!pending) return this.expired(c);
-    return authorizationRedirect(c, this.service.deny(pending.request));
+    return this.answer(c, this.service.deny(pending.request), pending.request);
+  }
+
+  /** The authorization response in the request's response mode (a redirect, or a Form Post page). */
+  private answer(c: Context, url: string, request: AuthorizationRequest): Response {
+    return authorizationAnswer(c, url, { uri: request.redirectUri, responseMode: request.responseMode });
   }
 
   private takePending(c: Context, form: Record<string, unknown>): PendingAuthorization | undefined {

@@ -1,13 +1,25 @@
 import type { Context } from 'hono';
 import { renderErrorPage } from '../../http/error-handler.js';
-import { errorRedirectTarget } from '../authorization/authorization-request.js';
+import { errorRedirectTarget, type RedirectTarget } from '../authorization/authorization-request.js';
 import type { AuthorizationService } from '../authorization/authorization-service.js';
 import { OAuthError } from '../errors.js';
+import { formPostResponse } from './form-post.js';
 import { decisionPageHeaders } from './pending-decision.js';
 
 /** A redirect from the authorization endpoint: never cached. */
 export function authorizationRedirect(c: Context, url: string): Response {
   return c.body(null, 302, { Location: url, 'Cache-Control': 'no-store' });
+}
+
+/** An authorization response (`url`, as a redirect would carry it) sent back in the request's response mode. */
+export function authorizationAnswer(
+  c: Context,
+  url: string,
+  target: Pick<RedirectTarget, 'uri' | 'responseMode'>,
+): Response {
+  return target.responseMode === 'form_post'
+    ? formPostResponse(c, url, target.uri)
+    : authorizationRedirect(c, url);
 }
 
 /**
@@ -22,7 +34,7 @@ export function authorizationErrorResponse(
 ): Response {
   if (!(err instanceof OAuthError)) throw err;
   const target = errorRedirectTarget(err, query);
-  if (target) return authorizationRedirect(c, service.errorRedirect(err, target));
+  if (target) return authorizationAnswer(c, service.errorRedirect(err, target), target);
   return authorizationErrorPage(c, err);
 }
 
