@@ -18,12 +18,41 @@ export interface BodyLimits {
 
 export type BodyLimitKind = keyof BodyLimits;
 
+/**
+ * How long the server waits for a slow or idle client, instead of node's defaults (60 s for the
+ * headers, 300 s for a request's body, 5 s for an idle keep-alive connection), and how long a
+ * shutdown lets requests in flight finish before it closes every connection.
+ */
+export interface HttpTimeouts {
+  /** From the first byte to the end of the headers. */
+  headersMs: number;
+  /** From the first byte to the end of the body (a slow upload is cut off after this). */
+  requestMs: number;
+  /** An idle keep-alive connection is closed after this. Keep it above a load balancer's own. */
+  keepAliveMs: number;
+  /** On SIGTERM/SIGINT: stop accepting, wait at most this for requests in flight, then close all. */
+  shutdownGraceMs: number;
+}
+
+export const defaultHttpTimeouts: HttpTimeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+  shutdownGraceMs: 10_000,
+};
+
 /** Content-Security-Policy sources added to the strict defaults, by directive (`'img-src': ['https://cdn.example']`). */
 export type CspSources = Partial<Record<string, string[]>>;
 
 declare module '../core/config.js' {
   interface TollgateConfig {
-    http: { host: string; port: number; bodyLimits: BodyLimits; csp: CspSources };
+    http: {
+      host: string;
+      port: number;
+      bodyLimits: BodyLimits;
+      csp: CspSources;
+      timeouts: HttpTimeouts;
+    };
     /** `controllersPath`: the root that string actions (`'Admin/PhotoController@show'`) are relative to. */
     routes: { cachePath: string; controllersPath: string };
   }
@@ -38,7 +67,13 @@ export const defaultBodyLimits: BodyLimits = {
 
 export const httpConfig: ConfigSlice<'http' | 'routes'> = {
   defaults: {
-    http: { host: '127.0.0.1', port: 3000, bodyLimits: { ...defaultBodyLimits }, csp: {} },
+    http: {
+      host: '127.0.0.1',
+      port: 3000,
+      bodyLimits: { ...defaultBodyLimits },
+      csp: {},
+      timeouts: { ...defaultHttpTimeouts },
+    },
     routes: { cachePath: 'storage/routes.json', controllersPath: 'app/controllers' },
   },
   fromEnv: (env) => ({
@@ -50,6 +85,12 @@ export const httpConfig: ConfigSlice<'http' | 'routes'> = {
         oauth: envInt(env.BODY_LIMIT_OAUTH, 'BODY_LIMIT_OAUTH'),
         forms: envInt(env.BODY_LIMIT_FORMS, 'BODY_LIMIT_FORMS'),
         webhooks: envInt(env.BODY_LIMIT_WEBHOOKS, 'BODY_LIMIT_WEBHOOKS'),
+      },
+      timeouts: {
+        headersMs: envInt(env.HTTP_HEADERS_TIMEOUT_MS, 'HTTP_HEADERS_TIMEOUT_MS'),
+        requestMs: envInt(env.HTTP_REQUEST_TIMEOUT_MS, 'HTTP_REQUEST_TIMEOUT_MS'),
+        keepAliveMs: envInt(env.HTTP_KEEP_ALIVE_TIMEOUT_MS, 'HTTP_KEEP_ALIVE_TIMEOUT_MS'),
+        shutdownGraceMs: envInt(env.SHUTDOWN_GRACE_MS, 'SHUTDOWN_GRACE_MS'),
       },
     },
     routes: {

@@ -3,7 +3,7 @@
  * routes, controllers by class or string, middleware aliases, the route cache.
  */
 
-export type { BodyLimitKind, BodyLimits, CspSources } from './config.js';
+export type { BodyLimitKind, BodyLimits, CspSources, HttpTimeouts } from './config.js';
 export { httpConfig } from './config.js';
 export type { ControllerMiddleware } from './controller-middleware.js';
 export type { ControllerClass } from './controller-registry.js';
