@@ -151,8 +151,12 @@ export class BillingError extends HttpError {
     );
   }
 
-  static invalidAmount(amount: unknown, unit: string): BillingError {
-    return new BillingError('invalid_amount', `The amount ${String(amount)} is not a valid ${unit} amount.`);
+  static invalidAmount(amount: unknown, unit: string, why?: string): BillingError {
+    const reason = why ? `: ${why}` : '.';
+    return new BillingError(
+      'invalid_amount',
+      `The amount ${String(amount)} is not a valid ${unit} amount${reason}`,
+    );
   }
 
   static invalidQuantity(quantity: unknown): BillingError {

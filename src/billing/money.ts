@@ -1,36 +1,15 @@
+import { currency as currencyOf } from './currencies.js';
+
 /**
- * Money for display. Amounts inside the billing layer are integers in the currency's minor unit
- * (cents); providers whose API speaks the full unit convert at their edge.
+ * Money for display and for providers that speak the full unit. Amounts inside the billing layer
+ * are integers in the currency's minor unit as Stripe counts it (`currencies.ts`: cents, whole yen,
+ * fils of a dinar); Braintree's decimal strings are converted at its edge.
  */
 
-// ISO 4217 currencies without a minor unit, as Stripe lists them (https://docs.stripe.com/currencies#zero-decimal).
-const zeroDecimal = new Set([
-  'bif',
-  'clp',
-  'djf',
-  'gnf',
-  'jpy',
-  'kmf',
-  'krw',
-  'mga',
-  'pyg',
-  'rwf',
-  'ugx',
-  'vnd',
-  'vuv',
-  'xaf',
-  'xof',
-  'xpf',
-]);
-
-export function minorDigits(currency: string): number {
-  return zeroDecimal.has(currency.toLowerCase()) ? 0 : 2;
-}
-
-/** `1999` → `$19.99` for `usd`/`$`; negative amounts get a leading minus. */
+/** `1999` → `$19.99` for `usd`/`$`, `7790` → `KD7.790` for `kwd`; negative amounts get a leading minus. */
 export function formatMoney(minor: number, currency: string, symbol: string): string {
-  const digits = minorDigits(currency);
-  const major = Math.abs(minor) / 10 ** digits;
+  const { digits, exponent } = currencyOf(currency);
+  const major = Math.abs(minor) / 10 ** exponent;
   const text = major.toLocaleString('en-US', {
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
@@ -38,15 +17,15 @@ export function formatMoney(minor: number, currency: string, symbol: string): st
   return `${minor < 0 ? '-' : ''}${symbol}${text}`;
 }
 
-/** A full-unit decimal (`"10.50"`, `10.5`) in minor units (`1050`). */
+/** A full-unit decimal (`"10.50"`, `10.5`) in minor units (`1050`; `"7.79"` dinars → `7790`). */
 export function toMinor(major: number | string, currency: string): number {
-  return Math.round(Number(major) * 10 ** minorDigits(currency));
+  return Math.round(Number(major) * 10 ** currencyOf(currency).exponent);
 }
 
-/** Minor units (`1050`) as the full-unit decimal string a provider expects (`"10.50"`). */
+/** Minor units (`1050`) as the full-unit decimal string a provider expects (`"10.50"`, `"7.790"`). */
 export function toMajor(minor: number, currency: string): string {
-  const digits = minorDigits(currency);
-  return (minor / 10 ** digits).toFixed(digits);
+  const { digits, exponent } = currencyOf(currency);
+  return (minor / 10 ** exponent).toFixed(digits);
 }
 
 /** Conversions bound to one currency, for an adapter whose API speaks the full unit. */

@@ -2,6 +2,7 @@ import type { Constructor } from '../core/container.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { BillingLock } from './billing-lock.js';
+import { checkCatalogAmounts } from './catalog-amounts.js';
 import { Customers } from './customers/customers.js';
 import { allowCardFormSources } from './gateway/content-security.js';
 import { editions } from './gateway/editions.js';
@@ -47,6 +48,7 @@ export function billingProvider(options: BillingProviderOptions = {}): ServicePr
           `billing.edition must be one of ${Object.keys(editions).join(', ')}, got "${String(app.config.billing.edition)}".`,
         );
       }
+      if (load) checkCatalogAmounts(app.config.billing);
       const edition = await load?.();
       const gateway = given
         ? await (typeof given === 'function' ? given(app) : given)

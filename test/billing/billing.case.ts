@@ -18,6 +18,7 @@ import { reconcileCases } from './contract/reconcile.js';
 import { replacedAttemptCases } from './contract/replaced-attempt.js';
 import { statusCases } from './contract/status.js';
 import { syncCases } from './contract/sync.js';
+import { threeDecimalCases } from './contract/three-decimal.js';
 import { webhookCases } from './contract/webhooks.js';
 import { type EditionHarness, type EditionSandbox, reportSeed } from './harness.js';
 
@@ -134,5 +135,6 @@ export function billingContract(harness: EditionHarness): void {
     syncCases(ctx);
     reconcileCases(ctx);
     currencyAndHistoryCases(harness);
+    threeDecimalCases(harness);
   });
 }

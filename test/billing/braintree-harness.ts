@@ -1,7 +1,7 @@
 import { createBraintreeSandbox, DEFAULT_RETRY, signPayload } from '@tollgate/sandbox/braintree';
 import { BraintreeWebhookController } from '../../src/billing/gateway/braintree/braintree-webhook-controller.js';
 import { notificationId, sandboxDiscounts, sandboxPlans } from '../../src/billing/gateway/braintree/index.js';
-import { minorDigits } from '../../src/billing/money.js';
+import { toMinor } from '../../src/billing/money.js';
 import type { EditionHarness, EditionSandbox } from './harness.js';
 
 /**
@@ -115,8 +115,8 @@ export const braintreeHarness: EditionHarness = {
           .filter((t) => t.customerId === customerId && t.type === 'sale')
           .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
           .map((t) => ({
-            // The sandbox counts hundredths of the full unit in every currency.
-            amount: Math.round((t.amount / 100) * 10 ** minorDigits(t.currencyIsoCode)),
+            // The sandbox counts thousandths of the full unit in every currency.
+            amount: toMinor(t.amount / 1000, t.currencyIsoCode),
             succeeded: t.status !== 'processor_declined' && t.status !== 'voided',
           })),
       subscription: async (id) => {

@@ -5,6 +5,7 @@ import type { Logger } from '../../core/logger.js';
 import { DbKey } from '../../database/keys.js';
 import type { Database } from '../../database/types.js';
 import type { BillableUser } from '../billable-user.js';
+import { currency } from '../currencies.js';
 import { Customers } from '../customers/customers.js';
 import { BillingError } from '../errors.js';
 import {
@@ -135,8 +136,15 @@ export class Checkouts {
     checkout: CheckoutOptions,
   ): Promise<CheckoutSession> {
     this.supported('Checkout');
-    if (!Number.isInteger(amount) || amount < 1)
-      throw BillingError.invalidAmount(amount, 'minor units (cents)');
+    const { step } = currency(this.config.billing.currency);
+    if (!Number.isInteger(amount) || amount < 1 || amount % step !== 0)
+      throw BillingError.invalidAmount(
+        amount,
+        'minor units (cents)',
+        step > 1
+          ? `${this.config.billing.currency.toUpperCase()} amounts are charged in multiples of ${step}`
+          : undefined,
+      );
     const item: CheckoutItem = { amount, currency: this.config.billing.currency, name, quantity };
     return this.start(owner, 'checkout.charge', checkout, { mode: 'payment', items: [item] });
   }

@@ -1,6 +1,7 @@
 import type { TollgateConfig } from '../../core/config.js';
 import { ConfigKey } from '../../core/keys.js';
 import type { BillableUser } from '../billable-user.js';
+import { currency } from '../currencies.js';
 import { Customers } from '../customers/customers.js';
 import { BillingError } from '../errors.js';
 import {
@@ -9,7 +10,6 @@ import {
   type PaymentGateway,
   PaymentGatewayKey,
 } from '../gateway/payment-gateway.js';
-import { minorDigits } from '../money.js';
 import { RequestKeys } from '../request-keys.js';
 import { Invoice } from './invoice.js';
 import { type InvoicePdfOptions, invoicePdfResponse } from './invoice-pdf.js';
@@ -109,20 +109,27 @@ export class Invoices {
     return invoicePdfResponse(invoice, { ...invoicePdfDefaults(this.config, user), ...given });
   }
 
-  /** Whole minor units, or full units with no more decimals than the currency has (none in yen). */
+  /**
+   * Whole minor units that the provider can charge (a multiple of ten fils, of a hundred ISK), or
+   * full units with no more decimals than the currency has (none in yen, three in dinars).
+   */
   private checkAmount(amount: number): void {
     const unit = this.gateway.capabilities.amountUnit;
-    const scale = 10 ** minorDigits(this.config.billing.currency);
+    const { digits, step } = currency(this.config.billing.currency);
+    const scale = 10 ** digits;
     const ok =
       Number.isFinite(amount) &&
       amount > 0 &&
       (unit === 'minor'
-        ? Number.isInteger(amount)
+        ? Number.isInteger(amount) && amount % step === 0
         : Math.abs(Math.round(amount * scale) - amount * scale) < 1e-9);
     if (!ok)
       throw BillingError.invalidAmount(
         amount,
         unit === 'minor' ? 'smallest-currency-unit' : 'full-currency-unit',
+        unit === 'minor' && step > 1
+          ? `${this.config.billing.currency.toUpperCase()} amounts are charged in multiples of ${step}`
+          : undefined,
       );
   }
 }

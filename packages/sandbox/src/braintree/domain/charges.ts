@@ -1,3 +1,4 @@
+import { UNIT } from '../objects/money.js';
 import type {
   Instrument,
   ModificationRecord,
@@ -51,8 +52,8 @@ function decide(input: ChargeInput): { code: string; text: string; approved: boo
   if (input.instrument.threeDSecure === 'challenge' && present && !info?.liabilityShifted)
     return { code: '2099', text: 'Cardholder Authentication Required', approved: false };
   if (input.instrument.declines) return { code: '2000', text: 'Do Not Honor', approved: false };
-  if (input.amount >= 200_000 && input.amount < 300_000) {
-    const code = String(Math.floor(input.amount / 100));
+  if (input.amount >= 2000 * UNIT && input.amount < 3000 * UNIT) {
+    const code = String(Math.floor(input.amount / UNIT));
     return { code, text: code === '2000' ? 'Do Not Honor' : 'Processor Declined', approved: false };
   }
   return { code: '1000', text: 'Approved', approved: true };

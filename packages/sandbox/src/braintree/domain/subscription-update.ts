@@ -1,6 +1,6 @@
 import { daysBetween, isoDate } from '../objects/calendar.js';
 import { errorResult, type FieldError, fieldError, validationResult } from '../objects/errors.js';
-import { parseAmount } from '../objects/money.js';
+import { parseAmount, roundAmount } from '../objects/money.js';
 import { recurringAmount } from '../objects/subscriptions.js';
 import { serializeTransaction } from '../objects/transactions.js';
 import type { SubscriptionRecord } from '../store/records.js';
@@ -111,7 +111,7 @@ export async function updateSubscription(
   }
   const options = obj(p.options);
   const today = isoDate(store.clock.now());
-  const delta = Math.round((recurringAmount(draft) - before) * remainingShare(s, today));
+  const delta = roundAmount((recurringAmount(draft) - before) * remainingShare(s, today), s.currencyIsoCode);
   if (bool(options.prorateCharges) === true && s.status === 'Active' && delta !== 0) {
     if (delta < 0) draft.balance += delta;
     else {

@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import { majorAmount } from '../objects/currency.js';
 import { newId } from '../objects/ids.js';
 import { type LineInput, makeInvoice, makeLine } from '../objects/invoices.js';
 import type { SandboxContext } from './context.js';
@@ -24,7 +25,7 @@ export interface SubscriptionBill {
 /** Money as Stripe prints it on line descriptions: "$10.00". */
 export function formatAmount(amount: number, currency: string): string {
   const symbol = currency === 'usd' ? '$' : currency === 'eur' ? '€' : currency === 'gbp' ? '£' : '';
-  const value = (amount / 100).toFixed(2);
+  const value = majorAmount(amount, currency);
   return symbol ? `${symbol}${value}` : `${value} ${currency.toUpperCase()}`;
 }
 

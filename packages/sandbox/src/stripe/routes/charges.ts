@@ -3,6 +3,7 @@ import type Stripe from 'stripe';
 import { cardForToken } from '../domain/cards.js';
 import type { SandboxContext } from '../domain/context.js';
 import { defaultCard, runCharge } from '../domain/payments.js';
+import { assertChargeable } from '../objects/currency.js';
 import { StripeSandboxError } from '../objects/errors.js';
 import { respond, respondList, type SandboxEnv } from './respond.js';
 
@@ -21,6 +22,7 @@ export function registerCharges(app: Hono<SandboxEnv>, ctx: SandboxContext): voi
     if (amount < MINIMUM_AMOUNT) {
       throw StripeSandboxError.invalid('Amount must be at least 50 cents', 'amount', 'amount_too_small');
     }
+    assertChargeable(amount, currency);
     const customerId = p.str('customer');
     const customer = customerId ? store.customer(customerId) : null;
     const source = p.str('source');

@@ -5,6 +5,7 @@ import { settleInvoiceIntent } from '../domain/invoice-lifecycle.js';
 import { authenticatePaymentIntent } from '../domain/payment-intents.js';
 import { createPaymentMethod } from '../domain/payment-methods.js';
 import { authenticateSetupIntent, confirmSetupIntent } from '../domain/setup-intents.js';
+import { majorAmount } from '../objects/currency.js';
 import { TEST_PAYMENT_METHODS, testCardByNumber } from '../objects/test-cards.js';
 import type { SandboxEnv } from './respond.js';
 
@@ -68,7 +69,7 @@ export function registerHostedPages(app: Hono<SandboxEnv>, ctx: SandboxContext):
     if (!intent) return notFound(c);
     const amount =
       intent.object === 'payment_intent'
-        ? `${(intent.amount / 100).toFixed(2)} ${intent.currency.toUpperCase()}`
+        ? `${majorAmount(intent.amount, intent.currency)} ${intent.currency.toUpperCase()}`
         : 'saving your card for later payments';
     const done = intent.status !== 'requires_action';
     return c.html(

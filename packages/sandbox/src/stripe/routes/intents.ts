@@ -6,6 +6,7 @@ import type { Params } from '../domain/params.js';
 import { cancelPaymentIntent, confirmPaymentIntent, paymentIntentError } from '../domain/payment-intents.js';
 import { attachedTo, resolvePaymentMethod } from '../domain/payment-methods.js';
 import { confirmSetupIntent } from '../domain/setup-intents.js';
+import { assertChargeable } from '../objects/currency.js';
 import { StripeSandboxError } from '../objects/errors.js';
 import { makePaymentIntent, makeSetupIntent } from '../objects/intents.js';
 import { respond, respondList, type SandboxEnv } from './respond.js';
@@ -64,6 +65,7 @@ export function registerIntents(app: Hono<SandboxEnv>, ctx: SandboxContext): voi
     if (amount === undefined) throw StripeSandboxError.missingParam('amount');
     if (amount < 50)
       throw StripeSandboxError.invalid('Amount must be at least 50 cents', 'amount', 'amount_too_small');
+    assertChargeable(amount, p.required('currency'));
     const customer = p.str('customer') ? store.customer(p.required('customer')).id : null;
     const pi = makePaymentIntent(store.now(), {
       amount,
