@@ -1,4 +1,5 @@
 import { createBraintreeSandbox, DEFAULT_RETRY, signPayload } from '@tollgate/sandbox/braintree';
+import { unitScale } from '../../packages/sandbox/src/braintree/objects/money.js';
 import { BraintreeWebhookController } from '../../src/billing/gateway/braintree/braintree-webhook-controller.js';
 import { notificationId, sandboxDiscounts, sandboxPlans } from '../../src/billing/gateway/braintree/index.js';
 import { toMinor } from '../../src/billing/money.js';
@@ -115,8 +116,8 @@ export const braintreeHarness: EditionHarness = {
           .filter((t) => t.customerId === customerId && t.type === 'sale')
           .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
           .map((t) => ({
-            // The sandbox counts thousandths of the full unit in every currency.
-            amount: toMinor(t.amount / 1000, t.currencyIsoCode),
+            // The sandbox counts hundredths of the full unit (thousandths in a three-decimal currency).
+            amount: toMinor(t.amount / unitScale(t.currencyIsoCode), t.currencyIsoCode),
             succeeded: t.status !== 'processor_declined' && t.status !== 'voided',
           })),
       subscription: async (id) => {

@@ -1,4 +1,4 @@
-import { UNIT } from '../objects/money.js';
+import { unitScale } from '../objects/money.js';
 import type {
   Instrument,
   ModificationRecord,
@@ -52,8 +52,9 @@ function decide(input: ChargeInput): { code: string; text: string; approved: boo
   if (input.instrument.threeDSecure === 'challenge' && present && !info?.liabilityShifted)
     return { code: '2099', text: 'Cardholder Authentication Required', approved: false };
   if (input.instrument.declines) return { code: '2000', text: 'Do Not Honor', approved: false };
-  if (input.amount >= 2000 * UNIT && input.amount < 3000 * UNIT) {
-    const code = String(Math.floor(input.amount / UNIT));
+  const unit = unitScale(input.currencyIsoCode);
+  if (input.amount >= 2000 * unit && input.amount < 3000 * unit) {
+    const code = String(Math.floor(input.amount / unit));
     return { code, text: code === '2000' ? 'Do Not Honor' : 'Processor Declined', approved: false };
   }
   return { code: '1000', text: 'Approved', approved: true };

@@ -25,6 +25,7 @@ export function applyModifications(
   raw: unknown,
   catalog: Map<string, SandboxDiscount>,
   errors: FieldError[],
+  currency: string,
 ): ModificationRecord[] {
   const spec = obj(raw);
   const path = ['subscription', kind];
@@ -50,7 +51,7 @@ export function applyModifications(
       continue;
     }
     if ('amount' in entry) {
-      const amount = parseAmount(entry.amount);
+      const amount = parseAmount(entry.amount, currency);
       if (amount === null)
         errors.push(fieldError([...path, 'update'], 'amount', '92002', 'Amount is an invalid format.'));
       else Object.assign(existing, { amount, sentAmount: entry.amount });
@@ -69,7 +70,8 @@ export function applyModifications(
       errors.push(fieldError(['subscription'], 'base', '91911', 'Cannot add duplicate add-on or discount.'));
       continue;
     }
-    const amount = 'amount' in entry ? parseAmount(entry.amount) : parseAmount(base.amount);
+    const amount =
+      'amount' in entry ? parseAmount(entry.amount, currency) : parseAmount(base.amount, currency);
     if (amount === null) {
       errors.push(fieldError([...path, 'add'], 'amount', '92002', 'Amount is an invalid format.'));
       continue;

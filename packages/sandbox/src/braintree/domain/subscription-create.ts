@@ -93,8 +93,8 @@ export async function createSubscription(
         : ('day' as const),
   };
   const firstBillingDate = schedule(p, trial, today, errors);
-  const discounts = applyModifications('discounts', [], p.discounts, store.discounts, errors);
-  const addOns = applyModifications('add-ons', [], p.addOns, store.addOns, errors);
+  const discounts = applyModifications('discounts', [], p.discounts, store.discounts, errors, currency);
+  const addOns = applyModifications('add-ons', [], p.addOns, store.addOns, errors, currency);
   const id = str(p.id) ?? store.newId(store.subscriptions, 6);
   if (store.subscriptions.has(id)) errors.push(fieldError(PATH, 'id', '81902', 'ID has already been taken.'));
   if (errors.length > 0 || !plan || !pm || price === null) return validationResult(errors);

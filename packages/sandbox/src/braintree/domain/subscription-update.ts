@@ -91,8 +91,15 @@ export async function updateSubscription(
   const token = 'paymentMethodToken' in p ? str(p.paymentMethodToken) : s.paymentMethodToken;
   const pm = store.paymentMethods.get(token ?? '');
   if (!pm) errors.push(fieldError(PATH, 'payment_method_token', '91903', 'Payment method token is invalid.'));
-  const discounts = applyModifications('discounts', s.discounts, p.discounts, store.discounts, errors);
-  const addOns = applyModifications('add-ons', s.addOns, p.addOns, store.addOns, errors);
+  const discounts = applyModifications(
+    'discounts',
+    s.discounts,
+    p.discounts,
+    store.discounts,
+    errors,
+    s.currencyIsoCode,
+  );
+  const addOns = applyModifications('add-ons', s.addOns, p.addOns, store.addOns, errors, s.currencyIsoCode);
   if (errors.length > 0 || !plan || !pm || price === null) return validationResult(errors);
 
   const before = recurringAmount(s);

@@ -5,7 +5,7 @@ import { createSubscription } from '../domain/subscription-create.js';
 import { cancelSubscription, updateSubscription } from '../domain/subscription-update.js';
 import { daysBetween } from '../objects/calendar.js';
 import { notFound } from '../objects/errors.js';
-import { UNIT } from '../objects/money.js';
+import { unitScale } from '../objects/money.js';
 import { serializeSubscription } from '../objects/subscriptions.js';
 import { array, collection, integer, xmlResponse } from '../objects/xml.js';
 import type { SubscriptionRecord } from '../store/records.js';
@@ -32,7 +32,7 @@ export function subscriptionRoutes(app: Hono, ctx: SandboxContext): void {
     status: s.status,
     merchantAccountId: 'sandbox',
     inTrialPeriod: String(s.trialPeriod && s.currentBillingCycle === 0),
-    price: s.price / UNIT,
+    price: s.price / unitScale(s.currencyIsoCode),
     daysPastDue: s.pastDueSince ? daysBetween(s.pastDueSince, store.now().slice(0, 10)) : 0,
     billingCyclesRemaining:
       s.numberOfBillingCycles === null ? null : s.numberOfBillingCycles - s.currentBillingCycle,

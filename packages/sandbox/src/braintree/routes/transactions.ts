@@ -5,7 +5,7 @@ import { retryPastDue } from '../domain/lifecycle.js';
 import { bool, obj, type Params, str } from '../domain/params.js';
 import { takeIssued, vault } from '../domain/vault.js';
 import { errorResult, type FieldError, fieldError, notFound, validationResult } from '../objects/errors.js';
-import { parseAmount, UNIT } from '../objects/money.js';
+import { parseAmount, unitScale } from '../objects/money.js';
 import { serializeTransaction } from '../objects/transactions.js';
 import { array, collection, integer, xmlResponse } from '../objects/xml.js';
 import type { Instrument, ThreeDSecureInfo, TransactionRecord } from '../store/records.js';
@@ -22,7 +22,7 @@ function searchFields(t: TransactionRecord): Record<string, string | number | nu
     paymentMethodToken: t.paymentMethodToken,
     status: t.status,
     type: t.type,
-    amount: t.amount / UNIT,
+    amount: t.amount / unitScale(t.currencyIsoCode),
     createdAt: t.createdAt,
     orderId: t.orderId,
     currency: t.currencyIsoCode,
