@@ -8,6 +8,7 @@ import type { TestApp } from '../support/app.js';
 import { startBillingApp, stopBillingApp } from './billing-app.js';
 import { concurrentChangeCases } from './contract/concurrent-changes.js';
 import { type ContractContext, expectBillingError, TestUser } from './contract/context.js';
+import { couponProrationCases } from './contract/coupon-proration.js';
 import { creationCases } from './contract/creation.js';
 import { declinedChangeCases } from './contract/declined-changes.js';
 import { doubleSubmitCases } from './contract/double-submit.js';
@@ -127,6 +128,7 @@ export function billingContract(harness: EditionHarness): void {
     lifecycleCases(ctx);
     declinedChangeCases(ctx);
     moneyCases(ctx);
+    couponProrationCases(ctx);
     webhookCases(ctx);
     doubleSubmitCases(ctx);
     concurrentChangeCases(ctx);

@@ -32,6 +32,28 @@ describe('Stripe sandbox: subscription changes', () => {
     expect(preview.period_start).toBe(Date.UTC(2026, 1, 15, 12) / 1000);
   });
 
+  it('a coupon discounts both proration lines: the credit for unused time and the remaining time', async () => {
+    const cus = await customer();
+    const sub = await h.stripe.subscriptions.create({
+      customer: cus.id,
+      items: [{ price: 'monthly' }],
+      discounts: [{ coupon: 'HALF' }],
+    });
+    h.clock.advance(10 * DAY * 1000);
+    const up = await h.stripe.subscriptions.update(sub.id, {
+      items: [{ id: sub.items.data[0]!.id, price: 'team' }],
+      proration_behavior: 'always_invoice',
+    });
+    const invoice = await invoiceOf(up);
+    // 21 of 31 days remain: -677 and +1694, half of the net 1017 (rounded half up) off.
+    expect(invoice.lines.data.map((l) => l.amount).sort((a, b) => a - b)).toEqual([-677, 1694]);
+    expect(invoice.total_discount_amounts?.map((d) => d.amount)).toEqual([509]);
+    expect(invoice.total).toBe(1017 - 509);
+    const lineDiscounts = invoice.lines.data.map((l) => l.discount_amounts?.[0]?.amount);
+    expect(lineDiscounts.reduce((a, b) => a! + b!, 0)).toBe(509);
+    expect(Math.min(...lineDiscounts.map(Number))).toBeLessThan(0);
+  });
+
   it('changes quantity, and a change of interval restarts the cycle and bills at once', async () => {
     const cus = await customer();
     const sub = await h.stripe.subscriptions.create({ customer: cus.id, items: [{ price: 'monthly' }] });

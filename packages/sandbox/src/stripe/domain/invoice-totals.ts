@@ -4,7 +4,8 @@ import type { SandboxStore } from '../store/store.js';
 /**
  * Recompute an invoice's money fields from its lines, discounts and tax rates
  * (https://docs.stripe.com/invoicing/taxes/tax-rates, https://docs.stripe.com/billing/subscriptions/coupons):
- * coupons apply in order to the discountable amount, percent coupons round half up per invoice,
+ * coupons apply in order to the discountable amount (the net of its lines, credits included),
+ * percent coupons round half up per invoice,
  * exclusive tax is charged on each line's amount after its share of the discount.
  */
 export function computeTotals(store: SandboxStore, invoice: Stripe.Invoice): void {
@@ -12,8 +13,11 @@ export function computeTotals(store: SandboxStore, invoice: Stripe.Invoice): voi
   const subtotal = sum(lines.map((l) => l.amount));
   for (const line of lines) line.discount_amounts = [];
 
-  const discountable = lines.filter((l) => l.discountable && l.amount > 0);
-  let base = sum(discountable.map((l) => l.amount));
+  // Every discountable line counts, a proration's credit too: a coupon discounts the unused time
+  // it was paid with as well as the remaining time, so an upgrade costs the coupon's share of the
+  // difference (a percent coupon on the positive line alone would overcharge the credit's share).
+  const discountable = lines.filter((l) => l.discountable && l.amount !== 0);
+  let base = Math.max(0, sum(discountable.map((l) => l.amount)));
   const totalDiscounts: Stripe.Invoice.TotalDiscountAmount[] = [];
   for (const ref of invoice.discounts) {
     const id = typeof ref === 'string' ? ref : ref.id;
@@ -74,7 +78,10 @@ export function computeTotals(store: SandboxStore, invoice: Stripe.Invoice): voi
   }
 }
 
-/** Split `amount` over lines in proportion to their amounts; the last line takes the rounding rest. */
+/**
+ * Split `amount` over lines in proportion to their amounts (a credit line's share is negative:
+ * the discount lowers the credit); the last line takes the rounding rest.
+ */
 function allocate(
   lines: Stripe.InvoiceLineItem[],
   amount: number,
