@@ -1,3 +1,4 @@
+import { isForeignKeyViolation } from '../../database/errors.js';
 import { OAuthError } from '../errors.js';
 import { authTimeClaim } from '../oidc/id-tokens.js';
 import { narrowResource } from '../rules/check-resource.js';
@@ -48,26 +49,33 @@ export const refreshTokenGrant = defineGrant({
           })
         : undefined;
 
-    const issued = await services.issuer.issue(
-      {
-        client,
-        userId: previous.userId,
-        scopes,
-        ttlSeconds: services.config.accessTokenTtlSeconds,
-        audience,
-        refresh: {
-          ttlSeconds: services.config.refreshTokenTtlSeconds,
-          familyId: stored.familyId,
-          authTime: stored.authTime ?? null,
+    const issued = await services.issuer
+      .issue(
+        {
+          client,
+          userId: previous.userId,
+          scopes,
+          ttlSeconds: services.config.accessTokenTtlSeconds,
+          audience,
+          refresh: {
+            ttlSeconds: services.config.refreshTokenTtlSeconds,
+            familyId: stored.familyId,
+            authTime: stored.authTime ?? null,
+          },
         },
-      },
-      async ({ store, afterCommit }) => {
-        if (!(await store.refreshTokens.consume(id))) return false;
-        const revoked = await services.revoker.revokeAccessTokens([previous.id], store);
-        afterCommit(() => services.revoker.announce(revoked));
-        return true;
-      },
-    );
+        async ({ store, afterCommit }) => {
+          if (!(await store.refreshTokens.consume(id))) return false;
+          const revoked = await services.revoker.revokeAccessTokens([previous.id], store);
+          afterCommit(() => services.revoker.announce(revoked));
+          return true;
+        },
+      )
+      .catch(async (err: unknown) => {
+        // The user was deleted behind the application's back (no cascade reached this grant).
+        if (!isForeignKeyViolation(err)) throw err;
+        await services.revoker.revokeFamily(stored.familyId);
+        throw OAuthError.invalidGrant('The refresh token is invalid.', 'the user is gone');
+      });
     if (issued) {
       if (idToken) issued.response.id_token = await idToken(issued.accessToken);
       return issued.response;
