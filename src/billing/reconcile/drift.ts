@@ -9,9 +9,17 @@ import type { SubscriptionRecord, SubscriptionUpdate } from '../subscriptions/re
  *   the live replacement has no row;
  * - `missing_at_provider`: a row that is not over, whose provider object does not exist;
  * - `mismatch`: status, plan, quantity or `ends_at` differ from the provider's;
- * - `missing_customer`: the user's customer id names no customer at the provider.
+ * - `missing_customer`: the user's customer id names no customer at the provider;
+ * - `duplicate`: live at the provider while its row has ended and another live row has its name —
+ *   two provider subscriptions bill for one (`--fix` cancels this one, the row that ended).
  */
-export type DriftKind = 'orphaned' | 'replaced' | 'missing_at_provider' | 'mismatch' | 'missing_customer';
+export type DriftKind =
+  | 'orphaned'
+  | 'replaced'
+  | 'missing_at_provider'
+  | 'mismatch'
+  | 'missing_customer'
+  | 'duplicate';
 
 export interface Drift {
   kind: DriftKind;

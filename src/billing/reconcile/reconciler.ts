@@ -126,6 +126,11 @@ export class Reconciler {
       if (fix) found.fixed = await this.endRow(record);
       return found;
     }
+    if (status.ended(record, now) && isLiveAtProvider(sub) && (await this.otherLive(record))) {
+      const found = { ...row, kind: 'duplicate' as const, providerId: sub.id };
+      if (fix) found.fixed = await this.cancelDuplicate(record, sub.id);
+      return found;
+    }
     // Replaced by a swap that re-creates (Braintree): the row's subscription was cancelled and the
     // write failed, or the cancel itself failed and both bill (a half-done swap, finished here).
     const successor =
@@ -168,6 +173,30 @@ export class Reconciler {
       await this.repository.update(record.id, {
         ...changes,
         ...(replacing ? { providerId: sub.id } : {}),
+        providerUpdatedAt: secondOf(this.clock.now().toISOString()),
+      });
+      return true;
+    });
+  }
+
+  /** Another live row of the same user and name (the one the customer chose last). */
+  private async otherLive(record: SubscriptionRecord): Promise<boolean> {
+    const live = await this.repository.findLive(record.userId, record.name);
+    return live !== undefined && live.id !== record.id;
+  }
+
+  /**
+   * A provider subscription still billing for a row that ended here, beside the live row of that
+   * name: cancelled now at the provider (what the customer paid on it is left to a refund).
+   */
+  private cancelDuplicate(record: SubscriptionRecord, providerId: string): Promise<boolean> {
+    return this.lock.forUser(record.userId, async () => {
+      const current = await this.repository.find(record.id);
+      if (!current || !status.ended(current, this.clock.now()) || !(await this.otherLive(current)))
+        return false;
+      const remote = await this.gateway.cancelSubscription(providerId, { atPeriodEnd: false });
+      await this.repository.update(record.id, {
+        status: remote.status,
         providerUpdatedAt: secondOf(this.clock.now().toISOString()),
       });
       return true;

@@ -19,6 +19,7 @@ const WHAT: Record<Drift['kind'], string> = {
   missing_at_provider: 'no such subscription at the provider',
   mismatch: 'differs from the provider',
   missing_customer: "the user's customer does not exist at the provider",
+  duplicate: 'live at the provider, its row ended, and another live subscription has the name: billed twice',
 };
 
 /**

@@ -217,5 +217,44 @@ export function reconcileCases(ctx: ContractContext): void {
       }
       expect((await run({ user: user.email })).code).toBe(0);
     });
+
+    it("two live provider subscriptions for one name (the ended row's still billing): reported, --fix cancels the one whose row ended", async () => {
+      const user = await newUser();
+      const first = await user.newSubscription('main', plans.monthly.id).create(tokens.card);
+      await ctx.sandbox.settled();
+      // What a lost race left: the row ended here while its provider subscription went on, and a
+      // second subscription of the same name was made and is live.
+      await ctx.t.app.db
+        .updateTable('subscriptions')
+        .set({ status: 'canceled', ends_at: ctx.clock.now().toISOString() })
+        .where('id', '=', first.id)
+        .execute();
+      const second = await (await reload(user))
+        .newSubscription('main', plans.monthly.id)
+        .create(tokens.otherCard);
+      await ctx.sandbox.settled();
+      expect((await ctx.sandbox.subscription(first.providerId))?.status).not.toMatch(/cancel/i);
+
+      const found = await run({ user: user.email, json: true });
+      expect(found.code).toBe(1);
+      expect(found.report!.drift).toEqual([
+        expect.objectContaining({
+          kind: 'duplicate',
+          subscriptionId: first.id,
+          providerId: first.providerId,
+          fixed: false,
+        }),
+      ]);
+      const fixed = await run({ user: user.email, fix: true });
+      expect(fixed.code).toBe(0);
+      expect(fixed.lines.join('\n')).toContain('billed twice');
+      expect((await ctx.sandbox.subscription(first.providerId))?.status).toMatch(/cancel/i);
+      expect((await ctx.sandbox.subscription(second.providerId))?.status).not.toMatch(/cancel/i);
+      const rows = await localRows(user);
+      expect(rows.find((r) => r.id === first.id)).toMatchObject({ status: 'canceled' });
+      expect(rows.find((r) => r.id === second.id)).toMatchObject({ ends_at: null });
+      expect(await (await reload(user)).subscribed('main')).toBe(true);
+      expect((await run({ user: user.email })).code).toBe(0);
+    });
   });
 }
