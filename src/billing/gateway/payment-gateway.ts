@@ -194,6 +194,12 @@ export interface GatewaySubscription {
   /** The local name it was created under, when the provider keeps it (Stripe `metadata.name`). */
   name?: string | null;
   /**
+   * When this state was current, on the provider's clock (Stripe: the answer's `Date` header;
+   * Braintree: the subscription's `updatedAt`). Local rows are stamped with it, so webhooks (whose
+   * times are the provider's too) are ordered against provider time only, never the app's clock.
+   */
+  asOf?: Date | null;
+  /**
    * Set by `createSubscription`/`updateSubscription` when the payment they caused waits for the
    * customer (3-D Secure): the caller stores the state and throws `IncompletePayment`.
    */

@@ -120,7 +120,8 @@ export class Payments {
     if (!remote) return;
     await this.subscriptions.applyProviderState(this.db, {
       subscription: remote,
-      at: this.clock.now(),
+      // The provider's time of this answer: ordered against webhooks on the provider's clock.
+      at: remote.asOf ?? this.clock.now(),
       ended: ENDED.has(remote.status),
       whenUnknown: 'acknowledge',
     });

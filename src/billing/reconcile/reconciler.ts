@@ -10,9 +10,10 @@ import {
   type PaymentGateway,
   PaymentGatewayKey,
 } from '../gateway/payment-gateway.js';
+import { providerTime } from '../subscriptions/provider-sync.js';
 import type { SubscriptionRecord } from '../subscriptions/record.js';
 import * as status from '../subscriptions/status.js';
-import { SubscriptionRepository, secondOf } from '../subscriptions/subscription-repository.js';
+import { SubscriptionRepository } from '../subscriptions/subscription-repository.js';
 import { changesFrom, type Drift, differences, isLiveAtProvider, type ReconcileReport } from './drift.js';
 
 export interface ReconcileOptions {
@@ -159,6 +160,8 @@ export class Reconciler {
     return this.lock.forUser(record.userId, async () => {
       const current = await this.repository.find(record.id);
       if (!current) return false;
+      // Fetched again: the state as of now, with the provider's time of it (a list has none).
+      const fresh = (await this.gateway.findSubscription(sub.id)) ?? sub;
       if (replacing && current.providerId === replacing) {
         const old = await this.gateway.findSubscription(replacing);
         if (old && isLiveAtProvider(old))
@@ -166,14 +169,15 @@ export class Reconciler {
       }
       const changes = changesFrom(
         current,
-        sub,
+        fresh,
         this.clock.now(),
         this.gateway.capabilities.supportsQuantities,
       );
+      const { providerUpdatedAt: _appTime, ...state } = changes;
       await this.repository.update(record.id, {
-        ...changes,
+        ...state,
         ...(replacing ? { providerId: sub.id } : {}),
-        providerUpdatedAt: secondOf(this.clock.now().toISOString()),
+        ...providerTime(fresh),
       });
       return true;
     });
@@ -195,10 +199,7 @@ export class Reconciler {
       if (!current || !status.ended(current, this.clock.now()) || !(await this.otherLive(current)))
         return false;
       const remote = await this.gateway.cancelSubscription(providerId, { atPeriodEnd: false });
-      await this.repository.update(record.id, {
-        status: remote.status,
-        providerUpdatedAt: secondOf(this.clock.now().toISOString()),
-      });
+      await this.repository.update(record.id, { status: remote.status, ...providerTime(remote) });
       return true;
     });
   }
@@ -232,6 +233,7 @@ export class Reconciler {
           quantity: this.gateway.capabilities.supportsQuantities ? sub.quantity : null,
           trialEndsAt: sub.trialEndsAt?.toISOString() ?? null,
           status: sub.status,
+          ...providerTime(sub),
         });
         if (sub.cancelAtPeriodEnd)
           await this.repository.update(record.id, {

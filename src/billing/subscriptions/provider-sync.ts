@@ -1,6 +1,12 @@
-import type { SubscriptionSync } from '../gateway/payment-gateway.js';
+import type { GatewaySubscription, SubscriptionSync } from '../gateway/payment-gateway.js';
 import type { SubscriptionRecord, SubscriptionUpdate } from './record.js';
 import * as status from './status.js';
+import { secondOf } from './subscription-repository.js';
+
+/** `providerUpdatedAt` from the provider's own time of an API answer; nothing when it is unknown. */
+export function providerTime(remote: GatewaySubscription): { providerUpdatedAt?: string } {
+  return remote.asOf ? { providerUpdatedAt: secondOf(remote.asOf.toISOString()) } : {};
+}
 
 /** Whether the state in `sync` is older than the one the record holds (then it is not applied). */
 export function isStale(record: SubscriptionRecord, sync: SubscriptionSync): boolean {

@@ -30,11 +30,14 @@ export interface SubscriptionRecord {
   readonly updatedAt: string;
 }
 
-/** A new row: the rest is filled in by the repository. */
+/**
+ * A new row: the rest is filled in by the repository. `providerUpdatedAt`: the provider's time its
+ * state is current at (see `GatewaySubscription.asOf`), when known.
+ */
 export type NewSubscription = Omit<
   SubscriptionRecord,
   'id' | 'endsAt' | 'providerUpdatedAt' | 'pastDueSince' | 'createdAt' | 'updatedAt'
->;
+> & { readonly providerUpdatedAt?: string | null };
 
 /** What an operation changes on a stored subscription (`updatedAt` always moves). */
 export type SubscriptionUpdate = Partial<

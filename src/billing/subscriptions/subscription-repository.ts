@@ -73,7 +73,8 @@ export class SubscriptionRepository {
       ends_at: null,
       status: subscription.status,
       past_due_since: subscription.status === 'past_due' ? now : null,
-      provider_updated_at: secondOf(now),
+      // The provider's time, never ours: webhooks are ordered against it (`isStale`).
+      provider_updated_at: subscription.providerUpdatedAt ?? null,
       created_at: now,
       updated_at: now,
     };

@@ -20,11 +20,11 @@ import {
 } from '../gateway/payment-gateway.js';
 import { RequestKeys } from '../request-keys.js';
 import { validateTaxPercentage } from '../tax.js';
-import { isStale, providerChanges } from './provider-sync.js';
+import { isStale, providerChanges, providerTime } from './provider-sync.js';
 import type { SubscriptionRecord, SubscriptionUpdate } from './record.js';
 import * as status from './status.js';
 import { Subscription, type SubscriptionOperations } from './subscription.js';
-import { SubscriptionRepository, secondOf } from './subscription-repository.js';
+import { SubscriptionRepository } from './subscription-repository.js';
 
 export interface NewSubscriptionOptions {
   name: string;
@@ -168,6 +168,7 @@ export class Subscriptions implements SubscriptionOperations {
         quantity: this.caps.supportsQuantities ? remote.quantity : null,
         trialEndsAt: iso(remote.trialEndsAt ?? trialEndsAt),
         status: remote.status,
+        ...providerTime(remote),
       })
       .catch(async (error: unknown) => {
         if (!isUniqueViolation(error)) throw error;
@@ -360,9 +361,9 @@ export class Subscriptions implements SubscriptionOperations {
     return changed;
   }
 
-  /** The provider's status from an API answer, current as of now. */
+  /** The provider's status from an API answer, stamped with the provider's time of it (when known). */
   private answered(remote: GatewaySubscription): SubscriptionUpdate {
-    return { status: remote.status, providerUpdatedAt: secondOf(this.clock.now().toISOString()) };
+    return { status: remote.status, ...providerTime(remote) };
   }
 
   /**
@@ -431,6 +432,7 @@ export class Subscriptions implements SubscriptionOperations {
       quantity: this.caps.supportsQuantities ? remote.quantity : null,
       trialEndsAt: iso(remote.trialEndsAt),
       status: remote.status,
+      ...providerTime(remote),
     });
     const record = inserted ?? (await byId());
     return record && this.handle(record, owner);

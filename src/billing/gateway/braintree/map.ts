@@ -87,6 +87,7 @@ export function mapSubscription(sub: BtSubscription, trialEndsAt?: Date | null):
     cancelAtPeriodEnd:
       !ended && cycles !== null && cycles !== undefined && cycles <= (sub.currentBillingCycle ?? 0),
     endedAt: ended && sub.updatedAt ? new Date(sub.updatedAt) : null,
+    asOf: sub.updatedAt ? new Date(sub.updatedAt) : null,
   };
 }
 

@@ -54,7 +54,16 @@ export function mapSubscription(sub: Stripe.Subscription): GatewaySubscription {
     cancelAtPeriodEnd: sub.cancel_at_period_end,
     endedAt: fromEpoch(sub.ended_at),
     name: sub.metadata?.name ?? null,
+    asOf: answeredAt(sub),
   };
+}
+
+/** The provider's clock when it answered with `object` (the SDK keeps the response's headers), if known. */
+function answeredAt(object: object): Date | null {
+  const date = (object as { lastResponse?: { headers?: Record<string, string> } }).lastResponse?.headers
+    ?.date;
+  const at = date ? new Date(date) : null;
+  return at && !Number.isNaN(at.getTime()) ? at : null;
 }
 
 function couponText(coupon: Stripe.Coupon, currency: string): string {

@@ -123,6 +123,8 @@ export function createSandboxApp(
     requests.push(entry);
     if (requests.length > REQUEST_LOG_LIMIT) requests.splice(0, requests.length - REQUEST_LOG_LIMIT);
     c.header('request-id', newId('req'));
+    // Stripe's answers carry its clock, as its events' `created` do: the sandbox's clock, here.
+    c.header('date', new Date(ctx.store.clockSeconds() * 1000).toUTCString());
     c.header('stripe-version', API_VERSION);
     let account: string;
     try {
