@@ -10,6 +10,7 @@ import {
   defineConfig,
   mailProvider,
   oauthProvider,
+  observabilityProvider,
   plansProvider,
   type TollgateConfig,
   UserModelKey,
@@ -36,6 +37,8 @@ export async function createApp(
   const config = defineConfig(own, await configFromFile(), configFromEnv(), overrides);
   const app = await Application.create(config, options);
   app.container.instance(UserModelKey, AppUser);
+  // `/ready` and, with METRICS_TOKEN or METRICS_PORT, `/metrics` (docs/operations.md).
+  await app.register(observabilityProvider());
   await app.register(authProvider());
   // Mail through the outbox: MAIL_URL's SMTP server, else held and shown at /dev/mail (docs/mail.md).
   await app.register(mailProvider());

@@ -39,6 +39,9 @@ export { mailProvider } from './mail/provider.js';
 export { installOAuth } from './oauth/install.js';
 export { HasApiTokens } from './oauth/personal/has-api-tokens.js';
 export { oauthProvider } from './oauth/provider.js';
+export type { ObservabilityConfig } from './observability/config.js';
+export { Metrics } from './observability/metrics.js';
+export { observabilityProvider } from './observability/provider.js';
 export type {
   MeteringConfig,
   PlanEntitlements,

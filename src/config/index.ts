@@ -17,6 +17,7 @@ import { databaseConfig } from '../database/config.js';
 import { httpConfig } from '../http/config.js';
 import { mailConfig } from '../mail/config.js';
 import { oauthConfig } from '../oauth/config.js';
+import { observabilityConfig } from '../observability/config.js';
 import { plansConfig } from '../plans/config.js';
 
 const slices: ConfigSlice<keyof TollgateConfig>[] = [
@@ -29,6 +30,7 @@ const slices: ConfigSlice<keyof TollgateConfig>[] = [
   plansConfig,
   mailConfig,
   accountsConfig,
+  observabilityConfig,
 ] as ConfigSlice<keyof TollgateConfig>[];
 
 /** Every module's documented defaults, in one object. */

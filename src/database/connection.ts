@@ -13,6 +13,8 @@ export interface Connection {
   engine: Engine;
   /** Files that hold the data (SQLite's database, WAL and shared memory); none for PostgreSQL. */
   files: string[];
+  /** PostgreSQL: the pool's connections now (metrics read it on a scrape); SQLite has no pool. */
+  poolUsage?: () => PoolUsage;
   close(): Promise<void>;
 }
 
@@ -24,6 +26,14 @@ export function engineOf(url: string): Engine {
 export function sqlitePath(url: string): string {
   const path = url.replace(/^sqlite:(\/\/)?/, '');
   return path === ':memory:' ? path : resolve(path);
+}
+
+export interface PoolUsage {
+  /** Connections open, busy or idle. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
 }
 
 export interface ConnectOptions {
@@ -43,7 +53,8 @@ export function connect(url: string, options: ConnectOptions = {}): Connection {
     pool.on('error', lost);
     pool.on('connect', (client) => client.on('error', lost));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, engine: 'postgres', files: [], close: () => db.destroy() };
+    const poolUsage = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    return { db, engine: 'postgres', files: [], poolUsage, close: () => db.destroy() };
   }
   const path = sqlitePath(url);
   if (path !== ':memory:') {

@@ -2,6 +2,7 @@ import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { Container } from '../core/container.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import { currentRequest } from '../core/request-context.js';
 import { BodyLimitTable } from './body-limit.js';
 import { type BodyLimits, defaultBodyLimits } from './config.js';
 import { chain } from './controller-middleware.js';
@@ -10,6 +11,7 @@ import { compileAction, type RouteEndpoint } from './dispatch.js';
 import { guardEntry } from './entry.js';
 import { type ErrorResponseHook, notFound, renderError } from './error-handler.js';
 import type { MiddlewareRegistry } from './middleware-registry.js';
+import type { RequestObserver } from './request-observer.js';
 import { type Route, toHonoPath } from './route.js';
 import type { Router } from './router.js';
 import { SecurityHeaders } from './security-headers.js';
@@ -28,6 +30,8 @@ export interface CompileOptions {
   securityHeaders?: SecurityHeaders;
   /** Run on each `HttpError`'s response (see `ErrorResponseHook`). */
   errorHooks?: readonly ErrorResponseHook[];
+  /** Told of every answered request (see `RequestObserver`). */
+  observers?: readonly RequestObserver[];
 }
 
 function assertUniqueNames(routes: readonly Route[]): void {
@@ -67,6 +71,7 @@ export function compileRoutes(routes: readonly Route[], options: CompileOptions)
   app.notFound((c) => notFound(c, router.errorPage));
   for (const mw of options.before ?? []) app.use(mw);
   const onError = (err: Error, c: Context) => renderError(err, c, logger, hooks);
+  const observers = options.observers ?? [];
   for (const route of routes) {
     let middleware: MiddlewareHandler[];
     let endpoint: RouteEndpoint;
@@ -85,7 +90,17 @@ export function compileRoutes(routes: readonly Route[], options: CompileOptions)
       c.set('routeLabel', label);
       return run(c);
     };
-    app.on([...route.methods], [toHonoPath(route.path, route.wheres)], handler);
+    // Observers see the route a request matched; without them, routing records nothing more.
+    const observedHandler = (c: Context) => {
+      const request = currentRequest();
+      if (request) request.route = label;
+      return handler(c);
+    };
+    app.on(
+      [...route.methods],
+      [toHonoPath(route.path, route.wheres)],
+      observers.length ? observedHandler : handler,
+    );
   }
-  return guardEntry(app, limits, options.securityHeaders ?? new SecurityHeaders());
+  return guardEntry(app, limits, options.securityHeaders ?? new SecurityHeaders(), observers);
 }

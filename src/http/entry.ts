@@ -1,8 +1,9 @@
 import type { Hono } from 'hono';
-import { runInRequest } from '../core/request-context.js';
+import { type RequestScope, runInRequest } from '../core/request-context.js';
 import { type BodyLimitTable, payloadTooLarge, unreadableBody, withinLimit } from './body-limit.js';
 import { spoofMethod } from './method-spoofing.js';
 import { requestIdOf, withRequestIdHeader } from './request-id.js';
+import type { RequestObserver } from './request-observer.js';
 import type { SecurityHeaders } from './security-headers.js';
 
 type Fetch = Hono['fetch'];
@@ -40,6 +41,7 @@ export function guardEntry<T extends Hono<any, any, any>>(
   app: T,
   limits: BodyLimitTable,
   headers: SecurityHeaders,
+  observers: readonly RequestObserver[] = [],
 ): T {
   const inner: Fetch = app.fetch;
   const answer: Fetch = (request, env, executionCtx) => {
@@ -52,12 +54,24 @@ export function guardEntry<T extends Hono<any, any, any>>(
     if (preset) return res;
     return res instanceof Response ? headers.addTo(res) : res.then((r) => headers.addTo(r));
   };
+  const observed = observers.length > 0;
   app.fetch = (request, env, executionCtx) => {
-    const id = requestIdOf(request);
-    const res = runInRequest({ id }, () => answer(request, env, executionCtx));
-    return res instanceof Response
-      ? withRequestIdHeader(res, id)
-      : res.then((r) => withRequestIdHeader(r, id));
+    const context: RequestScope = { id: requestIdOf(request) };
+    const started = observed ? performance.now() : 0;
+    const done = (res: Response) => {
+      if (observed) {
+        const seen = {
+          method: request.method,
+          route: context.route,
+          status: res.status,
+          seconds: (performance.now() - started) / 1000,
+        };
+        for (const observe of observers) observe(seen);
+      }
+      return withRequestIdHeader(res, context.id);
+    };
+    const res = runInRequest(context, () => answer(request, env, executionCtx));
+    return res instanceof Response ? done(res) : res.then(done);
   };
   return app;
 }

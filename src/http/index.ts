@@ -9,6 +9,7 @@ export type { ControllerMiddleware } from './controller-middleware.js';
 export type { ControllerClass } from './controller-registry.js';
 export { RequestContext } from './dispatch.js';
 export type { MiddlewareFactory } from './middleware-registry.js';
+export type { ObservedRequest, RequestObserver } from './request-observer.js';
 export type { ResourceAction, ResourceOptions } from './resource.js';
 export type { HttpMethod, MiddlewareRef, RouteAction, RouteDefinition, RouteHandler } from './route.js';
 export { Route, toHonoPath } from './route.js';

@@ -8,6 +8,7 @@ import type { BodyLimits } from './config.js';
 import { ControllerRegistry } from './controller-registry.js';
 import { type ErrorPage, type ErrorResponseHook, errorPage } from './error-handler.js';
 import { MiddlewareRegistry } from './middleware-registry.js';
+import type { RequestObserver } from './request-observer.js';
 import {
   type ApiResourceAction,
   apiResourceActions,
@@ -76,6 +77,8 @@ export class Router {
   errorPage: ErrorPage = errorPage;
   /** Hooks on the responses errors render to (see `ErrorResponseHook`); modules push theirs. */
   readonly errorHooks: ErrorResponseHook[] = [];
+  /** Told of every answered request (metrics); modules push theirs before `commit()`. */
+  readonly requestObservers: RequestObserver[] = [];
   /** Request body limits by kind; `useHttpConfig` sets them from `http.bodyLimits`. */
   bodyLimits: BodyLimits | undefined;
   readonly #stack: GroupFrame[] = [{ prefix: '', as: '', middleware: [], namespace: '', where: {} }];
@@ -281,6 +284,7 @@ export class Router {
       bodyLimits: this.bodyLimits,
       securityHeaders: this.securityHeaders,
       errorHooks: this.errorHooks,
+      observers: this.requestObservers,
     });
     this.#byName = undefined;
     this.#committed = app;

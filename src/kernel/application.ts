@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Hono } from 'hono';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type Clock, SystemClock } from '../core/clock.js';
 import type { TollgateConfig } from '../core/config.js';
 import { Container } from '../core/container.js';
@@ -8,14 +8,15 @@ import { EventDispatcher } from '../core/events.js';
 import { ClockKey, ConfigKey, EventsKey, LoggerKey } from '../core/keys.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { warnAboutSharedFiles } from '../core/private-files.js';
-import { type Connection, connect, type Engine } from '../database/connection.js';
+import { type Connection, connect, type Engine, type PoolUsage } from '../database/connection.js';
 import { DbKey, EngineKey } from '../database/keys.js';
-import { migrateToLatest } from '../database/migrator.js';
+import { createMigrator, migrateToLatest } from '../database/migrator.js';
 import type { Database } from '../database/types.js';
 import { Router } from '../http/router.js';
 import { AppEncryptionKey, appKeyPath, loadAppKey } from './app-key.js';
 import { rateLimitMigrations } from './rate-limits/migrations.js';
 import { RateLimits } from './rate-limits/rate-limits.js';
+import { Readiness } from './readiness.js';
 
 /**
  * A module's way in: `register` binds services and declares routes, `boot` runs once everything is
@@ -43,6 +44,8 @@ export class Application {
   readonly migrationFolders: string[] = [];
   /** Files that hold secrets; `boot()` warns about each one other users of the machine can read. */
   readonly privateFiles: string[] = [];
+  /** What `/ready` checks; modules add theirs in `register` or `boot`. */
+  readonly readiness: Readiness;
   readonly #connection: Connection;
   #http: Hono | undefined;
   #closing: Promise<void> | undefined;
@@ -82,6 +85,20 @@ export class Application {
     this.container.instance(RateLimits, limits);
     this.migrationFolders.push(rateLimitMigrations);
     this.onClose(() => limits.close());
+    this.readiness = new Readiness(logger)
+      .add('database', async () => {
+        await sql`select 1`.execute(this.db);
+      })
+      .add('migrations', () => this.#migrationsCurrent());
+    if (config.redis.url) this.readiness.add('redis', () => limits.pingRedis());
+  }
+
+  /** Rejects while a migration of a registered module has not run (an instance newer than its database). */
+  async #migrationsCurrent(): Promise<void> {
+    const pending = (await createMigrator(this.db, this.migrationFolders).getMigrations()).filter(
+      (migration) => !migration.executedAt,
+    );
+    if (pending.length) throw new Error(`${pending.length} migrations have not run: ${pending[0]!.name}…`);
   }
 
   /** Builds the application and registers its providers; call `boot()` (or `start()`) next. */
@@ -99,6 +116,11 @@ export class Application {
 
   get engine(): Engine {
     return this.#connection.engine;
+  }
+
+  /** PostgreSQL: the connection pool's usage now; `undefined` on SQLite. */
+  poolUsage(): PoolUsage | undefined {
+    return this.#connection.poolUsage?.();
   }
 
   async register(provider: ServiceProvider): Promise<this> {

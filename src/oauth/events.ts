@@ -10,6 +10,17 @@ export class AccessTokenCreated {
   ) {}
 }
 
+/**
+ * Raised when the token endpoint answers a grant with tokens (after `AccessTokenCreated`), naming
+ * the grant type: what operators count tokens by. Not raised for personal access tokens.
+ */
+export class TokenGranted {
+  constructor(
+    readonly grantType: string,
+    readonly clientId: string,
+  ) {}
+}
+
 /** Raised after a refresh token is stored, next to the access token it refreshes. */
 export class RefreshTokenCreated {
   constructor(

@@ -12,6 +12,7 @@ import { ApiKeyStoreKey } from './api-keys/records.js';
 import { AuthorizationService } from './authorization/authorization-service.js';
 import { MetadataDocumentClients } from './cimd/metadata-document-clients.js';
 import { Clients } from './clients/clients.js';
+import { countTokensGranted } from './count-tokens.js';
 import { DeviceAuthorizationEndpoint } from './device/device-authorization-endpoint.js';
 import { DeviceAuthorizations } from './device/device-authorizations.js';
 import { UserCodeAttempts } from './device/user-code-attempts.js';
@@ -88,8 +89,14 @@ export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
       CsrfExceptions.of(app).addRule(isAuthorizationRequestPost);
       registerApiGuard(app, options.guard);
       app.onClose(() => app.container.make(DpopProofs).replay.close());
+      app.readiness.add('signing keys', async () => {
+        await app.container.make(SigningKeys).load();
+      });
     },
-    boot: (app: Application) => bootApiGuard(app),
+    boot(app: Application) {
+      countTokensGranted(app);
+      return bootApiGuard(app);
+    },
   };
 }
 

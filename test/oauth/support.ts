@@ -5,7 +5,7 @@ import { authProvider } from '../../src/auth/index.js';
 import type { User } from '../../src/auth/user.js';
 import { Users } from '../../src/auth/users.js';
 import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
-import type { Application } from '../../src/kernel/application.js';
+import type { Application, ServiceProvider } from '../../src/kernel/application.js';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
 import {
   Clients,
@@ -46,10 +46,12 @@ export async function oauthApp(
     setup?: (app: Application) => void;
     /** The port to serve on (see `freePort`, for an issuer that is the server's own URL); default any. */
     port?: number;
+    /** Providers registered before auth and oauth (say, `observabilityProvider()`). */
+    providers?: ServiceProvider[];
   } = {},
 ): Promise<OAuthTestApp> {
   const t = await createTestApp({
-    providers: [authProvider(), oauthProvider(options.oauth)],
+    providers: [...(options.providers ?? []), authProvider(), oauthProvider(options.oauth)],
     config: { ...options.config, oauth: { scopes: SCOPES, ...options.config?.oauth } },
     setup: (app) => {
       installKeys(app.config.storagePath, app.config.oauth.signingAlgorithm);

@@ -216,6 +216,7 @@ export class LeasedLimit {
   }
 
   #result(allowed: boolean, remaining: number, ms: number): RateLimitResult {
+    if (!allowed) this.limit.noteRefusal();
     return {
       name: this.limit.name,
       policy: this.limit.policy,

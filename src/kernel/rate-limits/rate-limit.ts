@@ -31,6 +31,8 @@ export interface RateLimitStores {
  * client id — are hashed into the key, so the store holds no personal data.
  */
 export class RateLimit {
+  #refusals = 0;
+
   constructor(
     readonly name: string,
     readonly policy: RateLimitPolicy,
@@ -102,7 +104,18 @@ export class RateLimit {
     await Promise.all([this.stores.counter.delete(key), this.stores.strikes?.delete(key)]);
   }
 
+  /** Attempts refused since boot, here or by a lease of this limit (metrics read it on a scrape). */
+  get refusals(): number {
+    return this.#refusals;
+  }
+
+  /** Counts one refused attempt (a `LeasedLimit` refusing in memory calls it). */
+  noteRefusal(): void {
+    this.#refusals++;
+  }
+
   #result(allowed: boolean, res: RateLimiterRes): RateLimitResult {
+    if (!allowed) this.#refusals++;
     const ms = res.msBeforeNext > 0 ? res.msBeforeNext : this.policy.durationSeconds * 1000;
     return {
       name: this.name,

@@ -34,6 +34,7 @@ export class RateLimits {
   readonly #leased = new Set<LeasedLimit>();
   #redis: RequestPathRedis | undefined;
   #redisDown = false;
+  #redisErrors = 0;
 
   constructor(private readonly options: RateLimitsOptions) {}
 
@@ -67,6 +68,11 @@ export class RateLimits {
     return this.#limits.has(name);
   }
 
+  /** Every defined limit. */
+  all(): RateLimit[] {
+    return [...this.#limits.values()];
+  }
+
   /**
    * Waits (up to `timeoutMs`) for Redis to answer, so the first attempts count where the later
    * ones will; the application calls it at boot. Without Redis, or when it does not answer in
@@ -83,6 +89,16 @@ export class RateLimits {
     if (!(await ready))
       this.options.logger.warn('Redis did not answer at boot: rate limits count in the database');
     clearTimeout(timer);
+  }
+
+  /** Rejects unless Redis answers now (readiness); resolves at once without Redis. */
+  async pingRedis(): Promise<void> {
+    if (this.options.redisUrl) await this.#connection(this.options.redisUrl).ping();
+  }
+
+  /** Errors the Redis connection reported since boot (metrics read it on a scrape). */
+  get redisErrors(): number {
+    return this.#redisErrors;
   }
 
   /** `limit` counted in memory in leases of the store (`LeasedLimit`), handed back at `close`. */
@@ -123,6 +139,7 @@ export class RateLimits {
     if (this.#redis) return this.#redis;
     const redis = new RequestPathRedis(url);
     redis.on('error', (err: Error) => {
+      this.#redisErrors++;
       if (this.#redisDown) return;
       this.#redisDown = true;
       this.options.logger.warn(

@@ -1,8 +1,10 @@
 import { Users } from '../../auth/users.js';
 import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
+import { EventDispatcher } from '../../core/events.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { DpopProofs } from '../dpop/dpop-proofs.js';
+import { TokenGranted } from '../events.js';
 import { IdTokens } from '../oidc/id-tokens.js';
 import { ProtectedResources } from '../protected-resources.js';
 import type { ClientRecord } from '../records.js';
@@ -60,8 +62,10 @@ export class TokenEndpoint {
     IdTokens,
     ProtectedResources,
     DpopProofs,
+    EventDispatcher,
   ] as const;
   readonly #parts: TokenEndpointParts;
+  readonly #events: EventDispatcher;
 
   constructor(
     grants: GrantRegistry,
@@ -76,7 +80,9 @@ export class TokenEndpoint {
     idTokens: IdTokens,
     resources: ProtectedResources,
     dpop: DpopProofs,
+    events: EventDispatcher,
   ) {
+    this.#events = events;
     const services = {
       store,
       issuer,
@@ -97,6 +103,8 @@ export class TokenEndpoint {
       const pending = step(exchange, this.#parts);
       if (pending !== undefined) await pending;
     }
+    if (this.#events.hasListeners(TokenGranted))
+      await this.#events.dispatch(new TokenGranted(exchange.grant.grantType, exchange.client.id));
     return exchange.response;
   }
 }

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RateLimits } from '../../src/kernel/rate-limits/rate-limits.js';
+import { observabilityProvider } from '../../src/observability/provider.js';
+import { ADA, type OAuthTestApp, oauthApp, tokenRequest } from '../oauth/support.js';
+import { createTestApp } from '../support/app.js';
+import { parseExposition, type Sample, sampleValue } from './scrape.js';
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+const TOKEN = 'scrape-me-0123456789';
+const DURATION = 'http_server_request_duration_seconds_count';
+
+describe(`GET /metrics (${engine})`, () => {
+  let t: OAuthTestApp;
+  let service: { id: string; secret: string };
+  let password: { id: string; secret: string };
+
+  beforeAll(async () => {
+    t = await oauthApp({
+      providers: [observabilityProvider()],
+      config: { observability: { metrics: { token: TOKEN } } },
+      setup(app) {
+        const burst = app.container
+          .make(RateLimits)
+          .define('test.burst', { points: 2, durationSeconds: 600 });
+        app.router.get('/burst', async (c) =>
+          (await burst.consume('one')).allowed ? 'ok' : c.text('no', 429),
+        );
+      },
+    });
+    const a = await t.createClient();
+    service = { id: a.client.id, secret: a.plainSecret! };
+    const p = await t.createClient({ password: true });
+    password = { id: p.client.id, secret: p.plainSecret! };
+  });
+  afterAll(async () => t?.stop());
+
+  const scrape = async (): Promise<Sample[]> => {
+    const res = await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    return parseExposition(await res.text());
+  };
+
+  it('counters move by exactly what a scripted mix of requests sent', async () => {
+    const before = await scrape();
+    const grant = (fields: Record<string, string>) => tokenRequest(t, fields).then((r) => r.status);
+    const clientCredentials = {
+      grant_type: 'client_credentials',
+      client_id: service.id,
+      client_secret: service.secret,
+    };
+    const statuses = await Promise.all([
+      grant(clientCredentials),
+      grant(clientCredentials),
+      grant(clientCredentials),
+      grant({
+        grant_type: 'password',
+        client_id: password.id,
+        client_secret: password.secret,
+        username: ADA.email,
+        password: ADA.password,
+      }),
+      grant({
+        grant_type: 'password',
+        client_id: password.id,
+        client_secret: password.secret,
+        username: ADA.email,
+        password: ADA.password,
+      }),
+      grant({ ...clientCredentials, client_secret: 'wrong' }),
+      fetch(`${t.url}/ready`).then((r) => r.status),
+      fetch(`${t.url}/no/such/page`).then((r) => r.status),
+    ]);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 401, 200, 404]);
+    const burst = [];
+    for (let i = 0; i < 5; i++) burst.push((await fetch(`${t.url}/burst`)).status);
+    expect(burst).toEqual([200, 200, 429, 429, 429]);
+
+    const after = await scrape();
+    const moved = (name: string, labels: Record<string, string> = {}) =>
+      sampleValue(after, name, labels) - sampleValue(before, name, labels);
+    expect(moved('tollgate_oauth_tokens_issued_total', { grant: 'client_credentials' })).toBe(3);
+    expect(moved('tollgate_oauth_tokens_issued_total', { grant: 'password' })).toBe(2);
+    const token = (status: string) => ({
+      http_route: 'passport.token',
+      http_request_method: 'POST',
+      http_response_status_code: status,
+    });
+    expect(moved(DURATION, token('200'))).toBe(5);
+    expect(moved(DURATION, token('401'))).toBe(1);
+    expect(
+      moved(DURATION, { http_route: 'ready', http_request_method: 'GET', http_response_status_code: '200' }),
+    ).toBe(1);
+    // No route matched: the route label is empty, not the path (an unbounded label).
+    expect(
+      moved(DURATION, { http_route: '', http_request_method: 'GET', http_response_status_code: '404' }),
+    ).toBe(1);
+    const burstRoute = (status: string) => ({
+      http_route: 'GET /burst',
+      http_request_method: 'GET',
+      http_response_status_code: status,
+    });
+    expect([moved(DURATION, burstRoute('200')), moved(DURATION, burstRoute('429'))]).toEqual([2, 3]);
+    expect(moved('tollgate_rate_limit_refusals_total', { limit: 'test.burst' })).toBe(3);
+    // The scrape before this one is the only /metrics request in between.
+    expect(
+      moved(DURATION, {
+        http_route: 'metrics',
+        http_request_method: 'GET',
+        http_response_status_code: '200',
+      }),
+    ).toBe(1);
+  });
+
+  it('carries the process, the event loop, Redis errors and, on PostgreSQL, the connection pool', async () => {
+    const samples = await scrape();
+    const names = new Set(samples.map((s) => s.name));
+    for (const name of [
+      'process_cpu_user_seconds_total',
+      'nodejs_eventloop_lag_seconds',
+      'process_resident_memory_bytes',
+      'tollgate_redis_errors_total',
+    ]) {
+      expect(names).toContain(name);
+    }
+    if (engine === 'postgres') {
+      expect(sampleValue(samples, 'tollgate_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
+    } else {
+      expect(names).not.toContain('tollgate_db_pool_connections');
+    }
+  });
+
+  it('without the token: 401 with a Bearer challenge, and no metric in the body', async () => {
+    const tries: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer wrong' },
+      { authorization: `Basic ${TOKEN}` },
+      { authorization: `Bearer ${TOKEN}x` },
+    ];
+    for (const headers of tries) {
+      const res = await fetch(`${t.url}/metrics`, { headers });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+      expect(await res.text()).not.toContain('http_server');
+    }
+  });
+});
+
+describe('GET /metrics without METRICS_TOKEN', () => {
+  it('is not there (404), and requests are not timed', async () => {
+    const t = await createTestApp({ providers: [observabilityProvider()] });
+    try {
+      const res = await t.request('/metrics', {
+        headers: { authorization: 'Bearer anything', accept: 'application/json' },
+      });
+      expect(res.status).toBe(404);
+      expect(t.app.router.requestObservers).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
