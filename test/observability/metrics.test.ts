@@ -49,24 +49,19 @@ describe(`GET /metrics (${engine})`, () => {
       client_id: service.id,
       client_secret: service.secret,
     };
+    const passwordGrant = {
+      grant_type: 'password',
+      client_id: password.id,
+      client_secret: password.secret,
+      username: ADA.email,
+      password: ADA.password,
+    };
     const statuses = await Promise.all([
       grant(clientCredentials),
       grant(clientCredentials),
       grant(clientCredentials),
-      grant({
-        grant_type: 'password',
-        client_id: password.id,
-        client_secret: password.secret,
-        username: ADA.email,
-        password: ADA.password,
-      }),
-      grant({
-        grant_type: 'password',
-        client_id: password.id,
-        client_secret: password.secret,
-        username: ADA.email,
-        password: ADA.password,
-      }),
+      grant(passwordGrant),
+      grant(passwordGrant),
       grant({ ...clientCredentials, client_secret: 'wrong' }),
       fetch(`${t.url}/ready`).then((r) => r.status),
       fetch(`${t.url}/no/such/page`).then((r) => r.status),
