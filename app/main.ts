@@ -1,6 +1,8 @@
-import { closeOnSignals, installOAuth, listen } from 'tollgate';
+import { closeOnSignals, installOAuth, listen, loadEnvFile } from 'tollgate';
 import { createApp } from './bootstrap.js';
 
+// The project's .env, as the `tollgate` command reads it: one configuration for both.
+loadEnvFile();
 const app = await createApp();
 await app.migrate();
 // First start: signing keys and a personal access client, so the dashboard works at once.

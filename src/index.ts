@@ -15,6 +15,7 @@ export { Billable } from './billing/billable.js';
 export { BraintreeWebhookController } from './billing/gateway/braintree/braintree-webhook-controller.js';
 export { StripeWebhookController } from './billing/gateway/stripe/stripe-webhook-controller.js';
 export { billingProvider } from './billing/service-provider.js';
+export { loadEnvFile } from './config/env-file.js';
 export { configFromEnv, configFromFile, defineConfig, loadConfig } from './config/index.js';
 export type { Clock } from './core/clock.js';
 export { SystemClock } from './core/clock.js';

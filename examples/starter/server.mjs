@@ -16,6 +16,7 @@ import {
   HasApiTokens,
   installOAuth,
   listen,
+  loadEnvFile,
   oauthProvider,
   StripeWebhookController,
   User,
@@ -110,8 +111,10 @@ export async function createApp(overrides = {}, options = {}) {
   return app;
 }
 
-// 4. Start: migrate, create the signing keys and a personal access client once, listen.
+// 4. Start: read .env (as the `tollgate` command does), migrate, create the signing keys and a
+// personal access client once, listen.
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  loadEnvFile();
   const app = await createApp();
   await app.migrate();
   await installOAuth(app, { passwordClient: false });

@@ -4,7 +4,7 @@
  */
 
 export { authConfig } from './config.js';
-export { csrfToken, currentUser, login, logout } from './context.js';
+export { csrfToken, currentUser, login, logout, requireSession } from './context.js';
 export { csrfExcept } from './csrf.js';
 export { Registered } from './events.js';
 export type { Guard } from './guards.js';
@@ -12,8 +12,11 @@ export { Guards } from './guards.js';
 export type { AuthOptions } from './options.js';
 export { hashPassword, verifyPassword } from './password.js';
 export { authProvider } from './provider.js';
+export type { TableUsersOptions } from './table-users.js';
+export { tableUsers } from './table-users.js';
 export type { UserRow, UsersTable } from './tables.js';
 export type { UserModel } from './user.js';
 export { User } from './user.js';
 export type { NewUserInput } from './users.js';
 export { UserModelKey, Users } from './users.js';
+export type { UserRecord, UsersProvider } from './users-provider.js';

@@ -49,7 +49,20 @@ export async function loadApplication(): Promise<Application> {
   if (typeof mod.createApp !== 'function') throw new CliError(`${entry} does not export createApp().`);
   // A command's output is stdout (and may be --json); the application's logs go to stderr.
   const logger = createLogger(process.env.LOG_LEVEL || 'warn', pino.destination(2));
-  return mod.createApp({}, { logger });
+  const app = await mod.createApp({}, { logger });
+  announce(app);
+  return app;
+}
+
+/**
+ * Which service the command works on, on stderr: a token signed for another `APP_URL` than the
+ * server's is refused there with no other hint. The database URL's password is left out.
+ */
+function announce(app: Application): void {
+  if (process.env.LOG_LEVEL === 'silent') return;
+  const database = app.config.database.url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+  const source = existsSync(resolve('.env')) ? ' (environment and .env)' : '';
+  process.stderr.write(`tollgate: APP_URL ${app.config.app.url}, database ${database}${source}\n`);
 }
 
 /** Runs `fn` with the application, closing its database afterwards. */

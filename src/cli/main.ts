@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
+import { loadEnvFile } from '../config/env-file.js';
 import { CliError, CliExit } from './context.js';
 
 /** Each file in `commands/` exports `register(program)`; modules add commands without editing this file. */
@@ -23,6 +24,8 @@ export async function buildProgram(): Promise<Command> {
 export async function run(argv: string[]): Promise<number> {
   const program = await buildProgram();
   try {
+    // The service reads the same file (app/main.ts): one configuration for both.
+    loadEnvFile();
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (err) {

@@ -22,6 +22,16 @@ export {
   ClientRevoked,
   RefreshTokenCreated,
 } from './events.js';
+export type {
+  Grant,
+  GrantParameters,
+  GrantParams,
+  GrantRequest,
+  GrantServices,
+  TokenRequest,
+  UserCredentials,
+} from './grants/grant.js';
+export { defineGrant, userTokens } from './grants/grant.js';
 export { checkForAnyScope, checkScopes, currentAccessToken } from './guard/index.js';
 export type { ApprovalView, ApprovalViewProps } from './http/approval-view.js';
 export {
@@ -47,9 +57,15 @@ export type { OAuthOptions } from './provider.js';
 export { oauthProvider } from './provider.js';
 export type { AccessTokenRecord, ClientRecord } from './records.js';
 export { DEVICE_CODE_GRANT } from './records.js';
+export { registerOAuthRoutes } from './routes.js';
 export type { Scope } from './scopes.js';
 export { Scopes } from './scopes.js';
+export type { OAuthStore } from './stores/contracts.js';
+export { OAuthStoreKey } from './stores/contracts.js';
 // Also brings the OAuth tables into `Database`, so `app.db` queries on them typecheck in an app.
 export type { OAuthAccessTokenRow, OAuthClientRow } from './tables.js';
 export type { AuthorizedApp } from './tokens/authorized-apps.js';
 export { AuthorizedApps } from './tokens/authorized-apps.js';
+export type { IssueOptions, TokenResponse } from './tokens/token-issuer.js';
+export { TokenIssuer } from './tokens/token-issuer.js';
+export { TokenRevoker } from './tokens/token-revoker.js';

@@ -1,60 +1,48 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvalFields, Browser, insecure, tokenIn } from '../oauth/support.js';
 import { freePort } from '../support/free-port.js';
+import { importsFile, typecheck, writeConsumer } from './consumer-check.js';
+import { blockFile, type DocBlock } from './doc-blocks.js';
+import { installPackedProject, repo } from './packed-project.js';
 
 /**
- * The packages as a user gets them: `npm pack` of `tollgate` and of `@tollgate/sandbox`, both tarballs
- * installed in an empty folder (`npm install tollgate @tollgate/sandbox`), the README's starter
- * (`examples/starter/server.mjs`) started with plain `node`, then driven over HTTP like a person and a
- * third-party client would.
+ * The packages as a user gets them (`npm pack` of both, installed in an empty folder), packed once
+ * for three checks: the README's starter (`examples/starter/server.mjs`) started with plain `node`
+ * and driven over HTTP like a person and a third-party client would; a strict TypeScript consumer
+ * importing every entry point; and every code block of README.md and docs/ against the package.
  */
-const repo = resolve(import.meta.dirname, '../..');
 const REDIRECT = 'http://127.0.0.1:9999/callback';
 const USER = { name: 'Ada', email: 'ada@example.com', password: 'correct horse battery' };
 
-describe('the packed package, installed in an empty folder, runs the starter with plain node', () => {
+describe('the packed package, installed in an empty folder', () => {
   let project: string;
   let packed: string[];
+  let blocks: DocBlock[];
+  let typeErrors: Promise<Map<string, string[]>>;
   let server: ChildProcess;
   let base: string;
   let output = '';
 
-  const npm = (args: string[], cwd: string) =>
-    execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8' });
-
   beforeAll(async () => {
-    project = mkdtempSync(join(tmpdir(), 'tollgate-starter-'));
-    const tarballs = join(project, 'tarballs');
-    mkdirSync(tarballs);
-    npm(['run', 'build', '--silent'], repo);
-    npm(['pack', '--pack-destination', tarballs], repo);
-    npm(['pack', '--workspace', '@tollgate/sandbox', '--pack-destination', tarballs], repo);
-    packed = readdirSync(tarballs).map((file) => join(tarballs, file));
-    writeFileSync(
-      join(project, 'package.json'),
-      JSON.stringify({ name: 'starter', private: true, type: 'module', tollgate: { app: './server.mjs' } }),
-    );
+    ({ dir: project, tarballs: packed } = installPackedProject({ tollgate: { app: './server.mjs' } }));
     cpSync(join(repo, 'examples/starter/server.mjs'), join(project, 'server.mjs'));
-    // `--ignore-scripts` skips only better-sqlite3's native build (a minute of compiling on every run);
-    // the binary the repository's own install compiled for this Node is the same version's, copied in.
-    npm(['install', '--ignore-scripts', '--prefer-offline', ...packed], project);
-    cpSync(
-      join(repo, 'node_modules/better-sqlite3/build'),
-      join(project, 'node_modules/better-sqlite3/build'),
-      { recursive: true },
-    );
+    blocks = writeConsumer(project);
+    typeErrors = typecheck(project);
+    typeErrors.catch(() => {});
 
+    // Another port than the starter's own, told only by the project's .env (the server and the
+    // `tollgate` command read it alike).
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
+    writeFileSync(join(project, '.env'), `PORT=${port}\nAPP_URL=${base}\n`);
     server = spawn(process.execPath, ['server.mjs'], {
       cwd: project,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), LOG_LEVEL: 'warn' },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn' },
     });
     server.stdout!.on('data', (chunk) => (output += chunk));
     server.stderr!.on('data', (chunk) => (output += chunk));
@@ -62,12 +50,14 @@ describe('the packed package, installed in an empty folder, runs the starter wit
       server.stdout!.on('data', () => output.includes('Listening on') && ready());
       server.on('exit', (code) => failed(new Error(`The starter exited with ${code}:\n${output}`)));
     });
-  }, 240_000);
+    // A build, two packs and an install: minutes when the machine is busy.
+  }, 600_000);
 
-  afterAll(() => {
+  afterAll(async () => {
     server?.kill();
+    await typeErrors?.catch(() => {});
     if (project) rmSync(project, { recursive: true, force: true });
-  });
+  }, 300_000);
 
   it('packs the sandbox apart: tollgate holds none of it, @tollgate/sandbox only dist, README and package.json', () => {
     const contents = (name: string) => {
@@ -86,6 +76,38 @@ describe('the packed package, installed in an empty folder, runs the starter wit
       new Set(['package/dist', 'package/README.md', 'package/package.json']),
     );
   });
+
+  it('a strict consumer (NodeNext, no skipLibCheck) importing every entry point of both packages compiles', async () => {
+    const errors = await typeErrors;
+    expect(errors.get('(tsc)')).toBeUndefined();
+    expect([...errors].filter(([file]) => !file.startsWith('docs/'))).toEqual([]);
+  }, 240_000);
+
+  it('every TypeScript block of README.md and docs/ type-checks against the package (its imports, its calls)', async () => {
+    const errors = await typeErrors;
+    const typescript = blocks.filter((block) => block.lang !== 'js');
+    expect(typescript.length).toBeGreaterThan(60);
+    const failing = typescript.flatMap((block) =>
+      (errors.get(blockFile(block)) ?? []).map((error) => `${block.doc}:${block.line}: ${error}`),
+    );
+    expect(failing).toEqual([]);
+    expect(errors.size).toBe(0);
+  }, 300_000);
+
+  it("every JavaScript block's imports from the packages exist (run with plain node)", async () => {
+    const javascript = blocks.filter((block) => block.lang === 'js');
+    const README = javascript.find((block) => block.doc === 'README.md');
+    expect(README?.code).toContain("from 'tollgate'");
+    for (const block of javascript) {
+      await expect(
+        promisify(execFile)(process.execPath, [importsFile(block)], {
+          cwd: project,
+          env: { PATH: process.env.PATH },
+        }),
+        `${block.doc}:${block.line}`,
+      ).resolves.toBeDefined();
+    }
+  }, 60_000);
 
   it('renders every page with plain node (the package ships compiled JSX)', async () => {
     const browser = new Browser(base);
@@ -119,6 +141,31 @@ describe('the packed package, installed in an empty folder, runs the starter wit
       { cwd: project, encoding: 'utf8', env: { PATH: process.env.PATH, LOG_LEVEL: 'silent' } },
     );
     expect(out).toMatch(/Created user \d+ <cli@example.com>/);
+  });
+
+  it("README's headless path on another port: `tollgate token:create` signs for .env's APP_URL, the server takes it", async () => {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [
+        'node_modules/.bin/tollgate',
+        'token:create',
+        '--user',
+        'cli@example.com',
+        '--name',
+        'curl',
+        '--scopes',
+        'read-orders',
+        '--json',
+      ],
+      { cwd: project, encoding: 'utf8', env: { PATH: process.env.PATH, LOG_LEVEL: 'warn' } },
+    );
+    expect(stderr).toContain(`tollgate: APP_URL ${base}, database `);
+    expect(stderr).toContain('(environment and .env)');
+    const { accessToken } = JSON.parse(stdout) as { accessToken: string };
+    const orders = await fetch(`${base}/api/orders`, {
+      headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+    });
+    expect(orders.status).toBe(200);
   });
 
   it('registers and logs in through the HTML pages, authorizes a client, calls the API, subscribes', async () => {
