@@ -12,7 +12,10 @@ describe('loadEnvFile: the project root’s .env, under the real environment', (
   });
 
   it('reads the variables the environment does not set; a variable already set wins', () => {
-    writeFileSync(join(dir, '.env'), 'TOLLGATE_ENV_FILE_PORT=4100\nTOLLGATE_ENV_FILE_URL="http://127.0.0.1:4100"\n');
+    writeFileSync(
+      join(dir, '.env'),
+      'TOLLGATE_ENV_FILE_PORT=4100\nTOLLGATE_ENV_FILE_URL="http://127.0.0.1:4100"\n',
+    );
     process.env.TOLLGATE_ENV_FILE_PORT = '5000';
     expect(loadEnvFile(dir)).toBe(join(dir, '.env'));
     expect(process.env.TOLLGATE_ENV_FILE_URL).toBe('http://127.0.0.1:4100');
