@@ -20,7 +20,8 @@ export function renderMarkdown(text: string): Child[] {
       for (i++; i < lines.length && !lines[i]!.startsWith('```'); i++) code.push(lines[i]!);
       i++;
       out.push(
-        <pre>
+        // Focusable, so a keyboard can scroll a block wider than the page (WCAG 2.1.1).
+        <pre tabindex={0}>
           <code>{code.join('\n')}</code>
         </pre>,
       );

@@ -200,6 +200,8 @@ legend { font-weight: 600; padding: 0 0.25rem; }
 .doc .table-wrap { margin-bottom: 1rem; }
 .doc .table td, .doc .table th { font-size: 0.9rem; }
 .doc p code, .doc li code, .doc td code { background: #f0f2f5; padding: 0.05rem 0.3rem; border-radius: 4px; }
+/* Long identifiers and URLs in running text break anywhere rather than widen a phone's page. */
+.doc :not(pre) > code { overflow-wrap: anywhere; }
 
 /* Spacing helpers: pages use classes, not style attributes (the CSP has no 'unsafe-inline'). */
 .m-0 { margin: 0; }

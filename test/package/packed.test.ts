@@ -141,7 +141,7 @@ describe('the packed package, installed in an empty folder', () => {
       { cwd: project, encoding: 'utf8', env: { PATH: process.env.PATH, LOG_LEVEL: 'silent' } },
     );
     expect(out).toMatch(/Created user \d+ <cli@example.com>/);
-  });
+  }, 120_000);
 
   it("README's headless path on another port: `tollgate token:create` signs for .env's APP_URL, the server takes it", async () => {
     const { stdout, stderr } = await promisify(execFile)(
@@ -166,7 +166,7 @@ describe('the packed package, installed in an empty folder', () => {
       headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
     });
     expect(orders.status).toBe(200);
-  });
+  }, 120_000);
 
   it('registers and logs in through the HTML pages, authorizes a client, calls the API, subscribes', async () => {
     const browser = new Browser(base);

@@ -12,3 +12,15 @@ describe('README: "Use Tollgate in your app"', () => {
     expect(block).toBe(readFileSync(resolve(repo, 'examples/starter/server.mjs'), 'utf8'));
   });
 });
+
+describe('docs/ logs in as the user the README creates', () => {
+  it("every documented password for ada@example.com is the one README's `user:create` sets", () => {
+    const readme = readFileSync(resolve(repo, 'README.md'), 'utf8');
+    const created = /user:create --email ada@example\.com --password '([^']+)'/.exec(readme)?.[1];
+    expect(created).toBeTruthy();
+    const oauthDoc = readFileSync(resolve(repo, 'docs/oauth.md'), 'utf8');
+    const used = [...oauthDoc.matchAll(/password[=']+([^'\\\n]+)'/g)].map((match) => match[1]);
+    expect(used.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(used)).toEqual(new Set([created]));
+  });
+});
