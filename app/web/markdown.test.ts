@@ -27,7 +27,7 @@ describe('renderMarkdown (docs pages)', () => {
     );
     expect(out).toContain('<h1 id="title">Title</h1>');
     expect(out).toContain('<strong>bold</strong> and <code>code</code>');
-    expect(out).toContain('<pre><code>const a = 1 &lt; 2;</code></pre>');
+    expect(out).toContain('<pre tabindex="0"><code>const a = 1 &lt; 2;</code></pre>');
     expect(out).toContain('<ul><li>one more</li><li>two</li></ul>');
     expect(out).toContain('<th>a</th><th>b</th>');
     expect(out).toContain('<td>1</td><td><code>x</code></td>');

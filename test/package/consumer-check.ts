@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { blockFile, type DocBlock, docBlocks, writeDocBlocks } from './doc-blocks.js';
@@ -12,11 +12,13 @@ const PACKAGE_IMPORT = /^import\s[^;]*?\sfrom\s+'((?:tollgate|@tollgate\/sandbox
 
 /**
  * Fills a packed project with the consumer fixture (`test/package/consumer`: a strict NodeNext
- * tsconfig without `skipLibCheck`, every entry point, the docs' context) and the documentation's
+ * tsconfig without `skipLibCheck`, the docs' context), a module importing every entry point of
+ * both packages (from their package.json `exports`), and the documentation's
  * blocks: TypeScript blocks as files of their own, JavaScript blocks as a module of only their
  * imports from the packages (a wrong named import is a SyntaxError when it runs).
  */
 export function writeConsumer(project: string): DocBlock[] {
+  writeFileSync(join(project, 'entry-points.ts'), entryPointsModule());
   const blocks = docBlocks(repo);
   writeDocBlocks(
     project,
@@ -52,4 +54,19 @@ export async function typecheck(project: string): Promise<Map<string, string[]>>
     else errors.set('(tsc)', [...(errors.get('(tsc)') ?? []), line]);
   }
   return errors;
+}
+
+/** `import * as entry0 from 'tollgate';` … for every entry point `exports` lists, in both packages. */
+function entryPointsModule(): string {
+  const specifiers = ['.', 'packages/sandbox'].flatMap((dir) => {
+    const manifest = JSON.parse(readFileSync(join(repo, dir, 'package.json'), 'utf8')) as {
+      name: string;
+      exports: Record<string, unknown>;
+    };
+    return Object.keys(manifest.exports)
+      .filter((key) => key !== './package.json')
+      .map((key) => manifest.name + key.slice(1));
+  });
+  const imports = specifiers.map((specifier, i) => `import * as entry${i} from '${specifier}';`);
+  return `${imports.join('\n')}\nexport const entryPoints = [${specifiers.map((_, i) => `entry${i}`).join(', ')}];\n`;
 }
