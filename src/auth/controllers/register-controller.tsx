@@ -1,11 +1,14 @@
 import type { Context } from 'hono';
+import type { TollgateConfig } from '../../core/config.js';
 import { ValidationError } from '../../core/errors.js';
 import { EventDispatcher } from '../../core/events.js';
+import { ConfigKey } from '../../core/keys.js';
 import { clientAddress, withRateLimitHeaders } from '../../kernel/rate-limits/http.js';
 import { RateLimits } from '../../kernel/rate-limits/rate-limits.js';
 import { renderPage } from '../../views/render.js';
 import { csrfToken } from '../context.js';
 import { Registered } from '../events.js';
+import { sameSitePath, withIntended } from '../intended.js';
 import { waitMessage } from '../login-throttle.js';
 import { RegisterPage, type RegisterPageProps } from '../pages/register-page.js';
 import { Users } from '../users.js';
@@ -24,28 +27,38 @@ export const REGISTERED =
  * Attempts are counted per client address before anything else.
  */
 export class RegisterController {
-  static inject = [Users, RateLimits, EventDispatcher] as const;
+  static inject = [Users, RateLimits, EventDispatcher, ConfigKey] as const;
 
   constructor(
     private readonly users: Users,
     private readonly limits: RateLimits,
     private readonly events: EventDispatcher,
+    private readonly config: TollgateConfig,
   ) {}
 
   show(c: Context): Promise<Response> {
-    return this.page(c, {});
+    return this.page(c, { intended: sameSitePath(c.req.query('intended'), this.config.app.url) });
   }
 
   async store(c: Context): Promise<Response> {
-    const input = formFields(await c.req.parseBody(), ['name', 'email', 'password', 'password_confirmation']);
+    const input = formFields(await c.req.parseBody(), [
+      'name',
+      'email',
+      'password',
+      'password_confirmation',
+      'intended',
+    ]);
     const old = { name: input.name, email: input.email };
+    const intended = sameSitePath(input.intended, this.config.app.url);
     const limit = await this.limits.get('registration.address').consume(clientAddress(c));
     if (!limit.allowed) {
       const message = `Too many registration attempts. ${waitMessage([limit])}`;
-      return withRateLimitHeaders(await this.page(c, { old, errors: { email: [message] } }, 429), [limit]);
+      return withRateLimitHeaders(await this.page(c, { old, intended, errors: { email: [message] } }, 429), [
+        limit,
+      ]);
     }
     const { data, errors } = validateRegistration(input);
-    if (errors) return this.page(c, { old, errors }, 422);
+    if (errors) return this.page(c, { old, intended, errors }, 422);
     try {
       await this.events.dispatch(new Registered(await this.users.create(data)));
     } catch (err) {
@@ -53,7 +66,8 @@ export class RegisterController {
       if (!(err instanceof ValidationError)) throw err;
     }
     c.get('session')?.flash('status', REGISTERED);
-    return c.redirect('/login', 302);
+    // The approval (or page) the visitor came from waits behind the login.
+    return c.redirect(withIntended('/login', intended), 302);
   }
 
   private page(c: Context, props: Omit<RegisterPageProps, 'csrfToken'>, status = 200): Promise<Response> {

@@ -1,5 +1,6 @@
 import type { FC } from 'hono/jsx';
 import { CsrfField, Field } from '../../views/components.js';
+import { withIntended } from '../intended.js';
 
 export interface LoginPageProps {
   csrfToken: string;
@@ -39,7 +40,7 @@ export const LoginPage: FC<LoginPageProps> = ({ csrfToken, email, intended, erro
         </button>
         {registration ? (
           <span class="muted">
-            No account yet? <a href="/register">Register</a>
+            No account yet? <a href={withIntended('/register', intended)}>Register</a>
           </span>
         ) : null}
       </div>

@@ -1,17 +1,21 @@
 import type { FC } from 'hono/jsx';
 import { CsrfField, Field } from '../../views/components.js';
+import { withIntended } from '../intended.js';
 
 export interface RegisterPageProps {
   csrfToken: string;
   old?: { name?: string; email?: string };
   errors?: Record<string, string[]>;
+  /** Where login leads after sign-up (an approval page the visitor came from). */
+  intended?: string | undefined;
 }
 
-export const RegisterPage: FC<RegisterPageProps> = ({ csrfToken, old = {}, errors = {} }) => (
+export const RegisterPage: FC<RegisterPageProps> = ({ csrfToken, old = {}, errors = {}, intended }) => (
   <div class="card narrow">
     <h1>Create an account</h1>
     <form method="post" action="/register" novalidate>
       <CsrfField token={csrfToken} />
+      {intended ? <input type="hidden" name="intended" value={intended} /> : null}
       <Field
         name="name"
         label="Name"
@@ -52,7 +56,7 @@ export const RegisterPage: FC<RegisterPageProps> = ({ csrfToken, old = {}, error
           Register
         </button>
         <span class="muted">
-          Already registered? <a href="/login">Log in</a>
+          Already registered? <a href={withIntended('/login', intended)}>Log in</a>
         </span>
       </div>
     </form>

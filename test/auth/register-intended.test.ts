@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browser, type OAuthTestApp, oauthApp, REDIRECT, tokenIn } from '../oauth/support.js';
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+const GRACE = { name: 'Grace Hopper', email: 'grace@example.com', password: 'a long password' };
+
+/** A visitor sent to log in by an approval page registers first: the way back to it is kept. */
+describe(`registering from the login page keeps the approval waiting (${engine})`, () => {
+  let t: OAuthTestApp;
+  beforeAll(async () => {
+    t = await oauthApp();
+  });
+  afterAll(async () => t?.stop());
+
+  it('login → Register → sign-up → login lands on the approval page it started from', async () => {
+    const { client } = await t.createClient();
+    const authorize = `/oauth/authorize?${new URLSearchParams({
+      client_id: client.id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'check-status',
+      state: 'xyz',
+    })}`;
+    const browser = new Browser(t.url);
+    const toLogin = await browser.get(authorize);
+    expect(toLogin.status).toBe(302);
+    const login = toLogin.headers.get('location')!;
+
+    const loginPage = await (await browser.get(login)).text();
+    const register = /No account yet\? <a href="([^"]+)">Register<\/a>/
+      .exec(loginPage)?.[1]
+      ?.replaceAll('&amp;', '&');
+    expect(register).toBe(`/register?${new URLSearchParams({ intended: authorize })}`);
+
+    const form = await (await browser.get(register!)).text();
+    expect(form).toContain('name="intended"');
+    const intended = /name="intended" value="([^"]+)"/.exec(form)![1]!.replaceAll('&amp;', '&');
+    const registered = await browser.post('/register', {
+      _token: tokenIn(form),
+      ...GRACE,
+      password_confirmation: GRACE.password,
+      intended,
+    });
+    expect(registered.status).toBe(302);
+    const back = registered.headers.get('location')!;
+    expect(back).toBe(`/login?${new URLSearchParams({ intended: authorize })}`);
+
+    const page = await (await browser.get(back)).text();
+    const loggedIn = await browser.post('/login', {
+      _token: tokenIn(page),
+      email: GRACE.email,
+      password: GRACE.password,
+      intended: /name="intended" value="([^"]+)"/.exec(page)![1]!.replaceAll('&amp;', '&'),
+    });
+    expect([loggedIn.status, loggedIn.headers.get('location')]).toEqual([302, authorize]);
+  });
+
+  it('an intended address on another site is dropped, not carried', async () => {
+    const browser = new Browser(t.url);
+    const form = await (await browser.get('/register?intended=//evil.example/x')).text();
+    expect(form).not.toContain('name="intended"');
+    expect(form).toContain('<a href="/login">Log in</a>');
+  });
+});
