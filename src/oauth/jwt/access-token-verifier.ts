@@ -2,7 +2,8 @@ import { verify as cryptoVerify, type KeyObject, type VerifyKeyObjectInput } fro
 import { compactVerify, errors, type JWSHeaderParameters, jwtVerify } from 'jose';
 import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
-import { ClockKey, ConfigKey } from '../../core/keys.js';
+import { ClockKey, ConfigKey, LoggerKey } from '../../core/keys.js';
+import type { Logger } from '../../core/logger.js';
 import { OAuthError } from '../errors.js';
 import { SigningKeys, type VerificationKey } from '../keys/signing-keys.js';
 import { issuerOf, protectedHeader } from './access-token-signer.js';
@@ -38,15 +39,18 @@ const invalid = (detail: string) => OAuthError.invalidToken({ reason: 'invalid',
  * @example const claims = await verifier.verify(bearer); // throws OAuthError('invalid_token')
  */
 export class AccessTokenVerifier {
-  static inject = [SigningKeys, ConfigKey, ClockKey] as const;
+  static inject = [SigningKeys, ConfigKey, ClockKey, LoggerKey] as const;
   readonly #issuer: string;
+  readonly #production: boolean;
 
   constructor(
     private readonly keys: SigningKeys,
     config: TollgateConfig,
     private readonly clock: Clock,
+    private readonly logger?: Logger,
   ) {
     this.#issuer = issuerOf(config);
+    this.#production = config.app.env === 'production';
   }
 
   async verify(token: string): Promise<AccessTokenClaims> {
@@ -67,9 +71,31 @@ export class AccessTokenVerifier {
       return normalize(payload as Record<string, unknown>);
     } catch (err) {
       if (err instanceof OAuthError) throw err;
+      // jose checks the claims only once the signature holds: the token is one of our keys'.
+      if (err instanceof errors.JWTClaimValidationFailed && err.claim === 'iss') {
+        throw this.#otherIssuer(err.payload.iss);
+      }
       const reason = err instanceof errors.JWTExpired ? 'expired' : 'invalid';
       throw OAuthError.invalidToken({ reason, detail: (err as Error).message });
     }
+  }
+
+  /**
+   * A token our keys signed for another issuer: almost always instances sharing keys but not
+   * `APP_URL`. Logged at info with both issuers; outside production the 401 says so too.
+   */
+  #otherIssuer(iss: unknown): OAuthError {
+    const detail = `issued by ${JSON.stringify(iss)}, this server's issuer is "${this.#issuer}"`;
+    this.logger?.info(
+      { iss, issuer: this.#issuer },
+      'access token refused: issued for another issuer (APP_URL must be the same on every instance)',
+    );
+    if (this.#production) return invalid(detail);
+    return new OAuthError(
+      'invalid_token',
+      'The access token was issued by another issuer: every instance needs the same APP_URL.',
+      { reason: 'invalid', detail },
+    );
   }
 
   /** jose's key lookup: the key named by the header's `kid` (the current one without a `kid`), for its algorithm only. */
@@ -119,7 +145,7 @@ export class AccessTokenVerifier {
       throw invalid('the payload is not JSON');
     }
     if (typeof payload !== 'object' || payload === null) throw invalid('the payload is not an object');
-    if (payload.iss !== this.#issuer) throw invalid('unexpected "iss"');
+    if (payload.iss !== this.#issuer) throw this.#otherIssuer(payload.iss);
     const now = Math.floor(this.clock.now().getTime() / 1000);
     if (typeof payload.exp !== 'number') throw invalid('"exp" is not a number');
     if (payload.exp <= now) throw OAuthError.invalidToken({ reason: 'expired', detail: '"exp" has passed' });
