@@ -2,18 +2,18 @@ import { loadConfig } from '../config/index.js';
 import type { TollgateConfig } from '../core/config.js';
 import { CliError, loadApplication } from './context.js';
 
-/** The application's billing configuration if there is an application, else the config file and environment. */
-export async function billingConfig(): Promise<TollgateConfig['billing']> {
+/** The application's configuration if there is an application, else the config file and environment. */
+export async function sandboxConfig(): Promise<TollgateConfig> {
   try {
     const app = await loadApplication();
     try {
-      return app.config.billing;
+      return app.config;
     } finally {
       await app.close();
     }
   } catch (err) {
     if (!(err instanceof CliError)) throw err;
-    return (await loadConfig()).billing;
+    return loadConfig();
   }
 }
 

@@ -39,7 +39,7 @@ describe('tollgate sandbox:stripe', () => {
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     try {
       const url = await new Promise<string>((done, fail) => {
-        const timer = setTimeout(() => fail(new Error(`no URL printed: ${out}`)), 20_000);
+        const timer = setTimeout(() => fail(new Error(`no URL printed: ${out}`)), 60_000);
         child.stdout.on('data', () => {
           const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
           if (match && /Move its clock/.test(out)) {
@@ -60,6 +60,12 @@ describe('tollgate sandbox:stripe', () => {
       });
       const plan = await stripe.plans.retrieve(ids[0]!);
       expect(plan.id).toBe(ids[0]);
+      // The plans' metered price is there with its Billing Meter, so usage reports can be tried.
+      expect(out).toContain('Metered prices: price_api_calls (meter calls)');
+      const metered = await stripe.prices.retrieve('price_api_calls');
+      expect(metered.recurring).toMatchObject({ usage_type: 'metered', meter: expect.any(String) });
+      const meters = await stripe.billing.meters.list();
+      expect(meters.data.map((m) => m.event_name)).toContain('calls');
       child.kill('SIGINT');
       expect(await exited).toBe(0);
       expect(out).toContain('stopping the Stripe sandbox');
@@ -67,5 +73,6 @@ describe('tollgate sandbox:stripe', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
       rmSync(storage, { recursive: true, force: true });
     }
-  });
+    // tsx compiles the CLI on start: tens of seconds on a busy machine.
+  }, 90_000);
 });

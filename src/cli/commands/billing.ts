@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { sandboxCoupons, sandboxPlans } from '../../billing/gateway/stripe/catalog.js';
+import { meteredSeeds } from '../../billing/gateway/metered-seeds.js';
+import { sandboxCoupons, sandboxMeteredPlans, sandboxPlans } from '../../billing/gateway/stripe/catalog.js';
 import { loadStripeSandbox } from '../../billing/sandbox-package.js';
-import { billingConfig, parsePort, untilSignal } from '../sandbox-support.js';
+import { parsePort, sandboxConfig, untilSignal } from '../sandbox-support.js';
 
 interface SandboxOptions {
   host: string;
@@ -24,7 +25,9 @@ export function register(program: Command): void {
       const { serveStripeSandbox } = await loadStripeSandbox(
         'The offline sandbox is not installed: `npm install @tollgate/sandbox`, then run `tollgate sandbox:stripe` again.',
       );
-      const billing = await billingConfig();
+      const config = await sandboxConfig();
+      const { billing } = config;
+      const metered = meteredSeeds(config);
       const webhookSecret = options.webhookUrl
         ? (options.webhookSecret ?? `whsec_${randomBytes(24).toString('hex')}`)
         : undefined;
@@ -34,11 +37,16 @@ export function register(program: Command): void {
         port,
         webhookUrl: options.webhookUrl,
         webhookSecret,
-        plans: sandboxPlans(billing.plans, billing.currency),
+        plans: [
+          ...sandboxPlans(billing.plans, billing.currency),
+          ...sandboxMeteredPlans(metered, billing.currency),
+        ],
         coupons: sandboxCoupons(billing.coupons, billing.currency),
       });
       console.log(`Stripe sandbox listening on ${running.url}`);
       console.log(`Plans: ${billing.plans.map((p) => p.id).join(', ') || '(none)'}`);
+      if (metered.length > 0)
+        console.log(`Metered prices: ${metered.map((m) => `${m.price} (meter ${m.meter})`).join(', ')}`);
       console.log(
         'Point Tollgate at it: billing.stripe.apiBase =',
         running.url,

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { sandboxDiscounts, sandboxPlans } from '../../billing/gateway/braintree/catalog.js';
+import { sandboxAddOns, sandboxDiscounts, sandboxPlans } from '../../billing/gateway/braintree/catalog.js';
+import { meteredSeeds } from '../../billing/gateway/metered-seeds.js';
 import { loadBraintreeSandbox } from '../../billing/sandbox-package.js';
 import { CliError } from '../context.js';
-import { billingConfig, parsePort, untilSignal } from '../sandbox-support.js';
+import { parsePort, sandboxConfig, untilSignal } from '../sandbox-support.js';
 
 interface SandboxOptions {
   host: string;
@@ -30,7 +31,8 @@ export function register(program: Command): void {
       const { serveBraintreeSandbox } = await loadBraintreeSandbox(
         'The offline sandbox is not installed: `npm install @tollgate/sandbox`, then run `tollgate sandbox:braintree` again.',
       );
-      const billing = await billingConfig();
+      const config = await sandboxConfig();
+      const { billing } = config;
       // Listen for the signal before the banner: whoever reads the banner may signal at once.
       const stopped = untilSignal();
       const plans = sandboxPlans(billing.plans, billing.currency);
@@ -41,6 +43,8 @@ export function register(program: Command): void {
         // No configured plans: the sandbox's own monthly and yearly plans.
         plans: plans.length ? plans : undefined,
         discounts: sandboxDiscounts(billing.coupons, billing.currency),
+        addOns: sandboxAddOns(meteredSeeds(config), billing.currency),
+        currencyIsoCode: billing.currency.toUpperCase(),
         log: (line) => console.log(line),
       });
       console.log(

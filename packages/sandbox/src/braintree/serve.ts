@@ -9,6 +9,10 @@ export interface ServeBraintreeSandboxOptions {
   webhookUrl?: string;
   plans?: SandboxPlan[];
   discounts?: SandboxDiscount[];
+  /** Add-ons (the metered prices usage is reported to). */
+  addOns?: SandboxDiscount[];
+  /** The merchant account's currency; default USD. */
+  currencyIsoCode?: string;
   merchantId?: string;
   publicKey?: string;
   privateKey?: string;
@@ -28,6 +32,8 @@ export async function serveBraintreeSandbox(
   const sandbox = createBraintreeSandbox({
     plans: options.plans,
     discounts: options.discounts,
+    addOns: options.addOns,
+    currencyIsoCode: options.currencyIsoCode,
     merchantId: options.merchantId,
     publicKey: options.publicKey,
     privateKey: options.privateKey,
@@ -41,7 +47,7 @@ export async function serveBraintreeSandbox(
   log(`  environment: host ${server.host}, port ${server.port}, ssl false`);
   log(`  merchant_id=${merchantId} public_key=${publicKey} private_key=${privateKey}`);
   log(
-    `  plans: ${[...sandbox.store.plans.keys()].join(', ')}; discounts: ${[...sandbox.store.discounts.keys()].join(', ')}`,
+    `  plans: ${[...sandbox.store.plans.keys()].join(', ')}; discounts: ${[...sandbox.store.discounts.keys()].join(', ')}${sandbox.store.addOns.size ? `; add-ons: ${[...sandbox.store.addOns.keys()].join(', ')}` : ''}`,
   );
   log(`  webhooks: ${options.webhookUrl ?? '(none; set with webhookUrl)'}`);
   log(`  control: POST ${server.url}/_sandbox/advance {"seconds": n}, GET ${server.url}/_sandbox/state`);

@@ -1,5 +1,6 @@
 import type { CouponConfig, PlanConfig } from '../../config.js';
 import { toMajor, toMinor } from '../../money.js';
+import type { MeteredSeed } from '../metered-seeds.js';
 
 /** A plan as the Braintree sandbox (`@tollgate/sandbox/braintree`) is seeded with; prices in the full unit. */
 export interface SandboxPlan {
@@ -59,6 +60,16 @@ export function sandboxDiscounts(coupons: readonly CouponConfig[], currency: str
     id: coupon.id,
     name: coupon.percentOff !== undefined ? `${coupon.id} (${coupon.percentOff}% off)` : coupon.id,
     amount: coupon.amountOff !== undefined ? braintreeAmount(coupon.amountOff, currency) : '0.00',
+    neverExpires: true,
+  }));
+}
+
+/** The plans' metered prices as Braintree add-ons (one unit each), billed as usage is reported. */
+export function sandboxAddOns(seeds: readonly MeteredSeed[], currency: string): SandboxDiscount[] {
+  return seeds.map((m) => ({
+    id: m.price,
+    name: m.meter,
+    amount: toMajor(m.unitAmount, currency),
     neverExpires: true,
   }));
 }

@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Application } from '../../../kernel/application.js';
 import { IssuedInvoices } from '../../invoices/issued-invoices.js';
-import { toMajor } from '../../money.js';
 import { loadBraintreeSandbox } from '../../sandbox-package.js';
 import { deferredGateway } from '../deferred-gateway.js';
 import { meteredSeeds } from '../metered-seeds.js';
 import type { PaymentGateway } from '../payment-gateway.js';
 import { BraintreePaymentGateway } from './braintree-gateway.js';
 import { braintreeCapabilities } from './capabilities.js';
-import { sandboxDiscounts, sandboxPlans } from './catalog.js';
+import { sandboxAddOns, sandboxDiscounts, sandboxPlans } from './catalog.js';
 import { createBraintreeGateway } from './client.js';
 
 /** How often the embedded sandbox bills renewals and retries that fell due (wall-clock mode). */
@@ -52,11 +51,7 @@ export async function startEmbeddedSandbox(app: Application): Promise<BraintreeP
     clock: app.clock,
     plans: sandboxPlans(plans, currency),
     discounts: sandboxDiscounts(coupons, currency),
-    addOns: meteredSeeds(app.config).map((m) => ({
-      id: m.price,
-      name: m.meter,
-      amount: toMajor(m.unitAmount, currency),
-    })),
+    addOns: sandboxAddOns(meteredSeeds(app.config), currency),
     currencyIsoCode: currency.toUpperCase(),
     webhook: { url: webhookUrl },
     ...randomCredentials(),

@@ -1,4 +1,5 @@
 import type { CouponConfig, PlanConfig } from '../../config.js';
+import type { MeteredSeed } from '../metered-seeds.js';
 
 /** A plan as the Stripe sandbox (`@tollgate/sandbox/stripe`) is seeded with. */
 export interface SandboxPlan {
@@ -8,7 +9,9 @@ export interface SandboxPlan {
   currency: string;
   interval: 'month' | 'year';
   product: string;
-  nickname: string;
+  nickname?: string;
+  /** A metered price: the Billing Meter (by event name) its usage is read from. */
+  meter?: string;
 }
 
 /** A coupon as the Stripe sandbox is seeded with. */
@@ -30,6 +33,18 @@ export function sandboxPlans(plans: readonly PlanConfig[], currency: string): Sa
     interval: plan.interval,
     product: plan.name,
     nickname: plan.name,
+  }));
+}
+
+/** The plans' metered prices as Stripe sandbox prices, each billed monthly from its Billing Meter. */
+export function sandboxMeteredPlans(seeds: readonly MeteredSeed[], currency: string): SandboxPlan[] {
+  return seeds.map((m) => ({
+    id: m.price,
+    amount: m.unitAmount,
+    currency,
+    interval: 'month',
+    product: m.meter,
+    meter: m.meter,
   }));
 }
 

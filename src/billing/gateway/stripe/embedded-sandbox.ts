@@ -8,7 +8,7 @@ import { deferredGateway } from '../deferred-gateway.js';
 import { meteredSeeds } from '../metered-seeds.js';
 import type { PaymentGateway } from '../payment-gateway.js';
 import { stripeCapabilities } from './capabilities.js';
-import { sandboxCoupons, sandboxPlans } from './catalog.js';
+import { sandboxCoupons, sandboxMeteredPlans, sandboxPlans } from './catalog.js';
 import { StripePaymentGateway } from './stripe-gateway.js';
 
 /** How often the embedded sandbox bills renewals and retries that fell due (wall-clock mode). */
@@ -38,17 +38,7 @@ export async function startEmbeddedSandbox(app: Application): Promise<StripePaym
   const webhookUrl = new URL('/stripe/webhook', app.config.app.url).toString();
   const sandbox = createStripeSandbox({
     clock: app.clock,
-    plans: [
-      ...sandboxPlans(plans, currency),
-      ...meteredSeeds(app.config).map((m) => ({
-        id: m.price,
-        amount: m.unitAmount,
-        currency,
-        interval: 'month' as const,
-        product: m.meter,
-        meter: m.meter,
-      })),
-    ],
+    plans: [...sandboxPlans(plans, currency), ...sandboxMeteredPlans(meteredSeeds(app.config), currency)],
     coupons: sandboxCoupons(coupons, currency),
     webhook: { url: webhookUrl, secret },
   });
