@@ -10,7 +10,8 @@ export type RedeemFailure = 'invalid' | 'expired' | 'used' | 'other-user';
 
 export type Redeemed = { ok: true; token: AccountTokenRow } | { ok: false; reason: RedeemFailure };
 
-const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+/** SHA-256, hex: how tokens (and fingerprints) are stored. */
+export const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
  * The tokens of mailed links: 256 random bits, stored as SHA-256 (a fast hash is enough for a
@@ -26,16 +27,17 @@ export class AccountTokens {
     email: string,
     now: Date,
     ttlMinutes: number,
-    db: Kysely<Database> = this.db,
+    fingerprint: string | null = null,
   ): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await db
+    await this.db
       .insertInto('account_tokens')
       .values({
         user_id: userId,
         purpose,
         token_hash: hash(token),
         email,
+        fingerprint,
         expires_at: new Date(now.getTime() + ttlMinutes * 60_000).toISOString(),
         created_at: now.toISOString(),
       })
@@ -51,7 +53,8 @@ export class AccountTokens {
     purpose: Purpose,
     token: string,
     now: Date,
-    check: (row: AccountTokenRow) => RedeemFailure | undefined = () => undefined,
+    check: (row: AccountTokenRow) => RedeemFailure | undefined | Promise<RedeemFailure | undefined> = () =>
+      undefined,
   ): Promise<Redeemed> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return { ok: false, reason: 'invalid' };
     const at = now.toISOString();
@@ -64,7 +67,7 @@ export class AccountTokens {
     if (!row) return { ok: false, reason: 'invalid' };
     if (row.used_at) return { ok: false, reason: 'used' };
     if (row.expires_at <= at) return { ok: false, reason: 'expired' };
-    const refused = check(row);
+    const refused = await check(row);
     if (refused) return { ok: false, reason: refused };
     const taken = await this.db
       .updateTable('account_tokens')

@@ -13,6 +13,16 @@ export interface AccountsConfig {
     /** "Resend the link", per user: a few mails an hour at most. */
     resend: RateLimitPolicy;
   };
+  passwordReset: {
+    /** How long a reset link works (minutes). */
+    expiresMinutes: number;
+    /** A reset also revokes the tokens of every application the user authorized (their refresh tokens). */
+    revokeRefreshTokens: boolean;
+    /** Reset requests per address (beyond it no mail is sent, and the answer stays the same). */
+    email: RateLimitPolicy;
+    /** Reset requests per client address (429 beyond it). */
+    address: RateLimitPolicy;
+  };
 }
 
 declare module '../core/config.js' {
@@ -29,6 +39,12 @@ export const accountsConfig: ConfigSlice<'accounts'> = {
         expiresMinutes: 24 * 60,
         resend: { points: 3, durationSeconds: 3600 },
       },
+      passwordReset: {
+        expiresMinutes: 60,
+        revokeRefreshTokens: true,
+        email: { points: 3, durationSeconds: 3600 },
+        address: { points: 20, durationSeconds: 3600 },
+      },
     },
   },
   fromEnv: (env) => ({
@@ -37,6 +53,12 @@ export const accountsConfig: ConfigSlice<'accounts'> = {
         required: envBool(env.ACCOUNTS_VERIFICATION_REQUIRED),
         expiresMinutes: envInt(env.ACCOUNTS_VERIFICATION_EXPIRES, 'ACCOUNTS_VERIFICATION_EXPIRES'),
         resend: parsePolicy(env.THROTTLE_VERIFICATION_RESEND, 'THROTTLE_VERIFICATION_RESEND'),
+      },
+      passwordReset: {
+        expiresMinutes: envInt(env.ACCOUNTS_PASSWORD_RESET_EXPIRES, 'ACCOUNTS_PASSWORD_RESET_EXPIRES'),
+        revokeRefreshTokens: envBool(env.ACCOUNTS_PASSWORD_RESET_REVOKE_TOKENS),
+        email: parsePolicy(env.THROTTLE_PASSWORD_RESET_EMAIL, 'THROTTLE_PASSWORD_RESET_EMAIL'),
+        address: parsePolicy(env.THROTTLE_PASSWORD_RESET_ADDRESS, 'THROTTLE_PASSWORD_RESET_ADDRESS'),
       },
     },
   }),

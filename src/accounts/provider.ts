@@ -1,17 +1,22 @@
 import { Registered } from '../auth/events.js';
+import { SessionStore } from '../auth/session-store.js';
 import { Users } from '../auth/users.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { RateLimits } from '../kernel/rate-limits/rate-limits.js';
 import { Mailer } from '../mail/mailer.js';
+import { AuthorizedApps } from '../oauth/tokens/authorized-apps.js';
 import { AccountTokens } from './account-tokens.js';
 import { accountsMigrations } from './migrations.js';
+import { PasswordReset } from './password-reset/password-reset.js';
+import { PasswordResetController } from './password-reset/password-reset-controller.js';
 import { EmailVerification, verifiedAt } from './verification/email-verification.js';
 import { VerificationController } from './verification/verification-controller.js';
 import { ensureEmailVerified } from './verification/verified-middleware.js';
 
 /**
- * The account half (`config.accounts`): e-mail verification, with the `verified` middleware.
+ * The account half (`config.accounts`): e-mail verification (with the `verified` middleware) and
+ * password reset.
  * Needs `authProvider()` and `mailProvider()`; register it after the modules whose routes it
  * guards (`oauthProvider()`, `billingProvider()`).
  */
@@ -57,6 +62,52 @@ export function accountsProvider(): ServiceProvider {
         .get('/email/verification', [VerificationController, 'verify'])
         .name('verification.verify')
         .middleware('web');
+      registerPasswordReset(app);
     },
   };
+}
+
+/** `request → deliver → redeem`: the forgot-password and reset pages, and the link on the login page. */
+function registerPasswordReset(app: Application): void {
+  const { container, config, router, logger, clock } = app;
+  const settings = config.accounts.passwordReset;
+  const limits = container.make(RateLimits);
+  limits.define('password-reset.email', settings.email);
+  limits.define('password-reset.address', settings.address);
+  const oauth = app.providers.some((p) => p.name === 'oauth');
+  container.singleton(
+    PasswordReset,
+    (c) =>
+      new PasswordReset({
+        users: c.make(Users),
+        tokens: c.make(AccountTokens),
+        mailer: c.make(Mailer),
+        sessions: c.make(SessionStore),
+        clock,
+        logger,
+        config: settings,
+        revokeApplications: oauth
+          ? async (userId) => {
+              const apps = c.make(AuthorizedApps);
+              for (const authorized of await apps.forUser(userId))
+                await apps.revoke(userId, authorized.clientId);
+            }
+          : undefined,
+      }),
+  );
+  router.middleware.appendToGroup('web', async function offerPasswordReset(c, next) {
+    c.set('passwordResetPath', '/forgot-password');
+    await next();
+  });
+  router.controllers.register(PasswordResetController, 'Accounts/PasswordResetController');
+  router
+    .get('/forgot-password', [PasswordResetController, 'request'])
+    .name('password.request')
+    .middleware('web');
+  router.post('/forgot-password', [PasswordResetController, 'send']).name('password.email').middleware('web');
+  router.get('/reset-password', [PasswordResetController, 'show']).name('password.reset').middleware('web');
+  router
+    .post('/reset-password', [PasswordResetController, 'reset'])
+    .name('password.update')
+    .middleware('web');
 }

@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { NullableTimestamp, Timestamp } from '../database/types.js';
 
 declare module '../database/types.js' {
@@ -26,6 +26,8 @@ export interface AccountTokensTable {
   email: string;
   expires_at: Timestamp;
   used_at: NullableTimestamp;
+  /** A digest of what the link depends on (the password hash, for a reset); null: nothing. */
+  fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 

@@ -12,6 +12,8 @@ declare module 'hono' {
     user: User | undefined;
     /** The guard that authenticated `user` (`web`, `api`, …), set by the `auth` middleware and `login()`. */
     guard: string | undefined;
+    /** Where the login page's "Forgot your password?" leads: set by a module that offers resets. */
+    passwordResetPath: string | undefined;
   }
 }
 

@@ -12,6 +12,7 @@ export { Guards } from './guards.js';
 export type { AuthOptions } from './options.js';
 export { hashPassword, verifyPassword } from './password.js';
 export { authProvider } from './provider.js';
+export { SessionStore } from './session-store.js';
 export type { TableUsersOptions } from './table-users.js';
 export { tableUsers } from './table-users.js';
 export type { UserRow, UsersTable } from './tables.js';

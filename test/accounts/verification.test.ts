@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountsProvider } from '../../src/accounts/provider.js';
 import { currentUser } from '../../src/auth/context.js';
-import { authProvider } from '../../src/auth/provider.js';
 import { Users } from '../../src/auth/users.js';
-import { mailProvider } from '../../src/mail/provider.js';
-import { oauthProvider } from '../../src/oauth/provider.js';
 import { Browser } from '../auth/browser.js';
-import { createTestApp, type TestApp } from '../support/app.js';
-import { type Mailbox, startMailbox } from '../support/mailbox.js';
+import type { TestApp } from '../support/app.js';
+import type { Mailbox } from '../support/mailbox.js';
+import { type AccountsTestApp, accountsApp } from './support.js';
 
 const PASSWORD = 'correct horse battery';
 const linkIn = (text: string) => /http:\/\/localhost\/email\/verification\?token=[\w-]+/.exec(text)?.[0];
@@ -33,7 +30,7 @@ async function signIn(t: TestApp, email: string): Promise<Browser> {
 
 describe('e-mail verification over HTTP, with a real SMTP server', () => {
   let mailbox: Mailbox;
-  let t: TestApp;
+  let t: AccountsTestApp;
 
   const verificationLink = async (email: string, nth = 0) => {
     await mailbox.waitFor(email, () => mailbox.to(email).length > nth);
@@ -53,21 +50,16 @@ describe('e-mail verification over HTTP, with a real SMTP server', () => {
     )?.email_verified_at;
 
   beforeAll(async () => {
-    mailbox = await startMailbox();
-    t = await createTestApp({
-      config: { mail: { url: mailbox.url } },
-      providers: [authProvider(), mailProvider(), oauthProvider(), accountsProvider()],
+    t = await accountsApp({
       setup: (app) => {
         app.router
           .get('/members', (c) => c.text(`hello ${currentUser(c)?.email}`))
           .middleware('web', 'auth', 'verified');
       },
     });
+    mailbox = t.mailbox;
   });
-  afterAll(async () => {
-    await t?.close();
-    await mailbox?.close();
-  });
+  afterAll(() => t?.close());
 
   it('registration mails a link; it verifies the address, signs the new user in, and works once', async () => {
     const browser = await register(t, 'new@example.com');
@@ -153,10 +145,7 @@ describe('e-mail verification over HTTP, with a real SMTP server', () => {
 
 describe('accounts.verification.required', () => {
   it('keeps unverified users from approving OAuth clients', async () => {
-    const t = await createTestApp({
-      config: { accounts: { verification: { required: true } } },
-      providers: [authProvider(), mailProvider(), oauthProvider(), accountsProvider()],
-    });
+    const t = await accountsApp({ config: { accounts: { verification: { required: true } } } });
     try {
       await t.app.container.make(Users).create({ name: 'U', email: 'u@example.com', password: PASSWORD });
       const member = await signIn(t, 'u@example.com');

@@ -69,7 +69,12 @@ export class LoginController {
     return renderPage(
       c,
       { title: 'Log in', status },
-      <LoginPage csrfToken={csrfToken(c)} registration={this.options.registration} {...props} />,
+      <LoginPage
+        csrfToken={csrfToken(c)}
+        registration={this.options.registration}
+        passwordResetPath={c.get('passwordResetPath')}
+        {...props}
+      />,
     );
   }
 }

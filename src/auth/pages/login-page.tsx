@@ -8,9 +8,18 @@ export interface LoginPageProps {
   intended?: string | undefined;
   errors?: Record<string, string[]>;
   registration?: boolean;
+  /** Where "Forgot your password?" leads; no link without one. */
+  passwordResetPath?: string | undefined;
 }
 
-export const LoginPage: FC<LoginPageProps> = ({ csrfToken, email, intended, errors = {}, registration }) => (
+export const LoginPage: FC<LoginPageProps> = ({
+  csrfToken,
+  email,
+  intended,
+  errors = {},
+  registration,
+  passwordResetPath,
+}) => (
   <div class="card narrow">
     <h1>Log in</h1>
     <form method="post" action="/login" novalidate>
@@ -41,6 +50,11 @@ export const LoginPage: FC<LoginPageProps> = ({ csrfToken, email, intended, erro
         {registration ? (
           <span class="muted">
             No account yet? <a href={withIntended('/register', intended)}>Register</a>
+          </span>
+        ) : null}
+        {passwordResetPath ? (
+          <span class="muted">
+            <a href={passwordResetPath}>Forgot your password?</a>
           </span>
         ) : null}
       </div>

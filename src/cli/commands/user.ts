@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { PasswordReset } from '../../accounts/password-reset/password-reset.js';
 import { EmailVerification } from '../../accounts/verification/email-verification.js';
 import { Registered } from '../../auth/events.js';
 import { Users } from '../../auth/users.js';
@@ -38,6 +39,22 @@ export function register(program: Command): void {
           if (err instanceof ValidationError) throw new CliError(Object.values(err.errors).flat().join('\n'));
           throw err;
         }
+      }),
+    );
+
+  program
+    .command('user:reset-link')
+    .description('Print a password reset link for a user (for an operator to pass on); it works once.')
+    .requiredOption('--email <email>', "the user's e-mail address")
+    .action((options: { email: string }) =>
+      withApplication(async (app) => {
+        if (!app.container.has(PasswordReset))
+          throw new CliError('The application does not register accountsProvider().');
+        await app.migrate();
+        const issued = await app.container.make(PasswordReset).link(options.email.trim().toLowerCase());
+        if (!issued) throw new CliError(`No user with the e-mail ${options.email}.`);
+        const minutes = app.config.accounts.passwordReset.expiresMinutes;
+        console.log(`${issued.link}\n(works once, for ${minutes} minutes)`);
       }),
     );
 }

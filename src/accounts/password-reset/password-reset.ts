@@ -1,0 +1,81 @@
+import { hashPassword } from '../../auth/password.js';
+import type { SessionStore } from '../../auth/session-store.js';
+import type { User } from '../../auth/user.js';
+import type { Users } from '../../auth/users.js';
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { type AccountTokens, hash, type RedeemFailure } from '../account-tokens.js';
+import type { AccountsConfig } from '../config.js';
+import { resetPasswordMail } from './reset-password-mail.js';
+
+export type ResetOutcome = { ok: true; user: User } | { ok: false; reason: RedeemFailure };
+
+export interface PasswordResetDeps {
+  users: Users;
+  tokens: AccountTokens;
+  mailer: Mailer;
+  sessions: SessionStore;
+  clock: Clock;
+  logger: Logger;
+  config: AccountsConfig['passwordReset'];
+  /** Revokes every token of every application the user authorized (undefined without oauth). */
+  revokeApplications?: (userId: number) => Promise<void>;
+}
+
+/** The reset link depends on the password it replaces: any change of the password ends it. */
+const fingerprintOf = (user: User) => hash(`reset-password:${user.password}`);
+
+/** Password reset: `request → deliver → redeem`, each a step of its own. */
+export class PasswordReset {
+  constructor(private readonly deps: PasswordResetDeps) {}
+
+  /** A link for the account with this address, or undefined when there is none (`tollgate user:reset-link`). */
+  async link(email: string): Promise<{ user: User; link: string } | undefined> {
+    const { users, tokens, mailer, clock, config } = this.deps;
+    const user = await users.findByEmail(email);
+    if (!user) return undefined;
+    const token = await tokens.issue(
+      user.id,
+      'reset-password',
+      user.email,
+      clock.now(),
+      config.expiresMinutes,
+      fingerprintOf(user),
+    );
+    return { user, link: mailer.context.url(`/reset-password?token=${token}`) };
+  }
+
+  /** Mails a link when the address has an account; nothing otherwise. */
+  async deliver(email: string): Promise<void> {
+    const issued = await this.link(email);
+    if (!issued) return;
+    const { name, email: to } = issued.user;
+    await this.deps.mailer.send(resetPasswordMail, to, {
+      name,
+      link: issued.link,
+      expiresMinutes: this.deps.config.expiresMinutes,
+    });
+  }
+
+  /**
+   * Sets the new password if the link still works (once, before it expires, while the password
+   * and the address are those it was issued for), then ends every session of the user and, by
+   * default, the tokens of the applications they authorized.
+   */
+  async redeem(token: string, password: string): Promise<ResetOutcome> {
+    const { users, tokens, sessions, clock, config, revokeApplications } = this.deps;
+    let user: User | undefined;
+    const redeemed = await tokens.redeem('reset-password', token, clock.now(), async (row) => {
+      user = await users.find(row.user_id);
+      const current = user && user.email === row.email && fingerprintOf(user) === row.fingerprint;
+      return current ? undefined : 'invalid';
+    });
+    if (!redeemed.ok || !user) return redeemed.ok ? { ok: false, reason: 'invalid' } : redeemed;
+    await users.update(user, { password: await hashPassword(password) });
+    await tokens.revoke(user.id, 'reset-password', clock.now());
+    await sessions.destroyForUser(user.id);
+    if (config.revokeRefreshTokens) await revokeApplications?.(user.id);
+    return { ok: true, user };
+  }
+}

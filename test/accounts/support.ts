@@ -1,0 +1,38 @@
+import { accountsProvider } from '../../src/accounts/provider.js';
+import { authProvider } from '../../src/auth/provider.js';
+import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
+import type { Application } from '../../src/kernel/application.js';
+import { mailProvider } from '../../src/mail/provider.js';
+import { installKeys, oauthProvider } from '../../src/oauth/index.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { type Mailbox, startMailbox } from '../support/mailbox.js';
+
+export interface AccountsTestApp extends TestApp {
+  mailbox: Mailbox;
+}
+
+/**
+ * The auth, mail, OAuth (keys installed) and accounts providers on a fresh database, mail sent to a
+ * real SMTP server in process.
+ */
+export async function accountsApp(
+  options: { config?: DeepPartial<TollgateConfig>; setup?: (app: Application) => void } = {},
+): Promise<AccountsTestApp> {
+  const mailbox = await startMailbox();
+  const t = await createTestApp({
+    config: { ...options.config, mail: { url: mailbox.url } },
+    providers: [authProvider(), mailProvider(), oauthProvider(), accountsProvider()],
+    setup: (app) => {
+      installKeys(app.config.storagePath, app.config.oauth.signingAlgorithm);
+      options.setup?.(app);
+    },
+  });
+  return {
+    ...t,
+    mailbox,
+    close: async () => {
+      await t.close();
+      await mailbox.close();
+    },
+  };
+}
