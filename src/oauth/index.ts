@@ -46,6 +46,8 @@ export type { InstallResult } from './install.js';
 export { installOAuth } from './install.js';
 export { AccessTokenSigner } from './jwt/access-token-signer.js';
 export { installKeys } from './keys/key-files.js';
+export type { LogoutSettings } from './logout/client-logout.js';
+export { ClientLogout } from './logout/client-logout.js';
 export type { Claims, UserClaims } from './oidc/user-claims.js';
 export { defaultUserClaims } from './oidc/user-claims.js';
 export type { ApiTokensUser, CurrentAccessToken } from './personal/has-api-tokens.js';

@@ -24,7 +24,7 @@ import { TokenEndpoint } from './grants/token-endpoint.js';
 import { LastUsed } from './guard/last-used.js';
 import { type ApiGuardOptions, bootApiGuard, registerApiGuard } from './guard/register.js';
 import { type ApprovalView, ApprovalViewKey, defaultApprovalView } from './http/approval-view.js';
-import { isAuthorizationRequestPost } from './http/authorization-params.js';
+import { isAuthorizationRequestPost, isLogoutRequestPost } from './http/authorization-params.js';
 import { throttleDocumentFetches } from './http/document-throttle.js';
 import { answerPromptNone } from './http/prompt-none.js';
 import { throttleTokenRequests } from './http/token-throttle.js';
@@ -33,6 +33,8 @@ import { AccessTokenVerifier } from './jwt/access-token-verifier.js';
 import { keyPaths } from './keys/key-files.js';
 import { previousKeysPath } from './keys/previous-keys.js';
 import { SigningKeys } from './keys/signing-keys.js';
+import { BackchannelLogout } from './logout/backchannel-logout.js';
+import { ClientLogout } from './logout/client-logout.js';
 import { oauthMigrations } from './migrations.js';
 import { IdTokenSigner } from './oidc/id-token-signer.js';
 import { IdTokens } from './oidc/id-tokens.js';
@@ -86,9 +88,10 @@ export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
       app.container.make(ProtectedResources);
       if (options.routes !== false) registerOAuthRoutes(app.router);
       // OpenID Connect Core §3.1.2.1: an authorization request by POST comes from the client's site.
-      CsrfExceptions.of(app).addRule(isAuthorizationRequestPost);
+      CsrfExceptions.of(app).addRule(isAuthorizationRequestPost).addRule(isLogoutRequestPost);
       registerApiGuard(app, options.guard);
       app.onClose(() => app.container.make(DpopProofs).replay.close());
+      app.onClose(() => app.container.make(BackchannelLogout).close());
       app.readiness.add('signing keys', async () => {
         await app.container.make(SigningKeys).load();
       });
@@ -125,6 +128,8 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(DpopProofs)
     .singleton(TokenEndpoint)
     .singleton(TokenInspector)
+    .singleton(ClientLogout)
+    .singleton(BackchannelLogout)
     .singleton(AuthorizationService)
     .singleton(Clients)
     .singleton(DeviceAuthorizations)

@@ -92,6 +92,8 @@ export interface AuthCodeRecord {
   resource?: string | null;
   /** RFC 9449 §10: the thumbprint of the DPoP key the code may only be exchanged with. */
   dpopJkt?: string | null;
+  /** OpenID Connect: the login session the code was issued in (the ID token's `sid`). */
+  sid?: string | null;
 }
 
 /** Where a device authorization request stands (RFC 8628 §3.5). */

@@ -5,6 +5,7 @@ import { AuthorizedTokensController } from './http/authorized-tokens-controller.
 import { ClientsController } from './http/clients-controller.js';
 import { DeviceCodeController } from './http/device-code-controller.js';
 import { DeviceVerificationController } from './http/device-verification-controller.js';
+import { LogoutController } from './http/logout-controller.js';
 import { MetadataController } from './http/metadata-controller.js';
 import { PersonalAccessTokensController } from './http/personal-access-tokens-controller.js';
 import { ProtectedResourceController } from './http/protected-resource-controller.js';
@@ -39,6 +40,7 @@ export function registerOAuthRoutes(router: Router): void {
     'OAuth/RegistrationController': RegistrationController,
     'OAuth/PushedAuthorizationController': PushedAuthorizationController,
     'OAuth/ApiKeysController': ApiKeysController,
+    'OAuth/LogoutController': LogoutController,
   });
 
   // Small form bodies only (`http.bodyLimits.oauth`): a larger one is answered 413 unread.
@@ -111,6 +113,9 @@ export function registerOAuthRoutes(router: Router): void {
     .post('/oauth/authorize', [ApprovalController, 'approve'])
     .name('passport.authorizations.approve')
     .middleware('web', 'throttle-documents', 'prompt-none', 'auth', 'oauth.approve');
+  // OpenID Connect RP-Initiated Logout 1.0: the end_session_endpoint, with or without a login.
+  router.get('/oauth/logout', [LogoutController, 'endSession']).name('oauth.logout').middleware('web');
+  router.post('/oauth/logout', [LogoutController, 'endSession']).name('oauth.logout.post').middleware('web');
   router.group({ middleware: ['web', 'auth'] }, (r) => {
     r.delete('/oauth/authorize', [ApprovalController, 'deny']).name('passport.authorizations.deny');
     // RFC 8628 §3.3: where users type the code their device shows.

@@ -90,6 +90,25 @@ export interface OAuthAuthCodesTable {
   resource: string | null;
   /** RFC 9449 §10: the `dpop_jkt` the code is bound to; absent in rows read before the column. */
   dpop_jkt?: string | null;
+  /** OpenID Connect: the login session's `sid`, for the ID token; absent in rows read before the column. */
+  sid?: string | null;
+}
+
+/** A client's logout URIs (RP-Initiated Logout §3.1, Back-Channel Logout §2.2). */
+export interface OAuthClientLogoutTable {
+  client_id: string;
+  /** JSON array of exact URIs. */
+  post_logout_redirect_uris: string;
+  backchannel_logout_uri: string | null;
+  backchannel_logout_session_required: number;
+}
+
+/** Which clients got an ID token in which login session (`sid`), for back-channel logout. */
+export interface OAuthLogoutSessionsTable {
+  sid: string;
+  client_id: string;
+  user_id: number;
+  created_at: string;
 }
 
 /** A device authorization request (RFC 8628 §3.1) and where its user's decision stands. */
@@ -168,6 +187,8 @@ declare module '../database/types.js' {
     oauth_access_tokens: OAuthAccessTokensTable;
     oauth_refresh_tokens: OAuthRefreshTokensTable;
     oauth_auth_codes: OAuthAuthCodesTable;
+    oauth_client_logout: OAuthClientLogoutTable;
+    oauth_logout_sessions: OAuthLogoutSessionsTable;
     oauth_device_codes: OAuthDeviceCodesTable;
     oauth_registration_tokens: OAuthRegistrationTokensTable;
     oauth_client_registrations: OAuthClientRegistrationsTable;

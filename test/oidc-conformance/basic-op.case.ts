@@ -271,6 +271,14 @@ export function describeBasicOp(mode: ResponseMode) {
       });
     }
 
+    it('oidcc-claims-essential', async () => {
+      // The plan asks for name as essential at userinfo; it only warns when the claim is missing.
+      const claims = JSON.stringify({ userinfo: { name: { essential: true } } });
+      const { tokens, claims: idToken } = await codeFlow(plan, { params: { claims } });
+      expect((await userInfo(plan, tokens.access_token, idToken.sub)).sub).toBe(idToken.sub);
+      expect(metadata.claims_parameter_supported).toBe(false);
+    });
+
     it('oidcc-refresh-token', async () => {
       const { tokens, claims } = await codeFlow(plan);
       expect(tokens.refresh_token).toBeTruthy();

@@ -4,6 +4,8 @@ import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { MetadataDocumentClients } from '../cimd/metadata-document-clients.js';
 import { OAuthError } from '../errors.js';
 import { issuerOf } from '../jwt/access-token-signer.js';
+import { ClientLogout } from '../logout/client-logout.js';
+import { OPENID } from '../oidc/scopes.js';
 import { ProtectedResources } from '../protected-resources.js';
 import { type ClientRecord, clientHandlesGrant } from '../records.js';
 import { Scopes } from '../scopes.js';
@@ -32,6 +34,7 @@ export class AuthorizationService {
     ConfigKey,
     ProtectedResources,
     MetadataDocumentClients,
+    ClientLogout,
   ] as const;
   readonly #issuer: string;
 
@@ -43,6 +46,7 @@ export class AuthorizationService {
     private readonly config: TollgateConfig,
     private readonly resources: ProtectedResources,
     private readonly clients: MetadataDocumentClients,
+    private readonly logout: ClientLogout,
   ) {
     this.#issuer = issuerOf(config);
   }
@@ -80,13 +84,15 @@ export class AuthorizationService {
    * The user approved: a redirect carrying `code` (or, implicit, the token in the fragment).
    * `authTime` (seconds) is when the user logged in, for an ID token's `auth_time`. `validated`
    * is the client `validate` read in this same request; an approval posted from the page later
-   * reads it again, as it may have gone away meanwhile.
+   * reads it again, as it may have gone away meanwhile. `sid` is the login session's (OpenID
+   * requests): the ID token carries it, and the session's logout reaches the client.
    */
   async approve(
     request: AuthorizationRequest,
     userId: number,
     authTime: number | null = null,
     validated?: ClientRecord,
+    sid: string | null = null,
   ): Promise<string> {
     const client = validated ?? (await this.store.clients.find(request.clientId));
     const grant = request.responseType === 'code' ? 'authorization_code' : 'implicit';
@@ -113,6 +119,7 @@ export class AuthorizationService {
     }
     const code = randomSecret();
     const now = this.clock.now();
+    const openIdSid = request.scopes.includes(OPENID) ? sid : null;
     await this.store.authCodes.insert({
       id: hashSecret(code),
       userId,
@@ -129,7 +136,9 @@ export class AuthorizationService {
       authTime: authTime === null ? null : new Date(authTime * 1000).toISOString(),
       resource: request.resource ?? null,
       dpopJkt: request.dpopJkt ?? null,
+      sid: openIdSid,
     });
+    if (openIdSid !== null) await this.logout.recordSession(openIdSid, client.id, userId, now.toISOString());
     return this.redirect(request.redirectUri, 'code', { code, state: request.state });
   }
 

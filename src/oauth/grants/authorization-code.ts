@@ -45,6 +45,7 @@ export const authorizationCodeGrant = defineGrant({
           scopes: stored.scopes,
           nonce: stored.nonce ?? null,
           authTime: authTimeClaim(stored.authTime),
+          sid: stored.sid ?? null,
         })
       : undefined;
 

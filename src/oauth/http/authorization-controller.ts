@@ -8,6 +8,7 @@ import type { AuthorizationRequest } from '../authorization/authorization-reques
 import { AuthorizationService } from '../authorization/authorization-service.js';
 import { documentHost } from '../cimd/client-id-url.js';
 import { OAuthError } from '../errors.js';
+import { sessionSid } from '../logout/session-sid.js';
 import { authorizationParameters, checkPushedWhenRequired } from '../par/pushed-or-plain.js';
 import { PushedRequests } from '../par/pushed-requests.js';
 import { Scopes } from '../scopes.js';
@@ -29,6 +30,8 @@ interface PendingAuthorization extends PendingDecision {
   request: AuthorizationRequest;
   /** When the user logged in (seconds), for an ID token's `auth_time`. */
   authTime: number | null;
+  /** The login session's `sid`, for the ID token (absent in requests kept from before). */
+  sid?: string;
 }
 
 /**
@@ -70,7 +73,8 @@ export class ApprovalController {
         return authorizationRedirect(c, `/login?intended=${encodeURIComponent(asAuthorizeGet(back))}`);
       }
       if (await this.service.skipsApproval(client, user.id, request, query.prompt)) {
-        return this.answer(c, await this.service.approve(request, user.id, authTime, client), request);
+        const url = await this.service.approve(request, user.id, authTime, client, sessionSid(session));
+        return this.answer(c, url, request);
       }
       if (silent) throw OAuthError.consentRequired();
       const pending: PendingAuthorization = {
@@ -78,6 +82,7 @@ export class ApprovalController {
         authToken: randomSecret(),
         userId: user.id,
         authTime,
+        sid: sessionSid(session),
       };
       session.put(PENDING_AUTHORIZATION, pending);
       const rendered = await this.view(c, {
@@ -106,7 +111,8 @@ export class ApprovalController {
     const pending = this.takePending(c, form);
     if (!pending) return this.expired(c);
     try {
-      const url = await this.service.approve(pending.request, pending.userId, pending.authTime ?? null);
+      const { request, userId, authTime, sid } = pending;
+      const url = await this.service.approve(request, userId, authTime ?? null, undefined, sid ?? null);
       return this.answer(c, url, pending.request);
     } catch (err) {
       if (err instanceof OAuthError) return authorizationErrorPage(c, err);

@@ -29,3 +29,16 @@ export async function authorizationRequestParams(c: Context): Promise<Record<str
 export function asAuthorizeGet(params: Readonly<Record<string, string>>): string {
   return `${AUTHORIZE_PATH}?${new URLSearchParams(params)}`;
 }
+
+/**
+ * RP-Initiated Logout §2: a client's page may POST its logout request; without the confirmation
+ * form's `_token` it is never taken as confirmed, so it needs no CSRF check.
+ */
+export async function isLogoutRequestPost(c: Context): Promise<boolean> {
+  if (c.req.method !== 'POST' || c.req.path !== LOGOUT_PATH) return false;
+  const fields = await formFields(c);
+  return fields !== undefined && !fields.has('_token');
+}
+
+/** The `end_session_endpoint`. */
+export const LOGOUT_PATH = '/oauth/logout';

@@ -16,6 +16,10 @@ export function openIdConfiguration(
   return {
     ...authorizationServerMetadata(config, grantTypes, scopes),
     userinfo_endpoint: `${issuer}/oauth/userinfo`,
+    // RP-Initiated Logout §2.1, Back-Channel Logout §2.1 (`sid` in ID tokens and logout tokens).
+    end_session_endpoint: `${issuer}/oauth/logout`,
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: [config.oauth.signingAlgorithm],
     claims_supported: [...new Set([...ID_TOKEN_CLAIMS, ...Object.values(CLAIMS_BY_SCOPE).flat()])],

@@ -17,6 +17,8 @@ export interface IdTokenRequest {
   nonce: string | null;
   /** When the user logged in, in seconds; null when the session did not record it. */
   authTime: number | null;
+  /** Back-Channel Logout §2.1: the login session's id; null or absent when none was made. */
+  sid?: string | null;
 }
 
 /** A stored login time (ISO-8601) as the `auth_time` claim (seconds); null when unknown. */
@@ -71,6 +73,7 @@ export class IdTokens {
           exp: iat + this.config.oauth.idTokenTtlSeconds,
           ...(request.authTime !== null ? { auth_time: request.authTime } : {}),
           ...(request.nonce !== null ? { nonce: request.nonce } : {}),
+          ...(request.sid ? { sid: request.sid } : {}),
         },
         accessToken,
       );

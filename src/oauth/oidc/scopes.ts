@@ -18,4 +18,15 @@ export const CLAIMS_BY_SCOPE: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Core §2 and §5.1: what every ID token may carry besides the scope claims. */
-export const ID_TOKEN_CLAIMS = ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'azp'];
+export const ID_TOKEN_CLAIMS = [
+  'iss',
+  'sub',
+  'aud',
+  'exp',
+  'iat',
+  'auth_time',
+  'nonce',
+  'at_hash',
+  'azp',
+  'sid',
+];

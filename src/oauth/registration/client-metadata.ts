@@ -1,5 +1,6 @@
 import { hasControlCharacters } from '../../core/text.js';
 import { OAuthError } from '../errors.js';
+import type { LogoutSettings } from '../logout/client-logout.js';
 import { DEVICE_CODE_GRANT } from '../records.js';
 import { redirectProblem } from '../rules/check-redirect-uri.js';
 import { ALL_SCOPES, Scopes } from '../scopes.js';
@@ -24,6 +25,8 @@ export interface ClientMetadata {
   authMethod: AuthMethod;
   /** The scopes the client may ask for; null: any. */
   scopes: string[] | null;
+  /** RP-Initiated Logout §3.1 and Back-Channel Logout §2.2. */
+  logout: LogoutSettings;
 }
 
 export interface MetadataLimits {
@@ -109,6 +112,7 @@ export function checkClientMetadata(body: unknown, limits: MetadataLimits): Clie
   }
 
   return {
+    logout: checkLogoutMetadata(input, { publicClient, maxRedirects: limits.maxRedirects }),
     clientName: name.trim(),
     redirectUris,
     grantTypes: [...new Set(grantTypes)],
@@ -116,4 +120,48 @@ export function checkClientMetadata(body: unknown, limits: MetadataLimits): Clie
     authMethod: authMethod as AuthMethod,
     scopes,
   };
+}
+
+/**
+ * `post_logout_redirect_uris` (RP-Initiated Logout §3.1: redirect URIs by the same rules),
+ * `backchannel_logout_uri` (Back-Channel Logout §2.2: an absolute http(s) URL without a fragment)
+ * and `backchannel_logout_session_required`.
+ */
+function checkLogoutMetadata(
+  input: Record<string, unknown>,
+  rules: { publicClient: boolean; maxRedirects: number },
+): LogoutSettings {
+  const uris = stringList(input.post_logout_redirect_uris, 'post_logout_redirect_uris') ?? [];
+  if (uris.length > rules.maxRedirects) {
+    throw metadataError(`A client may register at most ${rules.maxRedirects} post_logout_redirect_uris.`);
+  }
+  for (const uri of uris) {
+    const problem = redirectProblem(uri, { publicClient: rules.publicClient });
+    if (problem) throw metadataError(`post_logout_redirect_uris: ${problem}`);
+  }
+  const backchannel = input.backchannel_logout_uri;
+  if (backchannel !== undefined && !isBackchannelUri(backchannel)) {
+    throw metadataError(
+      'The backchannel_logout_uri must be an absolute http or https URL without a fragment.',
+    );
+  }
+  const sessionRequired = input.backchannel_logout_session_required ?? false;
+  if (typeof sessionRequired !== 'boolean') {
+    throw metadataError('The backchannel_logout_session_required field must be a boolean.');
+  }
+  return {
+    postLogoutRedirectUris: uris,
+    backchannelLogoutUri: (backchannel as string | undefined) ?? null,
+    backchannelLogoutSessionRequired: sessionRequired,
+  };
+}
+
+function isBackchannelUri(value: unknown): boolean {
+  if (typeof value !== 'string' || value.length > 2048) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hash === '' && !value.includes('#');
+  } catch {
+    return false;
+  }
 }

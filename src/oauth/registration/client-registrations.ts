@@ -5,6 +5,7 @@ import { Clients } from '../clients/clients.js';
 import { OAuthError } from '../errors.js';
 import { bearerToken } from '../guard/bearer.js';
 import { issuerOf } from '../jwt/access-token-signer.js';
+import { ClientLogout, type LogoutSettings } from '../logout/client-logout.js';
 import { type ClientRecord, isPublicClient } from '../records.js';
 import { hashSecret, randomSecret, safeEqual } from '../secrets.js';
 import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
@@ -14,6 +15,8 @@ import type { AuthMethod, ClientMetadata } from './client-metadata.js';
 export interface RegisteredClient {
   client: ClientRecord;
   authMethod: AuthMethod;
+  /** Its logout URIs, when read (registration responses show them). */
+  logout?: LogoutSettings;
 }
 
 const refused = (detail: string) => OAuthError.invalidToken({ reason: 'invalid', detail });
@@ -24,7 +27,7 @@ const refused = (detail: string) => OAuthError.invalidToken({ reason: 'invalid',
  * checks the initial access tokens of the `token` policy. Every token is kept as SHA-256 only.
  */
 export class ClientRegistrations {
-  static inject = [Clients, OAuthStoreKey, ClockKey, ConfigKey] as const;
+  static inject = [Clients, OAuthStoreKey, ClockKey, ConfigKey, ClientLogout] as const;
   readonly #issuer: string;
 
   constructor(
@@ -32,6 +35,7 @@ export class ClientRegistrations {
     private readonly store: OAuthStore,
     private readonly clock: Clock,
     config: TollgateConfig,
+    private readonly logout: ClientLogout,
   ) {
     this.#issuer = issuerOf(config);
   }
@@ -57,7 +61,14 @@ export class ClientRegistrations {
       { clientId: client.id, tokenHash: hashSecret(registrationToken), authMethod: metadata.authMethod },
       this.clock.now().toISOString(),
     );
-    return { client, authMethod: metadata.authMethod, plainSecret, registrationToken };
+    await this.logout.save(client.id, metadata.logout);
+    return {
+      client,
+      authMethod: metadata.authMethod,
+      logout: metadata.logout,
+      plainSecret,
+      registrationToken,
+    };
   }
 
   /**
@@ -73,7 +84,8 @@ export class ClientRegistrations {
     }
     const client = await this.clients.find(clientId);
     if (!client) throw refused(`client ${clientId} is revoked`);
-    return { client, authMethod: registration.authMethod as AuthMethod };
+    const logout = await this.logout.settings(clientId);
+    return { client, authMethod: registration.authMethod as AuthMethod, logout };
   }
 
   /** RFC 7592 §2.2: the new metadata replaces the old; a client cannot gain or lose its secret. */
@@ -89,7 +101,8 @@ export class ClientRegistrations {
       allowedScopes: metadata.scopes,
       grantTypes: metadata.grantTypes,
     });
-    return { client, authMethod: registered.authMethod };
+    await this.logout.save(client.id, metadata.logout);
+    return { client, authMethod: registered.authMethod, logout: metadata.logout };
   }
 
   /** RFC 7592 §2.3: the registration access token stops working, the client and its tokens are revoked. */
@@ -122,7 +135,7 @@ export class ClientRegistrations {
 
 /** RFC 7591 §3.2.1 / RFC 7592 §3: the client's registration as JSON. */
 export function registrationResponse(
-  { client, authMethod }: RegisteredClient,
+  { client, authMethod, logout }: RegisteredClient,
   clientUri: string,
   secrets: { plainSecret?: string | null; registrationToken?: string } = {},
 ): Record<string, unknown> {
@@ -139,5 +152,14 @@ export function registrationResponse(
     response_types: grantTypes.includes('authorization_code') ? ['code'] : [],
     token_endpoint_auth_method: authMethod,
     ...(client.allowedScopes ? { scope: client.allowedScopes.join(' ') } : {}),
+    ...(logout?.postLogoutRedirectUris.length
+      ? { post_logout_redirect_uris: logout.postLogoutRedirectUris }
+      : {}),
+    ...(logout?.backchannelLogoutUri
+      ? {
+          backchannel_logout_uri: logout.backchannelLogoutUri,
+          backchannel_logout_session_required: logout.backchannelLogoutSessionRequired,
+        }
+      : {}),
   };
 }

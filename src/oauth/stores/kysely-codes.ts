@@ -22,6 +22,7 @@ function toAuthCode(row: OAuthAuthCodeRow): AuthCodeRecord {
     authTime: row.auth_time,
     resource: row.resource,
     dpopJkt: row.dpop_jkt ?? null,
+    sid: row.sid ?? null,
   };
 }
 
@@ -43,6 +44,7 @@ function rowOf(code: AuthCodeRecord) {
     auth_time: code.authTime ?? null,
     resource: code.resource ?? null,
     dpop_jkt: code.dpopJkt ?? null,
+    sid: code.sid ?? null,
   };
 }
 
