@@ -1,42 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authProvider } from '../../src/auth/provider.js';
-import { run } from '../../src/cli/main.js';
 import { defineConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/core/logger.js';
 import { Application } from '../../src/kernel/application.js';
 import { Mailer } from '../../src/mail/mailer.js';
 import { mailProvider } from '../../src/mail/provider.js';
 import { testMail } from '../../src/mail/template.js';
+import { tollgate } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { freePort } from '../support/free-port.js';
 import { MAILBOX_PASSWORD, type Mailbox, startMailbox } from '../support/mailbox.js';
-
-/** The CLI in process, on the reference service, with this environment; stdout and stderr captured. */
-async function tollgate(args: string[], env: Record<string, string>) {
-  const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, env);
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    err.push(String(chunk));
-    return true;
-  });
-  try {
-    const code = await run(args);
-    return { code, stdout: out.join('\n'), stderr: err.join('') };
-  } finally {
-    log.mockRestore();
-    stderr.mockRestore();
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
-}
 
 describe('tollgate mail:test, mail:outbox, mail:retry', () => {
   let database: TestDatabase;
