@@ -1,4 +1,4 @@
-import { closeOnSignals, installOAuth, listen, loadEnvFile } from 'tollgate';
+import { closeOnSignals, installOAuth, listen, listenForMetrics, loadEnvFile } from 'tollgate';
 import { createApp } from './bootstrap.js';
 
 // The project's .env, as the `tollgate` command reads it: one configuration for both.
@@ -13,6 +13,7 @@ if (installed.keys.written || installed.personalAccessClient) {
 }
 await app.boot();
 const server = await listen(app, app.config.http.host, app.config.http.port);
+await listenForMetrics(app); // METRICS_PORT, when set
 closeOnSignals(app, server);
 app.logger.info({ url: server.url, database: app.engine }, 'Tollgate is listening');
 console.log(`Tollgate is running at ${server.url}`);

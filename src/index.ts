@@ -42,6 +42,7 @@ export { HasApiTokens } from './oauth/personal/has-api-tokens.js';
 export { oauthProvider } from './oauth/provider.js';
 export type { ObservabilityConfig } from './observability/config.js';
 export { Metrics } from './observability/metrics.js';
+export { listenForMetrics } from './observability/metrics-server.js';
 export { observabilityProvider } from './observability/provider.js';
 export type {
   MeteringConfig,

@@ -5,4 +5,5 @@
 export type { ObservabilityConfig } from './config.js';
 export { observabilityConfig } from './config.js';
 export { Metrics } from './metrics.js';
+export { listenForMetrics } from './metrics-server.js';
 export { observabilityProvider } from './provider.js';

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Metrics } from './metrics.js';
+import type { Application } from '../kernel/application.js';
+import { Metrics } from './metrics.js';
 
 /**
  * `METRICS_PORT`: `/metrics` on 127.0.0.1 without a token, for a scraper on the same host (a
@@ -29,4 +30,18 @@ export function serveMetrics(
       });
     });
   });
+}
+
+/**
+ * Starts the `METRICS_PORT` listener when one is configured (closed with the application). The
+ * server's start calls it after `listen()`, never `boot()`: commands that boot the application
+ * (`route:list`) must not take the port of the running service.
+ */
+export async function listenForMetrics(app: Application): Promise<number | undefined> {
+  const { port } = app.config.observability.metrics;
+  if (!port || !app.container.has(Metrics)) return undefined;
+  const server = await serveMetrics(app.container.make(Metrics), port);
+  app.onClose(() => server.close());
+  app.logger.info({ port: server.port }, 'metrics on 127.0.0.1');
+  return server.port;
 }

@@ -1,12 +1,12 @@
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { Metrics } from './metrics.js';
 import { MetricsController } from './metrics-controller.js';
-import { serveMetrics } from './metrics-server.js';
 import { ReadyController } from './ready-controller.js';
 
 /**
  * The operator's view: `GET /ready` (readiness probe) and `GET /metrics` (Prometheus, on only
- * with `METRICS_TOKEN` or `METRICS_PORT`). Register it before the modules whose events it counts.
+ * with `METRICS_TOKEN` or `METRICS_PORT`; the port's listener starts with `listenForMetrics(app)`).
+ * Register it before the modules whose events it counts.
  */
 export function observabilityProvider(): ServiceProvider {
   return {
@@ -21,13 +21,6 @@ export function observabilityProvider(): ServiceProvider {
       app.router.controllers.register(ReadyController).register(MetricsController);
       app.router.get('/ready', ReadyController).name('ready');
       app.router.get('/metrics', MetricsController).name('metrics');
-    },
-    async boot(app: Application) {
-      const { port } = app.config.observability.metrics;
-      if (!port) return;
-      const server = await serveMetrics(app.container.make(Metrics), port);
-      app.logger.info({ port: server.port }, 'metrics on 127.0.0.1');
-      app.onClose(() => server.close());
     },
   };
 }

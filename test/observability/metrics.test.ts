@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimits } from '../../src/kernel/rate-limits/rate-limits.js';
+import { listenForMetrics } from '../../src/observability/metrics-server.js';
 import { observabilityProvider } from '../../src/observability/provider.js';
 import { ADA, type OAuthTestApp, oauthApp, tokenRequest } from '../oauth/support.js';
 import { createTestApp } from '../support/app.js';
+import { freePort } from '../support/free-port.js';
 import { parseExposition, type Sample, sampleValue } from './scrape.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -153,5 +155,27 @@ describe('GET /metrics without METRICS_TOKEN', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('METRICS_PORT', () => {
+  it('serves /metrics on 127.0.0.1 without a token, nothing else, and stops with the application', async () => {
+    const port = await freePort();
+    const t = await createTestApp({
+      providers: [observabilityProvider()],
+      config: { observability: { metrics: { port } } },
+    });
+    try {
+      expect(await listenForMetrics(t.app)).toBe(port);
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('# TYPE http_server_request_duration_seconds histogram');
+      expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(404);
+      // The public app still wants the token, which is not set: 404 there.
+      expect((await t.request('/metrics')).status).toBe(404);
+    } finally {
+      await t.close();
+    }
+    await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
   });
 });
