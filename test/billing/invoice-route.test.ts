@@ -97,4 +97,16 @@ describe('GET /user/invoice/{invoice} (spec, "Invoice download")', () => {
     });
     expect(anonymous.status).toBe(401);
   });
+
+  it("shows a browser the site's 404 page, not the JSON body", async () => {
+    const [invoice] = await owner.invoices();
+    const other = await t.request(`/user/invoice/${invoice!.id}`, {
+      headers: { 'x-test-user': String(stranger.id), accept: 'text/html,application/xhtml+xml' },
+    });
+    expect(other.status).toBe(404);
+    expect(other.headers.get('content-type')).toMatch(/^text\/html/);
+    const page = await other.text();
+    expect(page.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(page).toContain(`No invoice &quot;${invoice!.id}&quot; belongs to this user.`);
+  });
 });

@@ -2,6 +2,8 @@ import type { Context } from 'hono';
 import type { TollgateConfig } from '../../core/config.js';
 import { HttpError } from '../../core/errors.js';
 import { ConfigKey } from '../../core/keys.js';
+import { wantsJson } from '../../http/respond.js';
+import { BillingError } from '../errors.js';
 import type { InvoicePdfOptions } from './invoice-pdf.js';
 
 interface CanDownload {
@@ -27,7 +29,14 @@ export class InvoiceController {
     if (typeof user.downloadInvoice !== 'function') {
       throw new HttpError(500, 'The user model is not Billable: extend it with Billable(User).');
     }
-    return user.downloadInvoice(invoice, this.pdfOptions(c));
+    try {
+      return await user.downloadInvoice(invoice, this.pdfOptions(c));
+    } catch (err) {
+      // A browser following a link gets the site's 404 page; an API client keeps the JSON body and code.
+      if (err instanceof BillingError && err.status === 404 && !wantsJson(c))
+        throw new HttpError(404, err.message);
+      throw err;
+    }
   }
 
   /** Empty: seller, product, customer and payment method come from the configuration and the user. */
