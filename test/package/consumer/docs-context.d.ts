@@ -5,6 +5,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { Application, HasApiTokens, ServiceProvider, TollgateConfig, User } from 'tollgate';
 import type { Billable, Subscription } from 'tollgate/billing';
 import type { Router } from 'tollgate/http';
+import type { ClientRecord } from 'tollgate/oauth';
 
 declare class AppUserModel extends Billable(HasApiTokens(User)) {}
 
@@ -31,6 +32,8 @@ declare global {
   const config: TollgateConfig;
   const appUrl: string;
   const user: AppUserModel;
+  /** An OAuth client of the application. */
+  const client: ClientRecord;
   type AppUser = AppUserModel;
   const sub: Subscription;
   /** A card token, PaymentMethod id or Braintree nonce from the checkout form. */
