@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { Binding } from '../../core/container.js';
 import { LoggerKey } from '../../core/keys.js';
 import type { Logger } from '../../core/logger.js';
+import { SampledWarning } from '../../core/sampled-log.js';
 import { BillingError } from '../errors.js';
 import {
   type GatewaySubscription,
@@ -24,6 +25,9 @@ export function handlerName(eventName: string): string {
 }
 
 type Handler = (payload: unknown, event: WebhookEvent) => unknown;
+
+/** Anyone can post an unsigned webhook: a flood is logged a line a minute, with its count. */
+const refusals = new SampledWarning('billing webhook refused');
 
 /**
  * The billing webhook receiver (spec, "Webhook receiver" and "Events"). `handle`:
@@ -66,7 +70,7 @@ export class WebhookController {
       event = await this.gateway.parseWebhook({ body, headers, form });
     } catch (err) {
       if (!(err instanceof BillingError)) throw err;
-      this.logger.warn({ reason: err.message }, 'billing webhook refused');
+      refusals.log(this.logger, { reason: err.message });
       return c.json({ message: 'Invalid webhook signature.' }, 400);
     }
 
