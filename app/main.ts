@@ -1,4 +1,5 @@
 import { closeOnSignals, installOAuth, listen, listenForMetrics, loadEnvFile } from 'tollgate';
+import { scheduleReconcile } from 'tollgate/billing';
 import { createApp } from './bootstrap.js';
 
 // The project's .env, as the `tollgate` command reads it: one configuration for both.
@@ -12,6 +13,11 @@ if (installed.keys.written || installed.personalAccessClient) {
   console.log('First start: created the OAuth signing keys and a personal access client.');
 }
 await app.boot();
+// Rows a lost webhook left behind (a crash, deliveries the provider gave up on) are repaired by
+// `billing:reconcile --fix` every hour, by one instance per hour however many run (docs/billing.md).
+// BILLING_RECONCILE_MINUTES sets the interval; 0 turns it off.
+const reconcileMinutes = Number(process.env.BILLING_RECONCILE_MINUTES ?? 60);
+if (reconcileMinutes > 0) scheduleReconcile(app, { everyMs: reconcileMinutes * 60_000, adoptAs: 'default' });
 const server = await listen(app, app.config.http.host, app.config.http.port);
 await listenForMetrics(app); // METRICS_PORT, when set
 closeOnSignals(app, server);

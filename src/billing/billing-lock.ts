@@ -42,24 +42,38 @@ export class BillingLock {
     }
   }
 
+  /**
+   * Claims `name` for `ms` (wall clock) unless a claim of it is still running, without waiting:
+   * true for the one caller, in any instance, that got it. Never released — it expires — so a job
+   * that claims its slot for its interval runs once per interval however many instances schedule it.
+   */
+  claimFor(name: string, ms: number): Promise<boolean> {
+    return this.claim(name, randomUUID(), ms);
+  }
+
   private async acquire(name: string): Promise<string> {
     const holder = randomUUID();
     const deadline = Date.now() + MAX_WAIT_MS;
     for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
-      const now = Date.now();
-      await this.db
-        .deleteFrom('billing_locks')
-        .where('name', '=', name)
-        .where('expires_at', '<', now)
-        .execute();
-      const claimed = await this.db
-        .insertInto('billing_locks')
-        .values({ name, holder, expires_at: now + LEASE_MS })
-        .onConflict((oc) => oc.column('name').doNothing())
-        .executeTakeFirst();
-      if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 1) return holder;
-      if (now >= deadline) throw BillingError.requestInProgress();
+      if (await this.claim(name, holder, LEASE_MS)) return holder;
+      if (Date.now() >= deadline) throw BillingError.requestInProgress();
       await wait(delay);
     }
+  }
+
+  /** One attempt: an expired claim of `name` is cleared, then the primary key picks one claimant. */
+  private async claim(name: string, holder: string, ms: number): Promise<boolean> {
+    const now = Date.now();
+    await this.db
+      .deleteFrom('billing_locks')
+      .where('name', '=', name)
+      .where('expires_at', '<', now)
+      .execute();
+    const claimed = await this.db
+      .insertInto('billing_locks')
+      .values({ name, holder, expires_at: now + ms })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .executeTakeFirst();
+    return Number(claimed.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 }

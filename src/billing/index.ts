@@ -41,6 +41,11 @@ export { formatMoney } from './money.js';
 export { PaymentActionRequired } from './payments/payment-action-required.js';
 export { Payments } from './payments/payments.js';
 export type { Drift, DriftKind, ReconcileReport } from './reconcile/drift.js';
+export {
+  type ReconcileScheduleOptions,
+  reconcileOnce,
+  scheduleReconcile,
+} from './reconcile/reconcile-schedule.js';
 export { type ReconcileOptions, Reconciler } from './reconcile/reconciler.js';
 export type { BillingProviderOptions, GatewayFactory } from './service-provider.js';
 export { billingProvider, closeBilling } from './service-provider.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { PaymentGatewayKey } from '../../../src/billing/index.js';
+import { PaymentGatewayKey, reconcileOnce } from '../../../src/billing/index.js';
 import type { ReconcileReport } from '../../../src/billing/reconcile/drift.js';
 import { SubscriptionRepository } from '../../../src/billing/subscriptions/subscription-repository.js';
 import { reconcile } from '../../../src/cli/commands/billing-reconcile.js';
@@ -255,6 +255,31 @@ export function reconcileCases(ctx: ContractContext): void {
       expect(rows.find((r) => r.id === second.id)).toMatchObject({ ends_at: null });
       expect(await (await reload(user)).subscribed('main')).toBe(true);
       expect((await run({ user: user.email })).code).toBe(0);
+    });
+
+    it('the scheduled run: of two instances at once one runs it, once per interval, and it repairs the drift', async () => {
+      const user = await newUser();
+      await createWithFailedWrite(user);
+      const scheduled = { everyMs: 3_600_000, adoptAs: 'main' };
+      const db = ctx.t.app.db;
+      try {
+        const runs = await Promise.all([
+          reconcileOnce(ctx.t.app, scheduled),
+          reconcileOnce(ctx.t.app, scheduled),
+        ]);
+        expect(runs.filter((r) => r === null)).toHaveLength(1);
+        const report = runs.find((r) => r !== null)!;
+        expect(report.drift.find((d) => d.userId === user.id)).toMatchObject({
+          kind: 'orphaned',
+          fixed: true,
+        });
+        expect(await localRows(user)).toHaveLength(1);
+        expect(await (await reload(user)).subscribed('main')).toBe(true);
+        // Within the interval no instance runs it again.
+        expect(await reconcileOnce(ctx.t.app, scheduled)).toBeNull();
+      } finally {
+        await db.deleteFrom('billing_locks').where('name', 'like', 'schedule:%').execute();
+      }
     });
   });
 }

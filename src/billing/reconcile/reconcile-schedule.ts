@@ -1,0 +1,80 @@
+import type { Application } from '../../kernel/application.js';
+import { BillingLock } from '../billing-lock.js';
+import type { ReconcileReport } from './drift.js';
+import { Reconciler } from './reconciler.js';
+
+export interface ReconcileScheduleOptions {
+  /** How often (ms). Default: every hour. */
+  everyMs?: number;
+  /** The first run, this long after scheduling (ms): soon after a restart. Default: one minute. */
+  firstAfterMs?: number;
+  /** Repair what is found (`billing:reconcile --fix`). Default: true. */
+  fix?: boolean;
+  /** The name an adopted subscription gets when the provider keeps none (`--name`). Default: `default`. */
+  adoptAs?: string;
+}
+
+/** The `billing_locks` row a scheduled run claims for its interval. */
+const SLOT = 'schedule:billing-reconcile';
+
+/**
+ * One scheduled `billing:reconcile` run, if this instance gets the interval's slot (a row in
+ * `billing_locks` held for `everyMs`): null when another instance has run it in this interval.
+ */
+export async function reconcileOnce(
+  app: Application,
+  options: ReconcileScheduleOptions = {},
+): Promise<ReconcileReport | null> {
+  const slot = await app.container.make(BillingLock).claimFor(SLOT, options.everyMs ?? 3_600_000);
+  if (!slot) return null;
+  const report = await app.container
+    .make(Reconciler)
+    .run({ fix: options.fix ?? true, adoptAs: options.adoptAs ?? 'default' });
+  const unfixed = report.drift.filter((d) => !d.fixed);
+  const fields = { users: report.users, drift: report.drift.length, unfixed: unfixed.length };
+  if (unfixed.length > 0)
+    app.logger.warn(
+      { ...fields, kinds: unfixed.map((d) => d.kind) },
+      'billing:reconcile found drift it could not repair',
+    );
+  else if (report.drift.length > 0) app.logger.info(fields, 'billing:reconcile repaired drift');
+  return report;
+}
+
+/**
+ * Runs `billing:reconcile --fix` on an interval in this process, so rows a lost webhook left
+ * behind (a crash, a provider that gave up retrying) are repaired without an operator. Every
+ * instance may schedule it: one run per interval across all of them (`reconcileOnce`). A failed
+ * run is logged and tried at the next tick; the timers stop when the application closes.
+ * Returns a function that stops it.
+ *
+ * @example
+ * await app.boot();
+ * scheduleReconcile(app, { everyMs: 60 * 60_000 });
+ */
+export function scheduleReconcile(app: Application, options: ReconcileScheduleOptions = {}): () => void {
+  let running: Promise<void> | null = null;
+  const tick = () => {
+    running ??= reconcileOnce(app, options)
+      .then(() => undefined)
+      .catch((err: unknown) => {
+        app.logger.error({ err: (err as Error).message }, 'billing:reconcile failed; tried again next time');
+      })
+      .finally(() => {
+        running = null;
+      });
+  };
+  const first = setTimeout(tick, options.firstAfterMs ?? 60_000);
+  const timer = setInterval(tick, options.everyMs ?? 3_600_000);
+  first.unref();
+  timer.unref();
+  const stop = () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
+  app.onClose(async () => {
+    stop();
+    await running;
+  });
+  return stop;
+}
