@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
 
 /**
  * Reads the `.env` file of `dir` (the project root: where the service and the `tollgate` command
@@ -13,12 +14,16 @@ import { resolve } from 'node:path';
 export function loadEnvFile(dir: string = process.cwd()): string | undefined {
   const file = resolve(dir, '.env');
   if (!existsSync(file)) return undefined;
-  if (typeof process.loadEnvFile !== 'function') {
+  if (typeof parseEnv !== 'function') {
     process.emitWarning(
-      `${file} is not read: Node.js ${process.versions.node} has no process.loadEnvFile (20.12+).`,
+      `${file} is not read: Node.js ${process.versions.node} has no util.parseEnv (20.12+).`,
     );
     return undefined;
   }
-  process.loadEnvFile(file);
+  // Assigned through process.env rather than process.loadEnvFile, which writes the process's own
+  // environment block: where process.env has been replaced by a plain object, it would see nothing.
+  for (const [name, value] of Object.entries(parseEnv(readFileSync(file, 'utf8')))) {
+    if (process.env[name] === undefined) process.env[name] = value;
+  }
   return file;
 }

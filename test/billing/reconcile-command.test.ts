@@ -24,7 +24,8 @@ describe(`tollgate billing:reconcile (${engine})`, () => {
     process.env.LOG_LEVEL = 'silent';
   });
   afterAll(async () => {
-    process.env = saved;
+    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+    Object.assign(process.env, saved);
     await database.drop();
     rmSync(storage, { recursive: true, force: true });
   });

@@ -20,7 +20,8 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
   });
   try {
     const code = await run(argv);
-    return { code, out: out.join('\n'), err: err.join('') };
+    // The CLI names the service it works on (APP_URL, database) on stderr; anything else there is a warning.
+    return { code, out: out.join('\n'), err: err.join('').replace(/^tollgate: APP_URL .*\n/m, '') };
   } finally {
     log.mockRestore();
     write.mockRestore();

@@ -70,7 +70,8 @@ describe(`tollgate usage:report (${engine})`, () => {
   });
 
   afterAll(async () => {
-    process.env = saved;
+    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+    Object.assign(process.env, saved);
     await closeBilling(app);
     await app.close();
     await sandbox.close();
