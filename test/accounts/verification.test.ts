@@ -87,6 +87,14 @@ describe('e-mail verification over HTTP, with a real SMTP server', () => {
     expect(await again.text()).toContain('This verification link was already used.');
   });
 
+  it('a link opened twice at once (a double click) signs in once; the other answers 410', async () => {
+    await register(t, 'twice@example.com');
+    const link = await verificationLink('twice@example.com');
+    const opened = await Promise.all([new Browser(t).get(path(link)), new Browser(t).get(path(link))]);
+    expect(opened.map((res) => res.status).sort()).toEqual([303, 410]);
+    expect(await verifiedAt('twice@example.com')).not.toBeNull();
+  });
+
   it('refuses tampered, expired and other-account links with a clear 4xx, using none of them up', async () => {
     await register(t, 'late@example.com');
     const link = await verificationLink('late@example.com');
