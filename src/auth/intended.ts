@@ -19,8 +19,3 @@ export function sameSitePath(target: string | undefined, appUrl: string): string
     return undefined;
   }
 }
-
-/** `path` carrying a checked `intended` path along (login ↔ registration keep the way back). */
-export function withIntended(path: string, intended: string | undefined): string {
-  return intended ? `${path}?${new URLSearchParams({ intended })}` : path;
-}

@@ -1,5 +1,6 @@
 import type { Child, FC } from 'hono/jsx';
 import { CsrfField } from './components.js';
+import { withIntended } from './intended-link.js';
 import { stylesheetUrl } from './stylesheet.js';
 
 export interface LayoutProps {
@@ -16,11 +17,25 @@ export interface LayoutProps {
   flash?: string | undefined;
   /** A one-off error message (flashed as `error` in the session). */
   flashError?: string | undefined;
+  /**
+   * A checked same-site path the visitor is on the way to (an approval waiting behind the login):
+   * the header's Log in and Register links carry it, like the login page's own links.
+   */
+  intended?: string | undefined;
   children?: Child;
 }
 
 /** The shared page frame: header with the app name and account links, main, footer. */
-export const Layout: FC<LayoutProps> = ({ title, appName, user, csrfToken, flash, flashError, children }) => (
+export const Layout: FC<LayoutProps> = ({
+  title,
+  appName,
+  user,
+  csrfToken,
+  flash,
+  flashError,
+  intended,
+  children,
+}) => (
   <html lang="en">
     <head>
       <meta charset="utf-8" />
@@ -50,8 +65,8 @@ export const Layout: FC<LayoutProps> = ({ title, appName, user, csrfToken, flash
               </>
             ) : (
               <>
-                <a href="/login">Log in</a>
-                <a href="/register">Register</a>
+                <a href={withIntended('/login', intended)}>Log in</a>
+                <a href={withIntended('/register', intended)}>Register</a>
               </>
             )}
           </nav>

@@ -20,6 +20,8 @@ export function shareAppName(name: string): MiddlewareHandler {
 export interface PageOptions {
   title: string;
   status?: number;
+  /** A checked same-site path for the header's Log in and Register links to carry (see `LayoutProps`). */
+  intended?: string | undefined;
 }
 
 /**
@@ -40,6 +42,7 @@ export async function renderPage(c: Context, options: PageOptions, content: Chil
       csrfToken={user ? session?.csrfToken : undefined}
       flash={typeof flash === 'string' ? flash : undefined}
       flashError={typeof flashError === 'string' ? flashError : undefined}
+      intended={options.intended}
     >
       {content}
     </Layout>

@@ -4,6 +4,15 @@ import { Browser, type OAuthTestApp, oauthApp, REDIRECT, tokenIn } from '../oaut
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const GRACE = { name: 'Grace Hopper', email: 'grace@example.com', password: 'a long password' };
 
+const authorizePath = (clientId: string) =>
+  `/oauth/authorize?${new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    response_type: 'code',
+    scope: 'check-status',
+    state: 'xyz',
+  })}`;
+
 /** A visitor sent to log in by an approval page registers first: the way back to it is kept. */
 describe(`registering from the login page keeps the approval waiting (${engine})`, () => {
   let t: OAuthTestApp;
@@ -14,13 +23,7 @@ describe(`registering from the login page keeps the approval waiting (${engine})
 
   it('login → Register → sign-up → login lands on the approval page it started from', async () => {
     const { client } = await t.createClient();
-    const authorize = `/oauth/authorize?${new URLSearchParams({
-      client_id: client.id,
-      redirect_uri: REDIRECT,
-      response_type: 'code',
-      scope: 'check-status',
-      state: 'xyz',
-    })}`;
+    const authorize = authorizePath(client.id);
     const browser = new Browser(t.url);
     const toLogin = await browser.get(authorize);
     expect(toLogin.status).toBe(302);
@@ -53,6 +56,22 @@ describe(`registering from the login page keeps the approval waiting (${engine})
       intended: /name="intended" value="([^"]+)"/.exec(page)![1]!.replaceAll('&amp;', '&'),
     });
     expect([loggedIn.status, loggedIn.headers.get('location')]).toEqual([302, authorize]);
+  });
+
+  it("the header's Log in and Register links carry the way back too", async () => {
+    const { client } = await t.createClient();
+    const authorize = authorizePath(client.id);
+    const browser = new Browser(t.url);
+    const login = (await browser.get(authorize)).headers.get('location')!;
+    const carried = `?${new URLSearchParams({ intended: authorize })}`;
+    for (const page of [login, `/register${carried}`]) {
+      const html = await (await browser.get(page)).text();
+      const header = /<nav class="nav" aria-label="Account">(.*?)<\/nav>/s
+        .exec(html)![1]!
+        .replaceAll('&amp;', '&');
+      expect(header).toContain(`<a href="/login${carried}">Log in</a>`);
+      expect(header).toContain(`<a href="/register${carried}">Register</a>`);
+    }
   });
 
   it('an intended address on another site is dropped, not carried', async () => {

@@ -68,7 +68,7 @@ export class LoginController {
   private page(c: Context, props: Omit<LoginPageProps, 'csrfToken'>, status = 200): Promise<Response> {
     return renderPage(
       c,
-      { title: 'Log in', status },
+      { title: 'Log in', status, intended: props.intended },
       <LoginPage
         csrfToken={csrfToken(c)}
         registration={this.options.registration}

@@ -5,10 +5,11 @@ import { EventDispatcher } from '../../core/events.js';
 import { ConfigKey } from '../../core/keys.js';
 import { clientAddress, withRateLimitHeaders } from '../../kernel/rate-limits/http.js';
 import { RateLimits } from '../../kernel/rate-limits/rate-limits.js';
+import { withIntended } from '../../views/intended-link.js';
 import { renderPage } from '../../views/render.js';
 import { csrfToken } from '../context.js';
 import { Registered } from '../events.js';
-import { sameSitePath, withIntended } from '../intended.js';
+import { sameSitePath } from '../intended.js';
 import { waitMessage } from '../login-throttle.js';
 import { RegisterPage, type RegisterPageProps } from '../pages/register-page.js';
 import { Users } from '../users.js';
@@ -71,6 +72,10 @@ export class RegisterController {
   }
 
   private page(c: Context, props: Omit<RegisterPageProps, 'csrfToken'>, status = 200): Promise<Response> {
-    return renderPage(c, { title: 'Register', status }, <RegisterPage csrfToken={csrfToken(c)} {...props} />);
+    return renderPage(
+      c,
+      { title: 'Register', status, intended: props.intended },
+      <RegisterPage csrfToken={csrfToken(c)} {...props} />,
+    );
   }
 }

@@ -1,6 +1,6 @@
 import type { FC } from 'hono/jsx';
 import { CsrfField, Field } from '../../views/components.js';
-import { withIntended } from '../intended.js';
+import { withIntended } from '../../views/intended-link.js';
 
 export interface LoginPageProps {
   csrfToken: string;
