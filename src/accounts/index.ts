@@ -7,10 +7,19 @@ export type { RedeemFailure } from './account-tokens.js';
 export { AccountTokens } from './account-tokens.js';
 export type { AccountsConfig } from './config.js';
 export { accountsConfig } from './config.js';
+export type { RequestOrigin } from './events.js';
+export {
+  AccountDeleted,
+  EmailChanged,
+  OtherSessionsEnded,
+  PasswordChanged,
+  SignedInFromNewDevice,
+} from './events.js';
 export type { PasswordResetDeps, ResetOutcome } from './password-reset/password-reset.js';
 export { PasswordReset } from './password-reset/password-reset.js';
 export { resetPasswordMail } from './password-reset/reset-password-mail.js';
 export { accountsProvider } from './provider.js';
+export { requestOrigin } from './request-origin.js';
 export type { AccountTokenRow, AccountTokensTable } from './tables.js';
 export { EmailVerification, verifiedAt } from './verification/email-verification.js';
 export { ensureEmailVerified, NOT_VERIFIED } from './verification/verified-middleware.js';

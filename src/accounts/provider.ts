@@ -85,6 +85,7 @@ function registerPasswordReset(app: Application): void {
         sessions: c.make(SessionStore),
         clock,
         logger,
+        events: app.events,
         config: settings,
         revokeApplications: oauth
           ? async (userId) => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PasswordChanged } from '../../src/accounts/index.js';
 import { currentUser } from '../../src/auth/context.js';
 import { hashPassword } from '../../src/auth/password.js';
 import { Users } from '../../src/auth/users.js';
@@ -149,8 +150,12 @@ describe('password reset over HTTP, with a real SMTP server', () => {
     await user('twice@example.com');
     await forgot('twice@example.com');
     const token = await resetToken('twice@example.com');
+    const changes: PasswordChanged[] = [];
+    const stop = t.app.events.listen(PasswordChanged, (event) => void changes.push(event));
     const [a, b] = await Promise.all([reset(token, 'first password 1'), reset(token, 'second password 2')]);
+    stop();
     expect([a.status, b.status].sort()).toEqual([303, 410]);
+    expect(changes.map((e) => [e.user.email, e.via])).toEqual([['twice@example.com', 'reset']]);
     const winner = a.status === 303 ? 'first password 1' : 'second password 2';
     const loser = a.status === 303 ? 'second password 2' : 'first password 1';
     expect(await canLogIn('twice@example.com', winner)).toBe(true);

@@ -12,6 +12,7 @@ import { RateLimits } from '../../kernel/rate-limits/rate-limits.js';
 import { CsrfField, Field } from '../../views/components.js';
 import { renderPage } from '../../views/render.js';
 import type { RedeemFailure } from '../account-tokens.js';
+import { requestOrigin } from '../request-origin.js';
 import { PasswordReset } from './password-reset.js';
 
 /** The one answer to every well-formed reset request, known address or not. */
@@ -95,7 +96,7 @@ export class PasswordResetController {
         ? c.json({ message: Object.values(errors)[0]![0], errors }, 422)
         : this.resetForm(c, input.token, errors, 422);
     }
-    const outcome = await this.resets.redeem(input.token, input.password);
+    const outcome = await this.resets.redeem(input.token, input.password, requestOrigin(c));
     if (!outcome.ok) {
       const [status, message] = FAILURES[outcome.reason];
       if (wantsJson(c)) return c.json({ message }, status as 403);

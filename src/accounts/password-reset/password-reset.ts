@@ -3,10 +3,12 @@ import type { SessionStore } from '../../auth/session-store.js';
 import type { User } from '../../auth/user.js';
 import type { Users } from '../../auth/users.js';
 import type { Clock } from '../../core/clock.js';
+import type { EventDispatcher } from '../../core/events.js';
 import type { Logger } from '../../core/logger.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { type AccountTokens, hash, type RedeemFailure } from '../account-tokens.js';
 import type { AccountsConfig } from '../config.js';
+import { PasswordChanged, type RequestOrigin } from '../events.js';
 import { resetPasswordMail } from './reset-password-mail.js';
 
 export type ResetOutcome = { ok: true; user: User } | { ok: false; reason: RedeemFailure };
@@ -18,6 +20,8 @@ export interface PasswordResetDeps {
   sessions: SessionStore;
   clock: Clock;
   logger: Logger;
+  /** Raises `PasswordChanged` after a reset. */
+  events: EventDispatcher;
   config: AccountsConfig['passwordReset'];
   /** Revokes every token of every application the user authorized (undefined without oauth). */
   revokeApplications?: (userId: number) => Promise<void>;
@@ -61,10 +65,10 @@ export class PasswordReset {
   /**
    * Sets the new password if the link still works (once, before it expires, while the password
    * and the address are those it was issued for), then ends every session of the user and, by
-   * default, the tokens of the applications they authorized.
+   * default, the tokens of the applications they authorized; then raises `PasswordChanged`.
    */
-  async redeem(token: string, password: string): Promise<ResetOutcome> {
-    const { users, tokens, sessions, clock, config, revokeApplications } = this.deps;
+  async redeem(token: string, password: string, origin: RequestOrigin = {}): Promise<ResetOutcome> {
+    const { users, tokens, sessions, clock, config, revokeApplications, events } = this.deps;
     let user: User | undefined;
     const redeemed = await tokens.redeem('reset-password', token, clock.now(), async (row) => {
       user = await users.find(row.user_id);
@@ -76,6 +80,7 @@ export class PasswordReset {
     await tokens.revoke(user.id, 'reset-password', clock.now());
     await sessions.destroyForUser(user.id);
     if (config.revokeRefreshTokens) await revokeApplications?.(user.id);
+    await events.dispatch(new PasswordChanged(user, 'reset', origin, clock.now()));
     return { ok: true, user };
   }
 }
