@@ -36,6 +36,7 @@ import { SigningKeys } from './keys/signing-keys.js';
 import { BackchannelLogout } from './logout/backchannel-logout.js';
 import { ClientLogout } from './logout/client-logout.js';
 import { oauthMigrations } from './migrations.js';
+import { AccessTokenClaims } from './oidc/access-token-claims.js';
 import { IdTokenSigner } from './oidc/id-token-signer.js';
 import { IdTokens } from './oidc/id-tokens.js';
 import { defaultUserClaims, type UserClaims, UserClaimsKey } from './oidc/user-claims.js';
@@ -120,6 +121,7 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(GrantRegistry, () => new GrantRegistry().registerAll(options.grants ?? []))
     .singleton(TokenIssuer)
     .singleton(IdTokenSigner)
+    .singleton(AccessTokenClaims)
     .singleton(IdTokens)
     .singleton(TokenRevoker)
     .singleton(AuthorizedApps)

@@ -1,3 +1,4 @@
+import type { ClaimsRequest } from './oidc/claims-request.js';
 /** The OAuth domain records, free of any storage detail. Times are ISO-8601 strings. */
 
 export interface ClientRecord {
@@ -69,6 +70,10 @@ export interface RefreshTokenRecord {
   authTime?: string | null;
   /** RFC 9449: a public client's refresh token is usable only with a proof by this key. */
   jkt?: string | null;
+  /** OpenID Connect: the login session of the grant, for the `sid` of ID tokens issued on refresh. */
+  sid?: string | null;
+  /** OpenID Connect Core §5.5: the grant's `claims` request, kept down the rotation chain. */
+  claims?: ClaimsRequest | null;
 }
 
 export interface AuthCodeRecord {
@@ -94,6 +99,8 @@ export interface AuthCodeRecord {
   dpopJkt?: string | null;
   /** OpenID Connect: the login session the code was issued in (the ID token's `sid`). */
   sid?: string | null;
+  /** OpenID Connect Core §5.5: the authorization request's `claims` parameter. */
+  claims?: ClaimsRequest | null;
 }
 
 /** Where a device authorization request stands (RFC 8628 §3.5). */

@@ -66,6 +66,10 @@ export interface OAuthRefreshTokensTable {
   auth_time: string | null;
   /** RFC 9449: a public client's refresh token needs a proof by this DPoP key. */
   dpop_jkt?: string | null;
+  /** OpenID Connect: the login session's `sid`; absent in rows read before the column. */
+  sid?: string | null;
+  /** OpenID Connect Core §5.5: the `claims` request (JSON); absent in rows read before the column. */
+  claims?: string | null;
 }
 
 export interface OAuthAuthCodesTable {
@@ -92,6 +96,8 @@ export interface OAuthAuthCodesTable {
   dpop_jkt?: string | null;
   /** OpenID Connect: the login session's `sid`, for the ID token; absent in rows read before the column. */
   sid?: string | null;
+  /** OpenID Connect Core §5.5: the `claims` request (JSON); absent in rows read before the column. */
+  claims?: string | null;
 }
 
 /** A client's logout URIs (RP-Initiated Logout §3.1, Back-Channel Logout §2.2). */
@@ -101,6 +107,13 @@ export interface OAuthClientLogoutTable {
   post_logout_redirect_uris: string;
   backchannel_logout_uri: string | null;
   backchannel_logout_session_required: number;
+}
+
+/** OpenID Connect Core §5.5: the userinfo claims asked for by name, beside the access token. */
+export interface OAuthAccessTokenClaimsTable {
+  access_token_id: string;
+  /** The `claims` request, JSON. */
+  claims: string;
 }
 
 /** Which clients got an ID token in which login session (`sid`), for back-channel logout. */
@@ -189,6 +202,7 @@ declare module '../database/types.js' {
     oauth_auth_codes: OAuthAuthCodesTable;
     oauth_client_logout: OAuthClientLogoutTable;
     oauth_logout_sessions: OAuthLogoutSessionsTable;
+    oauth_access_token_claims: OAuthAccessTokenClaimsTable;
     oauth_device_codes: OAuthDeviceCodesTable;
     oauth_registration_tokens: OAuthRegistrationTokensTable;
     oauth_client_registrations: OAuthClientRegistrationsTable;

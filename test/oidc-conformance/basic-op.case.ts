@@ -272,11 +272,14 @@ export function describeBasicOp(mode: ResponseMode) {
     }
 
     it('oidcc-claims-essential', async () => {
-      // The plan asks for name as essential at userinfo; it only warns when the claim is missing.
+      // Core §5.5: name asked for as essential at userinfo, with the openid scope alone.
       const claims = JSON.stringify({ userinfo: { name: { essential: true } } });
       const { tokens, claims: idToken } = await codeFlow(plan, { params: { claims } });
-      expect((await userInfo(plan, tokens.access_token, idToken.sub)).sub).toBe(idToken.sub);
-      expect(metadata.claims_parameter_supported).toBe(false);
+      const info = await userInfo(plan, tokens.access_token, idToken.sub);
+      expect(info).toMatchObject({ sub: idToken.sub, name: ADA.name });
+      // Asked for at userinfo only: not in the ID token.
+      expect(idToken).not.toHaveProperty('name');
+      expect(metadata.claims_parameter_supported).toBe(true);
     });
 
     it('oidcc-refresh-token', async () => {

@@ -35,7 +35,7 @@ describe(`Config OP certification modules (${engine})`, () => {
     expect(metadata.claims_supported).toEqual(
       expect.arrayContaining(['sub', 'iss', 'email_verified', 'sid']),
     );
-    expect(metadata.claims_parameter_supported).toBe(false);
+    expect(metadata.claims_parameter_supported).toBe(true);
     // The JWKS: public keys only, each with kid, use and alg; it verifies the ID tokens.
     const jwks = (await (await fetch(`${plan.t.url}/oauth/jwks`)).json()) as JSONWebKeySet;
     for (const key of jwks.keys) {

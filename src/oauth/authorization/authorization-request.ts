@@ -1,5 +1,12 @@
 import type { TollgateConfig } from '../../core/config.js';
 import { OAuthError } from '../errors.js';
+import {
+  type ClaimsRequest,
+  claimsWithin,
+  parseClaimsRequest,
+  scopesOfClaims,
+} from '../oidc/claims-request.js';
+import { OPENID } from '../oidc/scopes.js';
 import { type ClientRecord, clientHandlesGrant, isPublicClient } from '../records.js';
 import { checkClientScopes } from '../rules/check-client-scopes.js';
 import { type CodeChallengeMethod, checkCodeChallenge } from '../rules/check-pkce.js';
@@ -28,6 +35,17 @@ export interface AuthorizationRequest extends OpenIdParameters {
   resource?: string | null;
   /** RFC 9449 §10 `dpop_jkt`: the code goes only to a token request with a proof by this key. */
   dpopJkt?: string | null;
+  /** OpenID Connect Core §5.5: the claims the client asked for by name; null or absent: none. */
+  claims?: ClaimsRequest | null;
+}
+
+/**
+ * What the user approves: the requested scopes and, for claims asked for by name (Core §5.5), the
+ * scopes that cover them.
+ */
+export function approvalScopes(request: AuthorizationRequest): string[] {
+  const more = scopesOfClaims(request.claims).filter((scope) => !request.scopes.includes(scope));
+  return [...request.scopes, ...more];
 }
 
 /**
@@ -97,6 +115,8 @@ export async function validateAuthorizationRequest(
   checkClientScopes(client, scopes, { redirectable: true });
   const resource = checkResource(query.resource, deps.resources, { redirectable: true });
   const openId = checkOpenIdParameters(query);
+  // Core §5.5: a parameter of OpenID Connect requests, within the client's own scope limit.
+  const claims = scopes.includes(OPENID) ? parseClaimsRequest(query.claims) : undefined;
   const dpopJkt = query.dpop_jkt ?? null;
   // A JWK SHA-256 thumbprint (RFC 7638): 43 base64url characters.
   if (dpopJkt !== null && !/^[A-Za-z0-9_-]{43}$/.test(dpopJkt)) {
@@ -115,6 +135,7 @@ export async function validateAuthorizationRequest(
       codeChallengeMethod: pkce?.codeChallengeMethod ?? null,
       resource,
       dpopJkt,
+      ...(claims ? { claims: claimsWithin(claims, client.allowedScopes) } : {}),
       ...openId,
     },
   };

@@ -14,6 +14,7 @@ import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { TokenIssuer } from '../tokens/token-issuer.js';
 import {
   type AuthorizationRequest,
+  approvalScopes,
   type RedirectTarget,
   type ResponseType,
   validateAuthorizationRequest,
@@ -64,7 +65,7 @@ export class AuthorizationService {
   skipsApproval(client: ClientRecord, userId: number, request: AuthorizationRequest, prompt?: string) {
     return approvalAlreadyGiven(
       this.store.accessTokens,
-      { client, userId, scopes: request.scopes, prompt },
+      { client, userId, scopes: approvalScopes(request), prompt },
       this.clock.now().toISOString(),
     );
   }
@@ -137,6 +138,7 @@ export class AuthorizationService {
       resource: request.resource ?? null,
       dpopJkt: request.dpopJkt ?? null,
       sid: openIdSid,
+      claims: request.claims ?? null,
     });
     if (openIdSid !== null) await this.logout.recordSession(openIdSid, client.id, userId, now.toISOString());
     return this.redirect(request.redirectUri, 'code', { code, state: request.state });

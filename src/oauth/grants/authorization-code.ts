@@ -46,17 +46,22 @@ export const authorizationCodeGrant = defineGrant({
           nonce: stored.nonce ?? null,
           authTime: authTimeClaim(stored.authTime),
           sid: stored.sid ?? null,
+          claims: stored.claims ?? null,
         })
       : undefined;
 
     const issued = await services.issuer.issue(
-      userTokens(services, client, stored.userId, stored.scopes, audience, stored.authTime ?? null),
+      userTokens(services, client, stored.userId, stored.scopes, audience, {
+        authTime: stored.authTime ?? null,
+        sid: stored.sid ?? null,
+        claims: stored.claims ?? null,
+      }),
       // A concurrent exchange of the same code loses here and is treated as reuse below. The
       // code points at the access token before that row exists: no foreign key, same commit.
       ({ store, accessTokenId }) => store.authCodes.consume(id, accessTokenId),
     );
     if (issued) {
-      if (idToken) issued.response.id_token = await idToken(issued.accessToken);
+      if (idToken) issued.response.id_token = await idToken(issued.accessToken, issued.record.id);
       return issued.response;
     }
     const again = await services.store.authCodes.find(id);

@@ -5,7 +5,7 @@ import type { ClientRecord } from '../records.js';
 import type { KnownResources } from '../rules/check-resource.js';
 import type { Scopes } from '../scopes.js';
 import type { OAuthStore } from '../stores/contracts.js';
-import type { IssueOptions, TokenIssuer, TokenResponse } from '../tokens/token-issuer.js';
+import type { IssueOptions, OpenIdGrant, TokenIssuer, TokenResponse } from '../tokens/token-issuer.js';
 import type { TokenRevoker } from '../tokens/token-revoker.js';
 
 /** A token request, free of HTTP: its form fields (RFC 6749 §3.2) and the Authorization header. */
@@ -87,8 +87,8 @@ export function userTokens(
   userId: number | null,
   scopes: readonly string[],
   audience: string | null = null,
-  /** When the user logged in (ISO-8601), kept by the refresh token for OpenID Connect. */
-  authTime: string | null = null,
+  /** What the refresh token keeps for OpenID Connect's later ID tokens (see `OpenIdGrant`). */
+  openId: OpenIdGrant = {},
 ): IssueOptions {
   return {
     client,
@@ -96,6 +96,6 @@ export function userTokens(
     scopes,
     audience,
     ttlSeconds: services.config.accessTokenTtlSeconds,
-    refresh: { ttlSeconds: services.config.refreshTokenTtlSeconds, authTime },
+    refresh: { ttlSeconds: services.config.refreshTokenTtlSeconds, ...openId },
   };
 }

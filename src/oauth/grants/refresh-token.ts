@@ -46,6 +46,9 @@ export const refreshTokenGrant = defineGrant({
             scopes,
             nonce: null,
             authTime: authTimeClaim(stored.authTime),
+            // Back-Channel Logout §2.1: the refreshed ID token names the same login session.
+            sid: stored.sid ?? null,
+            claims: stored.claims ?? null,
           })
         : undefined;
 
@@ -61,6 +64,8 @@ export const refreshTokenGrant = defineGrant({
             ttlSeconds: services.config.refreshTokenTtlSeconds,
             familyId: stored.familyId,
             authTime: stored.authTime ?? null,
+            sid: stored.sid ?? null,
+            claims: stored.claims ?? null,
           },
         },
         async ({ store, afterCommit }) => {
@@ -77,7 +82,7 @@ export const refreshTokenGrant = defineGrant({
         throw OAuthError.invalidGrant('The refresh token is invalid.', 'the user is gone');
       });
     if (issued) {
-      if (idToken) issued.response.id_token = await idToken(issued.accessToken);
+      if (idToken) issued.response.id_token = await idToken(issued.accessToken, issued.record.id);
       return issued.response;
     }
     // Another request used this refresh token first: treat it as reuse.

@@ -4,7 +4,7 @@ import { requireSession } from '../../auth/context.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { ConfigKey } from '../../core/keys.js';
 import { renderErrorPage } from '../../http/error-handler.js';
-import type { AuthorizationRequest } from '../authorization/authorization-request.js';
+import { type AuthorizationRequest, approvalScopes } from '../authorization/authorization-request.js';
 import { AuthorizationService } from '../authorization/authorization-service.js';
 import { documentHost } from '../cimd/client-id-url.js';
 import { OAuthError } from '../errors.js';
@@ -87,7 +87,7 @@ export class ApprovalController {
       session.put(PENDING_AUTHORIZATION, pending);
       const rendered = await this.view(c, {
         client: { id: client.id, name: client.name, documentHost: documentHost(client.id) },
-        scopes: this.scopes.describe(request.scopes),
+        scopes: this.scopes.describe(approvalScopes(request)),
         user,
         csrfToken: session.csrfToken,
         authToken: pending.authToken,

@@ -3,6 +3,7 @@ import { OAuthError } from '../errors.js';
 import { bearerToken } from '../guard/bearer.js';
 import { TokenGuard } from '../guard/token-guard.js';
 import { hasAllScopes } from '../guard/verified-token.js';
+import { AccessTokenClaims } from '../oidc/access-token-claims.js';
 import { OPENID } from '../oidc/scopes.js';
 import { releasedClaims, type UserClaims, UserClaimsKey } from '../oidc/user-claims.js';
 import { formFields } from './form-fields.js';
@@ -17,11 +18,12 @@ const REQUIRED = [OPENID] as const;
  * refused with 403 `insufficient_scope` (§5.3.3).
  */
 export class UserInfoController {
-  static inject = [TokenGuard, UserClaimsKey] as const;
+  static inject = [TokenGuard, UserClaimsKey, AccessTokenClaims] as const;
 
   constructor(
     private readonly guard: TokenGuard,
     private readonly claims: UserClaims,
+    private readonly requested: AccessTokenClaims,
   ) {}
 
   async show(c: Context): Promise<Response> {
@@ -30,7 +32,9 @@ export class UserInfoController {
     const user = await this.guard.user(c, authorization);
     const token = c.get('accessToken')!;
     if (!hasAllScopes(token, REQUIRED)) throw OAuthError.insufficientScope(OPENID);
-    return c.json(await releasedClaims(this.claims, user, token.scopes), 200, {
+    // Core §5.5: the userinfo claims the authorization request asked for by name.
+    const request = await this.requested.find(token.id);
+    return c.json(await releasedClaims(this.claims, user, token.scopes, request), 200, {
       'Cache-Control': 'no-store',
       Pragma: 'no-cache',
     });

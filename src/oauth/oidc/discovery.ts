@@ -25,7 +25,8 @@ export function openIdConfiguration(
     claims_supported: [...new Set([...ID_TOKEN_CLAIMS, ...Object.values(CLAIMS_BY_SCOPE).flat()])],
     prompt_values_supported: ['none', 'login', 'consent'],
     // Discovery §3 defaults `request_uri_parameter_supported` to true: say what is not supported.
-    claims_parameter_supported: false,
+    // Core §5.5: claims asked for by name, for the userinfo response and the ID token.
+    claims_parameter_supported: true,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
   };

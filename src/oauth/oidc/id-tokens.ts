@@ -4,6 +4,8 @@ import type { TollgateConfig } from '../../core/config.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { OAuthError } from '../errors.js';
 import { issuerOf } from '../jwt/access-token-signer.js';
+import { AccessTokenClaims } from './access-token-claims.js';
+import type { ClaimsRequest } from './claims-request.js';
 import { IdTokenSigner } from './id-token-signer.js';
 import { OPENID } from './scopes.js';
 import { releasedClaims, type UserClaims, UserClaimsKey } from './user-claims.js';
@@ -19,6 +21,8 @@ export interface IdTokenRequest {
   authTime: number | null;
   /** Back-Channel Logout §2.1: the login session's id; null or absent when none was made. */
   sid?: string | null;
+  /** Core §5.5: the `claims` request of the grant; null or absent when none. */
+  claims?: ClaimsRequest | null;
 }
 
 /** A stored login time (ISO-8601) as the `auth_time` claim (seconds); null when unknown. */
@@ -28,8 +32,11 @@ export function authTimeClaim(stored: string | null | undefined): number | null 
   return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
 }
 
-/** Signs the ID token once the access token it goes with is known (for `at_hash`). */
-export type PendingIdToken = (accessToken: string) => Promise<string>;
+/**
+ * Signs the ID token once the access token it goes with is known (for `at_hash`), and keeps the
+ * grant's userinfo claims request beside that token (its id, the `jti`).
+ */
+export type PendingIdToken = (accessToken: string, accessTokenId: string) => Promise<string>;
 
 /**
  * ID tokens for the token endpoint (OpenID Connect Core §3.1.3.3). The user's claims are read
@@ -37,13 +44,14 @@ export type PendingIdToken = (accessToken: string) => Promise<string>;
  * access token without its ID token.
  */
 export class IdTokens {
-  static inject = [IdTokenSigner, Users, UserClaimsKey, ClockKey, ConfigKey] as const;
+  static inject = [IdTokenSigner, Users, UserClaimsKey, AccessTokenClaims, ClockKey, ConfigKey] as const;
   readonly #issuer: string;
 
   constructor(
     private readonly signer: IdTokenSigner,
     private readonly users: Users,
     private readonly claims: UserClaims,
+    private readonly tokenClaims: AccessTokenClaims,
     private readonly clock: Clock,
     private readonly config: TollgateConfig,
   ) {
@@ -58,8 +66,9 @@ export class IdTokens {
   async prepare(request: IdTokenRequest): Promise<PendingIdToken> {
     const user = await this.users.find(request.userId);
     if (!user) throw OAuthError.invalidGrant('The authorization grant is invalid.', 'the user is gone');
-    const claims = await releasedClaims(this.claims, user, request.scopes);
-    return (accessToken) => {
+    const claims = await releasedClaims(this.claims, user, request.scopes, request.claims, 'id_token');
+    return async (accessToken, accessTokenId) => {
+      await this.tokenClaims.save(accessTokenId, request.claims);
       const iat = Math.floor(this.clock.now().getTime() / 1000);
       return this.signer.sign(
         {

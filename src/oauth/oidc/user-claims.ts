@@ -1,6 +1,12 @@
 import type { User } from '../../auth/user.js';
 import { InjectionKey } from '../../core/container.js';
 import { scopesAllow } from '../scopes.js';
+import {
+  type ClaimsRequest,
+  type ClaimsTarget,
+  scopesOfClaims,
+  withRequestedClaims,
+} from './claims-request.js';
 
 /** The claims about a user released to a client (OpenID Connect Core §5.1), `sub` aside. */
 export type Claims = Record<string, unknown>;
@@ -49,11 +55,20 @@ function emailVerified(record: Record<string, unknown>): boolean | undefined {
   return undefined;
 }
 
-/** The claims the hook releases, with `sub` (the user id, as the access token's) set last. */
+/**
+ * The claims the hook releases for `scopes`, plus those the `claims` request names for `target`
+ * (Core §5.5, within the scopes that cover them, which the user approved), with `sub` (the user
+ * id, as the access token's) set last.
+ */
 export async function releasedClaims(
   hook: UserClaims,
   user: User,
   scopes: readonly string[],
+  request: ClaimsRequest | null = null,
+  target: ClaimsTarget = 'userinfo',
 ): Promise<Claims> {
-  return { ...(await hook(user, scopes)), sub: String(user.id) };
+  const granted = await hook(user, scopes);
+  const more = scopesOfClaims(request).filter((scope) => !scopes.includes(scope));
+  const named = more.length > 0 ? await hook(user, [...scopes, ...more]) : granted;
+  return { ...withRequestedClaims(granted, named, request, target), sub: String(user.id) };
 }

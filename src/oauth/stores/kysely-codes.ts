@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../database/types.js';
+import { readClaimsRequest, storedClaimsRequest } from '../oidc/claims-request.js';
 import type { AuthCodeRecord } from '../records.js';
 import type { OAuthAuthCodeRow } from '../tables.js';
 import type { AuthCodeStore } from './contracts.js';
@@ -23,6 +24,7 @@ function toAuthCode(row: OAuthAuthCodeRow): AuthCodeRecord {
     resource: row.resource,
     dpopJkt: row.dpop_jkt ?? null,
     sid: row.sid ?? null,
+    claims: readClaimsRequest(row.claims),
   };
 }
 
@@ -45,6 +47,7 @@ function rowOf(code: AuthCodeRecord) {
     resource: code.resource ?? null,
     dpop_jkt: code.dpopJkt ?? null,
     sid: code.sid ?? null,
+    claims: storedClaimsRequest(code.claims),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../database/types.js';
+import { readClaimsRequest, storedClaimsRequest } from '../oidc/claims-request.js';
 import type { RefreshTokenRecord } from '../records.js';
 import type { OAuthRefreshTokenRow } from '../tables.js';
 import type { RefreshTokenStore } from './contracts.js';
@@ -15,6 +16,8 @@ function toRefreshToken(row: OAuthRefreshTokenRow): RefreshTokenRecord {
     expiresAt: row.expires_at,
     authTime: row.auth_time,
     ...(row.dpop_jkt ? { jkt: row.dpop_jkt } : {}),
+    sid: row.sid ?? null,
+    claims: readClaimsRequest(row.claims),
   };
 }
 
@@ -29,6 +32,8 @@ function rowOf(token: RefreshTokenRecord) {
     expires_at: token.expiresAt,
     auth_time: token.authTime ?? null,
     dpop_jkt: token.jkt ?? null,
+    sid: token.sid ?? null,
+    claims: storedClaimsRequest(token.claims),
   };
 }
 

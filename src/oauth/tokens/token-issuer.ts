@@ -3,6 +3,7 @@ import { EventDispatcher } from '../../core/events.js';
 import { ClockKey } from '../../core/keys.js';
 import { AccessTokenCreated, RefreshTokenCreated } from '../events.js';
 import { AccessTokenSigner, type AccessTokenSubject } from '../jwt/access-token-signer.js';
+import type { ClaimsRequest } from '../oidc/claims-request.js';
 import type { AccessTokenRecord, ClientRecord, RefreshTokenRecord } from '../records.js';
 import { Scopes } from '../scopes.js';
 import { hashSecret, randomSecret } from '../secrets.js';
@@ -19,15 +20,25 @@ export interface IssueOptions {
   /** RFC 8707: the protected resource the token is for (its `aud`); null or absent: the client. */
   audience?: string | null;
   /**
-   * Issue a refresh token too; `familyId` continues a rotation chain, `authTime` (ISO-8601) is
-   * the login time it carries for ID tokens issued on refresh.
+   * Issue a refresh token too; `familyId` continues a rotation chain; the OpenID Connect grant
+   * (login time, session, claims request) is kept for ID tokens issued on refresh.
    */
-  refresh?: { ttlSeconds: number; familyId?: string; authTime?: string | null };
+  refresh?: { ttlSeconds: number; familyId?: string } & OpenIdGrant;
   /**
    * RFC 9449: the DPoP key's thumbprint. The access token carries it (`cnf.jkt`); a public
    * client's refresh token is bound to it too (§5: a confidential client authenticates instead).
    */
   jkt?: string | null;
+}
+
+/** What a refresh token keeps of an OpenID Connect grant, for the ID tokens issued on refresh. */
+export interface OpenIdGrant {
+  /** When the user logged in (ISO-8601). */
+  authTime?: string | null;
+  /** Back-Channel Logout §2.1: the login session's `sid`. */
+  sid?: string | null;
+  /** Core §5.5: the `claims` request. */
+  claims?: ClaimsRequest | null;
 }
 
 /** The token endpoint's success body (RFC 6749 §5.1). */
@@ -184,6 +195,8 @@ export class TokenIssuer {
         createdAt: now,
         expiresAt: new Date(nowMs + options.refresh.ttlSeconds * 1000).toISOString(),
         authTime: options.refresh.authTime ?? null,
+        sid: options.refresh.sid ?? null,
+        claims: options.refresh.claims ?? null,
         jkt: options.client.secretHash === null ? (options.jkt ?? null) : null,
       };
     }
