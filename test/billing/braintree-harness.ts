@@ -21,6 +21,7 @@ export const braintreeHarness: EditionHarness = {
   coupon: { id: 'LAUNCH20', percentOff: 20 },
   monthlyMinor: 2000,
   otherMinor: 3500,
+  yearlyMinor: 20000,
   tokens: {
     card: 'fake-valid-nonce',
     otherCard: 'fake-valid-mastercard-nonce',

@@ -214,18 +214,19 @@ describe('Braintree edition specifics', () => {
     expect(invoice?.total()).toBe('$186.45');
 
     await advance(65 * DAY);
-    // Paid 186.45 for Mar 20 2026 – Mar 19 2027 (365 days); May 24 – Mar 19 is 300 days unused:
-    // 186.45 × 300/365 = 153.25, more than a month's 20.00, so spread over 8 cycles of 19.15.
+    // Mar 20 2026 – Mar 19 2027 (365 days) cost 200.00: 186.45 paid and 13.55 of credit. May 24 –
+    // Mar 19 is 300 days unused: 200.00 × 300/365 = 164.38, more than a month's 20.00, so spread
+    // over 9 cycles of 18.26 (rounded down).
     since = sandbox.requests.length;
     const yearlyId = sub.providerId;
     await sub.swap('basic-monthly');
     expect(lastCreate(since)?.discounts).toEqual({
       add: [
-        { inheritedFromId: 'plan-credit', amount: '19.15', numberOfBillingCycles: 8, neverExpires: false },
+        { inheritedFromId: 'plan-credit', amount: '18.26', numberOfBillingCycles: 9, neverExpires: false },
       ],
     });
     expect(sandbox.store.subscriptions.get(yearlyId)?.status).toBe('Canceled');
-    expect(sales((await reload(user)).braintree_id!)).toEqual([2000, 18_645, 2000 - 1915]);
+    expect(sales((await reload(user)).braintree_id!)).toEqual([2000, 18_645, 2000 - 1826]);
     expect((await user.subscription('main'))?.plan).toBe('basic-monthly');
     expect(await user.subscribed('main')).toBe(true);
   });

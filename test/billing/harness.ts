@@ -28,6 +28,7 @@ export interface EditionHarness {
   /** The monthly plan's price in minor units (to check totals and payments). */
   monthlyMinor: number;
   otherMinor: number;
+  yearlyMinor: number;
   tokens: {
     /** Attaches and pays. */
     card: string;

@@ -15,6 +15,7 @@ export const stripeHarness: EditionHarness = {
   coupon: { id: 'LAUNCH20', percentOff: 20 },
   monthlyMinor: 1000,
   otherMinor: 2500,
+  yearlyMinor: 25000,
   tokens: {
     card: 'tok_visa',
     otherCard: 'tok_mastercard',

@@ -5,23 +5,12 @@ import type { ContractContext, TestUser } from './context.js';
 
 type Change = (sub: Subscription) => Promise<unknown>;
 
-/**
- * Ten changes whose cost does not depend on their order: every swap goes to the same plan (the
- * first one bills, the rest change nothing), and a cancel or resume bills nothing. So whatever
- * order the lock lets them run in, the customer pays what the same changes cost one after another.
- */
-const tenChanges = (plan: string): Change[] => [
-  (s) => s.swap(plan),
-  (s) => s.cancel(),
-  (s) => s.resume(),
-  (s) => s.swap(plan),
-  (s) => s.cancel(),
-  (s) => s.resume(),
-  (s) => s.swap(plan),
-  (s) => s.cancel(),
-  (s) => s.resume(),
-  (s) => s.swap(plan),
-];
+/** Ten changes: a swap to each of `plans` in turn, with a cancel and a resume between two swaps. */
+const tenChanges = (plans: [string, string, string, string]): Change[] =>
+  plans.flatMap((plan, i): Change[] => [
+    ...(i > 0 ? [(s: Subscription) => s.cancel(), (s: Subscription) => s.resume()] : []),
+    (s) => s.swap(plan),
+  ]);
 
 /** Changes to one subscription at once (two tabs, a retry, two instances) bill as they would in turn. */
 export function concurrentChangeCases(ctx: ContractContext): void {
@@ -41,25 +30,33 @@ export function concurrentChangeCases(ctx: ContractContext): void {
     return { rows: live.map((r) => r[columns[1]]), remote: remote.map((r) => r?.plan) };
   };
 
+  /** What the provider collected from `user`, in minor units. */
+  const cost = async (user: TestUser) => (await paidAmounts(await reload(user))).reduce((a, b) => a + b, 0);
+
+  /**
+   * Two users on the monthly plan: one makes `changes` one after another, the other all at once,
+   * each on its own handle, as that many requests would. `before`: the provider's subscription
+   * count before the parallel changes.
+   */
+  const inTurnAndAtOnce = async (changes: Change[]) => {
+    const inTurn = await newUser();
+    const sequential = await inTurn.newSubscription('main', plans.monthly.id).create(tokens.card);
+    for (const change of changes) await change(sequential).catch(() => undefined);
+    const atOnce = await newUser();
+    await atOnce.newSubscription('main', plans.monthly.id).create(tokens.card);
+    const before = ctx.sandbox.counts().subscriptions;
+    const handles = await Promise.all(changes.map(async () => (await atOnce.subscription('main'))!));
+    await Promise.all(changes.map((change, i) => change(handles[i]!).catch(() => undefined)));
+    return { inTurn, atOnce, before };
+  };
+
   describe('concurrent changes to one subscription', () => {
+    // Every swap to one plan: the first bills, the rest change nothing, and a cancel or resume bills
+    // nothing, so whatever order the lock lets them run in, they cost what they cost in turn.
     for (const target of ['other', 'yearly'] as const) {
       it(`ten parallel swaps (to the ${target} plan), cancels and resumes cost what they cost in sequence`, async () => {
         const plan = plans[target].id;
-        const inTurn = await newUser();
-        const sequential = await inTurn.newSubscription('main', plans.monthly.id).create(tokens.card);
-        for (const change of tenChanges(plan)) await change(sequential).catch(() => undefined);
-
-        const atOnce = await newUser();
-        await atOnce.newSubscription('main', plans.monthly.id).create(tokens.card);
-        const before = ctx.sandbox.counts().subscriptions;
-        // Each request loads its own handle, as ten requests would.
-        const handles = await Promise.all(
-          tenChanges(plan).map(async () => (await atOnce.subscription('main'))!),
-        );
-        await Promise.all(tenChanges(plan).map((change, i) => change(handles[i]!).catch(() => undefined)));
-
-        const cost = async (user: TestUser) =>
-          (await paidAmounts(await reload(user))).reduce((a, b) => a + b, 0);
+        const { inTurn, atOnce, before } = await inTurnAndAtOnce(tenChanges([plan, plan, plan, plan]));
         expect(await cost(atOnce)).toBe(await cost(inTurn));
         expect(await cost(atOnce)).toBeGreaterThan(harness.monthlyMinor);
         // One live subscription at the provider, on the plan the row says.
@@ -70,6 +67,16 @@ export function concurrentChangeCases(ctx: ContractContext): void {
         expect(ctx.sandbox.counts().subscriptions - before).toBeLessThanOrEqual(1);
       });
     }
+
+    // The first swap to the yearly plan bills the year less the month's unused value; from then on
+    // each swap carries the whole value of the period held (cash and credit alike) to the next, so
+    // the customer pays the yearly price once, in whatever order the changes run.
+    it('ten parallel swaps back and forth between monthly and yearly, cancels and resumes cost the yearly price, as in sequence', async () => {
+      const [monthly, yearly] = [plans.monthly.id, plans.yearly.id];
+      const { inTurn, atOnce } = await inTurnAndAtOnce(tenChanges([yearly, monthly, yearly, monthly]));
+      expect(await cost(inTurn)).toBe(harness.yearlyMinor);
+      expect(await cost(atOnce)).toBe(harness.yearlyMinor);
+    });
 
     it('a change waits for the billing lock create() takes, then works on the row as saved: a stale handle cannot bill', async () => {
       const user = await newUser();

@@ -45,14 +45,31 @@ describe('Braintree proration (plan-credit)', () => {
     expect(unusedValue(paidMonth(), '2026-04-10', usd)).toBe(0);
   });
 
-  it('adds plan credit not yet spent; nothing in a trial or when not active', () => {
+  it('counts the plan credit spent on the period as paid and adds the credit not yet spent; a coupon is no payment', () => {
+    const month = paidMonth();
     const withCredit = paidMonth({
+      // The month cost 5.00 of credit and 11.00 charged (20.00 less the coupon and the credit).
+      transactions: month.transactions?.map((t) => ({ ...t, amount: '11.00' })) ?? null,
       discounts: [
         { id: 'plan-credit', amount: '5.00', numberOfBillingCycles: 4, currentBillingCycle: 1 },
         { id: 'LAUNCH20', amount: '4.00', neverExpires: true, currentBillingCycle: 1 },
       ],
     });
-    expect(unusedValue(withCredit, '2026-03-10', usd)).toBe(2000 + 3 * 500);
+    expect(unusedValue(withCredit, '2026-03-10', usd)).toBe(1100 + 500 + 3 * 500);
+    expect(unusedValue(withCredit, '2026-03-20', usd)).toBe(Math.round((1600 * 21) / 31) + 3 * 500);
+    // A month the credit paid whole has no transaction; its last credited month has none left after it.
+    const creditOnly = paidMonth({
+      transactions: [],
+      discounts: [{ id: 'plan-credit', amount: '20.00', numberOfBillingCycles: 9, currentBillingCycle: 9 }],
+    });
+    expect(unusedValue(creditOnly, '2026-03-10', usd)).toBe(2000);
+    const creditSpent = paidMonth({
+      discounts: [{ id: 'plan-credit', amount: '20.00', numberOfBillingCycles: 9, currentBillingCycle: 10 }],
+    });
+    expect(unusedValue(creditSpent, '2026-03-10', usd)).toBe(2000);
+  });
+
+  it('nothing in a trial or when not active', () => {
     expect(unusedValue(paidMonth({ trialPeriod: true, currentBillingCycle: 0 }), '2026-03-10', usd)).toBe(0);
     expect(unusedValue(paidMonth({ status: 'Past Due' }), '2026-03-10', usd)).toBe(0);
   });

@@ -5,11 +5,12 @@ import { type DiscountAdd, PLAN_CREDIT } from './pricing.js';
 import type { BtSubscription } from './types.js';
 
 /**
- * What the customer paid for the current period and has not used, in minor units: the period's
- * successful charges × the share of its days still to run (today included), plus any plan credit
- * not yet spent. Zero in a trial. Braintree cannot change a subscription's billing frequency
- * (error 91922), so a yearly↔monthly swap replaces the subscription and carries this over as the
- * `plan-credit` discount — Cashier-Braintree's approach, with the exact unused value.
+ * What the customer paid for the current period and has not used, in minor units: what the period
+ * cost them — its successful charges and the plan credit spent on it (a charge the credit covered
+ * whole makes no transaction) — × the share of its days still to run (today included), plus any
+ * plan credit not yet spent. Zero in a trial. Braintree cannot change a subscription's billing
+ * frequency (error 91922), so a yearly↔monthly swap replaces the subscription and carries this over
+ * as the `plan-credit` discount — Cashier-Braintree's approach, with the exact unused value.
  */
 export function unusedValue(sub: BtSubscription, today: string, unit: CurrencyUnit): number {
   if (sub.status !== 'Active' || inTrial(sub)) return 0;
@@ -23,15 +24,16 @@ export function unusedValue(sub: BtSubscription, today: string, unit: CurrencyUn
       (t) => isPaid(t.status) && t.subscription?.billingPeriodStartDate?.slice(0, 10) === start.slice(0, 10),
     )
     .reduce((sum, t) => sum + unit.minor(t.amount), 0);
-  const unspentCredit = (sub.discounts ?? [])
-    .filter((d) => d.id === PLAN_CREDIT && d.numberOfBillingCycles != null)
-    .reduce(
-      (sum, d) =>
-        sum +
-        unit.minor(d.amount) * Math.max(0, (d.numberOfBillingCycles ?? 0) - (d.currentBillingCycle ?? 0)),
-      0,
-    );
-  return Math.round((paid * left) / days) + unspentCredit;
+  let spentThisPeriod = 0;
+  let unspent = 0;
+  for (const d of sub.discounts ?? []) {
+    if (d.id !== PLAN_CREDIT || d.numberOfBillingCycles == null) continue;
+    const used = d.currentBillingCycle ?? 0;
+    // A credit's current cycle is the subscription's: it paid for this period while it runs.
+    if (used >= 1 && used <= d.numberOfBillingCycles) spentThisPeriod += unit.minor(d.amount);
+    unspent += unit.minor(d.amount) * Math.max(0, d.numberOfBillingCycles - used);
+  }
+  return Math.round(((paid + spentThisPeriod) * left) / days) + unspent;
 }
 
 /**
