@@ -28,9 +28,10 @@ export class AccountTokens {
     now: Date,
     ttlMinutes: number,
     fingerprint: string | null = null,
+    db: Kysely<Database> = this.db,
   ): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await this.db
+    await db
       .insertInto('account_tokens')
       .values({
         user_id: userId,

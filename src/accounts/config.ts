@@ -22,6 +22,11 @@ export interface AccountsConfig {
     email: RateLimitPolicy;
     /** Reset requests per client address (429 beyond it). */
     address: RateLimitPolicy;
+    /**
+     * The least time (ms) a reset request takes to answer: queuing the mail for an address with an
+     * account must not make its answer measurably slower than one for an unknown address.
+     */
+    answerMs: number;
   };
 }
 
@@ -44,6 +49,7 @@ export const accountsConfig: ConfigSlice<'accounts'> = {
         revokeRefreshTokens: true,
         email: { points: 3, durationSeconds: 3600 },
         address: { points: 20, durationSeconds: 3600 },
+        answerMs: 250,
       },
     },
   },
@@ -59,6 +65,7 @@ export const accountsConfig: ConfigSlice<'accounts'> = {
         revokeRefreshTokens: envBool(env.ACCOUNTS_PASSWORD_RESET_REVOKE_TOKENS),
         email: parsePolicy(env.THROTTLE_PASSWORD_RESET_EMAIL, 'THROTTLE_PASSWORD_RESET_EMAIL'),
         address: parsePolicy(env.THROTTLE_PASSWORD_RESET_ADDRESS, 'THROTTLE_PASSWORD_RESET_ADDRESS'),
+        answerMs: envInt(env.ACCOUNTS_PASSWORD_RESET_ANSWER_MS, 'ACCOUNTS_PASSWORD_RESET_ANSWER_MS'),
       },
     },
   }),

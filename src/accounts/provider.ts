@@ -79,6 +79,7 @@ function registerPasswordReset(app: Application): void {
     PasswordReset,
     (c) =>
       new PasswordReset({
+        db: app.db,
         users: c.make(Users),
         tokens: c.make(AccountTokens),
         mailer: c.make(Mailer),

@@ -3,6 +3,7 @@ import { PasswordChanged } from '../../src/accounts/index.js';
 import { currentUser } from '../../src/auth/context.js';
 import { hashPassword } from '../../src/auth/password.js';
 import { Users } from '../../src/auth/users.js';
+import { Outbox } from '../../src/mail/outbox.js';
 import { Clients } from '../../src/oauth/index.js';
 import { Browser } from '../auth/browser.js';
 import type { Mailbox } from '../support/mailbox.js';
@@ -39,6 +40,7 @@ describe('password reset over HTTP, with a real SMTP server', () => {
 
   beforeAll(async () => {
     t = await accountsApp({
+      config: { accounts: { passwordReset: { answerMs: 0 } } },
       setup: (app) => {
         app.router.get('/private', (c) => c.text(`hello ${currentUser(c)?.email}`)).middleware('web', 'auth');
       },
@@ -54,6 +56,8 @@ describe('password reset over HTTP, with a real SMTP server', () => {
     expect(await login.text()).toContain('<a href="/forgot-password">Forgot your password?</a>');
 
     const known = await forgot('known@example.com');
+    // Queued before the answer: a crash after it loses nothing.
+    expect((await t.app.container.make(Outbox).list({ to: 'known@example.com' })).length).toBe(1);
     const unknown = await forgot('nobody@example.com');
     for (const res of [known, unknown]) {
       expect(res.status).toBe(303);

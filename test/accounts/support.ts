@@ -20,7 +20,8 @@ export async function accountsApp(
 ): Promise<AccountsTestApp> {
   const mailbox = await startMailbox();
   const t = await createTestApp({
-    config: { ...options.config, mail: { url: mailbox.url } },
+    // The worker polls often: mail queued in a transaction (a reset's) leaves at the next poll.
+    config: { ...options.config, mail: { url: mailbox.url, worker: { pollMs: 100 } } },
     providers: [authProvider(), mailProvider(), oauthProvider(), accountsProvider()],
     setup: (app) => {
       installKeys(app.config.storagePath, app.config.oauth.signingAlgorithm);

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from 'hono';
 import type { FC } from 'hono/jsx';
 import { z } from 'zod';
 import { csrfToken } from '../../auth/context.js';
 import { fieldErrors, formFields, registerSchema } from '../../auth/validation.js';
-import { LoggerKey } from '../../core/keys.js';
-import type { Logger } from '../../core/logger.js';
+import type { TollgateConfig } from '../../core/config.js';
+import { ConfigKey } from '../../core/keys.js';
 import { wantsJson } from '../../http/respond.js';
 import { clientAddress, withRateLimitHeaders } from '../../kernel/rate-limits/http.js';
 import { RateLimits } from '../../kernel/rate-limits/rate-limits.js';
@@ -31,15 +32,16 @@ const newPassword = z.object({ password: registerSchema.shape.password });
 
 /**
  * `GET/POST /forgot-password` and `GET/POST /reset-password?token=…`. A request answers the same
- * page, status and time for every address: the lookup and the mail happen after the answer.
+ * page, status and time for every address: the mail is queued in the outbox before the answer, which
+ * waits until `accounts.passwordReset.answerMs` after the request came in.
  */
 export class PasswordResetController {
-  static inject = [PasswordReset, RateLimits, LoggerKey] as const;
+  static inject = [PasswordReset, RateLimits, ConfigKey] as const;
 
   constructor(
     private readonly resets: PasswordReset,
     private readonly limits: RateLimits,
-    private readonly logger: Logger,
+    private readonly config: TollgateConfig,
   ) {}
 
   request(c: Context): Promise<Response> {
@@ -47,6 +49,7 @@ export class PasswordResetController {
   }
 
   async send(c: Context): Promise<Response> {
+    const answerAt = performance.now() + this.config.accounts.passwordReset.answerMs;
     const input = formFields(await c.req.parseBody(), ['email']);
     const perAddress = await this.limits.get('password-reset.address').consume(clientAddress(c));
     if (!perAddress.allowed) {
@@ -67,15 +70,10 @@ export class PasswordResetController {
     // Per address, counted for unknown ones too; beyond it no mail, and the same answer.
     const key = createHash('sha256').update(email).digest('hex');
     const perEmail = await this.limits.get('password-reset.email').consume(key);
-    if (perEmail.allowed) {
-      setImmediate(() => {
-        this.resets
-          .deliver(email)
-          .catch((err) =>
-            this.logger.error({ err: (err as Error).message }, 'A password reset mail could not be queued'),
-          );
-      });
-    }
+    if (perEmail.allowed) await this.resets.deliver(email);
+    // The mail is committed to the outbox before the answer; the answer waits for the same moment
+    // whether there was an account to mail or not.
+    await sleep(answerAt - performance.now());
     if (wantsJson(c)) return c.json({ message: RESET_REQUESTED }, 202);
     c.get('session')?.flash('status', RESET_REQUESTED);
     return c.redirect('/forgot-password', 303);

@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { hashPassword } from '../../auth/password.js';
 import type { SessionStore } from '../../auth/session-store.js';
 import type { User } from '../../auth/user.js';
@@ -5,6 +6,7 @@ import type { Users } from '../../auth/users.js';
 import type { Clock } from '../../core/clock.js';
 import type { EventDispatcher } from '../../core/events.js';
 import type { Logger } from '../../core/logger.js';
+import type { Database } from '../../database/types.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { type AccountTokens, hash, type RedeemFailure } from '../account-tokens.js';
 import type { AccountsConfig } from '../config.js';
@@ -14,6 +16,7 @@ import { resetPasswordMail } from './reset-password-mail.js';
 export type ResetOutcome = { ok: true; user: User } | { ok: false; reason: RedeemFailure };
 
 export interface PasswordResetDeps {
+  db: Kysely<Database>;
   users: Users;
   tokens: AccountTokens;
   mailer: Mailer;
@@ -36,30 +39,41 @@ export class PasswordReset {
 
   /** A link for the account with this address, or undefined when there is none (`tollgate user:reset-link`). */
   async link(email: string): Promise<{ user: User; link: string } | undefined> {
-    const { users, tokens, mailer, clock, config } = this.deps;
+    const user = await this.deps.users.findByEmail(email);
+    return user && { user, link: await this.issue(user) };
+  }
+
+  /**
+   * Queues a reset mail when the address has an account, nothing otherwise. The link and the mail
+   * are committed together before this resolves, so an answer sent after it loses nothing on a
+   * crash. The worker delivers it at its next poll (`mail.worker.pollMs`), not at once: sending in
+   * this process right after the answer would make an address with an account slower to answer.
+   */
+  async deliver(email: string): Promise<void> {
+    const { users, db, mailer, config } = this.deps;
     const user = await users.findByEmail(email);
-    if (!user) return undefined;
+    if (!user) return;
+    await db.transaction().execute(async (trx) => {
+      const link = await this.issue(user, trx);
+      const data = { name: user.name, link, expiresMinutes: config.expiresMinutes };
+      await mailer.send(resetPasswordMail, user.email, data, { db: trx });
+    });
+  }
+
+  private async issue(user: User, db?: Kysely<Database>): Promise<string> {
+    const { tokens, mailer, clock, config } = this.deps;
+    const at = clock.now();
+    const fingerprint = fingerprintOf(user);
     const token = await tokens.issue(
       user.id,
       'reset-password',
       user.email,
-      clock.now(),
+      at,
       config.expiresMinutes,
-      fingerprintOf(user),
+      fingerprint,
+      db,
     );
-    return { user, link: mailer.context.url(`/reset-password?token=${token}`) };
-  }
-
-  /** Mails a link when the address has an account; nothing otherwise. */
-  async deliver(email: string): Promise<void> {
-    const issued = await this.link(email);
-    if (!issued) return;
-    const { name, email: to } = issued.user;
-    await this.deps.mailer.send(resetPasswordMail, to, {
-      name,
-      link: issued.link,
-      expiresMinutes: this.deps.config.expiresMinutes,
-    });
+    return mailer.context.url(`/reset-password?token=${token}`);
   }
 
   /**
