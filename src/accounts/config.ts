@@ -1,5 +1,5 @@
 import { type ConfigSlice, envBool, envInt } from '../core/config.js';
-import { parsePolicy, type RateLimitPolicy } from '../kernel/rate-limits/policy.js';
+import { parsePolicy, type RateLimitPolicy } from '../rate-limits/policy.js';
 
 export interface AccountsConfig {
   verification: {

@@ -1,8 +1,8 @@
 import { secureHeaders } from 'hono/secure-headers';
 import type { Application, ServiceProvider } from '../kernel/application.js';
-import { clientAddress } from '../kernel/rate-limits/http.js';
-import { throttle } from '../kernel/rate-limits/middleware.js';
-import { RateLimits } from '../kernel/rate-limits/rate-limits.js';
+import { clientAddress } from '../rate-limits/http.js';
+import { throttle } from '../rate-limits/middleware.js';
+import { RateLimits } from '../rate-limits/rate-limits.js';
 import { layoutErrorPage } from '../views/error-page.js';
 import { FaviconController } from '../views/favicon.js';
 import { shareAppName } from '../views/render.js';

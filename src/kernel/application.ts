@@ -13,9 +13,9 @@ import { DbKey, EngineKey } from '../database/keys.js';
 import { createMigrator, migrateToLatest } from '../database/migrator.js';
 import type { Database } from '../database/types.js';
 import { Router } from '../http/router.js';
+import { rateLimitMigrations } from '../rate-limits/migrations.js';
+import { RateLimits } from '../rate-limits/rate-limits.js';
 import { AppEncryptionKey, appKeyPath, loadAppKey } from './app-key.js';
-import { rateLimitMigrations } from './rate-limits/migrations.js';
-import { RateLimits } from './rate-limits/rate-limits.js';
 import { Readiness } from './readiness.js';
 
 /**

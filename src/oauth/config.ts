@@ -1,6 +1,6 @@
 import { type ConfigSlice, envBool, envInt } from '../core/config.js';
 import { ConfigurationError } from '../core/errors.js';
-import { parsePolicy, type RateLimitPolicy } from '../kernel/rate-limits/policy.js';
+import { parsePolicy, type RateLimitPolicy } from '../rate-limits/policy.js';
 
 export type SigningAlgorithm = 'RS256' | 'ES256' | 'EdDSA';
 

@@ -1,7 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ObservedRequest } from '../http/request-observer.js';
 import type { Application } from '../kernel/application.js';
-import { RateLimits } from '../kernel/rate-limits/rate-limits.js';
+import { RateLimits } from '../rate-limits/rate-limits.js';
 
 /** OpenTelemetry's advice for `http.server.request.duration`, in seconds. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];

@@ -1,8 +1,8 @@
 import { HttpError } from '../core/errors.js';
-import { rateLimitHeaders } from '../kernel/rate-limits/http.js';
-import type { LeasedLimit } from '../kernel/rate-limits/leased-limit.js';
-import type { RateLimitResult } from '../kernel/rate-limits/rate-limit.js';
-import type { RateLimits } from '../kernel/rate-limits/rate-limits.js';
+import { rateLimitHeaders } from '../rate-limits/http.js';
+import type { LeasedLimit } from '../rate-limits/leased-limit.js';
+import type { RateLimitResult } from '../rate-limits/rate-limit.js';
+import type { RateLimits } from '../rate-limits/rate-limits.js';
 
 /** Longer than any month: each month has its own key, so its counter need only outlive it. */
 const WINDOW_SECONDS = 32 * 86_400;

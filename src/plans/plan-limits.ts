@@ -1,8 +1,8 @@
-import { tooManyRequests } from '../kernel/rate-limits/http.js';
-import type { Lease, LeasedLimit } from '../kernel/rate-limits/leased-limit.js';
-import type { RateLimitResult } from '../kernel/rate-limits/rate-limit.js';
-import type { RateLimits } from '../kernel/rate-limits/rate-limits.js';
 import type { VerifiedToken } from '../oauth/guard/verified-token.js';
+import { tooManyRequests } from '../rate-limits/http.js';
+import type { Lease, LeasedLimit } from '../rate-limits/leased-limit.js';
+import type { RateLimitResult } from '../rate-limits/rate-limit.js';
+import type { RateLimits } from '../rate-limits/rate-limits.js';
 import { MonthlyQuota, quotaSpent } from './monthly-quota.js';
 import type { Plan } from './plan.js';
 

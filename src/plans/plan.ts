@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../core/errors.js';
-import type { RateLimitPolicy } from '../kernel/rate-limits/policy.js';
 import { OPENID_SCOPES } from '../oauth/oidc/scopes.js';
+import type { RateLimitPolicy } from '../rate-limits/policy.js';
 import type { PlanEntitlements, PlanMeteredPrice, PlansConfig, PlanWindow } from './config.js';
 
 const SECONDS = { second: 1, minute: 60, hour: 3_600, day: 86_400 } as const;

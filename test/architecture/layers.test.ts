@@ -10,6 +10,7 @@ const everything = [
   'database',
   'http',
   'views',
+  'rate-limits',
   'kernel',
   'observability',
   'auth',
@@ -21,6 +22,9 @@ const everything = [
   'config',
 ];
 
+/** What every module at auth's level builds on. */
+const foundation = ['core', 'database', 'http', 'views', 'rate-limits', 'kernel', 'observability'];
+
 /**
  * The layer rule of docs/architecture.md: which folders of `src/` each folder may import.
  * Tests (`*.test.ts`) may import anything.
@@ -30,26 +34,18 @@ const allowed: Record<string, readonly string[]> = {
   database: ['core'],
   http: ['core'],
   views: ['core', 'http'],
-  kernel: ['core', 'database', 'http'],
+  // Named rate limits (counters in Redis or the database): infrastructure the kernel wires, like
+  // the database connection; auth, oauth, plans and accounts define their limits on it.
+  'rate-limits': ['core', 'database', 'http'],
+  kernel: ['core', 'database', 'http', 'rate-limits'],
   // Metrics, readiness, request ids: just above the kernel; the modules above report to it.
-  observability: ['core', 'database', 'http', 'views', 'kernel'],
-  auth: ['core', 'database', 'http', 'views', 'kernel', 'observability'],
-  oauth: ['core', 'database', 'http', 'views', 'kernel', 'observability', 'auth'],
+  observability: ['core', 'database', 'http', 'views', 'rate-limits', 'kernel'],
+  auth: foundation,
+  oauth: [...foundation, 'auth'],
   billing: ['core', 'database', 'http', 'views', 'kernel', 'observability', 'auth'],
-  plans: ['core', 'database', 'http', 'views', 'kernel', 'observability', 'auth', 'oauth', 'billing'],
+  plans: [...foundation, 'auth', 'oauth', 'billing'],
   mail: ['core', 'database', 'http', 'views', 'kernel'],
-  accounts: [
-    'core',
-    'database',
-    'http',
-    'views',
-    'kernel',
-    'observability',
-    'auth',
-    'oauth',
-    'billing',
-    'mail',
-  ],
+  accounts: [...foundation, 'auth', 'oauth', 'billing', 'mail'],
   config: [
     'core',
     'database',

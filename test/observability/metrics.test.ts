@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RateLimits } from '../../src/kernel/rate-limits/rate-limits.js';
 import { listenForMetrics } from '../../src/observability/metrics-server.js';
 import { observabilityProvider } from '../../src/observability/provider.js';
+import { RateLimits } from '../../src/rate-limits/rate-limits.js';
 import { ADA, type OAuthTestApp, oauthApp, tokenRequest } from '../oauth/support.js';
 import { createTestApp } from '../support/app.js';
 import { freePort } from '../support/free-port.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeBilling } from '../../src/billing/service-provider.js';
-import { RateLimits } from '../../src/kernel/rate-limits/rate-limits.js';
+import { RateLimits } from '../../src/rate-limits/rate-limits.js';
 import { requireRedis } from '../protection/instances.js';
 import { call, PLANS, type PlansApp, startPlansApp, stopPlansApp, userWithCredentials } from './support.js';
 

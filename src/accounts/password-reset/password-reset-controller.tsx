@@ -8,8 +8,8 @@ import { fieldErrors, formFields, registerSchema } from '../../auth/validation.j
 import type { TollgateConfig } from '../../core/config.js';
 import { ConfigKey } from '../../core/keys.js';
 import { wantsJson } from '../../http/respond.js';
-import { clientAddress, withRateLimitHeaders } from '../../kernel/rate-limits/http.js';
-import { RateLimits } from '../../kernel/rate-limits/rate-limits.js';
+import { clientAddress, withRateLimitHeaders } from '../../rate-limits/http.js';
+import { RateLimits } from '../../rate-limits/rate-limits.js';
 import { CsrfField, Field } from '../../views/components.js';
 import { renderPage } from '../../views/render.js';
 import type { RedeemFailure } from '../account-tokens.js';

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
-import { clientAddress, withRateLimitHeaders } from '../../kernel/rate-limits/http.js';
+import { clientAddress, withRateLimitHeaders } from '../../rate-limits/http.js';
 import { renderPage } from '../../views/render.js';
 import { csrfToken, login, logout } from '../context.js';
 import { sameSitePath } from '../intended.js';

@@ -1,5 +1,5 @@
-import type { RateLimitResult } from '../../kernel/rate-limits/rate-limit.js';
-import { RateLimits } from '../../kernel/rate-limits/rate-limits.js';
+import type { RateLimitResult } from '../../rate-limits/rate-limit.js';
+import { RateLimits } from '../../rate-limits/rate-limits.js';
 
 export interface UserCodeAttempt {
   readonly allowed: boolean;

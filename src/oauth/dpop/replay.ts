@@ -1,5 +1,5 @@
 import type { Logger } from '../../core/logger.js';
-import { RequestPathRedis } from '../../kernel/request-path-redis.js';
+import { RequestPathRedis } from '../../rate-limits/request-path-redis.js';
 
 /**
  * RFC 9449 §11.1: a proof's `jti` is accepted once within the `iat` window. In memory for one

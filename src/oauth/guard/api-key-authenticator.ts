@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
 import type { User } from '../../auth/user.js';
 import { type Clock, millis } from '../../core/clock.js';
-import { tooManyRequests } from '../../kernel/rate-limits/http.js';
-import type { LeasedLimit } from '../../kernel/rate-limits/leased-limit.js';
-import type { RateLimitResult } from '../../kernel/rate-limits/rate-limit.js';
-import type { RateLimits } from '../../kernel/rate-limits/rate-limits.js';
+import { tooManyRequests } from '../../rate-limits/http.js';
+import type { LeasedLimit } from '../../rate-limits/leased-limit.js';
+import type { RateLimitResult } from '../../rate-limits/rate-limit.js';
+import type { RateLimits } from '../../rate-limits/rate-limits.js';
 import { type ApiKeyEnvironment, checkApiKey, looksLikeApiKey } from '../api-keys/key-format.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../api-keys/records.js';
 import { OAuthError } from '../errors.js';

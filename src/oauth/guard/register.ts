@@ -2,7 +2,7 @@ import { Guards } from '../../auth/guards.js';
 import { SessionStore } from '../../auth/session-store.js';
 import { bindUsers, Users } from '../../auth/users.js';
 import type { Application, ServiceProvider } from '../../kernel/application.js';
-import { RateLimits } from '../../kernel/rate-limits/rate-limits.js';
+import { RateLimits } from '../../rate-limits/rate-limits.js';
 import { apiKeyEnvironment } from '../api-keys/environment.js';
 import { ApiKeyStoreKey } from '../api-keys/records.js';
 import { DpopProofs } from '../dpop/dpop-proofs.js';

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { csrfToken, requireSession } from '../../auth/context.js';
 import { waitMessage } from '../../auth/login-throttle.js';
-import { clientAddress, withRateLimitHeaders } from '../../kernel/rate-limits/http.js';
+import { clientAddress, withRateLimitHeaders } from '../../rate-limits/http.js';
 import { Clients } from '../clients/clients.js';
 import { DeviceAuthorizations } from '../device/device-authorizations.js';
 import { formatUserCode, normalizeUserCode } from '../device/user-code.js';

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { clientAddress } from '../../kernel/rate-limits/http.js';
-import { throttle } from '../../kernel/rate-limits/middleware.js';
-import type { RateLimit } from '../../kernel/rate-limits/rate-limit.js';
+import { clientAddress } from '../../rate-limits/http.js';
+import { throttle } from '../../rate-limits/middleware.js';
+import type { RateLimit } from '../../rate-limits/rate-limit.js';
 import type { MetadataDocumentClients } from '../cimd/metadata-document-clients.js';
 import { formFields } from './form-fields.js';
 

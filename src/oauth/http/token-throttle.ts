@@ -1,13 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { LoginAttempt, LoginThrottle } from '../../auth/login-throttle.js';
-import {
-  clientAddress,
-  rateLimitHeaders,
-  retryAfter,
-  withRateLimitHeaders,
-} from '../../kernel/rate-limits/http.js';
-import type { RateLimitResult } from '../../kernel/rate-limits/rate-limit.js';
-import type { RateLimits } from '../../kernel/rate-limits/rate-limits.js';
+import { clientAddress, rateLimitHeaders, retryAfter, withRateLimitHeaders } from '../../rate-limits/http.js';
+import type { RateLimitResult } from '../../rate-limits/rate-limit.js';
+import type { RateLimits } from '../../rate-limits/rate-limits.js';
 import { formFields } from './form-fields.js';
 import { noStore } from './respond.js';
 import { type PresentedClient, presentedClient, VerifiedCredentials } from './verified-credentials.js';

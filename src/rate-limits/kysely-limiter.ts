@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { type Kysely, sql } from 'kysely';
 import { RateLimiterRes, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
-import type { Clock } from '../../core/clock.js';
-import type { Database } from '../../database/types.js';
+import type { Clock } from '../core/clock.js';
+import type { Database } from '../database/types.js';
 import './tables.js';
 
 // The library's base for store-backed limiters (consume, penalty, reward, block, insurance) is

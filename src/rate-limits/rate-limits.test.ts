@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { clientAddress } from './http.js';
 import { blockSeconds, parsePolicy } from './policy.js';
 import { RateLimits } from './rate-limits.js';

@@ -1,6 +1,6 @@
 import type { ColumnType } from 'kysely';
 
-declare module '../../database/types.js' {
+declare module '../database/types.js' {
   interface Database {
     rate_limits: RateLimitsTable;
   }

@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
 import { type RateLimiterAbstract, RateLimiterRedis } from 'rate-limiter-flexible';
-import type { Clock } from '../../core/clock.js';
-import { ConfigurationError } from '../../core/errors.js';
-import type { Logger } from '../../core/logger.js';
-import type { Database } from '../../database/types.js';
-import { RequestPathRedis } from '../request-path-redis.js';
+import type { Clock } from '../core/clock.js';
+import { ConfigurationError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import type { Database } from '../database/types.js';
 import { KyselyRateLimiter } from './kysely-limiter.js';
 import { LeasedLimit, type LeasedLimitOptions } from './leased-limit.js';
 import { type RateLimitPolicy, STRIKE_MEMORY_SECONDS } from './policy.js';
 import { RateLimit } from './rate-limit.js';
+import { RequestPathRedis } from './request-path-redis.js';
 
 export interface RateLimitsOptions {
   db: Kysely<Database>;

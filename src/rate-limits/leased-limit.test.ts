@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { RateLimits } from './rate-limits.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';

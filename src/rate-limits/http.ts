@@ -1,7 +1,7 @@
 import { isIPv6 } from 'node:net';
 import type { Context } from 'hono';
-import { HttpError } from '../../core/errors.js';
-import { takesPresetHeaders } from '../../http/secure-response.js';
+import { HttpError } from '../core/errors.js';
+import { takesPresetHeaders } from '../http/secure-response.js';
 import { decimal } from './decimal.js';
 import type { RateLimitResult } from './rate-limit.js';
 
