@@ -47,18 +47,11 @@ export class AccountTokens {
   }
 
   /**
-   * Uses the token up. `check` sees the row first and may refuse it (a link for another account,
-   * an address that changed since) without using it up.
+   * The link's row while it still works, without using it up: what a GET of the link shows (mail
+   * scanners open links; only the confirming POST redeems).
    */
-  async redeem(
-    purpose: Purpose,
-    token: string,
-    now: Date,
-    check: (row: AccountTokenRow) => RedeemFailure | undefined | Promise<RedeemFailure | undefined> = () =>
-      undefined,
-  ): Promise<Redeemed> {
+  async check(purpose: Purpose, token: string, now: Date): Promise<Redeemed> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return { ok: false, reason: 'invalid' };
-    const at = now.toISOString();
     const row = await this.db
       .selectFrom('account_tokens')
       .selectAll()
@@ -67,9 +60,27 @@ export class AccountTokens {
       .executeTakeFirst();
     if (!row) return { ok: false, reason: 'invalid' };
     if (row.used_at) return { ok: false, reason: 'used' };
-    if (row.expires_at <= at) return { ok: false, reason: 'expired' };
-    const refused = await check(row);
+    if (row.expires_at <= now.toISOString()) return { ok: false, reason: 'expired' };
+    return { ok: true, token: row };
+  }
+
+  /**
+   * Uses the token up. `refuse` sees the row first and may refuse it (a link for another account,
+   * an address that changed since) without using it up.
+   */
+  async redeem(
+    purpose: Purpose,
+    token: string,
+    now: Date,
+    refuse: (row: AccountTokenRow) => RedeemFailure | undefined | Promise<RedeemFailure | undefined> = () =>
+      undefined,
+  ): Promise<Redeemed> {
+    const found = await this.check(purpose, token, now);
+    if (!found.ok) return found;
+    const row = found.token;
+    const refused = await refuse(row);
     if (refused) return { ok: false, reason: refused };
+    const at = now.toISOString();
     const taken = await this.db
       .updateTable('account_tokens')
       .set({ used_at: at })

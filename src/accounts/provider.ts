@@ -59,7 +59,11 @@ export function accountsProvider(): ServiceProvider {
         .name('verification.send')
         .middleware('web', 'auth', 'throttle:verification.resend');
       router
-        .get('/email/verification', [VerificationController, 'verify'])
+        .get('/email/verification', [VerificationController, 'show'])
+        .name('verification.show')
+        .middleware('web');
+      router
+        .post('/email/verification', [VerificationController, 'verify'])
         .name('verification.verify')
         .middleware('web');
       registerPasswordReset(app);

@@ -37,6 +37,14 @@ export class EmailVerification {
     await this.mailer.send(verifyEmailMail, user.email, { name: user.name, link, expiresMinutes });
   }
 
+  /** Whether a link would work now, without using it up (the page a GET of the link shows). */
+  async check(token: string, signedIn: User | undefined): Promise<RedeemFailure | undefined> {
+    const found = await this.tokens.check('verify-email', token, this.clock.now());
+    if (!found.ok) return found.reason;
+    if (signedIn && signedIn.id !== found.token.user_id) return 'other-user';
+    return undefined;
+  }
+
   /**
    * Redeems a link. A link only works for the address it was sent to and, when someone is signed
    * in, only for that account (a link for another account is refused without being used up).

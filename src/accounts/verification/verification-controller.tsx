@@ -1,12 +1,14 @@
 import type { Context } from 'hono';
 import type { FC } from 'hono/jsx';
 import { csrfToken, currentUser, login } from '../../auth/context.js';
+import { formFields } from '../../auth/validation.js';
 import type { Clock } from '../../core/clock.js';
 import { ClockKey } from '../../core/keys.js';
 import { wantsJson } from '../../http/respond.js';
 import { CsrfField } from '../../views/components.js';
 import { renderPage } from '../../views/render.js';
 import type { RedeemFailure } from '../account-tokens.js';
+import { ConfirmLinkPage } from '../confirm-link-page.js';
 import { EmailVerification, verifiedAt } from './email-verification.js';
 
 const FAILURES: Record<RedeemFailure, [number, string]> = {
@@ -18,11 +20,12 @@ const FAILURES: Record<RedeemFailure, [number, string]> = {
 
 export const VERIFIED = 'Your e-mail address is verified.';
 export const LINK_SENT = 'A new verification link is on its way.';
+const CONFIRM = 'POST the token to /email/verification to verify the address.';
 
 /**
  * `GET /email/verify` (the "check your mail" page), `POST /email/verification-notification`
- * (resend, throttled per user) and `GET /email/verification?token=…` (the link: verifies the
- * address and signs its owner in when nobody is).
+ * (resend, throttled per user), `GET /email/verification?token=…` (the link: a confirm button) and
+ * `POST /email/verification` (verifies the address and signs its owner in when nobody is).
  */
 export class VerificationController {
   static inject = [EmailVerification, ClockKey] as const;
@@ -51,23 +54,46 @@ export class VerificationController {
     return c.redirect('/email/verify', 303);
   }
 
+  /** The link from the mail: a page whose button confirms (a GET uses nothing up). */
+  async show(c: Context): Promise<Response> {
+    const token = c.req.query('token') ?? '';
+    const refused = await this.verification.check(token, currentUser(c));
+    if (refused) return this.failed(c, refused);
+    if (wantsJson(c)) return c.json({ message: CONFIRM });
+    return renderPage(
+      c,
+      { title: 'Verify your e-mail address' },
+      <ConfirmLinkPage
+        title="Verify your e-mail address"
+        text="Confirm that this address is yours."
+        action="/email/verification"
+        token={token}
+        button="Verify e-mail address"
+        csrfToken={csrfToken(c)}
+      />,
+    );
+  }
+
   async verify(c: Context): Promise<Response> {
     const signedIn = currentUser(c);
-    const outcome = await this.verification.verify(c.req.query('token') ?? '', signedIn);
-    if (!outcome.ok) {
-      const [status, message] = FAILURES[outcome.reason];
-      if (wantsJson(c)) return c.json({ message }, status as 403);
-      return renderPage(
-        c,
-        { title: 'Verification link', status },
-        <Failed message={message} signedIn={!!signedIn} />,
-      );
-    }
+    const { token } = formFields(await c.req.parseBody(), ['token']);
+    const outcome = await this.verification.verify(token, signedIn);
+    if (!outcome.ok) return this.failed(c, outcome.reason);
     if (!signedIn) login(c, outcome.user, this.clock.now());
     else c.set('user', outcome.user);
     if (wantsJson(c)) return c.json({ message: VERIFIED });
     c.get('session')?.flash('status', VERIFIED);
     return c.redirect('/dashboard', 303);
+  }
+
+  private failed(c: Context, reason: RedeemFailure): Response | Promise<Response> {
+    const [status, message] = FAILURES[reason];
+    if (wantsJson(c)) return c.json({ message }, status as 403);
+    return renderPage(
+      c,
+      { title: 'Verification link', status },
+      <Failed message={message} signedIn={!!currentUser(c)} />,
+    );
   }
 }
 
