@@ -9,6 +9,7 @@ export { ApiKeys, serializeApiKey } from './api-keys/api-keys.js';
 export type { ApiKeyEnvironment } from './api-keys/key-format.js';
 export { checkApiKey } from './api-keys/key-format.js';
 export type { ApiKeyRecord } from './api-keys/records.js';
+export type { ClientProvenance } from './clients/client-provenance.js';
 export type { CreatedClient, NewClientInput } from './clients/clients.js';
 export { Clients } from './clients/clients.js';
 export type { OAuthConfig, ProtectedResourceConfig, SigningAlgorithm } from './config.js';
@@ -37,6 +38,7 @@ export type { ApprovalView, ApprovalViewProps } from './http/approval-view.js';
 export {
   ApprovalDecisionFields,
   ApprovalViewKey,
+  ClientFacts,
   ClientName,
   DocumentClientNote,
   defaultApprovalView,

@@ -11,6 +11,7 @@ import { ApiKeys } from './api-keys/api-keys.js';
 import { ApiKeyStoreKey } from './api-keys/records.js';
 import { AuthorizationService } from './authorization/authorization-service.js';
 import { MetadataDocumentClients } from './cimd/metadata-document-clients.js';
+import { ClientProvenances } from './clients/client-provenance.js';
 import { Clients } from './clients/clients.js';
 import { countTokensGranted } from './count-tokens.js';
 import { DeviceAuthorizationEndpoint } from './device/device-authorization-endpoint.js';
@@ -134,6 +135,7 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(BackchannelLogout)
     .singleton(AuthorizationService)
     .singleton(Clients)
+    .singleton(ClientProvenances)
     .singleton(DeviceAuthorizations)
     .singleton(DeviceAuthorizationEndpoint)
     .singleton(UserCodeAttempts)

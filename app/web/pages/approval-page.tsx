@@ -1,10 +1,17 @@
-import { ApprovalDecisionFields, type ApprovalView, ClientName, DocumentClientNote } from 'tollgate/oauth';
+import {
+  ApprovalDecisionFields,
+  type ApprovalView,
+  ClientFacts,
+  ClientName,
+  DocumentClientNote,
+} from 'tollgate/oauth';
 import { renderPage } from 'tollgate/views';
 
 /**
  * The service's approval page (`oauthProvider({ approvalView })`): the client's name (and, for a
- * client known by its metadata document, the host serving it), the account it asks for, each
- * scope's description, then Approve and Deny.
+ * client known by its metadata document, the host serving it; "unverified" when it registered
+ * itself), who registered it and where the answer goes, the account it asks for, each scope's
+ * description, then Approve and Deny.
  */
 export const approvalPage: ApprovalView = (c, props) =>
   renderPage(
@@ -16,6 +23,7 @@ export const approvalPage: ApprovalView = (c, props) =>
         <ClientName client={props.client} /> wants to use your account <strong>{props.user.email}</strong>.
       </p>
       <DocumentClientNote client={props.client} class="small muted" />
+      <ClientFacts client={props.client} class="small" />
       {props.scopes.length > 0 ? (
         <>
           <p class="mb-sm">It will be able to:</p>

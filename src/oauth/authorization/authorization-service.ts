@@ -2,6 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { MetadataDocumentClients } from '../cimd/metadata-document-clients.js';
+import { registeredItself } from '../clients/client-provenance.js';
 import { OAuthError } from '../errors.js';
 import { issuerOf } from '../jwt/access-token-signer.js';
 import { ClientLogout } from '../logout/client-logout.js';
@@ -151,6 +152,15 @@ export class AuthorizationService {
       responseType: request.responseType,
       state: request.state,
     });
+  }
+
+  /**
+   * RFC 9700 §4.11.2: an error is redirected without the user's say only to a client someone this
+   * server knows registered; a client that registered itself could use this endpoint as an open
+   * redirector (a request bound to fail, sent to anyone's browser, lands on its site).
+   */
+  async redirectsErrorsTo(clientId: string): Promise<boolean> {
+    return !(await registeredItself(this.store, clientId));
   }
 
   errorRedirect(error: OAuthError, target: RedirectTarget): string {

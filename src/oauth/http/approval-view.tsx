@@ -4,6 +4,7 @@ import type { User } from '../../auth/user.js';
 import { InjectionKey } from '../../core/container.js';
 import { CsrfField } from '../../views/components.js';
 import { renderPage } from '../../views/render.js';
+import type { ClientProvenance } from '../clients/client-provenance.js';
 import type { Scope } from '../scopes.js';
 
 /** What the approval page needs. The forms must post `_token`, `auth_token` and `state` back. */
@@ -11,8 +12,18 @@ export interface ApprovalViewProps {
   /**
    * `documentHost`: for a client registered by its metadata document (its id is an https URL),
    * the host serving it, which the page shows beside the name the document claims.
+   * `redirectHost`: where the answer goes (the host of the request's redirect URI).
+   * `provenance`: who registered the client; `unverified` when it registered itself (dynamic
+   * registration or a metadata document), so nobody this server knows vouches for its name.
    */
-  client: { id: string; name: string; documentHost?: string };
+  client: {
+    id: string;
+    name: string;
+    documentHost?: string;
+    redirectHost: string;
+    provenance: ClientProvenance;
+    unverified: boolean;
+  };
   scopes: Scope[];
   user: User;
   csrfToken: string;
@@ -52,7 +63,9 @@ export const ApprovalDecisionFields = (props: ApprovalViewProps) => (
  * The client's name, and for a client known by its metadata document the host serving it: the
  * name is the document's claim, the host is what the user can check.
  */
-export const ClientName = (props: { client: ApprovalViewProps['client'] }) => (
+export const ClientName = (props: {
+  client: Pick<ApprovalViewProps['client'], 'name' | 'documentHost'> & { unverified?: boolean };
+}) => (
   <>
     <strong class="client-name">{props.client.name}</strong>
     {props.client.documentHost ? (
@@ -61,8 +74,39 @@ export const ClientName = (props: { client: ApprovalViewProps['client'] }) => (
         (from <strong class="client-host">{props.client.documentHost}</strong>)
       </>
     ) : null}
+    {props.client.unverified ? (
+      <>
+        {' '}
+        <span class="badge badge-warning client-unverified-badge">unverified</span>
+      </>
+    ) : null}
   </>
 );
+
+/** Who registered the client, and the host the user's browser goes to after the decision. */
+export const ClientFacts = (props: { client: ApprovalViewProps['client']; class?: string }) => (
+  <dl class={`dl client-facts ${props.class ?? ''}`.trim()}>
+    <dt>Registered by</dt>
+    <dd class="client-registered-by">{registeredBy(props.client.provenance)}</dd>
+    <dt>Sends you back to</dt>
+    <dd>
+      <strong class="redirect-host">{props.client.redirectHost}</strong>
+    </dd>
+  </dl>
+);
+
+function registeredBy(provenance: ClientProvenance): string {
+  switch (provenance.registeredBy) {
+    case 'operator':
+      return 'the operator of this service';
+    case 'user':
+      return `${provenance.owner}, a user of this service`;
+    case 'itself':
+      return provenance.documentHost
+        ? `itself, by its metadata document at ${provenance.documentHost} (unverified)`
+        : 'itself, by dynamic registration (unverified)';
+  }
+}
 
 /** For a metadata-document client: a line saying that only its web address is verified. */
 export const DocumentClientNote = (props: { client: ApprovalViewProps['client']; class?: string }) =>
@@ -115,6 +159,7 @@ export const defaultApprovalView: ApprovalView = (c, props) =>
         <ClientName client={props.client} /> is requesting permission to access your account.
       </p>
       <DocumentClientNote client={props.client} />
+      <ClientFacts client={props.client} />
       <ScopeList scopes={props.scopes} />
       <DecisionForms action={props.action} fields={<ApprovalDecisionFields {...props} />} />
     </section>,

@@ -7,6 +7,7 @@ import { renderErrorPage } from '../../http/error-handler.js';
 import { type AuthorizationRequest, approvalScopes } from '../authorization/authorization-request.js';
 import { AuthorizationService } from '../authorization/authorization-service.js';
 import { documentHost } from '../cimd/client-id-url.js';
+import { ClientProvenances } from '../clients/client-provenance.js';
 import { OAuthError } from '../errors.js';
 import { sessionSid } from '../logout/session-sid.js';
 import { authorizationParameters, checkPushedWhenRequired } from '../par/pushed-or-plain.js';
@@ -19,6 +20,7 @@ import {
   authorizationErrorPage,
   authorizationErrorResponse,
   authorizationRedirect,
+  hostOf,
 } from './authorization-errors.js';
 import { asAuthorizeGet, authorizationRequestParams } from './authorization-params.js';
 import { decisionPageHeaders, type PendingDecision, takePending } from './pending-decision.js';
@@ -40,7 +42,14 @@ interface PendingAuthorization extends PendingDecision {
  * session binds to the user and to the `auth_token` of the page's forms.
  */
 export class ApprovalController {
-  static inject = [AuthorizationService, Scopes, ApprovalViewKey, PushedRequests, ConfigKey] as const;
+  static inject = [
+    AuthorizationService,
+    Scopes,
+    ApprovalViewKey,
+    PushedRequests,
+    ConfigKey,
+    ClientProvenances,
+  ] as const;
 
   constructor(
     private readonly service: AuthorizationService,
@@ -48,6 +57,7 @@ export class ApprovalController {
     private readonly view: ApprovalView,
     private readonly pushed: PushedRequests,
     private readonly config: TollgateConfig,
+    private readonly provenances: ClientProvenances,
   ) {}
 
   async authorize(c: Context): Promise<Response> {
@@ -85,8 +95,16 @@ export class ApprovalController {
         sid: sessionSid(session),
       };
       session.put(PENDING_AUTHORIZATION, pending);
+      const provenance = await this.provenances.of(client);
       const rendered = await this.view(c, {
-        client: { id: client.id, name: client.name, documentHost: documentHost(client.id) },
+        client: {
+          id: client.id,
+          name: client.name,
+          documentHost: documentHost(client.id),
+          redirectHost: hostOf(request.redirectUri),
+          provenance,
+          unverified: provenance.registeredBy === 'itself',
+        },
         scopes: this.scopes.describe(approvalScopes(request)),
         user,
         csrfToken: session.csrfToken,

@@ -24,18 +24,29 @@ export function authorizationAnswer(
 
 /**
  * An error of the authorization endpoint (RFC 6749 §4.1.2.1): back to the client when the client
- * and redirect URI checked out, else a page for the user. Anything but an `OAuthError` is rethrown.
+ * and redirect URI checked out and someone this server knows registered the client, else a page
+ * for the user (RFC 9700 §4.11.2). Anything but an `OAuthError` is rethrown.
  */
-export function authorizationErrorResponse(
+export async function authorizationErrorResponse(
   c: Context,
   service: AuthorizationService,
   err: unknown,
   query: Readonly<Record<string, string | undefined>>,
-): Response {
+): Promise<Response> {
   if (!(err instanceof OAuthError)) throw err;
   const target = errorRedirectTarget(err, query);
-  if (target) return authorizationAnswer(c, service.errorRedirect(err, target), target);
-  return authorizationErrorPage(c, err);
+  if (!target) return authorizationErrorPage(c, err);
+  if (await service.redirectsErrorsTo(query.client_id ?? '')) {
+    return authorizationAnswer(c, service.errorRedirect(err, target), target);
+  }
+  const message = `${err.description} The application registered itself, so you are not sent on to ${hostOf(target.uri)}.`;
+  return c.html(renderErrorPage(c, 400, message), 400, decisionPageHeaders);
+}
+
+/** The host of a redirect URI; a private-use scheme (`com.example.app:/cb`) is shown as the scheme. */
+export function hostOf(uri: string): string {
+  const url = new URL(uri);
+  return url.host || url.protocol;
 }
 
 /**
