@@ -13,6 +13,10 @@ export interface AccountsConfig {
     /** "Resend the link", per user: a few mails an hour at most. */
     resend: RateLimitPolicy;
   };
+  registration: {
+    /** "Someone tried to register with your address" mails, per address (beyond it, none). */
+    takenEmailNotice: RateLimitPolicy;
+  };
   passwordReset: {
     /** How long a reset link works (minutes). */
     expiresMinutes: number;
@@ -44,6 +48,9 @@ export const accountsConfig: ConfigSlice<'accounts'> = {
         expiresMinutes: 24 * 60,
         resend: { points: 3, durationSeconds: 3600 },
       },
+      registration: {
+        takenEmailNotice: { points: 3, durationSeconds: 3600 },
+      },
       passwordReset: {
         expiresMinutes: 60,
         revokeRefreshTokens: true,
@@ -59,6 +66,9 @@ export const accountsConfig: ConfigSlice<'accounts'> = {
         required: envBool(env.ACCOUNTS_VERIFICATION_REQUIRED),
         expiresMinutes: envInt(env.ACCOUNTS_VERIFICATION_EXPIRES, 'ACCOUNTS_VERIFICATION_EXPIRES'),
         resend: parsePolicy(env.THROTTLE_VERIFICATION_RESEND, 'THROTTLE_VERIFICATION_RESEND'),
+      },
+      registration: {
+        takenEmailNotice: parsePolicy(env.THROTTLE_REGISTRATION_NOTICE, 'THROTTLE_REGISTRATION_NOTICE'),
       },
       passwordReset: {
         expiresMinutes: envInt(env.ACCOUNTS_PASSWORD_RESET_EXPIRES, 'ACCOUNTS_PASSWORD_RESET_EXPIRES'),

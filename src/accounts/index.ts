@@ -19,6 +19,7 @@ export type { PasswordResetDeps, ResetOutcome } from './password-reset/password-
 export { PasswordReset } from './password-reset/password-reset.js';
 export { resetPasswordMail } from './password-reset/reset-password-mail.js';
 export { accountsProvider } from './provider.js';
+export { takenEmailMail } from './registration/taken-email-mail.js';
 export { requestOrigin } from './request-origin.js';
 export type { AccountTokenRow, AccountTokensTable } from './tables.js';
 export { EmailVerification, verifiedAt } from './verification/email-verification.js';

@@ -1,4 +1,4 @@
-import { Registered } from '../auth/events.js';
+import { Registered, RegistrationWithTakenEmail } from '../auth/events.js';
 import { SessionStore } from '../auth/session-store.js';
 import { Users } from '../auth/users.js';
 import { ConfigurationError } from '../core/errors.js';
@@ -10,6 +10,7 @@ import { AccountTokens } from './account-tokens.js';
 import { accountsMigrations } from './migrations.js';
 import { PasswordReset } from './password-reset/password-reset.js';
 import { PasswordResetController } from './password-reset/password-reset-controller.js';
+import { REGISTRATION_MAILED, takenEmailNotice } from './registration/taken-email-notice.js';
 import { EmailVerification, verifiedAt } from './verification/email-verification.js';
 import { VerificationController } from './verification/verification-controller.js';
 import { ensureEmailVerified } from './verification/verified-middleware.js';
@@ -37,7 +38,8 @@ export function accountsProvider(): ServiceProvider {
           (c) =>
             new EmailVerification(c.make(Users), c.make(AccountTokens), c.make(Mailer), app.clock, settings),
         );
-      container.make(RateLimits).define('verification.resend', settings.resend);
+      const limits = container.make(RateLimits);
+      limits.define('verification.resend', settings.resend);
       router.middleware.alias('verified', () => ensureEmailVerified());
       // The seams oauth and billing declare: approving a client, subscribing.
       if (settings.required) {
@@ -47,6 +49,14 @@ export function accountsProvider(): ServiceProvider {
       }
       events.listen(Registered, async ({ user }) => {
         if (!verifiedAt(user)) await container.make(EmailVerification).send(user);
+      });
+      const notice = limits.define('registration.taken-email', config.accounts.registration.takenEmailNotice);
+      events.listen(RegistrationWithTakenEmail, (event) =>
+        takenEmailNotice(container.make(Users), container.make(Mailer), notice)(event),
+      );
+      router.middleware.appendToGroup('web', async function announceSignUpMail(c, next) {
+        c.set('registrationNotice', REGISTRATION_MAILED);
+        await next();
       });
 
       router.controllers.register(VerificationController, 'Accounts/VerificationController');

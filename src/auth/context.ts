@@ -14,6 +14,8 @@ declare module 'hono' {
     guard: string | undefined;
     /** Where the login page's "Forgot your password?" leads: set by a module that offers resets. */
     passwordResetPath: string | undefined;
+    /** What a valid sign-up is told (new or taken address alike): set by a module that mails a link. */
+    registrationNotice: string | undefined;
   }
 }
 

@@ -4,3 +4,11 @@ import type { User } from './user.js';
 export class Registered {
   constructor(readonly user: User) {}
 }
+
+/**
+ * A sign-up gave an address that already has an account. The visitor is told what a new address
+ * is told (no enumeration); a module that sends mail may tell the address's owner.
+ */
+export class RegistrationWithTakenEmail {
+  constructor(readonly email: string) {}
+}

@@ -8,7 +8,7 @@ import { RateLimits } from '../../rate-limits/rate-limits.js';
 import { withIntended } from '../../views/intended-link.js';
 import { renderPage } from '../../views/render.js';
 import { csrfToken } from '../context.js';
-import { Registered } from '../events.js';
+import { Registered, RegistrationWithTakenEmail } from '../events.js';
 import { sameSitePath } from '../intended.js';
 import { waitMessage } from '../login-throttle.js';
 import { RegisterPage, type RegisterPageProps } from '../pages/register-page.js';
@@ -60,13 +60,15 @@ export class RegisterController {
     }
     const { data, errors } = validateRegistration(input);
     if (errors) return this.page(c, { old, intended, errors }, 422);
-    try {
-      await this.events.dispatch(new Registered(await this.users.create(data)));
-    } catch (err) {
+    const created = await this.users.create(data).catch((err: unknown) => {
       // Taken (also when another sign-up with this address won the race): the same answer.
-      if (!(err instanceof ValidationError)) throw err;
-    }
-    c.get('session')?.flash('status', REGISTERED);
+      if (err instanceof ValidationError) return undefined;
+      throw err;
+    });
+    await this.events.dispatch(
+      created ? new Registered(created) : new RegistrationWithTakenEmail(data.email),
+    );
+    c.get('session')?.flash('status', c.get('registrationNotice') ?? REGISTERED);
     // The approval (or page) the visitor came from waits behind the login.
     return c.redirect(withIntended('/login', intended), 302);
   }
