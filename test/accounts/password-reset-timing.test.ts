@@ -4,7 +4,7 @@ import { Browser } from '../auth/browser.js';
 import { type AccountsTestApp, accountsApp } from './support.js';
 
 const ROUNDS = 20;
-const ANSWER_MS = 100;
+const ANSWER_MS = 150;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 describe('a reset request takes as long for an address with an account as for one without', () => {
@@ -24,7 +24,7 @@ describe('a reset request takes as long for an address with an account as for on
   // Queuing the mail (a link row and an outbox row, committed) costs a few ms more than finding no
   // account: every answer waits for the floor instead. Timing on a shared machine is noisy, so the
   // comparison is of paired requests and loose; the floor itself is exact.
-  it('interleaved known and unknown addresses: both wait for the floor, paired times within 5%, mail only to the known one', async () => {
+  it('interleaved known and unknown addresses: both wait for the floor, paired times within 10%, mail only to the known one', async () => {
     const browser = new Browser(t);
     const token = await browser.csrfToken('/forgot-password');
     const timed = async (email: string) => {
@@ -42,7 +42,7 @@ describe('a reset request takes as long for an address with an account as for on
     }
     expect(Math.min(...known, ...unknown)).toBeGreaterThanOrEqual(ANSWER_MS - 1);
     const gap = median(known.map((k, i) => k - unknown[i]!));
-    expect(Math.abs(gap) / median(unknown), `known minus unknown: ${gap} ms`).toBeLessThan(0.05);
+    expect(Math.abs(gap) / median(unknown), `known minus unknown: ${gap} ms`).toBeLessThan(0.1);
     await t.mailbox.waitFor('ada@example.com');
     expect(t.mailbox.to('nobody@example.com')).toEqual([]);
   });
