@@ -1,3 +1,4 @@
+import type { Session } from './session.js';
 import type { User } from './user.js';
 
 /** A new account was created (the registration page, a JSON sign-up, `tollgate user:create`). */
@@ -11,4 +12,15 @@ export class Registered {
  */
 export class RegistrationWithTakenEmail {
   constructor(readonly email: string) {}
+}
+
+/**
+ * The user signed out with the logout form (`POST /logout`). `session` is the login session just
+ * before it ends: what other modules kept in it (an OpenID `sid`) is still there.
+ */
+export class LoggedOut {
+  constructor(
+    readonly userId: number,
+    readonly session: Session,
+  ) {}
 }

@@ -24,6 +24,8 @@ export type OAuthErrorCode =
   | 'login_required'
   | 'consent_required'
   | 'interaction_required'
+  | 'request_not_supported'
+  | 'request_uri_not_supported'
   | 'invalid_target'
   | 'invalid_redirect_uri'
   | 'invalid_client_metadata'
@@ -53,6 +55,9 @@ export const oauthErrorStatus: Record<OAuthErrorCode, number> = {
   login_required: 400,
   consent_required: 400,
   interaction_required: 400,
+  // OpenID Connect Core §3.1.2.6: request objects (`request`, or a `request_uri` that is not pushed).
+  request_not_supported: 400,
+  request_uri_not_supported: 400,
   // RFC 8707 §2: a `resource` that is not an absolute URI, has a fragment, or is not ours.
   invalid_target: 400,
   // RFC 7591 §3.2.2: dynamic registration refused a redirect URI, or another metadata value.
@@ -288,6 +293,24 @@ export class OAuthError extends HttpError {
     return new OAuthError('interaction_required', 'The user must interact with the server.', {
       redirectable: true,
     });
+  }
+
+  /** OpenID Connect Core §3.1.2.6: a request object by value (`request`), which Tollgate does not read. */
+  static requestNotSupported(): OAuthError {
+    return new OAuthError(
+      'request_not_supported',
+      'Request objects are not supported: send the parameters themselves.',
+      { redirectable: true },
+    );
+  }
+
+  /** OpenID Connect Core §3.1.2.6: a `request_uri` other than a pushed request's (RFC 9126). */
+  static requestUriNotSupported(): OAuthError {
+    return new OAuthError(
+      'request_uri_not_supported',
+      'Only the request_uri of a pushed authorization request is supported.',
+      { redirectable: true },
+    );
   }
 
   static serverError(detail: string, cause?: unknown): OAuthError {

@@ -1,4 +1,5 @@
 import { CsrfExceptions } from '../auth/csrf.js';
+import { LoggedOut } from '../auth/events.js';
 import { LoginThrottle } from '../auth/login-throttle.js';
 import type { Container } from '../core/container.js';
 import { ClockKey, LoggerKey } from '../core/keys.js';
@@ -36,6 +37,7 @@ import { previousKeysPath } from './keys/previous-keys.js';
 import { SigningKeys } from './keys/signing-keys.js';
 import { BackchannelLogout } from './logout/backchannel-logout.js';
 import { ClientLogout } from './logout/client-logout.js';
+import { existingSid } from './logout/session-sid.js';
 import { oauthMigrations } from './migrations.js';
 import { AccessTokenClaims } from './oidc/access-token-claims.js';
 import { IdTokenSigner } from './oidc/id-token-signer.js';
@@ -100,6 +102,11 @@ export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
     },
     boot(app: Application) {
       countTokensGranted(app);
+      // Back-Channel Logout §2: signing out with the site's own logout form ends the session too.
+      app.events.listen(LoggedOut, (event) => {
+        const sid = existingSid(event.session);
+        if (sid !== null) app.container.make(BackchannelLogout).sessionEnded(sid);
+      });
       return bootApiGuard(app);
     },
   };

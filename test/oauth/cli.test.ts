@@ -233,6 +233,55 @@ describe(`tollgate OAuth commands (${engine})`, () => {
     expect(await tollgate('client', '--device', '--resource-server', '--name', 'x')).toBe(1);
   });
 
+  it('client --post-logout-redirect and --backchannel-logout register the logout URIs (checked as registration checks them)', async () => {
+    expect(
+      await tollgate(
+        'client',
+        '--name',
+        'Portal',
+        '--redirect',
+        'https://portal.example/cb',
+        '--post-logout-redirect',
+        'https://portal.example/bye,https://portal.example/again',
+        '--backchannel-logout',
+        'https://portal.example/backchannel',
+        '--json',
+      ),
+    ).toBe(0);
+    const { id } = JSON.parse(output.join('')) as { id: string };
+    const { db, close } = connect(database.url);
+    try {
+      const row = await db
+        .selectFrom('oauth_client_logout')
+        .selectAll()
+        .where('client_id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(row.post_logout_redirect_uris)).toEqual([
+        'https://portal.example/bye',
+        'https://portal.example/again',
+      ]);
+      expect(row).toMatchObject({
+        backchannel_logout_uri: 'https://portal.example/backchannel',
+        backchannel_logout_session_required: 1,
+      });
+    } finally {
+      await close();
+    }
+    const errors: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      errors.push(String(chunk));
+      return true;
+    });
+    const count = (await rows()).length;
+    const bad = ['client', '--name', 'x', '--redirect', 'https://x.example/cb'];
+    expect(await tollgate(...bad, '--backchannel-logout', 'https://x.example/bc#frag')).toBe(1);
+    expect(await tollgate(...bad, '--post-logout-redirect', 'not a url')).toBe(1);
+    expect(errors.join('')).toContain('backchannel_logout_uri must be an absolute http or https URL');
+    expect(errors.join('')).toContain('post_logout_redirect_uris:');
+    // Refused before the client is made.
+    expect(await rows()).toHaveLength(count);
+  });
+
   it('client refuses a bad redirect and an unknown user', async () => {
     const errors: string[] = [];
     vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {

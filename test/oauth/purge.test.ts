@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClientLogout } from '../../src/oauth/logout/client-logout.js';
 import { ClientRegistrations } from '../../src/oauth/registration/client-registrations.js';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
 import { purgeInBatches } from '../../src/oauth/stores/purge.js';
-import { ADA, type OAuthTestApp, oauthApp, tokenRequest } from './support.js';
+import { ADA, Browser, type OAuthTestApp, oauthApp, tokenRequest } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const HOUR = 3_600;
@@ -115,5 +116,30 @@ describe(`purging initial access tokens (${engine})`, () => {
       });
     expect((await register(old.token)).status).toBe(401);
     expect((await register(live.token)).status).toBe(201);
+  });
+});
+
+describe(`purging logout session records (${engine})`, () => {
+  let t: OAuthTestApp;
+  beforeAll(async () => {
+    t = await oauthApp();
+  });
+  afterAll(async () => t.stop());
+
+  it("a login session's record of its clients goes once none of its user's sessions is alive", async () => {
+    const { client } = await t.createClient();
+    const logout = t.app.container.make(ClientLogout);
+    const at = t.clock.now().toISOString();
+    await logout.recordSession('ada-session', client.id, t.ada.id, at);
+    await logout.recordSession('bob-session', client.id, t.bob.id, at);
+    // Ada is still logged in somewhere; Bob's sessions are all gone.
+    const ada = new Browser(t.url);
+    await ada.login(ADA);
+    t.clock.advance(HOUR * 1000);
+    const before = t.clock.now().toISOString();
+    const counts = await t.app.container.make(OAuthStoreKey).purge({ revoked: false, expired: true, before });
+    expect(counts.logoutSessions).toBe(1);
+    expect(await logout.takeSession('bob-session')).toEqual([]);
+    expect(await logout.takeSession('ada-session')).toEqual([{ clientId: client.id, userId: t.ada.id }]);
   });
 });

@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logInAgain, verifySignatureAndAtHash } from '../oauth/openid-support.js';
+import { ISSUER, logInAgain, verifySignatureAndAtHash } from '../oauth/openid-support.js';
 import { ADA, Browser, insecure, REDIRECT } from '../oauth/support.js';
 import {
   approveIn,
@@ -256,20 +256,47 @@ export function describeBasicOp(mode: ResponseMode) {
       await codeFlow(plan, { auth: secretAuth(plan, 'post') });
     });
 
-    const requestObjects = [
-      'oidcc-request-uri-unsigned-supported-correctly-or-rejected-as-unsupported',
-      'oidcc-unsigned-request-object-supported-correctly-or-rejected-as-unsupported',
-      'oidcc-ensure-request-object-with-redirect-uri',
-    ];
-    for (const module of requestObjects) {
-      it(`${module} (skipped by the plan: "'none' is not listed in request_object_signing_alg_values_supported")`, () => {
-        expect(metadata.request_object_signing_alg_values_supported ?? []).not.toContain('none');
-        expect(metadata).toMatchObject({
-          request_parameter_supported: false,
-          request_uri_parameter_supported: false,
-        });
-      });
+    /** The plan's request object: the request's parameters as an unsigned JWT (`alg: none`). */
+    async function unsignedRequestObject() {
+      const request = await planRequest(plan);
+      const params = Object.fromEntries(new URL(request.path, plan.t.url).searchParams);
+      const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const jwt = `${encode({ alg: 'none' })}.${encode({ ...params, iss: plan.client.id, aud: ISSUER })}.`;
+      // Core §6.1: response_type, client_id, scope (and the redirect_uri) also as plain parameters.
+      const plain = Object.fromEntries(
+        ['client_id', 'response_type', 'scope', 'redirect_uri', 'response_mode']
+          .filter((name) => params[name] !== undefined)
+          .map((name) => [name, params[name]!]),
+      );
+      return { plain, jwt };
     }
+
+    /** An authorization request by GET with `params`. */
+    const authorize = (params: Record<string, string>) =>
+      plan.ada.get(`/oauth/authorize?${new URLSearchParams(params)}`);
+
+    it('oidcc-request-uri-unsigned-supported-correctly-or-rejected-as-unsupported (skipped by the plan: "The \'request_uri_not_supported\' error … indicates that it does not support request_uri")', async () => {
+      const { plain } = await unsignedRequestObject();
+      const res = await authorize({ ...plain, request_uri: 'https://client.example/request.jwt#abc' });
+      expect((await authorizationResponse(plan, res))?.get('error')).toBe('request_uri_not_supported');
+      expect(metadata.request_uri_parameter_supported).toBe(false);
+    });
+
+    it('oidcc-unsigned-request-object-supported-correctly-or-rejected-as-unsupported (skipped by the plan: "The \'request_not_supported\' error … indicates that it does not support request objects")', async () => {
+      const { jwt, plain } = await unsignedRequestObject();
+      const res = await authorize({ ...plain, request: jwt });
+      expect((await authorizationResponse(plan, res))?.get('error')).toBe('request_not_supported');
+      expect(metadata.request_parameter_supported).toBe(false);
+    });
+
+    it('oidcc-ensure-request-object-with-redirect-uri', async () => {
+      // The object names the registered redirect URI, the plain parameter another: never a redirect.
+      const { jwt, plain } = await unsignedRequestObject();
+      const res = await authorize({ ...plain, redirect_uri: 'https://evil.example/cb', request: jwt });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      expect(await res.text()).toContain('redirect_uri');
+    });
 
     it('oidcc-claims-essential', async () => {
       // Core §5.5: name asked for as essential at userinfo, with the openid scope alone.

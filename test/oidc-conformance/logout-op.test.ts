@@ -248,4 +248,25 @@ describe(`Back-Channel Logout OP certification modules (${engine})`, () => {
     await plan.t.app.container.make(BackchannelLogout).settled();
     expect(received).toHaveLength(2);
   });
+
+  it("the site's own logout form (POST /logout) ends the session for its clients too", async () => {
+    const browser = new Browser(plan.t.url);
+    await browser.login({ email: 'ada@example.com', password: 'correct horse battery' });
+    const { claims } = await codeFlow(plan, { browser });
+    const before = received.length;
+    const res = await browser.post('/logout', { _token: await browser.csrfToken() });
+    expect(res.status).toBe(302);
+    await plan.t.app.container.make(BackchannelLogout).settled();
+    expect(received).toHaveLength(before + 1);
+    const { payload } = await jwtVerify(received.at(-1)!, createLocalJWKSet(await jwksOf(plan)), {
+      issuer: ISSUER,
+      audience: plan.client.id,
+      currentDate: plan.t.clock.now(),
+    });
+    expect(payload).toMatchObject({ sub: claims.sub, sid: claims.sid });
+  });
 });
+
+async function jwksOf(plan: Plan): Promise<JSONWebKeySet> {
+  return (await (await fetch(`${plan.t.url}/oauth/jwks`)).json()) as JSONWebKeySet;
+}

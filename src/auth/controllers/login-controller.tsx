@@ -1,10 +1,12 @@
 import type { Context } from 'hono';
 import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
+import { EventDispatcher } from '../../core/events.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { clientAddress, withRateLimitHeaders } from '../../rate-limits/http.js';
 import { renderPage } from '../../views/render.js';
-import { csrfToken, login, logout } from '../context.js';
+import { csrfToken, login, logout, requireSession } from '../context.js';
+import { LoggedOut } from '../events.js';
 import { sameSitePath } from '../intended.js';
 import { LoginThrottle, waitMessage } from '../login-throttle.js';
 import { AuthOptionsKey, type ResolvedAuthOptions } from '../options.js';
@@ -16,7 +18,7 @@ export const CREDENTIALS_MISMATCH = 'These credentials do not match our records.
 
 /** `GET/POST /login`, `POST /logout`. */
 export class LoginController {
-  static inject = [Users, LoginThrottle, AuthOptionsKey, ConfigKey, ClockKey] as const;
+  static inject = [Users, LoginThrottle, AuthOptionsKey, ConfigKey, ClockKey, EventDispatcher] as const;
 
   constructor(
     private readonly users: Users,
@@ -24,6 +26,7 @@ export class LoginController {
     private readonly options: ResolvedAuthOptions,
     private readonly config: TollgateConfig,
     private readonly clock: Clock,
+    private readonly events: EventDispatcher,
   ) {}
 
   show(c: Context): Promise<Response> {
@@ -59,7 +62,9 @@ export class LoginController {
     return c.redirect(intended ?? this.options.home, 302);
   }
 
-  destroy(c: Context): Response {
+  async destroy(c: Context): Promise<Response> {
+    const session = requireSession(c);
+    if (session.userId !== null) await this.events.dispatch(new LoggedOut(session.userId, session));
     logout(c);
     c.get('session')?.flash('status', 'You have been logged out.');
     return c.redirect('/login', 302);

@@ -4,11 +4,14 @@ import { Users } from '../../auth/users.js';
 import { hasControlCharacters } from '../../core/text.js';
 import type { Application } from '../../kernel/application.js';
 import { knownGrantTypes, serializeClient } from '../../oauth/clients/clients.js';
+import { OAuthError } from '../../oauth/errors.js';
 import { GrantRegistry } from '../../oauth/grants/registry.js';
 import { Clients, type CreatedClient, Scopes } from '../../oauth/index.js';
 import { installOAuth } from '../../oauth/install.js';
+import { ClientLogout, type LogoutSettings } from '../../oauth/logout/client-logout.js';
 import { bindOAuthServices } from '../../oauth/provider.js';
 import { DEVICE_CODE_GRANT } from '../../oauth/records.js';
+import { checkLogoutMetadata } from '../../oauth/registration/client-metadata.js';
 import { ClientRegistrations } from '../../oauth/registration/client-registrations.js';
 import { redirectListProblem } from '../../oauth/rules/check-redirect-uri.js';
 import { OAuthStoreKey } from '../../oauth/stores/contracts.js';
@@ -119,9 +122,19 @@ export function register(program: Command): void {
     .option('--require-par', 'its authorization requests must be pushed first (RFC 9126)')
     .option('--scopes <list>', 'comma-separated scopes the client may ask for (default: any)')
     .option('--grant-types <list>', 'comma-separated grant types the client may use (default: its kind’s)')
+    .option(
+      '--post-logout-redirect <list>',
+      'comma-separated URLs users may be sent to after logging out (RP-Initiated Logout)',
+    )
+    .option(
+      '--backchannel-logout <url>',
+      'where logout tokens are POSTed when a session ends (Back-Channel Logout)',
+    )
     .option('--json', 'machine-readable output')
     .action(
       (options: {
+        postLogoutRedirect?: string;
+        backchannelLogout?: string;
         password?: boolean;
         personal?: boolean;
         public?: boolean;
@@ -185,6 +198,7 @@ export function register(program: Command): void {
             if (problem) throw new CliError(`${problem} (got ${JSON.stringify(redirect)})`);
             const limits = clientLimits(app, options);
             if (options.device) limits.grantTypes = DEVICE_CLIENT_GRANTS;
+            const logout = logoutSettings(options, publicClient, config.oauth.maxRedirectsPerClient);
             const userId = options.user ?? '';
             let owner: number | null = null;
             if (userId) {
@@ -205,6 +219,7 @@ export function register(program: Command): void {
               resourceServer: Boolean(options.resourceServer),
               requirePushedAuthorizationRequests: Boolean(options.requirePar),
             });
+            if (logout) await app.container.make(ClientLogout).save(created.client.id, logout);
             if (options.json)
               console.log(JSON.stringify(serializeClient(created.client, created.plainSecret)));
             else printClient(kind ? `${kind} client` : 'New client', created);
@@ -258,10 +273,36 @@ export function register(program: Command): void {
         });
         const what = both ? 'Revoked and expired' : options.revoked ? 'Revoked' : 'Expired';
         console.log(
-          `${what} tokens purged: ${counts.accessTokens} access tokens, ${counts.refreshTokens} refresh tokens, ${counts.authCodes} authorization codes, ${counts.deviceCodes} device codes, ${counts.pushedRequests} pushed authorization requests, ${counts.registrationTokens} initial access tokens, ${counts.apiKeys} API keys.`,
+          `${what} tokens purged: ${counts.accessTokens} access tokens, ${counts.refreshTokens} refresh tokens, ${counts.authCodes} authorization codes, ${counts.deviceCodes} device codes, ${counts.pushedRequests} pushed authorization requests, ${counts.registrationTokens} initial access tokens, ${counts.apiKeys} API keys, ${counts.logoutSessions} logout session records.`,
         );
       }),
     );
+}
+
+/**
+ * `--post-logout-redirect` and `--backchannel-logout`, checked as dynamic registration checks
+ * them; the logout token always carries `sid`. Undefined: neither flag.
+ */
+function logoutSettings(
+  options: { postLogoutRedirect?: string; backchannelLogout?: string },
+  publicClient: boolean,
+  maxRedirects: number,
+): LogoutSettings | undefined {
+  if (options.postLogoutRedirect === undefined && options.backchannelLogout === undefined) return undefined;
+  try {
+    return checkLogoutMetadata(
+      {
+        post_logout_redirect_uris: options.postLogoutRedirect?.split(',').map((uri) => uri.trim()) ?? [],
+        ...(options.backchannelLogout === undefined
+          ? {}
+          : { backchannel_logout_uri: options.backchannelLogout, backchannel_logout_session_required: true }),
+      },
+      { publicClient, maxRedirects },
+    );
+  } catch (err) {
+    if (err instanceof OAuthError) throw new CliError(err.description);
+    throw err;
+  }
 }
 
 /** `--scopes` and `--grant-types`, checked against the application's scopes and known grants. */

@@ -91,6 +91,10 @@ export async function validateAuthorizationRequest(
       detail: `client ${client.id}: ${redirectUri}`,
     });
   }
+  // Core §6: a request object would hold the parameters; Tollgate reads plain ones only (a pushed
+  // request's request_uri was resolved before this).
+  if (query.request !== undefined) throw OAuthError.requestNotSupported();
+  if (query.request_uri !== undefined) throw OAuthError.requestUriNotSupported();
   const state = query.state ?? null;
   const responseType = query.response_type;
   const back = { redirectable: true } as const;

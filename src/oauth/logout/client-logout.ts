@@ -60,12 +60,15 @@ export class ClientLogout {
     });
   }
 
-  /** Records that `clientId` was authorized in login session `sid` (once per pair). */
+  /**
+   * Records that `clientId` was authorized in login session `sid` (one row per pair; `created_at`
+   * is the latest authorization, so the purge keeps a row in use).
+   */
   async recordSession(sid: string, clientId: string, userId: number, at: string): Promise<void> {
     await this.db
       .insertInto('oauth_logout_sessions')
       .values({ sid, client_id: clientId, user_id: userId, created_at: at })
-      .onConflict((oc) => oc.columns(['sid', 'client_id']).doNothing())
+      .onConflict((oc) => oc.columns(['sid', 'client_id']).doUpdateSet({ created_at: at }))
       .execute();
   }
 

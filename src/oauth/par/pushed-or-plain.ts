@@ -1,7 +1,7 @@
 import type { TollgateConfig } from '../../core/config.js';
 import { OAuthError } from '../errors.js';
 import type { ClientRecord } from '../records.js';
-import type { PushedRequests } from './pushed-requests.js';
+import { type PushedRequests, REQUEST_URI_PREFIX } from './pushed-requests.js';
 
 /**
  * The authorization endpoint's parameters (RFC 9126 §4): with a `request_uri`, the ones the client
@@ -12,7 +12,9 @@ export async function authorizationParameters(
   query: Readonly<Record<string, string>>,
   pushed: PushedRequests,
 ): Promise<{ params: Record<string, string>; pushed: boolean }> {
-  if (query.request_uri === undefined) return { params: { ...query }, pushed: false };
+  // Any other request_uri is left to the validation, which refuses it (request_uri_not_supported).
+  if (query.request_uri === undefined || !query.request_uri.startsWith(REQUEST_URI_PREFIX))
+    return { params: { ...query }, pushed: false };
   if (!query.client_id) throw OAuthError.invalidRequest('The request is missing the "client_id" parameter.');
   return { params: await pushed.take(query.client_id, query.request_uri), pushed: true };
 }

@@ -127,7 +127,7 @@ export function checkClientMetadata(body: unknown, limits: MetadataLimits): Clie
  * `backchannel_logout_uri` (Back-Channel Logout §2.2: an absolute http(s) URL without a fragment)
  * and `backchannel_logout_session_required`.
  */
-function checkLogoutMetadata(
+export function checkLogoutMetadata(
   input: Record<string, unknown>,
   rules: { publicClient: boolean; maxRedirects: number },
 ): LogoutSettings {

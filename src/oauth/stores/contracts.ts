@@ -126,6 +126,8 @@ export interface PurgeCounts {
   registrationTokens: number;
   /** API keys revoked, or expired (a key without an expiry never is). */
   apiKeys: number;
+  /** Only with expired ones: which clients a login session authorized, once none of its user's sessions is alive. */
+  logoutSessions: number;
 }
 
 /**

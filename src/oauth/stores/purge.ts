@@ -39,6 +39,7 @@ export async function purgeInBatches(
     pushedRequests: 0,
     registrationTokens: 0,
     apiKeys: 0,
+    logoutSessions: 0,
   };
   if (!options.revoked && !options.expired) return counts;
   const batchSize = options.batchSize ?? PURGE_BATCH_SIZE;
@@ -75,7 +76,57 @@ export async function purgeInBatches(
       else await rest(performance.now() - started);
     }
   }
+  if (options.expired) counts.logoutSessions = await purgeLogoutSessions(db, options, batchSize);
   return counts;
+}
+
+/**
+ * The record of which clients were authorized in which login session (`sid`, for back-channel
+ * logout) outlives its use once none of the user's login sessions is alive: a row from before
+ * `before`, of a user without a session that expires after it, goes. Batches of sids, paced the same.
+ */
+async function purgeLogoutSessions(
+  db: Kysely<Database>,
+  options: PurgeOptions,
+  batchSize: number,
+): Promise<number> {
+  const stale = (eb: ExpressionBuilder<Database, 'oauth_logout_sessions'>) =>
+    eb.and([
+      eb('oauth_logout_sessions.created_at', '<', options.before),
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('sessions')
+            .select('sessions.id')
+            .whereRef('sessions.user_id', '=', 'oauth_logout_sessions.user_id')
+            .where('sessions.expires_at', '>', options.before),
+        ),
+      ),
+    ]);
+  let deleted = 0;
+  for (;;) {
+    const started = performance.now();
+    const rows = await db
+      .selectFrom('oauth_logout_sessions')
+      .select('sid')
+      .where(stale)
+      .limit(batchSize)
+      .execute();
+    if (rows.length === 0) return deleted;
+    const result = await db
+      .deleteFrom('oauth_logout_sessions')
+      .where(
+        'sid',
+        'in',
+        rows.map((row) => row.sid),
+      )
+      .where(stale)
+      .executeTakeFirst();
+    deleted += Number(result.numDeletedRows);
+    if (Number(result.numDeletedRows) === 0) return deleted;
+    if (options.paced === false) await new Promise((resume) => setImmediate(resume));
+    else await rest(performance.now() - started);
+  }
 }
 
 function expiresOnly(table: PurgedTable): boolean {
