@@ -1,5 +1,6 @@
 import { type ConfigSlice, envBool, envInt } from '../core/config.js';
 import { parsePolicy, type RateLimitPolicy } from '../rate-limits/policy.js';
+import { type NotificationKind, parseKinds } from './notifications/kinds.js';
 
 export interface AccountsConfig {
   verification: {
@@ -32,6 +33,20 @@ export interface AccountsConfig {
      */
     answerMs: number;
   };
+  notifications: {
+    /**
+     * The kinds not sent (`NOTIFICATIONS_OFF=receipt,new-device`). Operator configuration only:
+     * a user cannot turn off a security notice.
+     */
+    off: NotificationKind[];
+    /** The "trial ends soon" notice goes this many days before the trial's end. */
+    trialEndingDays: number;
+    /**
+     * How often the reference service looks for trials about to end (minutes), for providers that
+     * send no such webhook (Braintree). 0: never.
+     */
+    trialScanMinutes: number;
+  };
 }
 
 declare module '../core/config.js' {
@@ -58,6 +73,7 @@ export const accountsConfig: ConfigSlice<'accounts'> = {
         address: { points: 20, durationSeconds: 3600 },
         answerMs: 250,
       },
+      notifications: { off: [], trialEndingDays: 3, trialScanMinutes: 60 },
     },
   },
   fromEnv: (env) => ({
@@ -76,6 +92,11 @@ export const accountsConfig: ConfigSlice<'accounts'> = {
         email: parsePolicy(env.THROTTLE_PASSWORD_RESET_EMAIL, 'THROTTLE_PASSWORD_RESET_EMAIL'),
         address: parsePolicy(env.THROTTLE_PASSWORD_RESET_ADDRESS, 'THROTTLE_PASSWORD_RESET_ADDRESS'),
         answerMs: envInt(env.ACCOUNTS_PASSWORD_RESET_ANSWER_MS, 'ACCOUNTS_PASSWORD_RESET_ANSWER_MS'),
+      },
+      notifications: {
+        off: parseKinds(env.NOTIFICATIONS_OFF, 'NOTIFICATIONS_OFF'),
+        trialEndingDays: envInt(env.NOTIFICATIONS_TRIAL_ENDING_DAYS, 'NOTIFICATIONS_TRIAL_ENDING_DAYS'),
+        trialScanMinutes: envInt(env.NOTIFICATIONS_TRIAL_SCAN_MINUTES, 'NOTIFICATIONS_TRIAL_SCAN_MINUTES'),
       },
     },
   }),

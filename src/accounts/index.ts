@@ -15,6 +15,24 @@ export {
   PasswordChanged,
   SignedInFromNewDevice,
 } from './events.js';
+export type { DeviceSighting } from './known-devices.js';
+export { KnownDevices } from './known-devices.js';
+export type { CredentialCreatedData } from './notifications/credential-created.js';
+export { credentialCreatedMail, credentialCreatedNotification } from './notifications/credential-created.js';
+export type { EmailChangedData } from './notifications/email-changed.js';
+export { emailChangedMail, emailChangedNotification } from './notifications/email-changed.js';
+export type { NotificationKind } from './notifications/kinds.js';
+export { MONEY_NOTIFICATIONS, NOTIFICATION_KINDS, SECURITY_NOTIFICATIONS } from './notifications/kinds.js';
+export type { NewDeviceData } from './notifications/new-device.js';
+export { newDeviceMail, newDeviceNotification } from './notifications/new-device.js';
+export type { NoticeMailParts } from './notifications/notice-mail.js';
+export { describeOrigin, noticeMail } from './notifications/notice-mail.js';
+export type { Notice, NoticeMail, Notification } from './notifications/notification.js';
+export { defineNotification } from './notifications/notification.js';
+export type { NotificationsDeps } from './notifications/notifications.js';
+export { Notifications } from './notifications/notifications.js';
+export type { PasswordChangedData } from './notifications/password-changed.js';
+export { passwordChangedMail, passwordChangedNotification } from './notifications/password-changed.js';
 export type { PasswordResetDeps, ResetOutcome } from './password-reset/password-reset.js';
 export { PasswordReset } from './password-reset/password-reset.js';
 export { resetPasswordMail } from './password-reset/reset-password-mail.js';

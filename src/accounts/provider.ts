@@ -8,6 +8,7 @@ import { AuthorizedApps } from '../oauth/tokens/authorized-apps.js';
 import { RateLimits } from '../rate-limits/rate-limits.js';
 import { AccountTokens } from './account-tokens.js';
 import { accountsMigrations } from './migrations.js';
+import { registerNotifications } from './notifications/register-notifications.js';
 import { PasswordReset } from './password-reset/password-reset.js';
 import { PasswordResetController } from './password-reset/password-reset-controller.js';
 import { REGISTRATION_MAILED, takenEmailNotice } from './registration/taken-email-notice.js';
@@ -16,8 +17,8 @@ import { VerificationController } from './verification/verification-controller.j
 import { ensureEmailVerified } from './verification/verified-middleware.js';
 
 /**
- * The account half (`config.accounts`): e-mail verification (with the `verified` middleware) and
- * password reset.
+ * The account half (`config.accounts`): e-mail verification (with the `verified` middleware),
+ * password reset, and the notifications (docs/accounts.md, "Notifications").
  * Needs `authProvider()` and `mailProvider()`; register it after the modules whose routes it
  * guards (`oauthProvider()`, `billingProvider()`).
  */
@@ -77,6 +78,7 @@ export function accountsProvider(): ServiceProvider {
         .name('verification.verify')
         .middleware('web');
       registerPasswordReset(app);
+      registerNotifications(app);
     },
   };
 }

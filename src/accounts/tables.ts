@@ -4,6 +4,8 @@ import type { NullableTimestamp, Timestamp } from '../database/types.js';
 declare module '../database/types.js' {
   interface Database {
     account_tokens: AccountTokensTable;
+    account_notifications: AccountNotificationsTable;
+    account_devices: AccountDevicesTable;
   }
 }
 
@@ -32,3 +34,21 @@ export interface AccountTokensTable {
 }
 
 export type AccountTokenRow = Selectable<AccountTokensTable>;
+
+/** One row per notice queued, keyed by what it is about: the same notice is never queued twice. */
+export interface AccountNotificationsTable {
+  key: string;
+  kind: string;
+  user_id: number | null;
+  mail_id: number | null;
+  created_at: Timestamp;
+}
+
+/** A device (a digest of browser and address) a user signed in from. */
+export interface AccountDevicesTable {
+  id: Generated<number>;
+  user_id: number;
+  fingerprint: string;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+}

@@ -24,3 +24,17 @@ export class LoggedOut {
     readonly session: Session,
   ) {}
 }
+
+/**
+ * A user signed in with their password (the login page). Raised after the session is theirs;
+ * carries the client's address and browser for whoever keeps track of devices.
+ */
+export class SignedIn {
+  constructor(
+    readonly user: User,
+    /** The client's address as the socket saw it; undefined in process (tests, `app.request`). */
+    readonly ip: string | undefined,
+    readonly userAgent: string | undefined,
+    readonly at: Date,
+  ) {}
+}

@@ -46,3 +46,18 @@ export class ApiKeyRevoked {
     readonly userId: number,
   ) {}
 }
+
+/**
+ * Raised after a user creates a credential that acts for them — a personal access token, an API
+ * key, an OAuth client they own — so they can be told (a stolen session minting a token shows).
+ */
+export class CredentialCreated {
+  constructor(
+    readonly kind: 'personal-access-token' | 'api-key' | 'client',
+    /** The token's, key's or client's id. */
+    readonly id: string,
+    readonly userId: number,
+    /** The name the user gave it. */
+    readonly name: string,
+  ) {}
+}

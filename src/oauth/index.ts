@@ -21,6 +21,7 @@ export {
   AccessTokenRevoked,
   ApiKeyRevoked,
   ClientRevoked,
+  CredentialCreated,
   RefreshTokenCreated,
 } from './events.js';
 export type {

@@ -91,12 +91,16 @@ export function tooManyRequests(results: readonly RateLimitResult[]): HttpError 
  * every request comes from the proxy: see docs/security.md.
  */
 export function clientAddress(c: Context): string {
+  const address = socketAddress(c);
+  if (!address) return 'local';
+  return isIPv6(address) ? `${ipv6Prefix64(address)}::/64` : address;
+}
+
+/** The peer's address as the socket saw it (an IPv4-mapped one as IPv4); undefined in process. */
+export function socketAddress(c: Context): string | undefined {
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
   const address = env?.incoming?.socket?.remoteAddress;
-  if (!address) return 'local';
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1]!;
-  return isIPv6(address) ? `${ipv6Prefix64(address)}::/64` : address;
+  return address?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
 }
 
 /** The first four groups of an IPv6 address, expanded (`2001:db8::1` → `2001:db8:0:0`). */

@@ -3,10 +3,10 @@ import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { EventDispatcher } from '../../core/events.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
-import { clientAddress, withRateLimitHeaders } from '../../rate-limits/http.js';
+import { clientAddress, socketAddress, withRateLimitHeaders } from '../../rate-limits/http.js';
 import { renderPage } from '../../views/render.js';
 import { csrfToken, login, logout, requireSession } from '../context.js';
-import { LoggedOut } from '../events.js';
+import { LoggedOut, SignedIn } from '../events.js';
 import { sameSitePath } from '../intended.js';
 import { LoginThrottle, waitMessage } from '../login-throttle.js';
 import { AuthOptionsKey, type ResolvedAuthOptions } from '../options.js';
@@ -58,7 +58,9 @@ export class LoginController {
       return withRateLimitHeaders(res, attempt.results);
     }
     await this.throttle.succeeded(email, address);
-    login(c, user, this.clock.now());
+    const now = this.clock.now();
+    login(c, user, now);
+    await this.events.dispatch(new SignedIn(user, socketAddress(c), c.req.header('user-agent'), now));
     return c.redirect(intended ?? this.options.home, 302);
   }
 

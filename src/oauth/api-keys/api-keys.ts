@@ -4,7 +4,7 @@ import { ValidationError } from '../../core/errors.js';
 import { EventDispatcher } from '../../core/events.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { isUniqueViolation } from '../../database/errors.js';
-import { ApiKeyRevoked } from '../events.js';
+import { ApiKeyRevoked, CredentialCreated } from '../events.js';
 import { Scopes } from '../scopes.js';
 import { hashSecret, randomId } from '../secrets.js';
 import { apiKeyEnvironment } from './environment.js';
@@ -71,6 +71,7 @@ export class ApiKeys {
           ? new Date(now.getTime() + input.expiresInDays * DAY_MS).toISOString()
           : null,
       });
+      await this.events.dispatch(new CredentialCreated('api-key', key.id, userId, key.name));
       return { plainKey, key };
     } catch (err) {
       if (isUniqueViolation(err))

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
+import { EventDispatcher } from '../../core/events.js';
 import { ClockKey } from '../../core/keys.js';
+import { CredentialCreated } from '../events.js';
 import type { GrantRegistry } from '../grants/registry.js';
 import type { ClientRecord } from '../records.js';
 import { hashSecret, randomSecret } from '../secrets.js';
@@ -37,30 +39,45 @@ export interface CreatedClient {
 
 /** Creates, finds, updates and revokes OAuth clients (Passport's ClientRepository). */
 export class Clients {
-  static inject = [OAuthStoreKey, ClockKey, TokenRevoker] as const;
+  static inject = [OAuthStoreKey, ClockKey, TokenRevoker, EventDispatcher] as const;
 
   constructor(
     private readonly store: OAuthStore,
     private readonly clock: Clock,
     private readonly revoker: TokenRevoker,
+    private readonly events?: EventDispatcher,
   ) {}
 
   /**
    * A new client of `input.userId`, unless that user already owns `max` live clients (then
    * undefined). Creates for one user take turns, so creates sent at once cannot pass the cap.
    */
-  createForOwner(
+  async createForOwner(
     input: NewClientInput & { userId: number },
     max: number,
   ): Promise<CreatedClient | undefined> {
-    return this.store.transaction(async (store) => {
+    const created = await this.store.transaction(async (store) => {
       await store.clients.lockOwner(input.userId);
       if ((await store.clients.forUser(input.userId)).length >= max) return undefined;
       return this.create(input, store);
     });
+    if (created) await this.announce(created.client);
+    return created;
   }
 
+  /** Raises `CredentialCreated` for a user's client, unless `store` is a transaction (its caller raises it after). */
   async create(input: NewClientInput, store = this.store): Promise<CreatedClient> {
+    const created = await this.insert(input, store);
+    if (store === this.store) await this.announce(created.client);
+    return created;
+  }
+
+  private async announce(client: ClientRecord): Promise<void> {
+    if (client.userId !== null && !client.personalAccessClient)
+      await this.events?.dispatch(new CredentialCreated('client', client.id, client.userId, client.name));
+  }
+
+  private async insert(input: NewClientInput, store: OAuthStore): Promise<CreatedClient> {
     const plainSecret = input.confidential === false ? null : randomSecret();
     const client = await store.clients.create(
       {

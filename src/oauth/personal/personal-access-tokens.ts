@@ -1,7 +1,9 @@
 import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { ConfigurationError } from '../../core/errors.js';
+import { EventDispatcher } from '../../core/events.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
+import { CredentialCreated } from '../events.js';
 import { type AccessTokenRecord, type AccessTokenWithClient, isRecordId } from '../records.js';
 import { Scopes } from '../scopes.js';
 import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
@@ -29,7 +31,15 @@ export class PersonalAccessClientMissing extends ConfigurationError {
  * (`oauth.personalAccessTokenTtlSeconds`, not the configured access token lifetime).
  */
 export class PersonalAccessTokens {
-  static inject = [OAuthStoreKey, TokenIssuer, TokenRevoker, Scopes, ConfigKey, ClockKey] as const;
+  static inject = [
+    OAuthStoreKey,
+    TokenIssuer,
+    TokenRevoker,
+    Scopes,
+    ConfigKey,
+    ClockKey,
+    EventDispatcher,
+  ] as const;
 
   constructor(
     private readonly store: OAuthStore,
@@ -38,6 +48,7 @@ export class PersonalAccessTokens {
     private readonly scopes: Scopes,
     private readonly config: TollgateConfig,
     private readonly clock: Clock,
+    private readonly events?: EventDispatcher,
   ) {}
 
   /** Throws `invalid_scope` (OAuthError) for an unknown scope or `*`; 422 for one the user's plan does not allow. */
@@ -57,6 +68,9 @@ export class PersonalAccessTokens {
       scopes: granted,
       ttlSeconds: this.config.oauth.personalAccessTokenTtlSeconds,
     });
+    await this.events?.dispatch(
+      new CredentialCreated('personal-access-token', issued.record.id, userId, name),
+    );
     return { accessToken: issued.accessToken, token: issued.record };
   }
 
