@@ -35,6 +35,7 @@ import { AccessTokenVerifier } from './jwt/access-token-verifier.js';
 import { keyPaths } from './keys/key-files.js';
 import { previousKeysPath } from './keys/previous-keys.js';
 import { SigningKeys } from './keys/signing-keys.js';
+import { BackchannelDeliveries } from './logout/backchannel-deliveries.js';
 import { BackchannelLogout } from './logout/backchannel-logout.js';
 import { ClientLogout } from './logout/client-logout.js';
 import { existingSid } from './logout/session-sid.js';
@@ -95,13 +96,20 @@ export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
       CsrfExceptions.of(app).addRule(isAuthorizationRequestPost).addRule(isLogoutRequestPost);
       registerApiGuard(app, options.guard);
       app.onClose(() => app.container.make(DpopProofs).replay.close());
-      app.onClose(() => app.container.make(BackchannelLogout).close());
+      app.onClose(() => {
+        const backchannel = app.container.make(BackchannelLogout);
+        backchannel.close();
+        // An attempt under way finishes (or times out) before the database closes.
+        return backchannel.settled();
+      });
       app.readiness.add('signing keys', async () => {
         await app.container.make(SigningKeys).load();
       });
     },
     boot(app: Application) {
       countTokensGranted(app);
+      // Back-Channel Logout §2.8: deliveries a stop left unfinished go out now.
+      app.container.make(BackchannelLogout).resume();
       // Back-Channel Logout §2: signing out with the site's own logout form ends the session too.
       app.events.listen(LoggedOut, (event) => {
         const sid = existingSid(event.session);
@@ -139,6 +147,7 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(TokenEndpoint)
     .singleton(TokenInspector)
     .singleton(ClientLogout)
+    .singleton(BackchannelDeliveries)
     .singleton(BackchannelLogout)
     .singleton(AuthorizationService)
     .singleton(Clients)

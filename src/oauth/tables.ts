@@ -116,6 +116,18 @@ export interface OAuthAccessTokenClaimsTable {
   claims: string;
 }
 
+/** A back-channel logout token waiting for (another) delivery attempt. */
+export interface OAuthBackchannelDeliveriesTable {
+  /** The logout token's `jti`. */
+  id: string;
+  client_id: string;
+  uri: string;
+  logout_token: string;
+  attempts: number;
+  next_attempt_at: string;
+  created_at: string;
+}
+
 /** Which clients got an ID token in which login session (`sid`), for back-channel logout. */
 export interface OAuthLogoutSessionsTable {
   sid: string;
@@ -203,6 +215,7 @@ declare module '../database/types.js' {
     oauth_client_logout: OAuthClientLogoutTable;
     oauth_logout_sessions: OAuthLogoutSessionsTable;
     oauth_access_token_claims: OAuthAccessTokenClaimsTable;
+    oauth_backchannel_deliveries: OAuthBackchannelDeliveriesTable;
     oauth_device_codes: OAuthDeviceCodesTable;
     oauth_registration_tokens: OAuthRegistrationTokensTable;
     oauth_client_registrations: OAuthClientRegistrationsTable;

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet, jwtVerify } from 'jose';
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, type JSONWebKeySet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackchannelLogout } from '../../src/oauth/logout/backchannel-logout.js';
 import { ClientLogout } from '../../src/oauth/logout/client-logout.js';
@@ -264,6 +264,30 @@ describe(`Back-Channel Logout OP certification modules (${engine})`, () => {
       currentDate: plan.t.clock.now(),
     });
     expect(payload).toMatchObject({ sub: claims.sub, sid: claims.sid });
+  });
+
+  it('§2.8: a delivery still failing at a stop is stored, and the next start sends it', async () => {
+    const browser = new Browser(plan.t.url);
+    await browser.login({ email: 'ada@example.com', password: 'correct horse battery' });
+    const { tokens, claims } = await codeFlow(plan, { browser });
+    const before = received.length;
+    failNext = 1_000;
+    await browser.get(endSession({ id_token_hint: tokens.id_token! }));
+    const stored = () => plan.t.app.db.selectFrom('oauth_backchannel_deliveries').selectAll().execute();
+    while (received.length === before) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The application stops while the delivery waits for its retry.
+    const running = plan.t.app.container.make(BackchannelLogout);
+    running.close();
+    await running.settled();
+    expect(await stored()).toMatchObject([{ client_id: plan.client.id, attempts: 1 }]);
+    // The next start (a new instance of the service on the same database) resumes it.
+    failNext = 0;
+    const restarted = plan.t.app.container.construct(BackchannelLogout);
+    restarted.resume();
+    await restarted.settled();
+    expect(received).toHaveLength(before + 2);
+    expect(decodeJwt(received.at(-1)!)).toMatchObject({ sid: claims.sid, aud: plan.client.id });
+    expect(await stored()).toEqual([]);
   });
 });
 
