@@ -168,8 +168,9 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
 function defineOAuthLimits(app: Application): void {
   const limits = app.container.make(RateLimits);
   const { token, api, device } = app.config.oauth.throttle;
-  limits.define('token.client', token.client);
-  limits.define('token.address', token.address);
+  // Only failed client authentications count: a request a crash cut off stops counting in seconds.
+  limits.define('token.client', token.client, { failuresOnly: true });
+  limits.define('token.address', token.address, { failuresOnly: true });
   limits.define('oauth-api.user', api.user);
   limits.define('device.user', device.user);
   limits.define('device.address', device.address);

@@ -16,6 +16,13 @@ export interface RateLimitPolicy {
   maxBlockSeconds?: number;
 }
 
+/**
+ * The window of a `failuresOnly` limit's attempts in flight: an attempt a crash never settled
+ * counts at most this long. Longer than the requests it guards take; one settled after its window
+ * ended may leave the next window an attempt short (Redis) — never the store of failures.
+ */
+export const IN_FLIGHT_SECONDS = 10;
+
 /** How long the strikes that double a back-off are remembered (a day without a new block). */
 export const STRIKE_MEMORY_SECONDS = 86_400;
 

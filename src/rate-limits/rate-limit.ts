@@ -20,10 +20,14 @@ export interface RateLimitClaim {
   readonly msBeforeNext: number;
 }
 
-/** The limiters behind one named limit: the counter, and the strikes that double its blocks. */
+/**
+ * The limiters behind one named limit: the counter, the strikes that double its blocks, and, for a
+ * limit that counts failures only, the attempts in flight (a short window of its own).
+ */
 export interface RateLimitStores {
   counter: RateLimiterAbstract;
   strikes?: RateLimiterAbstract | undefined;
+  inFlight?: RateLimiterAbstract | undefined;
 }
 
 /**
@@ -49,9 +53,57 @@ export class RateLimit {
    */
   async consume(subject: string): Promise<RateLimitResult> {
     if (!this.enabled) return this.#result(true, new RateLimiterRes(Number.MAX_SAFE_INTEGER, 0));
+    const { allowed, res } = await this.#count(keyOf(subject));
+    return this.#result(allowed, res);
+  }
+
+  /**
+   * Starts an attempt that counts only if it fails (`settle`), on a limit defined with
+   * `failuresOnly`: allowed while the window's failures and the attempts in flight stay within the
+   * limit. The attempt holds its place in a short window of its own, so one that a crash never
+   * settles stops counting within that window instead of until the failures' window ends. Without
+   * `failuresOnly` it is `consume`, and a settled success gives the attempt back.
+   */
+  async begin(subject: string): Promise<RateLimitResult> {
+    const inFlight = this.stores.inFlight;
+    if (!this.enabled || !inFlight) return this.consume(subject);
     const key = keyOf(subject);
+    const held = await inFlight.consume(key).catch((rejection: unknown) => {
+      if (rejection instanceof RateLimiterRes) return rejection;
+      throw rejection;
+    });
+    // Read after taking a place: an attempt that settled meanwhile has its failure counted (its
+    // place, perhaps, too), so of parallel attempts never more than `points` get through.
+    const failed = await this.stores.counter.get(key).catch(async (err: unknown) => {
+      await inFlight.reward(key);
+      throw err;
+    });
+    const failures = failed?.consumedPoints ?? 0;
+    const counted = failures + held.consumedPoints;
+    if (counted <= this.policy.points)
+      return this.#result(true, new RateLimiterRes(this.policy.points - counted, failed?.msBeforeNext ?? 0));
+    await inFlight.reward(key);
+    const ms = failures > this.policy.points ? failed!.msBeforeNext : held.msBeforeNext;
+    return this.#result(false, new RateLimiterRes(0, ms, counted));
+  }
+
+  /** Ends an attempt `begin` allowed: a failure counts (and may start a block), a success does not. */
+  async settle(subject: string, failedAttempt: boolean): Promise<void> {
+    if (!this.enabled) return;
+    const key = keyOf(subject);
+    const inFlight = this.stores.inFlight;
+    if (!inFlight) {
+      if (!failedAttempt) await this.stores.counter.reward(key);
+      return;
+    }
+    if (failedAttempt) await this.#count(key);
+    await inFlight.reward(key);
+  }
+
+  /** One attempt on the counter; the first over the limit starts the next, longer block. */
+  async #count(key: string): Promise<{ allowed: boolean; res: RateLimiterRes }> {
     try {
-      return this.#result(true, await this.stores.counter.consume(key));
+      return { allowed: true, res: await this.stores.counter.consume(key) };
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       // Exactly one attempt is the first over the limit (the counts are atomic): it starts the
@@ -61,10 +113,10 @@ export class RateLimit {
         const seconds = blockSeconds(this.policy, strike.consumedPoints);
         if (seconds > 0) {
           await this.stores.counter.block(key, seconds);
-          return this.#result(false, new RateLimiterRes(0, seconds * 1000, this.policy.points + 1));
+          return { allowed: false, res: new RateLimiterRes(0, seconds * 1000, this.policy.points + 1) };
         }
       }
-      return this.#result(false, rejection);
+      return { allowed: false, res: rejection };
     }
   }
 

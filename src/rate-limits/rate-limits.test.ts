@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { clientAddress } from './http.js';
-import { blockSeconds, parsePolicy } from './policy.js';
+import { blockSeconds, IN_FLIGHT_SECONDS, parsePolicy } from './policy.js';
 import { RateLimits } from './rate-limits.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -66,6 +66,25 @@ for (const store of stores) {
         true,
       );
       expect((await limit.consume('grace@example.com')).allowed).toBe(true);
+    });
+
+    it('failures only: of 30 parallel attempts against 5 points, 5 run at once; only failures stay counted', async () => {
+      const limits = await setup();
+      const limit = limits.define(
+        'probe.failures',
+        { points: 5, durationSeconds: 60 },
+        { failuresOnly: true },
+      );
+      await limits.start();
+      const begun = await Promise.all(Array.from({ length: 30 }, () => limit.begin('client-a')));
+      expect(begun.filter((r) => r.allowed)).toHaveLength(5);
+      // Three succeed, two fail: the two stay counted, so three more may run, and no fourth.
+      for (const failed of [false, false, false, true, true]) await limit.settle('client-a', failed);
+      const next = await Promise.all(Array.from({ length: 10 }, () => limit.begin('client-a')));
+      expect(next.filter((r) => r.allowed)).toHaveLength(3);
+      for (let i = 0; i < 3; i++) await limit.settle('client-a', true);
+      expect((await limit.begin('client-a')).allowed).toBe(false);
+      expect((await limit.begin('client-b')).allowed).toBe(true);
     });
 
     it('reward gives an attempt back; clear forgets the subject', async () => {
@@ -138,6 +157,24 @@ describe(`back-off in the database (${engine}), on the application clock`, () =>
     await limit.consume('k');
     await limit.consume('k');
     expect((await limit.consume('k')).resetSeconds).toBe(60);
+  });
+
+  it('failures only: attempts a crash never settled stop counting after the in-flight window, failures do not', async () => {
+    t = await createTestApp();
+    const limits = t.app.container.make(RateLimits);
+    const limit = limits.define(
+      'probe.in-flight',
+      { points: 5, durationSeconds: 60 },
+      { failuresOnly: true },
+    );
+    await limit.begin('k');
+    await limit.settle('k', true);
+    // Four begun and never settled, as requests in flight when the process was killed.
+    for (let i = 0; i < 4; i++) expect((await limit.begin('k')).allowed).toBe(true);
+    expect((await limit.begin('k')).allowed).toBe(false);
+    t.clock.advance(IN_FLIGHT_SECONDS * 1000 + 1);
+    const after = await Promise.all(Array.from({ length: 6 }, () => limit.begin('k')));
+    expect(after.filter((r) => r.allowed)).toHaveLength(4);
   });
 
   it('expired counters are swept', async () => {

@@ -6,7 +6,7 @@ import type { Logger } from '../core/logger.js';
 import type { Database } from '../database/types.js';
 import { KyselyRateLimiter } from './kysely-limiter.js';
 import { LeasedLimit, type LeasedLimitOptions } from './leased-limit.js';
-import { type RateLimitPolicy, STRIKE_MEMORY_SECONDS } from './policy.js';
+import { IN_FLIGHT_SECONDS, type RateLimitPolicy, STRIKE_MEMORY_SECONDS } from './policy.js';
 import { RateLimit } from './rate-limit.js';
 import { RequestPathRedis } from './request-path-redis.js';
 
@@ -43,7 +43,11 @@ export class RateLimits {
     return this.options.redisUrl ? 'redis' : 'database';
   }
 
-  define(name: string, policy: RateLimitPolicy): RateLimit {
+  /**
+   * `failuresOnly`: the limit counts attempts that failed (`begin`, then `settle`), holding the ones
+   * in flight for `IN_FLIGHT_SECONDS` only — for attempts a crash may leave unsettled.
+   */
+  define(name: string, policy: RateLimitPolicy, options: { failuresOnly?: boolean } = {}): RateLimit {
     if (!/^[a-z][a-z0-9._-]*$/.test(name)) throw new ConfigurationError(`Bad rate limit name "${name}".`);
     if (!(policy.points >= 0) || !(policy.durationSeconds > 0)) {
       throw new ConfigurationError(`Rate limit "${name}" needs points ≥ 0 and durationSeconds > 0.`);
@@ -52,6 +56,9 @@ export class RateLimits {
       counter: this.#limiter(name, policy.points, policy.durationSeconds),
       strikes: policy.maxBlockSeconds
         ? this.#limiter(`${name}.strikes`, Number.MAX_SAFE_INTEGER, STRIKE_MEMORY_SECONDS)
+        : undefined,
+      inFlight: options.failuresOnly
+        ? this.#limiter(`${name}.in-flight`, policy.points, IN_FLIGHT_SECONDS)
         : undefined,
     });
     this.#limits.set(name, limit);

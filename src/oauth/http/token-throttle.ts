@@ -11,10 +11,11 @@ import { type PresentedClient, presentedClient, VerifiedCredentials } from './ve
  * `POST /oauth/token` rate limits, counted before the endpoint runs (so parallel requests cannot
  * outrun them) and settled from its answer:
  *
- * - a request presenting a client secret counts against `token.address` and `token.client`; the
- *   count is given back unless the answer is 401 `invalid_client`, so only failures add up —
- *   client-secret guessing (RFC 6749 §2.3.1, §10.10). Credentials this instance saw succeed skip
- *   both counters;
+ * - a request presenting a client secret is an attempt on `token.address` and `token.client`
+ *   that counts only when the answer is 401 `invalid_client`, so only failures add up —
+ *   client-secret guessing (RFC 6749 §2.3.1, §10.10). While it runs it holds a place in flight
+ *   (so parallel guesses cannot outrun the limit), which a crash gives up within seconds.
+ *   Credentials this instance saw succeed skip both counters;
  * - a password grant (RFC 6749 §4.3.2: "MUST protect the endpoint against brute force attacks")
  *   counts against the login limits, per username and per address, exactly as the login form.
  *
@@ -39,10 +40,10 @@ export function throttleTokenRequests(limits: RateLimits, login: () => LoginThro
     const results: RateLimitResult[] = [];
 
     if (guessing) {
-      results.push(await byAddress.consume(address));
-      if (results[0]!.allowed) results.push(await byClient.consume(guessing.id));
+      results.push(await byAddress.begin(address));
+      if (results[0]!.allowed) results.push(await byClient.begin(guessing.id));
       if (results.some((r) => !r.allowed)) {
-        await giveBack(results, guessing, address);
+        await settle(results, guessing, address, false);
         return tooMany(c, results);
       }
     }
@@ -52,7 +53,7 @@ export function throttleTokenRequests(limits: RateLimits, login: () => LoginThro
       password = await login().attempt(username, address);
       results.push(...password.results);
       if (!password.allowed) {
-        if (guessing) await giveBack(results, guessing, address); // the client was not checked
+        if (guessing) await settle(results, guessing, address, false); // the client was not checked
         return tooMany(c, results);
       }
     }
@@ -61,7 +62,7 @@ export function throttleTokenRequests(limits: RateLimits, login: () => LoginThro
       await next();
     } catch (err) {
       await unanswered();
-      if (guessing) await giveBack(results, guessing, address);
+      if (guessing) await settle(results, guessing, address, false);
       throw err;
     }
     // A server error answered nothing about the credentials: nothing it counted stays counted.
@@ -72,7 +73,7 @@ export function throttleTokenRequests(limits: RateLimits, login: () => LoginThro
       if (clientFailed) verified.forget(key);
       else if (c.res.status === 200 || c.res.status === 201) verified.add(key);
     }
-    if (guessing && !clientFailed) await giveBack(results, guessing, address);
+    if (guessing) await settle(results, guessing, address, clientFailed);
     if (password && c.res.status === 200) await login().succeeded(username as string, address);
     if (results.length > 0) {
       const res = withRateLimitHeaders(c.res, results);
@@ -85,12 +86,17 @@ export function throttleTokenRequests(limits: RateLimits, login: () => LoginThro
     }
   };
 
-  /** Returns the attempts counted for a client authentication that did not fail. */
-  async function giveBack(results: RateLimitResult[], client: PresentedClient, address: string) {
-    const counted = results.filter((r) => r.allowed && r.name.startsWith('token.'));
+  /** Ends the client authentication attempts `results` began: they count only when it failed. */
+  async function settle(
+    results: RateLimitResult[],
+    client: PresentedClient,
+    address: string,
+    failed: boolean,
+  ) {
+    const begun = results.filter((r) => r.allowed && r.name.startsWith('token.'));
     await Promise.all(
-      counted.map((r) =>
-        r.name === 'token.address' ? byAddress.reward(address) : byClient.reward(client.id),
+      begun.map((r) =>
+        r.name === 'token.address' ? byAddress.settle(address, failed) : byClient.settle(client.id, failed),
       ),
     );
   }
