@@ -6,8 +6,8 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app/bootstrap.js';
-import { IN_FLIGHT_SECONDS } from '../../src/kernel/rate-limits/policy.js';
 import { Clients } from '../../src/oauth/index.js';
+import { IN_FLIGHT_SECONDS } from '../../src/rate-limits/policy.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { type OwnRedis, startRedisServer } from '../support/redis-server.js';
 import { type ServiceProcess, startService } from './service.js';
@@ -39,6 +39,11 @@ async function tokenClientCounts(redis: Redis): Promise<number> {
   return values.reduce((sum, v) => sum + Number(v ?? 0), 0);
 }
 
+interface Credentials {
+  id: string;
+  secret: string;
+}
+
 /**
  * A service killed (SIGKILL) while a client's token requests are in flight settles none of them.
  * They must not stay counted against the client as failures: restarted, the service gives that
@@ -50,7 +55,9 @@ describe('token.client after a crash with requests in flight', () => {
   let redis: Redis;
   let storage: string;
   let service: ServiceProcess | undefined;
-  let client: { id: string; secret: string };
+  let client: Credentials;
+  /** Another client, whose first token makes the service compile and connect what issuing needs. */
+  let warmUp: Credentials;
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -67,8 +74,13 @@ describe('token.client after a crash with requests in flight', () => {
       storagePath: storage,
       log: { level: 'silent' },
     });
-    const created = await app.container.make(Clients).create({ name: 'Backend job', redirect: '' });
+    const clients = app.container.make(Clients);
+    const [created, other] = [
+      await clients.create({ name: 'Backend job', redirect: '' }),
+      await clients.create({ name: 'Another job', redirect: '' }),
+    ];
     client = { id: created.client.id, secret: created.plainSecret! };
+    warmUp = { id: other.client.id, secret: other.plainSecret! };
     await app.close();
   }, 120_000);
 
@@ -80,18 +92,19 @@ describe('token.client after a crash with requests in flight', () => {
     if (storage) rmSync(storage, { recursive: true, force: true });
   });
 
-  const token = (url: string) =>
+  const token = (url: string, as = client) =>
     fetch(`${url}/oauth/token`, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
-        authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+        authorization: `Basic ${Buffer.from(`${as.id}:${as.secret}`).toString('base64')}`,
       },
       body: new URLSearchParams({ grant_type: 'client_credentials' }),
     });
 
   it(`40 client-credentials requests in flight at SIGKILL: restarted, the client gets its token within ${IN_FLIGHT_SECONDS} s`, async () => {
     const first = service!;
+    expect((await token(first.url, warmUp)).status).toBe(200);
     const release = await holdTokenWrites(database);
     let killedAt = 0;
     try {
