@@ -34,7 +34,12 @@ export type {
   UserCredentials,
 } from './grants/grant.js';
 export { defineGrant, userTokens } from './grants/grant.js';
+export { CredentialSlot } from './guard/credential-slot.js';
+export type { GuardStep } from './guard/guard-steps.js';
 export { checkForAnyScope, checkScopes, currentAccessToken } from './guard/index.js';
+export type { VerifiedToken } from './guard/verified-token.js';
+export type { IssuancePolicy } from './hooks.js';
+export { OAuthHooks } from './hooks.js';
 export type { ApprovalView, ApprovalViewProps } from './http/approval-view.js';
 export {
   ApprovalDecisionFields,
@@ -51,6 +56,7 @@ export { AccessTokenSigner } from './jwt/access-token-signer.js';
 export { installKeys } from './keys/key-files.js';
 export type { LogoutSettings } from './logout/client-logout.js';
 export { ClientLogout } from './logout/client-logout.js';
+export { OPENID_SCOPES } from './oidc/scopes.js';
 export type { Claims, UserClaims } from './oidc/user-claims.js';
 export { defaultUserClaims } from './oidc/user-claims.js';
 export type { ApiTokensUser, CurrentAccessToken } from './personal/has-api-tokens.js';

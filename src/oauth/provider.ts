@@ -25,6 +25,7 @@ import { GrantRegistry } from './grants/registry.js';
 import { TokenEndpoint } from './grants/token-endpoint.js';
 import { LastUsed } from './guard/last-used.js';
 import { type ApiGuardOptions, bootApiGuard, registerApiGuard } from './guard/register.js';
+import { OAuthHooks } from './hooks.js';
 import { type ApprovalView, ApprovalViewKey, defaultApprovalView } from './http/approval-view.js';
 import { isAuthorizationRequestPost, isLogoutRequestPost } from './http/authorization-params.js';
 import { throttleDocumentFetches } from './http/document-throttle.js';
@@ -122,6 +123,7 @@ export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
 
 /** The OAuth services as singletons, without routes (the CLI uses this on any application). */
 export function bindOAuthServices(container: Container, options: Omit<OAuthOptions, 'routes'> = {}): void {
+  OAuthHooks.of({ container });
   container
     .singleton(OAuthStoreKey, (c) => c.construct(KyselyOAuthStore))
     .singleton(ApiKeyStoreKey, (c) => new KyselyApiKeyStore(c.make(DbKey)))

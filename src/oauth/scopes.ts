@@ -2,6 +2,7 @@ import type { TollgateConfig } from '../core/config.js';
 import { ValidationError } from '../core/errors.js';
 import { ConfigKey } from '../core/keys.js';
 import { OAuthError } from './errors.js';
+import { OAuthHooks } from './hooks.js';
 import { OPENID_SCOPES } from './oidc/scopes.js';
 
 /** A scope as the JSON API and the approval page show it (Passport's shape). */
@@ -21,15 +22,14 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
  * Connect scopes (`openid`, `profile`, `email`) it does not describe itself.
  */
 export class Scopes {
-  static inject = [ConfigKey] as const;
+  static inject = [ConfigKey, OAuthHooks] as const;
   readonly #descriptions: ReadonlyMap<string, string>;
-  /**
-   * The scopes a user's credentials may be issued with, of those requested (set by
-   * `plansProvider()`: the user's plan); absent, everything requested.
-   */
-  issuable: ((userId: number, names: readonly string[]) => Promise<readonly string[]>) | undefined;
 
-  constructor(config: TollgateConfig) {
+  /** `hooks`: whose issuance policies decide what a user's credentials may carry. */
+  constructor(
+    config: TollgateConfig,
+    private readonly hooks = new OAuthHooks(),
+  ) {
     const descriptions = new Map(Object.entries(config.oauth.scopes));
     for (const [id, description] of Object.entries(OPENID_SCOPES)) {
       if (!descriptions.has(id)) descriptions.set(id, description);
@@ -53,9 +53,14 @@ export class Scopes {
     }));
   }
 
+  /** Whether an issuance policy (`OAuthHooks.issuancePolicies`) may narrow what is requested. */
+  get restrictsIssuance(): boolean {
+    return this.hooks.restrictsIssuance;
+  }
+
   /** The requested scopes the user may be issued (RFC 6749 §3.3: a token may carry fewer). */
   async issuableFor(userId: number | null, names: readonly string[]): Promise<readonly string[]> {
-    return userId === null || this.issuable === undefined ? names : this.issuable(userId, names);
+    return userId === null || !this.hooks.restrictsIssuance ? names : this.hooks.issuable(userId, names);
   }
 
   /**
@@ -63,8 +68,8 @@ export class Scopes {
    * not be issued: 422 on `scopes`, naming the first such scope.
    */
   async refuseUnissuable(userId: number, names: readonly string[]): Promise<void> {
-    if (this.issuable === undefined) return;
-    const allowed = new Set(await this.issuable(userId, names));
+    if (!this.hooks.restrictsIssuance) return;
+    const allowed = new Set(await this.hooks.issuable(userId, names));
     const refused = names.find((name) => !allowed.has(name));
     if (refused !== undefined)
       throw new ValidationError({ scopes: [`Your plan does not allow the scope "${refused}".`] });

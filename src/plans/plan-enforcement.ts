@@ -1,9 +1,7 @@
 import type { Context } from 'hono';
-import type { Guard } from '../auth/guards.js';
 import type { User } from '../auth/user.js';
 import { type Clock, millis } from '../core/clock.js';
-import { bindToken } from '../oauth/guard/user-resolver.js';
-import type { VerifiedToken } from '../oauth/guard/verified-token.js';
+import { CredentialSlot, type GuardStep, type VerifiedToken } from '../oauth/index.js';
 import { presetRateLimitHeaders } from '../rate-limits/http.js';
 import type { RateLimitResult } from '../rate-limits/rate-limit.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
@@ -13,7 +11,7 @@ import { type BoundLimits, PlanLimits } from './plan-limits.js';
 import type { PlanResolver, PlanStanding } from './plan-resolver.js';
 import { withinPlan } from './plan-scopes.js';
 
-/** What the calls of one verified token reuse while its user's standing stays the same. */
+/** What the calls of one verified credential reuse while its user's standing stays the same. */
 interface Binding {
   readonly standing: PlanStanding;
   readonly userId: User['id'];
@@ -21,6 +19,8 @@ interface Binding {
   readonly narrowed: VerifiedToken;
   readonly limits: BoundLimits | undefined;
 }
+
+const bindings = new CredentialSlot<Binding>();
 
 /**
  * What `auth:api` does on top of the token guard once plans are declared: narrows the request's
@@ -31,8 +31,6 @@ interface Binding {
  */
 export class PlanEnforcement {
   readonly #limits = new Map<Plan, PlanLimits>();
-  /** Per token object (the guard keeps one per token between requests). */
-  readonly #bindings = new WeakMap<VerifiedToken, Binding>();
   readonly #now: () => number;
 
   constructor(
@@ -49,28 +47,18 @@ export class PlanEnforcement {
     }
   }
 
-  /** The `api` guard, with the plan applied to every user it finds. */
-  wrap(guard: Guard): Guard {
-    return (c) => {
-      const user = guard(c);
-      return user instanceof Promise ? user.then((u) => this.#apply(c, u)) : this.#apply(c, user);
-    };
-  }
-
-  #apply(c: Context, user: User | undefined): User | undefined | Promise<User | undefined> {
-    const token = c.get('accessToken');
-    if (user === undefined || token === undefined || token.id === 'transient') return user;
+  /** The `api` guard's step (`OAuthHooks.guardSteps`): the token as the plan lets it act, once counted. */
+  readonly step: GuardStep = (c, user, token) => {
+    if (token.id === 'transient') return token;
     const id = Number(user.id);
     const standing = this.resolver.cached(id);
-    if (standing !== undefined) return this.#enforce(c, user, token, this.#binding(user, token, standing));
-    return this.resolver
-      .standing(id)
-      .then((s) => this.#enforce(c, user, token, this.#binding(user, token, s)));
-  }
+    if (standing !== undefined) return this.#enforce(c, user, this.#binding(user, token, standing));
+    return this.resolver.standing(id).then((s) => this.#enforce(c, user, this.#binding(user, token, s)));
+  };
 
-  /** The token's binding to this standing, made on its first call under it. */
+  /** The credential's binding to this standing, made on its first call under it. */
   #binding(user: User, token: VerifiedToken, standing: PlanStanding): Binding {
-    const known = this.#bindings.get(token);
+    const known = bindings.get(token);
     if (known !== undefined && known.standing === standing && known.userId === user.id) return known;
     const binding: Binding = {
       standing,
@@ -78,28 +66,29 @@ export class PlanEnforcement {
       narrowed: withinPlan(token, standing.plan),
       limits: this.#limits.get(standing.plan)?.bind(String(user.id), token),
     };
-    this.#bindings.set(token, binding);
-    return binding;
+    return bindings.set(token, binding);
   }
 
-  #enforce(c: Context, user: User, token: VerifiedToken, binding: Binding): User | Promise<User> {
+  #enforce(c: Context, user: User, binding: Binding): VerifiedToken | Promise<VerifiedToken> {
     const { narrowed, limits } = binding;
-    if (narrowed !== token) c.set('accessToken', narrowed);
-    // The guard keeps one model per token between requests: bind it every time, so `tokenCan()`
-    // follows the plan both ways (narrowed after a downgrade, whole again after an upgrade).
-    bindToken(user, narrowed);
     const now = this.#now();
-    if (limits === undefined) return this.#count(c, user, now);
+    if (limits === undefined) return this.#count(c, user, narrowed, now);
     const results = limits.consume(now);
-    if (results instanceof Promise) return results.then((r) => this.#count(c, user, now, r));
-    return this.#count(c, user, now, results);
+    if (results instanceof Promise) return results.then((r) => this.#count(c, user, narrowed, now, r));
+    return this.#count(c, user, narrowed, now, results);
   }
 
   /** The `RateLimit` fields, and the call metered under `calls`. */
-  #count(c: Context, user: User, now: number, results?: RateLimitResult[]): User | Promise<User> {
+  #count(
+    c: Context,
+    user: User,
+    narrowed: VerifiedToken,
+    now: number,
+    results?: RateLimitResult[],
+  ): VerifiedToken | Promise<VerifiedToken> {
     if (results !== undefined) presetRateLimitHeaders(c, results);
     c.set('callCounted', true);
     const counted = this.metering.count(c, 'calls', 1, user.id, now);
-    return counted === undefined ? user : counted.then(() => user);
+    return counted === undefined ? narrowed : counted.then(() => narrowed);
   }
 }

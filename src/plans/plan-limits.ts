@@ -1,4 +1,4 @@
-import type { VerifiedToken } from '../oauth/guard/verified-token.js';
+import type { VerifiedToken } from '../oauth/index.js';
 import { tooManyRequests } from '../rate-limits/http.js';
 import type { Lease, LeasedLimit } from '../rate-limits/leased-limit.js';
 import type { RateLimitResult } from '../rate-limits/rate-limit.js';

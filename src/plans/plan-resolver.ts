@@ -1,7 +1,7 @@
 import type { SubscriptionRecord } from '../billing/subscriptions/record.js';
 import { valid } from '../billing/subscriptions/status.js';
 import type { Clock } from '../core/clock.js';
-import { LruCache } from '../oauth/guard/lru.js';
+import { LruCache } from '../core/lru.js';
 import type { PlansConfig } from './config.js';
 import type { Plan, PlanCatalog } from './plan.js';
 

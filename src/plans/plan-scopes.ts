@@ -1,13 +1,13 @@
-import type { VerifiedToken } from '../oauth/guard/verified-token.js';
+import { CredentialSlot, type VerifiedToken } from '../oauth/index.js';
 import type { Plan } from './plan.js';
 
-/** Per token object (cached by the guard), the plan it was last narrowed for and the result. */
-const narrowed = new WeakMap<VerifiedToken, { plan: Plan; token: VerifiedToken }>();
+/** Per credential (the guard keeps it between requests), the plan it was last narrowed for and the result. */
+const narrowed = new CredentialSlot<{ plan: Plan; token: VerifiedToken }>();
 
 /**
  * The token as the plan lets it act: its scopes intersected with the plan's (`*` in the token
  * stands for every scope the plan allows). A plan that allows `*` returns the token itself; the
- * narrowed copy is kept per (token, plan), so a reused token costs one WeakMap lookup.
+ * narrowed copy is kept on the credential per plan, so a reused token costs one field read.
  */
 export function withinPlan(token: VerifiedToken, plan: Plan): VerifiedToken {
   const allowed = plan.scopes;

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../core/errors.js';
-import { OPENID_SCOPES } from '../oauth/oidc/scopes.js';
+import { OPENID_SCOPES } from '../oauth/index.js';
 import type { RateLimitPolicy } from '../rate-limits/policy.js';
 import type { PlanEntitlements, PlanMeteredPrice, PlansConfig, PlanWindow } from './config.js';
 

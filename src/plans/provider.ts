@@ -1,9 +1,8 @@
-import { Guards } from '../auth/guards.js';
 import { PaymentGatewayKey } from '../billing/gateway/payment-gateway.js';
 import { SubscriptionChanged } from '../billing/subscriptions/subscription-changed.js';
 import { SubscriptionRepository } from '../billing/subscriptions/subscription-repository.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
-import { Scopes } from '../oauth/scopes.js';
+import { OAuthHooks } from '../oauth/index.js';
 import { RateLimits } from '../rate-limits/rate-limits.js';
 import { CredentialKinds } from './metering/credential-kinds.js';
 import { meteredMiddleware, useMetering } from './metering/metered.js';
@@ -63,16 +62,15 @@ export function plansProvider(): ServiceProvider {
       });
       // At issuance (also from the CLI, which does not boot): the token endpoint drops what the
       // plan does not allow; personal tokens and API keys refuse it (422).
-      if (plans.enabled && container.has(Scopes))
-        container.make(Scopes).issuable = async (userId, names) =>
-          issuableScopes(names, (await resolver().standing(userId)).plan);
+      if (plans.enabled)
+        OAuthHooks.of(app).issuancePolicies.push(async (userId, names) =>
+          issuableScopes(names, (await resolver().standing(userId)).plan),
+        );
     },
     async boot(app: Application) {
       const plans = app.container.make(Plans);
-      const guards = Guards.of(app);
       if (!plans.enabled) return;
       await startBroadcast(app);
-      if (!guards.has('api')) return;
       const enforcement = new PlanEnforcement(
         app.container.make(PlanResolver),
         plans.catalog,
@@ -81,7 +79,7 @@ export function plansProvider(): ServiceProvider {
         app.container.make(Metering),
       );
       app.container.instance(PlanEnforcement, enforcement);
-      guards.define('api', enforcement.wrap(guards.get('api')));
+      OAuthHooks.of(app).guardSteps.push(enforcement.step);
     },
   };
 }

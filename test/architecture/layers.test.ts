@@ -92,6 +92,17 @@ function folderEdges(): Map<string, Map<string, string>> {
   return edges;
 }
 
+/** `from -> to` for each import of a file in folder `from` of a file in folder `to`, without repeats. */
+function importsInto(from: string, to: string): string[] {
+  const edges = sourceFiles(join(src, from)).flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(/(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)]
+      .map(([, spec]) => resolve(dirname(file), spec!))
+      .filter((target) => folderOf(target) === to)
+      .map((target) => `${relative(src, file)} -> ${relative(src, target)}`),
+  );
+  return [...new Set(edges)];
+}
+
 describe('architecture: dependencies point one way', () => {
   const edges = folderEdges();
 
@@ -120,14 +131,12 @@ describe('architecture: dependencies point one way', () => {
   });
 
   it('billing reaches auth through one file, by its public entry point', () => {
-    const billing = join(src, 'billing');
-    const authImports = sourceFiles(billing).flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(/(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)]
-        .map(([, spec]) => resolve(dirname(file), spec!))
-        .filter((target) => folderOf(target) === 'auth')
-        .map((target) => `${relative(src, file)} -> ${relative(src, target)}`),
-    );
-    expect([...new Set(authImports)]).toEqual(['billing/billable-user.ts -> auth/index.js']);
+    expect(importsInto('billing', 'auth')).toEqual(['billing/billable-user.ts -> auth/index.js']);
+  });
+
+  it('plans reaches oauth only through its public entry point (the hooks oauth declares)', () => {
+    const targets = new Set(importsInto('plans', 'oauth').map((edge) => edge.split(' -> ')[1]));
+    expect([...targets]).toEqual(['oauth/index.js']);
   });
 
   it('no import cycle between folders', () => {

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { User } from '../../auth/user.js';
 import { type Clock, millis } from '../../core/clock.js';
+import { LruCache } from '../../core/lru.js';
 import { tooManyRequests } from '../../rate-limits/http.js';
 import type { LeasedLimit } from '../../rate-limits/leased-limit.js';
 import type { RateLimitResult } from '../../rate-limits/rate-limit.js';
@@ -11,7 +12,6 @@ import { OAuthError } from '../errors.js';
 import { hashSecret } from '../secrets.js';
 import { bearerToken } from './bearer.js';
 import type { LastUsed } from './last-used.js';
-import { LruCache } from './lru.js';
 import type { UserResolver } from './user-resolver.js';
 import { apiKeyToken, type VerifiedToken } from './verified-token.js';
 

@@ -3,7 +3,6 @@ export { AppTokenAuthenticator, type CookieAuthentication } from './app-token-au
 export { bearerToken } from './bearer.js';
 export { currentAccessToken } from './context.js';
 export { createFreshApiToken } from './fresh-api-token.js';
-export { LruCache } from './lru.js';
 export { type ApiGuardOptions, apiGuardProvider, bootApiGuard, registerApiGuard } from './register.js';
 export { RevocationBroadcast, type RevocationMessage } from './revocation-broadcast.js';
 export {

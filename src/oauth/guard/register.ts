@@ -7,6 +7,7 @@ import { apiKeyEnvironment } from '../api-keys/environment.js';
 import { ApiKeyStoreKey } from '../api-keys/records.js';
 import { DpopProofs } from '../dpop/dpop-proofs.js';
 import { AccessTokenCreated, AccessTokenRevoked, ApiKeyRevoked, ClientRevoked } from '../events.js';
+import { OAuthHooks } from '../hooks.js';
 import { AccessTokenVerifier } from '../jwt/access-token-verifier.js';
 import { ProtectedResources } from '../protected-resources.js';
 import { Scopes } from '../scopes.js';
@@ -15,6 +16,7 @@ import { ApiKeyAuthenticator } from './api-key-authenticator.js';
 import { AppTokenCookie } from './app-token.js';
 import { AppTokenAuthenticator } from './app-token-authenticator.js';
 import { createFreshApiToken } from './fresh-api-token.js';
+import { runGuardSteps } from './guard-steps.js';
 import { LastUsed } from './last-used.js';
 import { resourceChallenge } from './resource-challenge.js';
 import { RevocationBroadcast, type RevocationMessage } from './revocation-broadcast.js';
@@ -80,7 +82,14 @@ export function registerApiGuard(app: Application, options: ApiGuardOptions = {}
 
   let guard: TokenGuard | undefined;
   const tokenGuard = () => (guard ??= container.make(TokenGuard));
-  Guards.of(app).define('api', (c) => tokenGuard().user(c));
+  const steps = OAuthHooks.of(app).guardSteps;
+  Guards.of(app).define('api', (c) => {
+    const user = tokenGuard().user(c);
+    if (steps.length === 0) return user;
+    return user instanceof Promise
+      ? user.then((u) => runGuardSteps(c, u, steps))
+      : runGuardSteps(c, user, steps);
+  });
   router.errorHooks.push(resourceChallenge(() => container.make(ProtectedResources)));
 
   const known = () => container.make(Scopes);

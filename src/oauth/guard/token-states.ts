@@ -1,5 +1,5 @@
+import { LruCache } from '../../core/lru.js';
 import type { AccessTokenStore } from '../stores/contracts.js';
-import { LruCache } from './lru.js';
 
 /**
  * What the row check learned about one stored access token: live or revoked (itself or its

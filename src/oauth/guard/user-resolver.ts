@@ -1,5 +1,5 @@
 import type { User } from '../../auth/user.js';
-import { LruCache } from './lru.js';
+import { LruCache } from '../../core/lru.js';
 import type { VerifiedToken } from './verified-token.js';
 import type { VerifiedEntry } from './verified-tokens.js';
 

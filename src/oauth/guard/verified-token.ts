@@ -27,6 +27,11 @@ export interface VerifiedToken {
   /** What `user.token()` returns and the scope middleware reads; shared, so frozen. */
   readonly current: Readonly<CurrentAccessToken>;
   readonly claims: Readonly<AccessTokenClaims>;
+  /**
+   * What the guard's steps keep for this credential (`CredentialSlot`), as long as the guard keeps
+   * it; a narrowed copy of the token shares it.
+   */
+  readonly slots: unknown[];
 }
 
 /** The token's view of its claims; `sub` is a user id unless it equals the client (client_credentials). */
@@ -45,6 +50,7 @@ export function toVerifiedToken(claims: AccessTokenClaims): VerifiedToken {
     jkt: claims.cnf?.jkt ?? null,
     current: Object.freeze({ id: claims.jti, clientId: claims.client_id, userId, scopes, expiresAt }),
     claims: Object.freeze({ ...claims, scopes: scopes as string[] }),
+    slots: [],
   });
 }
 
@@ -135,5 +141,6 @@ function credentialToken(t: {
       scope: list.join(' '),
       scopes: list as string[],
     }),
+    slots: [],
   });
 }

@@ -1,8 +1,8 @@
 import type { User } from '../../auth/user.js';
+import { LruCache } from '../../core/lru.js';
 import { OAuthError } from '../errors.js';
 import type { AccessTokenClaims } from '../jwt/claims.js';
 import { accessTokenOf } from './bearer.js';
-import { LruCache } from './lru.js';
 import { toVerifiedToken, type VerifiedToken } from './verified-token.js';
 
 /** One Authorization header whose token was verified, and what its requests reuse. */

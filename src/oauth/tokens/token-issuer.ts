@@ -102,8 +102,8 @@ export class TokenIssuer {
   issue(options: IssueOptions): Promise<IssuedTokens>;
   issue(options: IssueOptions, writes: GrantWrites): Promise<IssuedTokens | undefined>;
   async issue(options: IssueOptions, writes?: GrantWrites): Promise<IssuedTokens | undefined> {
-    // Scopes the user's plan does not allow are dropped; the response's `scope` says so.
-    if (this.scopes?.issuable !== undefined && options.userId !== null)
+    // Scopes an issuance policy (a plan) does not allow are dropped; the response's `scope` says so.
+    if (this.scopes?.restrictsIssuance && options.userId !== null)
       options = { ...options, scopes: await this.scopes.issuableFor(options.userId, options.scopes) };
     const key = await this.signer.currentKey();
     const { issued, subject } = this.#build(options, key.kid);

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
+import { LruCache } from '../../core/lru.js';
 import type { Database } from '../../database/types.js';
-import { LruCache } from '../../oauth/guard/lru.js';
-import type { VerifiedToken } from '../../oauth/guard/verified-token.js';
+import type { VerifiedToken } from '../../oauth/index.js';
 import type { CredentialKind } from './tables.js';
 
 /**

@@ -1,13 +1,16 @@
 import type { Context } from 'hono';
 import { type Clock, millis } from '../../core/clock.js';
 import { ConfigurationError } from '../../core/errors.js';
-import type { VerifiedToken } from '../../oauth/guard/verified-token.js';
+import { CredentialSlot, type VerifiedToken } from '../../oauth/index.js';
 import type { CredentialKinds } from './credential-kinds.js';
 import type { CredentialKind } from './tables.js';
 import { type UsageKey, usageKeyString, utcDay } from './usage-key.js';
 import type { PendingCount, UsageMeter } from './usage-meter.js';
 
 const DAY_MS = 86_400_000;
+
+/** Each credential's usage keys by route and meter, made once a day: a request builds no key. */
+const knownKeys = new CredentialSlot<Map<string, Map<string, KnownKey>>>();
 
 interface KnownKey {
   day: string;
@@ -23,8 +26,6 @@ interface KnownKey {
  * I/O except the first request of an OAuth client not seen before (is it a personal access client?).
  */
 export class Metering {
-  /** Each token's keys by route and meter, made once a day: a request builds no key. */
-  readonly #keys = new WeakMap<VerifiedToken, Map<string, Map<string, KnownKey>>>();
   #day = '';
   #dayStart = 0;
   readonly #now: () => number;
@@ -54,7 +55,7 @@ export class Metering {
     const token = c.get('accessToken');
     const route = c.get('routeLabel') ?? `${c.req.method} ${c.req.routePath}`;
     const day = this.#today(now);
-    const known = token && this.#keys.get(token)?.get(route)?.get(meter);
+    const known = token && knownKeys.get(token)?.get(route)?.get(meter);
     if (known !== undefined && known.day === day && known.userId === userId) {
       if (known.count === undefined || !this.meter.add(known.count, units))
         known.count = this.meter.record(known.key, units, known.id);
@@ -86,11 +87,10 @@ export class Metering {
     const id = usageKeyString(key);
     const count = this.meter.record(key, units, id);
     if (token !== undefined && kind !== 'cookie') {
-      const routes = this.#keys.get(token) ?? new Map<string, Map<string, KnownKey>>();
+      const routes = knownKeys.get(token) ?? knownKeys.set(token, new Map<string, Map<string, KnownKey>>());
       const meters = routes.get(route) ?? new Map<string, KnownKey>();
       meters.set(meter, { day, userId, key, id, count });
       routes.set(route, meters);
-      this.#keys.set(token, routes);
     }
   }
 

@@ -1,0 +1,43 @@
+import type { Container } from '../core/container.js';
+import type { GuardStep } from './guard/guard-steps.js';
+
+/** Of the scopes requested for a user's new credential, those it may carry. */
+export type IssuancePolicy = (userId: number, names: readonly string[]) => Promise<readonly string[]>;
+
+/**
+ * The seams oauth declares for the modules above it (plans; later organizations, sign-in): one per
+ * application, `OAuthHooks.of(app)`. A module adds to them in its provider's `register`; oauth
+ * runs them where they apply and knows nothing of who added them.
+ *
+ * @example
+ * const hooks = OAuthHooks.of(app);
+ * hooks.issuancePolicies.push(async (userId, names) => names.filter((n) => n !== 'admin'));
+ * hooks.guardSteps.push((c, user, token) => token);
+ */
+export class OAuthHooks {
+  /**
+   * At issuance — the token endpoint, personal access tokens, API keys, also from the CLI: each
+   * policy keeps what it allows of what the one before kept. The token endpoint issues the rest
+   * (RFC 6749 §3.3: a token may carry fewer scopes); a user's own credentials refuse it (422).
+   */
+  readonly issuancePolicies: IssuancePolicy[] = [];
+  /** Run by the `api` guard on every request it authenticates, in order (`GuardStep`). */
+  readonly guardSteps: GuardStep[] = [];
+
+  static of(app: { container: Container }): OAuthHooks {
+    if (!app.container.has(OAuthHooks)) app.container.instance(OAuthHooks, new OAuthHooks());
+    return app.container.make(OAuthHooks);
+  }
+
+  /** Whether an issuance policy applies. */
+  get restrictsIssuance(): boolean {
+    return this.issuancePolicies.length > 0;
+  }
+
+  /** What the policies allow of `names` for the user; everything without a policy. */
+  async issuable(userId: number, names: readonly string[]): Promise<readonly string[]> {
+    let allowed = names;
+    for (const policy of this.issuancePolicies) allowed = await policy(userId, allowed);
+    return allowed;
+  }
+}
