@@ -6,6 +6,8 @@ import type { Application, ServiceProvider } from '../kernel/application.js';
 import { Mailer } from '../mail/mailer.js';
 import { AuthorizedApps } from '../oauth/tokens/authorized-apps.js';
 import { RateLimits } from '../rate-limits/rate-limits.js';
+import { AccountController } from './account/account-controller.js';
+import { AccountSecurity } from './account/account-security.js';
 import { AccountTokens } from './account-tokens.js';
 import { accountsMigrations } from './migrations.js';
 import { registerNotifications } from './notifications/register-notifications.js';
@@ -79,6 +81,7 @@ export function accountsProvider(): ServiceProvider {
         .middleware('web');
       registerPasswordReset(app);
       registerNotifications(app);
+      registerAccountPage(app);
     },
   };
 }
@@ -128,4 +131,24 @@ function registerPasswordReset(app: Application): void {
     .post('/reset-password', [PasswordResetController, 'reset'])
     .name('password.update')
     .middleware('web');
+}
+
+/** `/account`: change the password or e-mail address, see and end sessions. */
+function registerAccountPage(app: Application): void {
+  const { container, router, events, clock } = app;
+  container.singleton(
+    AccountSecurity,
+    (c) => new AccountSecurity(c.make(Users), c.make(SessionStore), events, clock),
+  );
+  // Guesses at the current password on these forms: a few a minute per user.
+  container.make(RateLimits).define('account.password', { points: 10, durationSeconds: 600 });
+  router.controllers.register(AccountController, 'Accounts/AccountController');
+  router.group({ prefix: '/account', middleware: ['web', 'auth'] }, (account) => {
+    account.get('/', [AccountController, 'show']).name('account');
+    account
+      .post('/password', [AccountController, 'password'])
+      .name('account.password')
+      .middleware('throttle:account.password');
+    account.post('/sessions/others', [AccountController, 'endOtherSessions']).name('account.sessions.others');
+  });
 }

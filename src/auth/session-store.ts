@@ -5,6 +5,7 @@ import { ClockKey, ConfigKey } from '../core/keys.js';
 import { DbKey } from '../database/keys.js';
 import type { Database } from '../database/types.js';
 import { hashSessionId, Session, type SessionPayload } from './session.js';
+import type { SessionRow } from './tables.js';
 import { type UserRecord, type UsersProvider, UsersProviderKey } from './users-provider.js';
 
 /** How often an unchanged session's expiry is slid forward: at most one write a minute per visitor. */
@@ -97,6 +98,28 @@ export class SessionStore {
     const result = await this.db
       .deleteFrom('sessions')
       .where('expires_at', '<=', this.clock.now().toISOString())
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** The user's live sessions, the latest used first (the account page's list). */
+  forUser(userId: number): Promise<SessionRow[]> {
+    return this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', this.clock.now().toISOString())
+      .orderBy('last_activity', 'desc')
+      .execute();
+  }
+
+  /** Ends every session of the user but `current` ("sign out other sessions"); returns how many. */
+  async destroyOthers(userId: number, current: Session): Promise<number> {
+    const keep = current.storedHash ?? hashSessionId(current.id);
+    const result = await this.db
+      .deleteFrom('sessions')
+      .where('user_id', '=', userId)
+      .where('id', '!=', keep)
       .executeTakeFirst();
     return Number(result.numDeletedRows);
   }

@@ -47,6 +47,8 @@ export class Session {
   dirty = false;
   /** A new session is only worth storing once something reads its CSRF token or writes to it. */
   tokenRead = false;
+  /** Where the current request comes from, stored with the session when it is written. */
+  device: { ipAddress: string | null; userAgent: string | null } = { ipAddress: null, userAgent: null };
 
   constructor(init?: { id: string; csrfToken: string; userId: number | null; payload: SessionPayload }) {
     this.#id = init?.id ?? randomToken();
@@ -89,12 +91,21 @@ export class Session {
   }
 
   /** The columns to store, without marking the CSRF token as read. */
-  toRow(): { id: string; user_id: number | null; csrf_token: string; payload: string } {
+  toRow(): {
+    id: string;
+    user_id: number | null;
+    csrf_token: string;
+    payload: string;
+    ip_address: string | null;
+    user_agent: string | null;
+  } {
     return {
       id: hashSessionId(this.#id),
       user_id: this.#userId,
       csrf_token: this.#csrfToken,
       payload: JSON.stringify(this.#payload),
+      ip_address: this.device.ipAddress,
+      user_agent: this.device.userAgent,
     };
   }
 

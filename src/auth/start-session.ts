@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { TollgateConfig } from '../core/config.js';
+import { clientAddress } from '../rate-limits/http.js';
 import { Session } from './session.js';
 import type { SessionStore } from './session-store.js';
 import type { Users } from './users.js';
@@ -53,6 +54,10 @@ export function startSession(deps: {
       if (store.needsTouch(session)) session.dirty = true;
       if (loaded.user) session.user = users.hydrate(loaded.user);
     }
+    session.device = {
+      ipAddress: clientAddress(c).slice(0, 64) || null,
+      userAgent: c.req.header('user-agent')?.slice(0, 512) || null,
+    };
     c.set('session', session);
     c.set('user', session.user);
     if (session.user) c.set('guard', 'web');

@@ -34,6 +34,9 @@ export interface SessionsTable {
   payload: string;
   last_activity: Timestamp;
   expires_at: Timestamp;
+  /** The client address and browser of the session's latest write (null before they were recorded). */
+  ip_address: NullableColumn;
+  user_agent: NullableColumn;
 }
 
 export type UserRow = Selectable<UsersTable>;

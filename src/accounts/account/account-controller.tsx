@@ -1,0 +1,90 @@
+import type { Context } from 'hono';
+import { z } from 'zod';
+import { csrfToken, currentUser, requireSession } from '../../auth/context.js';
+import { SessionStore } from '../../auth/session-store.js';
+import { fieldErrors, formFields, registerSchema } from '../../auth/validation.js';
+import { wantsJson } from '../../http/respond.js';
+import { renderPage } from '../../views/render.js';
+import { requestOrigin } from '../request-origin.js';
+import { verifiedAt } from '../verification/email-verification.js';
+import { AccountPage, type AccountPageProps } from './account-page.js';
+import { AccountSecurity } from './account-security.js';
+
+export const WRONG_PASSWORD = 'The current password is incorrect.';
+export const PASSWORD_CHANGED = 'Your password has been changed. Your other sessions have been signed out.';
+
+const newPassword = z.object({ password: registerSchema.shape.password });
+
+/** `GET /account` and its password and sessions forms (all behind `auth`). */
+export class AccountController {
+  static inject = [AccountSecurity, SessionStore] as const;
+
+  constructor(
+    private readonly security: AccountSecurity,
+    private readonly sessions: SessionStore,
+  ) {}
+
+  show(c: Context): Promise<Response> {
+    return this.page(c, {});
+  }
+
+  async password(c: Context): Promise<Response> {
+    const user = currentUser(c)!;
+    const input = formFields(await c.req.parseBody(), [
+      'current_password',
+      'password',
+      'password_confirmation',
+    ]);
+    const parsed = newPassword.safeParse(input);
+    const errors = parsed.success ? {} : fieldErrors(parsed.error);
+    if (input.password !== input.password_confirmation)
+      errors.password = [...(errors.password ?? []), 'The password field confirmation does not match.'];
+    if (!(await this.security.confirms(user, input.current_password)))
+      errors.current_password = [WRONG_PASSWORD];
+    if (Object.keys(errors).length > 0) return this.invalid(c, { errors: { password: errors } });
+    await this.security.changePassword(user, input.password, requireSession(c), requestOrigin(c));
+    return this.done(c, PASSWORD_CHANGED);
+  }
+
+  async endOtherSessions(c: Context): Promise<Response> {
+    const ended = await this.security.endOtherSessions(currentUser(c)!, requireSession(c), requestOrigin(c));
+    return this.done(c, `Signed out ${ended} other session${ended === 1 ? '' : 's'}.`);
+  }
+
+  /** A change made: JSON `{ message }`, or back to the page with it flashed. */
+  done(c: Context, message: string): Response {
+    if (wantsJson(c)) return c.json({ message });
+    c.get('session')?.flash('status', message);
+    return c.redirect('/account', 303);
+  }
+
+  /** A form refused: JSON 422 `{ message, errors }`, or the page again with the messages. */
+  invalid(c: Context, props: Partial<AccountPageProps>, status = 422): Promise<Response> | Response {
+    if (wantsJson(c)) {
+      const errors = Object.assign({}, ...Object.values(props.errors ?? {})) as Record<string, string[]>;
+      return c.json(
+        { message: Object.values(errors)[0]?.[0] ?? 'The given data was invalid.', errors },
+        status as 422,
+      );
+    }
+    return this.page(c, props, status);
+  }
+
+  async page(c: Context, props: Partial<AccountPageProps>, status = 200): Promise<Response> {
+    const user = currentUser(c)!;
+    const session = requireSession(c);
+    return renderPage(
+      c,
+      { title: 'Your account', status },
+      <AccountPage
+        name={user.name}
+        email={user.email}
+        verified={!!verifiedAt(user)}
+        sessions={await this.sessions.forUser(user.id)}
+        currentSession={session.storedHash}
+        csrfToken={csrfToken(c)}
+        {...props}
+      />,
+    );
+  }
+}
