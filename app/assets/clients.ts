@@ -1,4 +1,5 @@
 import { clearErrors, formatDate, h, lastUsed, secretBox, showErrors } from './dom.js';
+import { GRACE_CHOICES } from './grace-choices.js';
 import { ApiError, api, apiDelete } from './http.js';
 
 interface Client {
@@ -56,6 +57,7 @@ export function initClients(root: HTMLElement): void {
       if (editing?.id === client.id) setMode();
       await load();
     });
+    const actions = client.confidential ? [edit, rotateForm(client), remove] : [edit, remove];
     return h(
       'tr',
       { 'data-client': client.id },
@@ -69,8 +71,44 @@ export function initClients(root: HTMLElement): void {
       h('td', {}, h('span', { class: 'mono' }, client.redirect)),
       h('td', { class: 'small muted nowrap' }, formatDate(client.created_at)),
       h('td', { class: 'small muted nowrap', 'data-last-used': true }, lastUsed(client.last_used_at)),
-      h('td', {}, h('div', { class: 'actions' }, edit, remove)),
+      h('td', {}, h('div', { class: 'actions' }, ...actions)),
     );
+  }
+
+  /** The row's rotate form, over `POST /oauth/clients/{id}/secret`: the new secret shown once. */
+  function rotateForm(client: Client): HTMLFormElement {
+    const grace = h(
+      'select',
+      { name: 'grace_seconds' },
+      ...GRACE_CHOICES.map(([seconds, label]) => h('option', { value: String(seconds) }, label)),
+    );
+    const form = h(
+      'form',
+      { class: 'inline m-0', 'data-rotate': client.id },
+      h('label', { class: 'small' }, 'Old secret ', grace),
+      ' ',
+      h('button', { type: 'submit', class: 'btn' }, 'Rotate secret'),
+    ) as HTMLFormElement;
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const rotated = await api<Client & { previous_secret_expires_at: string | null }>(
+        'POST',
+        `/oauth/clients/${encodeURIComponent(client.id)}/secret`,
+        { grace_seconds: Number((grace as HTMLSelectElement).value) },
+      );
+      const until = rotated.previous_secret_expires_at;
+      secretSlot.replaceChildren(
+        secretBox(
+          `New secret for “${rotated.name}”`,
+          `Copy the secret now: it is stored hashed and will not be shown again. ${until ? `The old secret keeps working until ${new Date(until).toUTCString()}.` : 'The old secret no longer works.'}`,
+          [
+            ['Client ID', rotated.id],
+            ['Secret', rotated.secret ?? ''],
+          ],
+        ),
+      );
+    });
+    return form;
   }
 
   async function load() {

@@ -56,6 +56,9 @@ export function webProvider(): ServiceProvider {
         r.delete('/dashboard/clients/{client}', [ClientsPageController, 'destroy']).name(
           'dashboard.clients.destroy',
         );
+        r.post('/dashboard/clients/{client}/secret', [ClientsPageController, 'rotateSecret']).name(
+          'dashboard.clients.secret',
+        );
         r.get('/dashboard/tokens', [ApiKeysPageController, 'show']).name('dashboard.tokens');
         r.post('/dashboard/api-keys', [ApiKeysPageController, 'store']).name('dashboard.api-keys.store');
         r.delete('/dashboard/api-keys/{key}', [ApiKeysPageController, 'destroy']).name(

@@ -39,6 +39,11 @@ export class ClientRevoked {
   constructor(readonly clientId: string) {}
 }
 
+/** Raised when a client's secret is rotated: caches of verified credentials forget the client. */
+export class ClientSecretRotated {
+  constructor(readonly clientId: string) {}
+}
+
 /** Raised once when an API key is revoked: the guard of every instance refuses it from then on. */
 export class ApiKeyRevoked {
   constructor(

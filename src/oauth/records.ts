@@ -22,6 +22,8 @@ export interface ClientRecord {
   requirePushedAuthorizationRequests: boolean;
   /** RFC 9449 §5.2 `dpop_bound_access_tokens`: its token requests must carry a DPoP proof. */
   dpopBoundAccessTokens?: boolean;
+  /** The secret a rotation replaced (SHA-256), accepted until `expiresAt` (the grace period). */
+  previousSecret?: { hash: string; expiresAt: string };
   /** When any of its tokens was last used, to the minute; absent: never (or not read). */
   lastUsedAt?: string;
   revoked: boolean;

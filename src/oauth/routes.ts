@@ -138,6 +138,9 @@ export function registerOAuthRoutes(router: Router): void {
     r.post('/oauth/clients', [ClientsController, 'store']).name('passport.clients.store');
     r.put('/oauth/clients/{client_id}', [ClientsController, 'update']).name('passport.clients.update');
     r.delete('/oauth/clients/{client_id}', [ClientsController, 'destroy']).name('passport.clients.destroy');
+    r.post('/oauth/clients/{client_id}/secret', [ClientsController, 'rotateSecret']).name(
+      'passport.clients.secret',
+    );
 
     r.get('/oauth/scopes', [ScopesController, 'index']).name('passport.scopes.index');
 

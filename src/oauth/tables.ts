@@ -19,6 +19,10 @@ export interface OAuthClientsTable {
   resource_server: number;
   /** RFC 9449 §5.2: its token requests must carry a DPoP proof; absent in rows joined without it. */
   dpop_bound_access_tokens?: number;
+  /** SHA-256 of the secret the last rotation replaced; absent in rows joined without it. */
+  previous_secret?: string | null;
+  /** Until when `previous_secret` still authenticates the client. */
+  previous_secret_expires_at?: string | null;
   revoked: number;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -36,6 +36,34 @@ describe(`OAuth clients in the dashboard, form posts (${engine})`, () => {
     expect(token.status).toBe(200);
   });
 
+  it('rotates a secret from its row: the new one shown once; the old one works for the chosen time', async () => {
+    const html = await (
+      await create({ name: 'Rotating', redirect: 'https://rotating.example/cb', confidential: 'on' })
+    ).text();
+    const [id, old] = [shown(html, 'Client ID')!, shown(html, 'Secret')!];
+    const page = await (await d.ada.get('/dashboard/clients')).text();
+    expect(page).toContain(`action="/dashboard/clients/${id}/secret"`);
+    const res = await d.ada.post(`/dashboard/clients/${id}/secret`, {
+      _token: d.csrf,
+      grace_seconds: '3600',
+    });
+    expect(res.status).toBe(200);
+    const rotated = await res.text();
+    expect(rotated).toContain('New secret for “Rotating”');
+    expect(rotated).toContain('The old secret keeps working until');
+    const secret = shown(rotated, 'Secret')!;
+    expect(secret).not.toBe(old);
+    expect((await d.ada.get('/dashboard/clients').then((r) => r.text())).includes(secret)).toBe(false);
+    for (const works of [old, secret]) {
+      const token = await fetch(`${d.server.url}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: id, client_secret: works }),
+      });
+      expect(token.status).toBe(200);
+    }
+  });
+
   it('an unticked "Confidential" makes a public client: no secret', async () => {
     const html = await (await create({ name: 'CLI', redirect: 'http://127.0.0.1/cb' })).text();
     expect(shown(html, 'Client ID')).toBeDefined();

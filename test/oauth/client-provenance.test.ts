@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADA, Browser, type OAuthTestApp, oauthApp, REDIRECT } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { Browser, type OAuthTestApp, REDIRECT, serverWithAda } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ELSEWHERE = 'https://app.example/callback';
@@ -17,18 +17,6 @@ async function selfRegistered(t: OAuthTestApp, name: string): Promise<string> {
   });
   expect(res.status).toBe(201);
   return ((await res.json()) as { client_id: string }).client_id;
-}
-
-/** A server open to dynamic registration, with Ada logged in; filled in before the tests run. */
-function openRegistration(): { t: OAuthTestApp; ada: Browser } {
-  const state = {} as { t: OAuthTestApp; ada: Browser };
-  beforeAll(async () => {
-    state.t = await oauthApp({ config: { oauth: { registration: 'open' } } });
-    state.ada = new Browser(state.t.url);
-    await state.ada.login(ADA);
-  });
-  afterAll(async () => state.t?.stop());
-  return state;
 }
 
 function authorizePath(clientId: string, redirectUri: string, extra: Record<string, string> = {}): string {
@@ -54,7 +42,7 @@ function clientFacts(html: string): string {
 }
 
 describe(`the approval page says who registered the client and where the answer goes (${engine})`, () => {
-  const app = openRegistration();
+  const app = serverWithAda({ config: { oauth: { registration: 'open' } } });
 
   it("an operator's client: registered by the operator, the redirect URI's host shown", async () => {
     const { client } = await app.t.createClient({ name: 'Operator App' });
@@ -83,7 +71,7 @@ describe(`the approval page says who registered the client and where the answer 
 });
 
 describe(`RFC 9700 §4.11.2: errors are not redirected to a client that registered itself (${engine})`, () => {
-  const app = openRegistration();
+  const app = serverWithAda({ config: { oauth: { registration: 'open' } } });
 
   it("an operator's client gets its error at its redirect URI (RFC 6749 §4.1.2.1)", async () => {
     const { client } = await app.t.createClient();

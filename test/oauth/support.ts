@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import * as oauth from 'oauth4webapi';
+import { afterAll, beforeAll } from 'vitest';
 import { authProvider } from '../../src/auth/index.js';
 import type { User } from '../../src/auth/user.js';
 import { Users } from '../../src/auth/users.js';
@@ -85,6 +86,26 @@ export async function oauthApp(
       await t.close();
     },
   };
+}
+
+/**
+ * A server for the enclosing suite (`oauthApp(options)`) with Ada logged in and her session's CSRF
+ * token; its fields are filled in by the suite's `beforeAll`, so read them inside the tests.
+ */
+export function serverWithAda(options: Parameters<typeof oauthApp>[0] = {}): {
+  t: OAuthTestApp;
+  ada: Browser;
+  csrf: string;
+} {
+  const state = {} as { t: OAuthTestApp; ada: Browser; csrf: string };
+  beforeAll(async () => {
+    state.t = await oauthApp(options);
+    state.ada = new Browser(state.t.url);
+    await state.ada.login(ADA);
+    state.csrf = await state.ada.csrfToken();
+  });
+  afterAll(async () => state.t?.stop());
+  return state;
 }
 
 /** A port free right now, for a server whose configured URL must be its real one. */

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { ConfigKey, csrfToken, type TollgateConfig, ValidationError } from 'tollgate';
+import { ConfigKey, csrfToken, HttpError, type TollgateConfig, ValidationError } from 'tollgate';
 import { Clients, ClientsController } from 'tollgate/oauth';
 import { renderPage } from 'tollgate/views';
 import { ClientsPage, type ClientsPageProps } from '../pages/clients-page.js';
@@ -87,6 +87,24 @@ export class ClientsPageController {
       const editing = await this.clients.findForUser(clientId, user.id);
       if (!editing) return this.#gone(c);
       return this.page(c, { editing, errors: err.errors, old }, 422);
+    }
+  }
+
+  /** `POST /dashboard/clients/{client}/secret`: the page with the new secret shown once. */
+  async rotateSecret(clientId: string, c: Context): Promise<Response> {
+    const form = await c.req.parseBody();
+    try {
+      const rotated = await this.api.rotateForUser(c.get('user')!.id, clientId, {
+        grace_seconds: Number(form.grace_seconds ?? 0),
+      });
+      const { name, id } = rotated.client;
+      const created = { name, id, secret: rotated.secret, rotated: { previousUntil: rotated.previousUntil } };
+      return await this.page(c, { created });
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status >= 500) throw err;
+      if (err.status === 404) return this.#gone(c);
+      c.get('session')?.flash('error', err.message);
+      return c.redirect('/dashboard/clients', 303);
     }
   }
 

@@ -1,19 +1,25 @@
 import type { FC } from 'hono/jsx';
 import type { ClientRecord } from 'tollgate/oauth';
+import { CsrfField } from 'tollgate/views';
+import { GRACE_CHOICES } from '../../assets/grace-choices.js';
 import { DeleteForm, LastUsedCell } from './credential-cells.js';
 import { displayDate } from './frame.js';
 
-/** The client just created, shown this once: its id and (confidential) plain secret. */
-export const CreatedClientBox: FC<{ created: { name: string; id: string; secret: string | null } }> = ({
-  created,
-}) => (
+/** A client just created or given a new secret; `rotated`: when the replaced secret stops (null: already). */
+export interface ShownClient {
+  name: string;
+  id: string;
+  secret: string | null;
+  rotated?: { previousUntil: string | null };
+}
+
+/** The client just created (or its secret just rotated), shown this once: its id and plain secret. */
+export const CreatedClientBox: FC<{ created: ShownClient }> = ({ created }) => (
   <div class="secret" role="status" data-secret>
-    <strong>Client “{created.name}” created</strong>
-    <p class="small muted">
-      {created.secret
-        ? 'Copy the secret now: it is stored hashed and will not be shown again.'
-        : 'A public client has no secret: it must use PKCE.'}
-    </p>
+    <strong>
+      {created.rotated ? `New secret for “${created.name}”` : `Client “${created.name}” created`}
+    </strong>
+    <p class="small muted">{shownNote(created)}</p>
     <div class="value">
       <span class="small">Client ID</span>
       <code data-value="Client ID">{created.id}</code>
@@ -25,6 +31,37 @@ export const CreatedClientBox: FC<{ created: { name: string; id: string; secret:
       </div>
     ) : null}
   </div>
+);
+
+function shownNote(created: ShownClient): string {
+  if (!created.secret) return 'A public client has no secret: it must use PKCE.';
+  const copy = 'Copy the secret now: it is stored hashed and will not be shown again.';
+  if (!created.rotated) return copy;
+  const until = created.rotated.previousUntil;
+  return `${copy} ${until ? `The old secret keeps working until ${new Date(until).toUTCString()}.` : 'The old secret no longer works.'}`;
+}
+
+/** Rotates a confidential client's secret (a real post): how long the old one keeps working, then the button. */
+export const RotateSecretForm: FC<{ client: ClientRecord; csrfToken: string }> = ({ client, csrfToken }) => (
+  <form
+    method="post"
+    action={`/dashboard/clients/${encodeURIComponent(client.id)}/secret`}
+    class="inline m-0"
+    data-rotate={client.id}
+  >
+    <CsrfField token={csrfToken} />
+    <label class="small">
+      Old secret{' '}
+      <select name="grace_seconds">
+        {GRACE_CHOICES.map(([seconds, label]) => (
+          <option value={String(seconds)}>{label}</option>
+        ))}
+      </select>
+    </label>{' '}
+    <button type="submit" class="btn">
+      Rotate secret
+    </button>
+  </form>
 );
 
 /** The user's clients as table rows, each with an edit link and a delete form (`_method=DELETE`); the script replaces them. */
@@ -55,6 +92,7 @@ export const ClientRows: FC<{ clients: ClientRecord[]; csrfToken: string }> = ({
             >
               Edit
             </a>
+            {client.secretHash ? <RotateSecretForm client={client} csrfToken={csrfToken} /> : null}
             <DeleteForm
               action={`/dashboard/clients/${encodeURIComponent(client.id)}`}
               csrfToken={csrfToken}

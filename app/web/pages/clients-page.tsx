@@ -1,7 +1,7 @@
 import type { FC } from 'hono/jsx';
 import type { ClientRecord } from 'tollgate/oauth';
 import { CsrfField } from 'tollgate/views';
-import { ClientRows, CreatedClientBox } from './clients-list.js';
+import { ClientRows, CreatedClientBox, type ShownClient } from './clients-list.js';
 import { DashboardFrame } from './frame.js';
 
 export interface ClientsPageProps {
@@ -9,7 +9,7 @@ export interface ClientsPageProps {
   baseUrl: string;
   csrfToken: string;
   clients: ClientRecord[];
-  created?: { name: string; id: string; secret: string | null };
+  created?: ShownClient;
   /** A refused create: the field messages and what was typed. */
   errors?: Record<string, string[]>;
   old?: { name?: string; redirect?: string; confidential?: boolean };

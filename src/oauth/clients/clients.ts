@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import { EventDispatcher } from '../../core/events.js';
 import { ClockKey } from '../../core/keys.js';
-import { CredentialCreated } from '../events.js';
+import { ClientSecretRotated, CredentialCreated } from '../events.js';
 import type { GrantRegistry } from '../grants/registry.js';
 import type { ClientRecord } from '../records.js';
 import { hashSecret, randomSecret } from '../secrets.js';
@@ -121,6 +121,31 @@ export class Clients {
     await this.store.clients.update(client.id, values, now);
     const changed = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
     return { ...client, ...changed, updatedAt: now };
+  }
+
+  /**
+   * A new secret for a confidential client, returned in plain once (only its hash is kept). The
+   * secret it replaces keeps authenticating for `graceSeconds` (0: refused at once), so the
+   * client's deployments can switch over; a secret replaced earlier stops at once. Undefined when
+   * another rotation (or a deletion) changed the client first: of two at once, one rotates.
+   */
+  async rotateSecret(client: ClientRecord, graceSeconds: number): Promise<string | undefined> {
+    if (client.secretHash === null) throw new TypeError('A public client has no secret to rotate.');
+    const now = this.clock.now();
+    const plainSecret = randomSecret();
+    const expiresAt = new Date(now.getTime() + graceSeconds * 1000).toISOString();
+    const rotated = await this.store.clients.rotateSecret(
+      client.id,
+      {
+        secretHash: hashSecret(plainSecret),
+        replaces: client.secretHash,
+        previous: graceSeconds > 0 ? { hash: client.secretHash, expiresAt } : null,
+      },
+      now.toISOString(),
+    );
+    if (!rotated) return undefined;
+    await this.events?.dispatch(new ClientSecretRotated(client.id));
+    return plainSecret;
   }
 
   /**

@@ -1,6 +1,8 @@
+import type { Clock } from '../../core/clock.js';
 import { EventDispatcher } from '../../core/events.js';
+import { ClockKey } from '../../core/keys.js';
 import { MetadataDocumentClients } from '../cimd/metadata-document-clients.js';
-import { ClientRevoked } from '../events.js';
+import { ClientRevoked, ClientSecretRotated } from '../events.js';
 import type { ClientRecord } from '../records.js';
 import { authenticateClient, type ClientCredentialsInput } from '../rules/authenticate-client.js';
 import type { ClientStore } from '../stores/contracts.js';
@@ -11,11 +13,11 @@ const CLIENT_CACHE_SIZE = 10_000;
 /**
  * Client authentication for the token endpoint (RFC 6749 §2.3.1, by `authenticateClient`), over
  * a few seconds' cache of live clients: issuance then costs one insert and one signature. A
- * client's secret never changes, and a revocation on this instance is forgotten at once (on
- * other instances within `CLIENT_CACHE_MS`; the guard refuses a revoked client's tokens anyway).
+ * revocation or a secret rotation on this instance is forgotten at once (on other instances
+ * within `CLIENT_CACHE_MS`; the guard refuses a revoked client's tokens anyway).
  */
 export class ClientAuthenticator {
-  static inject = [MetadataDocumentClients, EventDispatcher] as const;
+  static inject = [MetadataDocumentClients, EventDispatcher, ClockKey] as const;
   readonly #clients: LiveClients;
   /**
    * Authorization headers that authenticated a client, so the same Basic credentials again skip
@@ -25,9 +27,14 @@ export class ClientAuthenticator {
   readonly #verified = new Map<string, ClientRecord>();
 
   /** `clients` finds registered clients and, when enabled, metadata-document ones. */
-  constructor(clients: MetadataDocumentClients, events: EventDispatcher) {
+  constructor(
+    clients: MetadataDocumentClients,
+    events: EventDispatcher,
+    private readonly clock: Clock,
+  ) {
     this.#clients = new LiveClients(clients);
     events.listen(ClientRevoked, (event) => this.#clients.forget(event.clientId));
+    events.listen(ClientSecretRotated, (event) => this.#clients.forget(event.clientId));
   }
 
   async authenticate(request: ClientCredentialsInput): Promise<ClientRecord> {
@@ -38,8 +45,10 @@ export class ClientAuthenticator {
       if (known && this.#clients.holds(known)) return known;
       if (known) this.#verified.delete(header);
     }
-    const client = await authenticateClient(this.#clients, request);
-    if (header && plain && client.secretHash !== null && this.#clients.holds(client)) {
+    const client = await authenticateClient(this.#clients, request, this.clock.now());
+    // While a replaced secret is in its grace period, every request checks the clock again.
+    const settled = client.previousSecret === undefined;
+    if (header && plain && settled && client.secretHash !== null && this.#clients.holds(client)) {
       if (this.#verified.size >= CLIENT_CACHE_SIZE) this.#verified.clear();
       this.#verified.set(header, client);
     }

@@ -6,7 +6,7 @@ import { Clients, type CreatedClient, knownGrantTypes, serializeClient } from '.
 import { GrantRegistry } from '../grants/registry.js';
 import { type ClientRecord, isPublicClient } from '../records.js';
 import { Scopes } from '../scopes.js';
-import { type ClientLimits, clientSchema, clientUpdateSchema } from './schemas.js';
+import { type ClientLimits, clientSchema, clientUpdateSchema, secretRotationSchema } from './schemas.js';
 import { jsonBody, validateBody } from './validate.js';
 
 function notFound(): HttpError {
@@ -88,6 +88,52 @@ export class ClientsController {
       allowedScopes: input.scopes,
       grantTypes: input.grant_types,
     });
+  }
+
+  /**
+   * `POST /oauth/clients/{client_id}/secret`: a new secret, shown in this response only; the old
+   * one keeps working for `grace_seconds` (default 0). 409 when another rotation came first.
+   */
+  async rotateSecret(clientId: string, c: Context): Promise<Response> {
+    const body = await jsonBody(c);
+    const rotated = await this.rotateForUser(c.get('user')!.id, clientId, body);
+    return c.json(
+      {
+        ...serializeClient(rotated.client, rotated.secret),
+        previous_secret_expires_at: rotated.previousUntil,
+      },
+      200,
+      { 'Cache-Control': 'no-store' },
+    );
+  }
+
+  /**
+   * Rotates the secret of a client of `userId` (the JSON API's body, or a form's fields): 404 for
+   * no such client, 422 for a public one or a bad grace period, 409 when a rotation raced it.
+   */
+  async rotateForUser(
+    userId: number,
+    clientId: string,
+    body: unknown,
+  ): Promise<{ client: ClientRecord; secret: string; previousUntil: string | null }> {
+    const client = await this.clients.findForUser(clientId, userId);
+    if (!client) throw notFound();
+    const grace = validateBody(secretRotationSchema, body).grace_seconds ?? 0;
+    if (isPublicClient(client)) {
+      const message = 'A public client has no secret to rotate.';
+      throw new ValidationError({ client: [message] }, message);
+    }
+    const secret = await this.clients.rotateSecret(client, grace);
+    if (secret === undefined) {
+      const message = 'The secret was changed meanwhile (rotated again or deleted): reload and try again.';
+      throw new HttpError(409, message, { body: { message } });
+    }
+    const rotated = await this.clients.find(client.id);
+    return {
+      client: rotated ?? client,
+      secret,
+      previousUntil: rotated?.previousSecret?.expiresAt ?? null,
+    };
   }
 
   async destroy(clientId: string, c: Context): Promise<Response> {

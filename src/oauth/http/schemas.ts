@@ -99,6 +99,14 @@ export function clientUpdateSchema(limits: ClientLimits, publicClient: boolean) 
     .superRefine(redirectsFit(() => publicClient, limits.maxRedirects));
 }
 
+/** The longest grace period a rotated client secret may keep: 30 days. */
+export const MAX_SECRET_GRACE_SECONDS = 30 * 24 * 3600;
+
+/** `POST /oauth/clients/{id}/secret`: how long the replaced secret keeps working (default 0: not at all). */
+export const secretRotationSchema = z.object({
+  grace_seconds: z.number().int().min(0).max(MAX_SECRET_GRACE_SECONDS).optional(),
+});
+
 /** `POST /oauth/personal-access-tokens`: scopes must be defined by the application, and not `*`. */
 export function personalAccessTokenSchema(scopes: Scopes) {
   return z.object({ name, scopes: scopeList(scopes) });

@@ -12,10 +12,13 @@ export interface ClientCredentialsInput {
 /**
  * RFC 6749 §2.3.1: the client authenticates with HTTP Basic or with `client_id`/`client_secret`
  * form fields — not both. A public client (no secret) identifies itself by `client_id` alone.
+ * After a rotation the replaced secret is accepted until its grace period ends at `now` (the
+ * clock's time; without it, only the current secret).
  */
 export async function authenticateClient(
   clients: Pick<ClientStore, 'find'>,
   input: ClientCredentialsInput,
+  now?: Date,
 ): Promise<ClientRecord> {
   const basic = parseBasic(input.authorization);
   if (basic && input.params.client_secret !== undefined) {
@@ -30,11 +33,18 @@ export async function authenticateClient(
   const client = await clients.find(id);
   if (!client || client.revoked) throw OAuthError.invalidClient(`unknown or revoked client ${id}`);
   if (client.secretHash !== null) {
-    if (!secret || !secretMatches(secret, client.secretHash)) {
+    if (!secret || !(secretMatches(secret, client.secretHash) || inGracePeriod(client, secret, now))) {
       throw OAuthError.invalidClient(`bad secret for client ${id}`);
     }
   }
   return client;
+}
+
+/** Whether `secret` is the one the last rotation replaced, and its grace period still runs. */
+export function inGracePeriod(client: ClientRecord, secret: string, now: Date | undefined): boolean {
+  const previous = client.previousSecret;
+  if (!previous || !now || now.getTime() >= Date.parse(previous.expiresAt)) return false;
+  return secretMatches(secret, previous.hash);
 }
 
 /** `Basic base64(urlencode(id) ":" urlencode(secret))` (RFC 6749 §2.3.1 form-encodes both). */

@@ -18,6 +18,14 @@ export interface ClientChanges {
   grantTypes?: string[] | null;
 }
 
+/** A client's new secret, replacing the one whose hash is `replaces` (and only that one). */
+export interface SecretRotation {
+  secretHash: string;
+  replaces: string;
+  /** The replaced secret while it stays valid; null: refused from now on. */
+  previous: { hash: string; expiresAt: string } | null;
+}
+
 export interface ClientStore {
   find(id: string): Promise<ClientRecord | undefined>;
   create(client: NewClient, now: string): Promise<ClientRecord>;
@@ -27,6 +35,11 @@ export interface ClientStore {
    */
   saveDocumentClient(client: NewClient, now: string): Promise<void>;
   update(id: string, values: ClientChanges, now: string): Promise<void>;
+  /**
+   * Replaces a live client's secret, only if it still is `rotation.replaces`: of two rotations at
+   * once one wins and the other gets false.
+   */
+  rotateSecret(id: string, rotation: SecretRotation, now: string): Promise<boolean>;
   /** Clients the user owns, not revoked, newest first. */
   forUser(userId: number): Promise<ClientRecord[]>;
   /**

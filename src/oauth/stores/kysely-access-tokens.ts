@@ -60,6 +60,8 @@ function toTokenWithClient(row: JoinedRow): AccessTokenWithClient {
     resource_server: row.c_resource_server as number,
     require_pushed_authorization_requests: row.c_require_par as number,
     dpop_bound_access_tokens: undefined,
+    previous_secret: undefined,
+    previous_secret_expires_at: undefined,
     last_used_at: undefined,
     revoked: row.c_revoked as number,
     created_at: row.c_created_at as string,

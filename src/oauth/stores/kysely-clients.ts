@@ -2,7 +2,7 @@ import { type Kysely, SqliteAdapter, sql } from 'kysely';
 import type { Database } from '../../database/types.js';
 import { type ClientRecord, isClientId } from '../records.js';
 import type { OAuthClientRow } from '../tables.js';
-import type { ClientChanges, ClientStore, NewClient } from './contracts.js';
+import type { ClientChanges, ClientStore, NewClient, SecretRotation } from './contracts.js';
 import { Precompiled } from './precompiled.js';
 
 export function toClient(row: OAuthClientRow): ClientRecord {
@@ -20,6 +20,9 @@ export function toClient(row: OAuthClientRow): ClientRecord {
     resourceServer: row.resource_server === 1,
     requirePushedAuthorizationRequests: row.require_pushed_authorization_requests === 1,
     ...(row.dpop_bound_access_tokens === 1 ? { dpopBoundAccessTokens: true } : {}),
+    ...(row.previous_secret && row.previous_secret_expires_at
+      ? { previousSecret: { hash: row.previous_secret, expiresAt: row.previous_secret_expires_at } }
+      : {}),
     ...(row.last_used_at ? { lastUsedAt: row.last_used_at } : {}),
     revoked: row.revoked === 1,
     createdAt: row.created_at,
@@ -80,6 +83,22 @@ export class KyselyClientStore implements ClientStore {
       .execute();
   }
 
+  async rotateSecret(id: string, rotation: SecretRotation, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('oauth_clients')
+      .set({
+        secret: rotation.secretHash,
+        previous_secret: rotation.previous?.hash ?? null,
+        previous_secret_expires_at: rotation.previous?.expiresAt ?? null,
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .where('secret', '=', rotation.replaces)
+      .where('revoked', '=', 0)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   async forUser(userId: number): Promise<ClientRecord[]> {
     const rows = await this.db
       .selectFrom('oauth_clients')
@@ -136,6 +155,8 @@ function clientRow(client: NewClient, now: string): OAuthClientRow {
     resource_server: client.resourceServer ? 1 : 0,
     require_pushed_authorization_requests: client.requirePushedAuthorizationRequests ? 1 : 0,
     dpop_bound_access_tokens: client.dpopBoundAccessTokens ? 1 : 0,
+    previous_secret: null,
+    previous_secret_expires_at: null,
     revoked: 0,
     created_at: now,
     updated_at: now,
