@@ -87,3 +87,41 @@ export function isUnstorableInput(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && INPUT_DATA_EXCEPTIONS.has(code);
 }
+
+/**
+ * A database connection that ended or could not be made: PostgreSQL's shutdown SQLSTATEs (57P01
+ * `pg_terminate_backend` or a fast shutdown, 57P02, 57P03 starting up) and connection exceptions
+ * (class 08), node-postgres's own messages for a client whose socket closed, and the socket
+ * errors of a server that went away. The request that met one is answered 503 with `Retry-After`:
+ * the pool opens a new connection for the next.
+ */
+const CONNECTION_LOST_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+]);
+const CONNECTION_LOST_MESSAGE =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
+
+/** Seconds a client is asked to wait after a lost database connection (`Retry-After`). */
+export const CONNECTION_LOST_RETRY_SECONDS = 1;
+
+/** Whether `error` (or an error it wraps) is a lost database connection. */
+export function isConnectionLost(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECTION_LOST_CODES.has(code)) return true;
+    if (CONNECTION_LOST_MESSAGE.test(current.message)) return true;
+    current = current.cause;
+  }
+  return false;
+}

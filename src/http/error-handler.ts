@@ -1,10 +1,17 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { HttpError, isUnstorableInput, withRequestId } from '../core/errors.js';
+import {
+  CONNECTION_LOST_RETRY_SECONDS,
+  HttpError,
+  isConnectionLost,
+  isUnstorableInput,
+  withRequestId,
+} from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { wantsJson } from './respond.js';
 
 const UNSTORABLE = 'The request contains a value that cannot be stored.';
+const UNAVAILABLE = 'Service Unavailable';
 
 /**
  * Adjusts the response an `HttpError` renders to, knowing the request: how a module adds what
@@ -46,6 +53,17 @@ export function renderError(
     return wantsJson(c)
       ? c.json({ message: UNSTORABLE }, 400)
       : c.html(renderErrorPage(c, 400, UNSTORABLE), 400);
+  }
+  if (isConnectionLost(err)) {
+    // Not this request's fault nor a bug: the next request gets a new connection.
+    logger.warn(
+      { err: err.message, method: c.req.method, path: c.req.path },
+      'database connection lost: 503',
+    );
+    const headers = { 'Retry-After': String(CONNECTION_LOST_RETRY_SECONDS) };
+    return wantsJson(c)
+      ? c.json(withRequestId({ message: UNAVAILABLE }), 503, headers)
+      : c.html(renderErrorPage(c, 503, UNAVAILABLE), 503, headers);
   }
   logger.error({ err, method: c.req.method, path: c.req.path }, 'unhandled error');
   return wantsJson(c)

@@ -313,6 +313,15 @@ export class OAuthError extends HttpError {
     );
   }
 
+  /** RFC 6749 §5.2 has no code for it at the token endpoint; `temporarily_unavailable` says "try again". */
+  static temporarilyUnavailable(detail: string, retryAfterSeconds: number, cause?: unknown): OAuthError {
+    return new OAuthError('temporarily_unavailable', 'The server is temporarily unavailable: try again.', {
+      detail,
+      cause,
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
+  }
+
   static serverError(detail: string, cause?: unknown): OAuthError {
     return new OAuthError('server_error', GENERIC, { detail, cause });
   }

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { isUnstorableInput } from '../../core/errors.js';
+import { CONNECTION_LOST_RETRY_SECONDS, isConnectionLost, isUnstorableInput } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { OAuthError } from '../errors.js';
 import type { TokenInput } from '../grants/token-endpoint.js';
@@ -20,8 +20,12 @@ export function oauthErrorResponse(c: Context, err: unknown, logger: Logger): Re
         ? OAuthError.invalidRequest('The request contains a value that cannot be used.', {
             detail: 'the database refused a value',
           })
-        : OAuthError.serverError('unexpected error at an OAuth endpoint', err);
-  if (error.status >= 500) logger.error({ err, path: c.req.path }, 'OAuth endpoint failed');
+        : isConnectionLost(err)
+          ? OAuthError.temporarilyUnavailable('database connection lost', CONNECTION_LOST_RETRY_SECONDS, err)
+          : OAuthError.serverError('unexpected error at an OAuth endpoint', err);
+  if (error.code === 'temporarily_unavailable')
+    logger.warn({ err: (err as Error).message, path: c.req.path }, 'database connection lost: 503');
+  else if (error.status >= 500) logger.error({ err, path: c.req.path }, 'OAuth endpoint failed');
   else if (error.detail) logger.debug({ code: error.code, detail: error.detail }, 'OAuth request refused');
   const res = error.getResponse();
   return c.newResponse(res.body, res);
