@@ -54,3 +54,5 @@ export { SubscriptionBuilder } from './subscriptions/subscription-builder.js';
 export { SubscriptionChanged } from './subscriptions/subscription-changed.js';
 export type { SubscriptionRow } from './tables.js';
 export { WebhookController } from './webhooks/webhook-controller.js';
+export type { WebhookDelivery, WebhookHandler, WebhookParts, WebhookStep } from './webhooks/webhook-steps.js';
+export { webhookPipeline } from './webhooks/webhook-steps.js';
