@@ -37,6 +37,8 @@ export function initPersonalTokens(root: HTMLElement): void {
           if (!confirm(`Delete the token “${token.name ?? ''}”? Programs using it lose access at once.`))
             return;
           await apiDelete(`/oauth/personal-access-tokens/${encodeURIComponent(token.id)}`);
+          // A deleted token's copy box would offer a secret that no longer works.
+          secretSlot.querySelector(`[data-secret-for="${CSS.escape(token.id)}"]`)?.remove();
           await load();
         });
         return h(
@@ -67,17 +69,18 @@ export function initPersonalTokens(root: HTMLElement): void {
         {
           name: data.get('name'),
           scopes: data.getAll('scopes'),
+          expires_in_days: data.get('expires_in_days') ? Number(data.get('expires_in_days')) : null,
         },
       );
       clearErrors(form);
       form.reset();
-      secretSlot.replaceChildren(
-        secretBox(
-          `Token “${created.token.name ?? ''}” created`,
-          'Copy it now: it is not stored anywhere you can read it again. Send it as "Authorization: Bearer <token>".',
-          [['Token', created.accessToken]],
-        ),
+      const box = secretBox(
+        `Token “${created.token.name ?? ''}” created`,
+        'Copy it now: it is not stored anywhere you can read it again. Send it as "Authorization: Bearer <token>".',
+        [['Token', created.accessToken]],
       );
+      box.dataset.secretFor = created.token.id;
+      secretSlot.replaceChildren(box);
       await load();
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;

@@ -38,6 +38,46 @@ describe(`personal access tokens in the dashboard, form posts (${engine})`, () =
     expect(page).toContain('<span class="badge mr-xs">check-status</span>');
   });
 
+  it('an expiry chosen at creation: the form (and the JSON API) set the token lifetime; a bad one is 422', async () => {
+    const lifetime = (jwt: string) => {
+      const claims = JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as Record<
+        string,
+        number
+      >;
+      return claims.exp! - claims.iat!;
+    };
+    const html = await (await d.ada.get('/dashboard/tokens')).text();
+    expect(html).toContain('<select id="field-token-expiry" name="expires_in_days">');
+    const week = shownToken(await (await create({ name: 'Week', expires_in_days: '7' })).text())!;
+    expect(lifetime(week)).toBe(7 * 86_400);
+    const standard = shownToken(await (await create({ name: 'Default', expires_in_days: '' })).text())!;
+    expect(lifetime(standard)).toBe(365 * 86_400);
+
+    const json = await d.ada.json(
+      'POST',
+      '/oauth/personal-access-tokens',
+      { name: 'Month', scopes: [], expires_in_days: 30 },
+      d.csrf,
+    );
+    expect(json.status).toBe(200);
+    const body = (await json.json()) as {
+      accessToken: string;
+      token: { created_at: string; expires_at: string };
+    };
+    expect(lifetime(body.accessToken)).toBe(30 * 86_400);
+    expect(Date.parse(body.token.expires_at) - Date.parse(body.token.created_at)).toBeCloseTo(
+      30 * 86_400_000,
+      -4,
+    );
+    const bad = await d.ada.json(
+      'POST',
+      '/oauth/personal-access-tokens',
+      { name: 'Bad', expires_in_days: 0 },
+      d.csrf,
+    );
+    expect(bad.status).toBe(422);
+  });
+
   it('a refused create answers 422 with the page, Laravel-style messages and what was typed', async () => {
     const res = await create({ name: ' ', scopes: 'launch-missiles' });
     expect(res.status).toBe(422);

@@ -320,6 +320,16 @@ describe(`reference service in Chromium (${engine})`, { timeout: 60_000 }, () =>
 
   it('deletes the personal token, and the API refuses it', async () => {
     await go('/dashboard/tokens');
+    // A token deleted while its copy box is shown takes the box with it.
+    await page().fill('#field-token-name', 'Throwaway');
+    await page().click('[data-token-form] button[type="submit"]');
+    const box = page().locator('[data-personal-tokens] [data-secret]', { hasText: 'Throwaway' });
+    await box.waitFor();
+    await page()
+      .locator('[data-personal-tokens] tr[data-token]', { hasText: 'Throwaway' })
+      .locator('button[data-delete]')
+      .click();
+    await box.waitFor({ state: 'detached' });
     await page().waitForSelector('[data-personal-tokens] tr[data-token]');
     await page().click('[data-personal-tokens] button[data-delete]');
     await page().waitForSelector('[data-personal-tokens] [data-empty]:not(.hidden)');

@@ -16,15 +16,19 @@ export class PersonalTokensPageController extends ApiKeysPageController {
       name: typeof form.name === 'string' ? form.name : undefined,
       scopes: ([] as unknown[]).concat(form.scopes ?? []).filter((s): s is string => typeof s === 'string'),
     };
-    let input: { name: string; scopes: string[] };
+    let input: ReturnType<typeof personalTokenInput>;
     try {
       input = personalTokenInput(this.scopes, form);
     } catch (err) {
       if (err instanceof ValidationError) return this.page(c, {}, 422, { errors: err.errors, old });
       throw err;
     }
-    const result = await this.personalTokens.create(c.get('user')!.id, input.name, input.scopes);
-    return this.page(c, {}, 201, { created: { name: input.name, token: result.accessToken } });
+    const result = await this.personalTokens.create(c.get('user')!.id, input.name, input.scopes, {
+      expiresInDays: input.expires_in_days,
+    });
+    return this.page(c, {}, 201, {
+      created: { id: result.token.id, name: input.name, token: result.accessToken },
+    });
   }
 
   async destroyToken(tokenId: string, c: Context): Promise<Response> {

@@ -10,7 +10,7 @@ export interface PersonalTokensSectionProps {
   tokens: AccessTokenRecord[];
   scopes: Array<{ id: string; description: string }>;
   /** The token just created: shown this once. */
-  created?: { name: string; token: string };
+  created?: { id: string; name: string; token: string };
   /** A refused create: the field messages and what was typed. */
   errors?: Record<string, string[]>;
   old?: { name?: string; scopes?: string[] };
@@ -31,7 +31,7 @@ export const PersonalTokensSection: FC<PersonalTokensSectionProps> = (props) => 
       </p>
       <div data-secret-slot>
         {created ? (
-          <div class="secret" role="status" data-secret>
+          <div class="secret" role="status" data-secret data-secret-for={created.id}>
             <strong>Token “{created.name}” created</strong>
             <p class="small muted">Copy it now: it is not stored anywhere you can read it again.</p>
             <div class="value">
@@ -44,6 +44,15 @@ export const PersonalTokensSection: FC<PersonalTokensSectionProps> = (props) => 
       <form method="post" action="/dashboard/personal-tokens" data-token-form novalidate>
         <CsrfField token={csrfToken} />
         <NameAndScopes id="field-token-name" placeholder="CI deploy script" {...{ scopes, old, errors }} />
+        <div class="field">
+          <label for="field-token-expiry">Expires</label>
+          <select id="field-token-expiry" name="expires_in_days">
+            <option value="">in a year (the default)</option>
+            <option value="7">in 7 days</option>
+            <option value="30">in 30 days</option>
+            <option value="90">in 90 days</option>
+          </select>
+        </div>
         <div data-form-error />
         <div class="actions mt-0">
           <button type="submit" class="btn btn-primary">

@@ -21,7 +21,9 @@ export class PersonalAccessTokensController {
 
   async store(c: Context): Promise<Response> {
     const input = await validateJson(c, personalAccessTokenSchema(this.scopes));
-    const result = await this.tokens.create(c.get('user')!.id, input.name, input.scopes);
+    const result = await this.tokens.create(c.get('user')!.id, input.name, input.scopes, {
+      expiresInDays: input.expires_in_days,
+    });
     return c.json({ accessToken: result.accessToken, token: serializeToken(result.token) }, 200, {
       'Cache-Control': 'no-store',
     });

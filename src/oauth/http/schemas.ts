@@ -109,7 +109,12 @@ export const secretRotationSchema = z.object({
 
 /** `POST /oauth/personal-access-tokens`: scopes must be defined by the application, and not `*`. */
 export function personalAccessTokenSchema(scopes: Scopes) {
-  return z.object({ name, scopes: scopeList(scopes) });
+  return z.object({
+    name,
+    scopes: scopeList(scopes),
+    /** Days until it expires; absent or null: `oauth.personalAccessTokenTtlSeconds`. */
+    expires_in_days: z.number().int().min(1).max(3650).nullable().optional(),
+  });
 }
 
 const wholeNumber = (max: number) => z.number().int().min(1).max(max);

@@ -51,11 +51,16 @@ export class PersonalAccessTokens {
     private readonly events?: EventDispatcher,
   ) {}
 
-  /** Throws `invalid_scope` (OAuthError) for an unknown scope or `*`; 422 for one the user's plan does not allow. */
+  /**
+   * Throws `invalid_scope` (OAuthError) for an unknown scope or `*`; 422 for one the user's plan
+   * does not allow. `expiresInDays`: its lifetime, chosen at creation; absent or null:
+   * `oauth.personalAccessTokenTtlSeconds`.
+   */
   async create(
     userId: number,
     name: string,
     scopes: readonly string[] = [],
+    options: { expiresInDays?: number | null | undefined } = {},
   ): Promise<PersonalAccessTokenResult> {
     const granted = this.scopes.validate([...new Set(scopes)], { allowAll: false });
     await this.scopes.refuseUnissuable(userId, granted);
@@ -66,7 +71,9 @@ export class PersonalAccessTokens {
       userId,
       name,
       scopes: granted,
-      ttlSeconds: this.config.oauth.personalAccessTokenTtlSeconds,
+      ttlSeconds: options.expiresInDays
+        ? options.expiresInDays * 86_400
+        : this.config.oauth.personalAccessTokenTtlSeconds,
     });
     await this.events?.dispatch(
       new CredentialCreated('personal-access-token', issued.record.id, userId, name),

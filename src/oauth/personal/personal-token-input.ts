@@ -9,10 +9,13 @@ import type { Scopes } from '../scopes.js';
 export function personalTokenInput(
   scopes: Scopes,
   form: Record<string, unknown>,
-): { name: string; scopes: string[] } {
+): { name: string; scopes: string[]; expires_in_days?: number | null | undefined } {
   const list = form.scopes;
+  const days = form.expires_in_days;
   return validateBody(personalAccessTokenSchema(scopes), {
     name: form.name,
     scopes: list === undefined ? [] : Array.isArray(list) ? list : [list],
+    // A form's select sends a string; empty means the default lifetime.
+    expires_in_days: days === undefined || days === '' ? null : Number(days),
   });
 }
