@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from '../core/logger.js';
+import { PUBLISH_TIMEOUT_MS } from '../oauth/guard/revocation-broadcast.js';
 
 /**
  * Tells the other instances over Redis pub/sub that a user's subscription changed, so each one
@@ -20,7 +21,8 @@ export class PlanBroadcast {
     handlers: { forget(userId: number): void; clear(): void },
     private readonly logger: Logger,
   ) {
-    this.#publisher = new Redis(url, { maxRetriesPerRequest: null });
+    // A publish to a Redis that hangs ends after `PUBLISH_TIMEOUT_MS`, so publishes never pile up.
+    this.#publisher = new Redis(url, { maxRetriesPerRequest: null, commandTimeout: PUBLISH_TIMEOUT_MS });
     this.#subscriber = new Redis(url, { maxRetriesPerRequest: null });
     for (const connection of [this.#publisher, this.#subscriber])
       connection.on('error', (err: Error) => logger.warn({ err: err.message }, 'Redis (plan changes)'));
@@ -48,10 +50,14 @@ export class PlanBroadcast {
     );
   }
 
-  publish(userId: number): void {
-    this.#publisher.publish(this.channel, `${this.#origin} ${userId}`).catch((err: Error) => {
-      this.logger.warn({ err: err.message }, 'Could not publish a plan change to Redis');
-    });
+  /** Fire-and-forget (nothing needs to wait for it); settles once sent, or failed and logged. */
+  publish(userId: number): Promise<void> {
+    return this.#publisher.publish(this.channel, `${this.#origin} ${userId}`).then(
+      () => undefined,
+      (err: Error) => {
+        this.logger.warn({ err: err.message }, 'Could not publish a plan change to Redis');
+      },
+    );
   }
 
   close(): void {

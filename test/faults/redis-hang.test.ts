@@ -1,6 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { authProvider } from '../../src/auth/index.js';
+import { createLogger } from '../../src/core/logger.js';
+import { PUBLISH_TIMEOUT_MS, RevocationBroadcast } from '../../src/oauth/guard/revocation-broadcast.js';
 import { Clients, installKeys, oauthProvider } from '../../src/oauth/index.js';
+import { PlanBroadcast } from '../../src/plans/plan-broadcast.js';
 import { type OwnRedis, startRedisServer } from '../support/redis-server.js';
 import { ADA, engine, HttpBrowser, type Served, serveInstances } from '../throttle/support.js';
 
@@ -75,5 +78,32 @@ describe(`a Redis that hangs (${engine})`, () => {
     const wrong: number[] = [];
     for (let i = 0; i < 6; i++) wrong.push((await grant(`guess ${i}`)).status);
     expect(wrong).toEqual([400, 400, 400, 400, 400, 429]);
+  });
+
+  it('a token revocation or plan change published to it ends within the publish timeout, logged, instead of waiting', async () => {
+    const logger = createLogger('silent');
+    const warnings: string[] = [];
+    logger.warn = ((_: unknown, message: string) => void warnings.push(message)) as typeof logger.warn;
+    const revocations = new RevocationBroadcast(
+      redis.url,
+      'test-revocations',
+      { revoked() {}, flush() {} },
+      logger,
+    );
+    const plans = new PlanBroadcast(redis.url, 'test-plans', { forget() {}, clear() {} }, logger);
+    try {
+      await revocations.publish({ type: 'token', id: 'before' }); // connected and answering
+      redis.pause();
+      const published = await timed(() =>
+        Promise.all([revocations.publish({ type: 'token', id: 'during' }), plans.publish(7)]),
+      );
+      expect(published.ms).toBeLessThan(PUBLISH_TIMEOUT_MS + 1_500);
+      expect(warnings).toContain('Could not publish a token revocation to Redis');
+      expect(warnings).toContain('Could not publish a plan change to Redis');
+    } finally {
+      redis.resume();
+      await revocations.close();
+      plans.close();
+    }
   });
 });

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from '../../core/logger.js';
 
+/** How long a publish may wait for a Redis that accepts it but does not answer. */
+export const PUBLISH_TIMEOUT_MS = 2_000;
+
 /** A revoked access token, client (all its tokens) or API key. */
 export type RevocationMessage = { type: 'token' | 'client' | 'key'; id: string };
 
@@ -30,9 +33,10 @@ export class RevocationBroadcast {
     private readonly logger: Logger,
   ) {
     // Commands wait for a reconnect instead of failing: a revocation published while the link is
-    // down is delivered when it is back, and the subscription is renewed by ioredis itself.
+    // down is delivered when it is back, and the subscription is renewed by ioredis itself. A
+    // publish to a Redis that hangs ends after `PUBLISH_TIMEOUT_MS`, so publishes never pile up.
     const options = { maxRetriesPerRequest: null } as const;
-    this.#publisher = new Redis(url, options);
+    this.#publisher = new Redis(url, { ...options, commandTimeout: PUBLISH_TIMEOUT_MS });
     this.#subscriber = new Redis(url, options);
     for (const connection of [this.#publisher, this.#subscriber]) {
       connection.on('error', (err: Error) =>
@@ -65,11 +69,15 @@ export class RevocationBroadcast {
     return Promise.race([this.#ready, timeout]).finally(() => clearTimeout(timer));
   }
 
-  publish(message: RevocationMessage): void {
+  /** Fire-and-forget (nothing needs to wait for it); settles once sent, or failed and logged. */
+  publish(message: RevocationMessage): Promise<void> {
     const envelope: Envelope = { ...message, origin: this.origin };
-    this.#publisher.publish(this.channel, JSON.stringify(envelope)).catch((err: Error) => {
-      this.logger.warn({ err: err.message, ...message }, 'Could not publish a token revocation to Redis');
-    });
+    return this.#publisher.publish(this.channel, JSON.stringify(envelope)).then(
+      () => undefined,
+      (err: Error) => {
+        this.logger.warn({ err: err.message, ...message }, 'Could not publish a token revocation to Redis');
+      },
+    );
   }
 
   #receive(text: string): void {
