@@ -74,6 +74,7 @@ export class AccountTokens {
     now: Date,
     refuse: (row: AccountTokenRow) => RedeemFailure | undefined | Promise<RedeemFailure | undefined> = () =>
       undefined,
+    options: { usesUpTheOthers?: boolean } = {},
   ): Promise<Redeemed> {
     const found = await this.check(purpose, token, now);
     if (!found.ok) return found;
@@ -81,13 +82,20 @@ export class AccountTokens {
     const refused = await refuse(row);
     if (refused) return { ok: false, reason: refused };
     const at = now.toISOString();
+    // With `usesUpTheOthers`, one statement uses up every unused link of this purpose for the
+    // user: of two links redeemed at once, the one whose statement comes second finds its own used.
     const taken = await this.db
       .updateTable('account_tokens')
       .set({ used_at: at })
-      .where('id', '=', row.id)
+      .where((eb) =>
+        options.usesUpTheOthers
+          ? eb.and([eb('user_id', '=', row.user_id), eb('purpose', '=', purpose)])
+          : eb('id', '=', row.id),
+      )
       .where('used_at', 'is', null)
-      .executeTakeFirst();
-    if (taken.numUpdatedRows === 0n) return { ok: false, reason: 'used' };
+      .returning('id')
+      .execute();
+    if (!taken.some((t) => t.id === row.id)) return { ok: false, reason: 'used' };
     return { ok: true, token: { ...row, used_at: at } };
   }
 

@@ -3,6 +3,7 @@
  * `accountsProvider()` after `authProvider()` and `mailProvider()`.
  */
 
+export { changeEmailMail } from './account/change-email-mail.js';
 export type { RedeemFailure } from './account-tokens.js';
 export { AccountTokens } from './account-tokens.js';
 export type { AccountsConfig } from './config.js';

@@ -8,6 +8,8 @@ import { AuthorizedApps } from '../oauth/tokens/authorized-apps.js';
 import { RateLimits } from '../rate-limits/rate-limits.js';
 import { AccountController } from './account/account-controller.js';
 import { AccountSecurity } from './account/account-security.js';
+import { EmailChange } from './account/email-change.js';
+import { EmailChangeController } from './account/email-change-controller.js';
 import { AccountTokens } from './account-tokens.js';
 import { accountsMigrations } from './migrations.js';
 import { registerNotifications } from './notifications/register-notifications.js';
@@ -137,6 +139,18 @@ function registerPasswordReset(app: Application): void {
 function registerAccountPage(app: Application): void {
   const { container, router, events, clock } = app;
   container.singleton(
+    EmailChange,
+    (c) =>
+      new EmailChange(
+        c.make(Users),
+        c.make(AccountTokens),
+        c.make(Mailer),
+        events,
+        clock,
+        app.config.accounts.verification.expiresMinutes,
+      ),
+  );
+  container.singleton(
     AccountSecurity,
     (c) => new AccountSecurity(c.make(Users), c.make(SessionStore), events, clock),
   );
@@ -150,5 +164,19 @@ function registerAccountPage(app: Application): void {
       .name('account.password')
       .middleware('throttle:account.password');
     account.post('/sessions/others', [AccountController, 'endOtherSessions']).name('account.sessions.others');
+    account
+      .post('/email', [AccountController, 'email'])
+      .name('account.email')
+      .middleware('throttle:account.password');
   });
+  // The link from the new address's mailbox: it may open in a browser that is not signed in.
+  router.controllers.register(EmailChangeController, 'Accounts/EmailChangeController');
+  router
+    .get('/account/email/confirm', [EmailChangeController, 'show'])
+    .name('account.email.show')
+    .middleware('web');
+  router
+    .post('/account/email/confirm', [EmailChangeController, 'confirm'])
+    .name('account.email.confirm')
+    .middleware('web');
 }

@@ -23,7 +23,7 @@ declare module '../auth/tables.js' {
 export interface AccountTokensTable {
   id: Generated<number>;
   user_id: number;
-  purpose: 'verify-email' | 'reset-password';
+  purpose: 'verify-email' | 'reset-password' | 'change-email';
   token_hash: string;
   email: string;
   expires_at: Timestamp;

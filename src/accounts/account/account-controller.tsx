@@ -9,18 +9,23 @@ import { requestOrigin } from '../request-origin.js';
 import { verifiedAt } from '../verification/email-verification.js';
 import { AccountPage, type AccountPageProps } from './account-page.js';
 import { AccountSecurity } from './account-security.js';
+import { EmailChange } from './email-change.js';
 
 export const WRONG_PASSWORD = 'The current password is incorrect.';
 export const PASSWORD_CHANGED = 'Your password has been changed. Your other sessions have been signed out.';
 
 const newPassword = z.object({ password: registerSchema.shape.password });
+const newEmail = z.object({ email: registerSchema.shape.email });
+export const EMAIL_TAKEN = 'The email has already been taken.';
+export const SAME_EMAIL = 'This is already your e-mail address.';
 
-/** `GET /account` and its password and sessions forms (all behind `auth`). */
+/** `GET /account` and its password, e-mail and sessions forms (all behind `auth`). */
 export class AccountController {
-  static inject = [AccountSecurity, SessionStore] as const;
+  static inject = [AccountSecurity, EmailChange, SessionStore] as const;
 
   constructor(
     private readonly security: AccountSecurity,
+    private readonly emails: EmailChange,
     private readonly sessions: SessionStore,
   ) {}
 
@@ -44,6 +49,24 @@ export class AccountController {
     if (Object.keys(errors).length > 0) return this.invalid(c, { errors: { password: errors } });
     await this.security.changePassword(user, input.password, requireSession(c), requestOrigin(c));
     return this.done(c, PASSWORD_CHANGED);
+  }
+
+  /** Mails a link to the new address; nothing changes until it is confirmed there. */
+  async email(c: Context): Promise<Response> {
+    const user = currentUser(c)!;
+    const input = formFields(await c.req.parseBody(), ['email', 'current_password']);
+    const parsed = newEmail.safeParse(input);
+    const errors = parsed.success ? {} : fieldErrors(parsed.error);
+    if (!(await this.security.confirms(user, input.current_password)))
+      errors.current_password = [WRONG_PASSWORD];
+    else if (parsed.success && parsed.data.email === user.email) errors.email = [SAME_EMAIL];
+    // Said only to a user who gave their password, at most 10 times in 10 minutes: the address
+    // cannot be theirs either way.
+    else if (parsed.success && (await this.emails.taken(parsed.data.email))) errors.email = [EMAIL_TAKEN];
+    if (!parsed.success || Object.keys(errors).length > 0)
+      return this.invalid(c, { errors: { email: errors }, newEmail: input.email });
+    await this.emails.request(user, parsed.data.email);
+    return this.done(c, `We sent a link to ${parsed.data.email}. Your address changes when you open it.`);
   }
 
   async endOtherSessions(c: Context): Promise<Response> {

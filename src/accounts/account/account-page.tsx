@@ -17,7 +17,7 @@ export interface AccountPageProps {
   newEmail?: string;
 }
 
-/** `GET /account`: the profile, password and sessions. */
+/** `GET /account`: the profile, password, e-mail address and sessions. */
 export const AccountPage: FC<AccountPageProps> = (p) => (
   <div class="stack">
     <section class="card">
@@ -50,6 +50,34 @@ export const AccountPage: FC<AccountPageProps> = (p) => (
         <Field name="password_confirmation" label="Confirm new password" type="password" required />
         <button type="submit" class="btn btn-primary">
           Change password
+        </button>
+      </form>
+    </section>
+
+    <section class="card" id="email">
+      <h2>Change e-mail address</h2>
+      <p>We mail a link to the new address; the change takes effect when you open it.</p>
+      <form method="post" action="/account/email" novalidate>
+        <CsrfField token={p.csrfToken} />
+        <Field
+          name="email"
+          label="New e-mail address"
+          type="email"
+          value={p.newEmail}
+          autocomplete="email"
+          errors={p.errors?.email?.email}
+          required
+        />
+        <Field
+          name="current_password"
+          label="Current password"
+          type="password"
+          autocomplete="current-password"
+          errors={p.errors?.email?.current_password}
+          required
+        />
+        <button type="submit" class="btn btn-primary">
+          Send the confirmation link
         </button>
       </form>
     </section>
