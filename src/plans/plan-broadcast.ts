@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from '../core/logger.js';
-import { PUBLISH_TIMEOUT_MS } from '../oauth/guard/revocation-broadcast.js';
+
+/** How long a publish may wait for a Redis that accepts it but does not answer (as revocations'). */
+const PUBLISH_TIMEOUT_MS = 2_000;
 
 /**
  * Tells the other instances over Redis pub/sub that a user's subscription changed, so each one
