@@ -82,7 +82,10 @@ describe(`reference service in Chromium (${engine})`, { timeout: 60_000 }, () =>
     await expect(page().locator('main').textContent()).resolves.toContain(ADA.email);
     await browser.shot('03-dashboard');
     // The account page, from the dashboard's Account tab: this browser's session is listed.
-    await Promise.all([page().waitForURL(`${server.url}/account`), page().click('nav.tabs a:has-text("Account")')]);
+    await Promise.all([
+      page().waitForURL(`${server.url}/account`),
+      page().click('nav.tabs a:has-text("Account")'),
+    ]);
     await expect(page().locator('#sessions').textContent()).resolves.toContain('(this session)');
     await expect(page().locator('#sessions').textContent()).resolves.toContain('Chrome on Linux');
     await browser.shot('03b-account');
