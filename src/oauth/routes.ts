@@ -150,6 +150,10 @@ export function registerOAuthRoutes(router: Router): void {
     r.post('/oauth/personal-access-tokens', [PersonalAccessTokensController, 'store']).name(
       'passport.personal.tokens.store',
     );
+    r.post('/oauth/personal-access-tokens/{token_id}/regenerate', [
+      PersonalAccessTokensController,
+      'regenerate',
+    ]).name('passport.personal.tokens.regenerate');
     r.delete('/oauth/personal-access-tokens/{token_id}', [PersonalAccessTokensController, 'destroy']).name(
       'passport.personal.tokens.destroy',
     );

@@ -38,6 +38,35 @@ describe(`personal access tokens in the dashboard, form posts (${engine})`, () =
     expect(page).toContain('<span class="badge mr-xs">check-status</span>');
   });
 
+  it('regenerate, clicked twice at once: one new token (same name, scopes and lifetime), the old one refused', async () => {
+    const made = await d.ada.json(
+      'POST',
+      '/oauth/personal-access-tokens',
+      { name: 'Rotate me', scopes: ['check-status'], expires_in_days: 7 },
+      d.csrf,
+    );
+    const { accessToken: old, token } = (await made.json()) as { accessToken: string; token: { id: string } };
+    expect((await api(old)).status).toBe(200);
+    const path = `/oauth/personal-access-tokens/${token.id}/regenerate`;
+    const answers = await Promise.all([
+      d.ada.json('POST', path, {}, d.csrf),
+      d.ada.json('POST', path, {}, d.csrf),
+    ]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 404]);
+    const won = (await answers.find((r) => r.status === 200)!.json()) as {
+      accessToken: string;
+      token: { name: string; scopes: string[]; created_at: string; expires_at: string };
+    };
+    expect(won.token.name).toBe('Rotate me');
+    expect(won.token.scopes).toEqual(['check-status']);
+    expect(Date.parse(won.token.expires_at) - Date.parse(won.token.created_at)).toBeCloseTo(
+      7 * 86_400_000,
+      -4,
+    );
+    expect((await api(won.accessToken)).status).toBe(200);
+    expect((await api(old)).status).toBe(401);
+  });
+
   it('an expiry chosen at creation: the form (and the JSON API) set the token lifetime; a bad one is 422', async () => {
     const lifetime = (jwt: string) => {
       const claims = JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as Record<

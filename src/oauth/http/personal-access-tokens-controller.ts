@@ -29,6 +29,19 @@ export class PersonalAccessTokensController {
     });
   }
 
+  /**
+   * `POST /oauth/personal-access-tokens/{token_id}/regenerate`: a new token with the same name,
+   * scopes and lifetime (shown in this response only); the old one stops working. 404 once revoked.
+   */
+  async regenerate(tokenId: string, c: Context): Promise<Response> {
+    const token = await this.tokens.findForUser(tokenId, c.get('user')!.id);
+    const result = token && (await this.tokens.regenerate(token));
+    if (!result) throw notFound();
+    return c.json({ accessToken: result.accessToken, token: serializeToken(result.token) }, 200, {
+      'Cache-Control': 'no-store',
+    });
+  }
+
   async destroy(tokenId: string, c: Context): Promise<Response> {
     const token = await this.tokens.findForUser(tokenId, c.get('user')!.id);
     // Of two deletions at once, the one that did not revoke it answers as for a deleted token.

@@ -60,7 +60,7 @@ export class PersonalAccessTokens {
     userId: number,
     name: string,
     scopes: readonly string[] = [],
-    options: { expiresInDays?: number | null | undefined } = {},
+    options: { expiresInDays?: number | null | undefined; ttlSeconds?: number } = {},
   ): Promise<PersonalAccessTokenResult> {
     const granted = this.scopes.validate([...new Set(scopes)], { allowAll: false });
     await this.scopes.refuseUnissuable(userId, granted);
@@ -71,9 +71,11 @@ export class PersonalAccessTokens {
       userId,
       name,
       scopes: granted,
-      ttlSeconds: options.expiresInDays
-        ? options.expiresInDays * 86_400
-        : this.config.oauth.personalAccessTokenTtlSeconds,
+      ttlSeconds:
+        options.ttlSeconds ??
+        (options.expiresInDays
+          ? options.expiresInDays * 86_400
+          : this.config.oauth.personalAccessTokenTtlSeconds),
     });
     await this.events?.dispatch(
       new CredentialCreated('personal-access-token', issued.record.id, userId, name),
@@ -92,6 +94,16 @@ export class PersonalAccessTokens {
     if (!token || token.userId !== userId || token.revoked || !token.client.personalAccessClient)
       return undefined;
     return token;
+  }
+
+  /**
+   * A new secret for a live token: the same name, scopes and lifetime, the old token revoked
+   * first. Undefined when it was revoked already — of two regenerations at once, one regenerates.
+   */
+  async regenerate(token: AccessTokenRecord): Promise<PersonalAccessTokenResult | undefined> {
+    if (!(await this.revoke(token.id))) return undefined;
+    const ttlSeconds = Math.round((Date.parse(token.expiresAt) - Date.parse(token.createdAt)) / 1000);
+    return this.create(token.userId!, token.name ?? '', token.scopes, { ttlSeconds });
   }
 
   /** Revokes the token; false when it was revoked already (of two at once, the one that came second). */
