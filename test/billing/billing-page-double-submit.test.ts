@@ -105,4 +105,17 @@ describe('the billing page: a double-posted subscribe form', () => {
     expect(await subscriptions()).toHaveLength(1);
     expect(sandbox.store.subscriptions.size).toBe(1);
   });
+
+  it('without the script, the chosen test card is the card: no "Enter a card."', async () => {
+    const page = await (await browser.get('/dashboard/billing')).text();
+    const res = await browser.post('/dashboard/billing/card', {
+      _token: tokenIn(page),
+      token: '',
+      test_card: 'tok_mastercard',
+    });
+    expect(res.status).toBe(303);
+    const after = await (await browser.get('/dashboard/billing')).text();
+    expect(after).not.toContain('Enter a card.');
+    expect(after).toContain('Your payment method is updated.');
+  });
 });
