@@ -46,6 +46,10 @@ export interface AccountsConfig {
      * send no such webhook (Braintree). 0: never.
      */
     trialScanMinutes: number;
+    /** The application's billing page (update the card, resume): the money notices link to it. */
+    billingPath: string;
+    /** The application's payment confirmation page; `{id}` is the payment's id. */
+    paymentPath: string;
   };
 }
 
@@ -73,7 +77,13 @@ export const accountsConfig: ConfigSlice<'accounts'> = {
         address: { points: 20, durationSeconds: 3600 },
         answerMs: 250,
       },
-      notifications: { off: [], trialEndingDays: 3, trialScanMinutes: 60 },
+      notifications: {
+        off: [],
+        trialEndingDays: 3,
+        trialScanMinutes: 60,
+        billingPath: '/dashboard/billing',
+        paymentPath: '/billing/payment/{id}',
+      },
     },
   },
   fromEnv: (env) => ({

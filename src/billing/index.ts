@@ -36,9 +36,11 @@ export { StripeWebhookController } from './gateway/stripe/stripe-webhook-control
 export type { InvoiceLine } from './invoices/invoice.js';
 export { Invoice } from './invoices/invoice.js';
 export { InvoiceController } from './invoices/invoice-controller.js';
+export { InvoicePaid } from './invoices/invoice-paid.js';
 export type { InvoicePdfOptions } from './invoices/invoice-pdf.js';
 export { formatMoney } from './money.js';
 export { PaymentActionRequired } from './payments/payment-action-required.js';
+export { PaymentFailed } from './payments/payment-failed.js';
 export { Payments } from './payments/payments.js';
 export type { Drift, DriftKind, ReconcileReport } from './reconcile/drift.js';
 export {
@@ -52,6 +54,7 @@ export { billingProvider, closeBilling } from './service-provider.js';
 export { Subscription } from './subscriptions/subscription.js';
 export { SubscriptionBuilder } from './subscriptions/subscription-builder.js';
 export { SubscriptionChanged } from './subscriptions/subscription-changed.js';
+export { SubscriptionCancelled, TrialWillEnd } from './subscriptions/subscription-lifecycle.js';
 export type { SubscriptionRow } from './tables.js';
 export { WebhookController } from './webhooks/webhook-controller.js';
 export type { WebhookDelivery, WebhookHandler, WebhookParts, WebhookStep } from './webhooks/webhook-steps.js';

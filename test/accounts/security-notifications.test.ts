@@ -2,11 +2,13 @@ import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   EmailChanged,
+  NOTIFICATION_KINDS,
   Notifications,
   PasswordReset,
   SECURITY_NOTIFICATIONS,
 } from '../../src/accounts/index.js';
 import { Users } from '../../src/auth/users.js';
+import { InvoicePaid, PaymentFailed, SubscriptionCancelled, TrialWillEnd } from '../../src/billing/index.js';
 import { Clients } from '../../src/oauth/index.js';
 import { Browser, tokenIn } from '../auth/browser.js';
 import { type AccountsTestApp, accountsApp } from './support.js';
@@ -146,6 +148,12 @@ describe('security notifications over HTTP, with a real SMTP server', () => {
     expect(t.mailbox.to('new@example.com')).toEqual([]);
   });
 
+  it('a money event, switched on: its mail goes (what the switch below stops)', async () => {
+    const payer = await user('payer@example.com');
+    await t.app.events.dispatch(new PaymentFailed(payer.id, 'in_1', 'sub_1'));
+    expect(await mailsOf(t, 'payer@example.com', 'payment failed', 1)).toHaveLength(1);
+  });
+
   it('every security kind is listed, and each one is registered', () => {
     const notifications = t.app.container.make(Notifications);
     for (const kind of SECURITY_NOTIFICATIONS) expect(notifications.enabled(kind)).toBe(true);
@@ -156,13 +164,20 @@ describe('security notifications turned off by the operator', () => {
   let t: AccountsTestApp;
 
   beforeAll(async () => {
-    t = await accountsApp({ config: { accounts: { notifications: { off: [...SECURITY_NOTIFICATIONS] } } } });
+    t = await accountsApp({ config: { accounts: { notifications: { off: [...NOTIFICATION_KINDS] } } } });
   });
   afterAll(() => t?.close());
 
-  it('sends none of them', async () => {
+  it('sends none of them, nor the money notices', async () => {
     const email = 'quiet@example.com';
-    await t.app.container.make(Users).create({ name: 'Q', email, password: PASSWORD });
+    const quiet = await t.app.container.make(Users).create({ name: 'Q', email, password: PASSWORD });
+    const events = [
+      new PaymentFailed(quiet.id, 'in_1', 'sub_1'),
+      new InvoicePaid(quiet.id, 'in_1', 'sub_1'),
+      new TrialWillEnd(quiet.id, 'sub_1', 'basic', '2026-12-01T00:00:00.000Z'),
+      new SubscriptionCancelled(quiet.id, 'sub_1', 'basic', '2026-12-01T00:00:00.000Z', 'user'),
+    ];
+    for (const event of events) await t.app.events.dispatch(event);
     await signIn(t, email, FIREFOX);
     const browser = await signIn(t, email, PHONE);
     expect((await json(browser, '/api-keys', { name: 'CI' })).status).toBe(201);

@@ -8,6 +8,11 @@ import { emailChangedNotification } from './email-changed.js';
 import { newDeviceNotification } from './new-device.js';
 import { Notifications } from './notifications.js';
 import { passwordChangedNotification } from './password-changed.js';
+import { paymentActionRequiredNotification } from './payment-action-required.js';
+import { paymentFailedNotification } from './payment-failed.js';
+import { receiptNotification } from './receipt.js';
+import { subscriptionCancelledNotification } from './subscription-cancelled.js';
+import { trialEndingNotification } from './trial-ending.js';
 
 /** The notifications in force, each listening to its event; and the device tracking the new-device notice needs. */
 export function registerNotifications(app: Application): Notifications {
@@ -26,6 +31,13 @@ export function registerNotifications(app: Application): Notifications {
     .register(emailChangedNotification, events)
     .register(newDeviceNotification, events)
     .register(credentialCreatedNotification, events);
+  // The money notices: their events come from billing (none without billingProvider()).
+  notifications
+    .register(paymentActionRequiredNotification, events)
+    .register(paymentFailedNotification, events)
+    .register(receiptNotification, events)
+    .register(trialEndingNotification, events)
+    .register(subscriptionCancelledNotification, events);
 
   const devices = new KnownDevices(app.db);
   container.instance(KnownDevices, devices);

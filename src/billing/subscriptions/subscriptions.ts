@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
-import { ClockKey, ConfigKey } from '../../core/keys.js';
+import type { EventDispatcher } from '../../core/events.js';
+import { ClockKey, ConfigKey, EventsKey } from '../../core/keys.js';
 import { isUniqueViolation } from '../../database/errors.js';
 import type { Database } from '../../database/types.js';
 import type { BillableUser, User } from '../billable-user.js';
@@ -24,6 +25,7 @@ import { isStale, providerChanges, providerTime } from './provider-sync.js';
 import type { SubscriptionRecord, SubscriptionUpdate } from './record.js';
 import * as status from './status.js';
 import { Subscription, type SubscriptionOperations } from './subscription.js';
+import { SubscriptionCancelled } from './subscription-lifecycle.js';
 import { SubscriptionRepository } from './subscription-repository.js';
 
 export interface NewSubscriptionOptions {
@@ -59,6 +61,7 @@ export class Subscriptions implements SubscriptionOperations {
     ConfigKey,
     RequestKeys,
     BillingLock,
+    EventsKey,
   ] as const;
 
   constructor(
@@ -69,6 +72,7 @@ export class Subscriptions implements SubscriptionOperations {
     private readonly config: TollgateConfig,
     private readonly requestKeys: RequestKeys,
     private readonly lock: BillingLock,
+    private readonly events?: EventDispatcher,
   ) {}
 
   private get caps() {
@@ -250,8 +254,8 @@ export class Subscriptions implements SubscriptionOperations {
     return updated;
   }
 
-  cancel(record: SubscriptionRecord): Promise<SubscriptionRecord> {
-    return this.locked(record, (current) => this.cancelAtPeriodEnd(current));
+  async cancel(record: SubscriptionRecord): Promise<SubscriptionRecord> {
+    return this.cancelled(await this.locked(record, (current) => this.cancelAtPeriodEnd(current)), 'user');
   }
 
   private async cancelAtPeriodEnd(record: SubscriptionRecord): Promise<SubscriptionRecord> {
@@ -281,8 +285,28 @@ export class Subscriptions implements SubscriptionOperations {
     await this.repository.update(record.id, { endsAt: this.clock.now().toISOString(), status: 'canceled' });
   }
 
-  cancelNow(record: SubscriptionRecord): Promise<SubscriptionRecord> {
-    return this.locked(record, (current) => this.cancelImmediately(current));
+  async cancelNow(record: SubscriptionRecord): Promise<SubscriptionRecord> {
+    return this.cancelled(await this.locked(record, (current) => this.cancelImmediately(current)), 'user');
+  }
+
+  /** Raises `SubscriptionCancelled` for a record that now has an end. */
+  private async cancelled(record: SubscriptionRecord, by: 'user' | 'provider'): Promise<SubscriptionRecord> {
+    if (record.endsAt !== null)
+      await this.events?.dispatch(
+        new SubscriptionCancelled(record.userId, record.providerId, record.plan, record.endsAt, by),
+      );
+    return record;
+  }
+
+  /** The local record of a provider subscription (the newest, if a swap left several). */
+  async findByProviderId(providerId: string): Promise<SubscriptionRecord | undefined> {
+    return (await this.repository.findByProviderId(providerId)).at(-1);
+  }
+
+  /** Raises `SubscriptionCancelled` for the local records of a subscription the provider ended. */
+  async announceEndedByProvider(providerId: string): Promise<void> {
+    for (const record of await this.repository.findByProviderId(providerId))
+      await this.cancelled(record, 'provider');
   }
 
   private async cancelImmediately(record: SubscriptionRecord): Promise<SubscriptionRecord> {

@@ -92,10 +92,13 @@ export class WebhookController {
 
   /**
    * The provider ended this subscription: ends the local one(s) by the one rule every edition
-   * shares (`endedByProvider`: now, unless already cancelled). Returns how many changed.
+   * shares (`endedByProvider`: now, unless already cancelled), and raises `SubscriptionCancelled`.
+   * Returns how many changed.
    */
-  protected cancelSubscription(providerSubscriptionId: string): Promise<number> {
-    return this.subscriptions.markEndedByProvider(providerSubscriptionId);
+  protected async cancelSubscription(providerSubscriptionId: string): Promise<number> {
+    const changed = await this.subscriptions.markEndedByProvider(providerSubscriptionId);
+    await this.subscriptions.announceEndedByProvider(providerSubscriptionId);
+    return changed;
   }
 }
 

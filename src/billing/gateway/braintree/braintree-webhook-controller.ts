@@ -1,5 +1,9 @@
 import type { Binding } from '../../../core/container.js';
+import type { EventDispatcher } from '../../../core/events.js';
+import { EventsKey } from '../../../core/keys.js';
 import type { Logger } from '../../../core/logger.js';
+import { InvoicePaid } from '../../invoices/invoice-paid.js';
+import { PaymentFailed } from '../../payments/payment-failed.js';
 import type { Subscriptions } from '../../subscriptions/subscriptions.js';
 import { CardRefresh } from '../../webhooks/refresh-card.js';
 import { WebhookController } from '../../webhooks/webhook-controller.js';
@@ -26,7 +30,7 @@ import type { BtNotification } from './types.js';
  * app.router.post('/braintree/webhook', [MyWebhooks, 'handle']);
  */
 export class BraintreeWebhookController extends WebhookController {
-  static override inject: readonly Binding[] = [...WebhookController.inject, CardRefresh];
+  static override inject: readonly Binding[] = [...WebhookController.inject, CardRefresh, EventsKey];
 
   constructor(
     gateway: PaymentGateway,
@@ -35,6 +39,7 @@ export class BraintreeWebhookController extends WebhookController {
     logger: Logger,
     // Optional, so a subclass made with the base receiver's four dependencies still constructs.
     protected readonly cards?: CardRefresh,
+    protected readonly dispatcher?: EventDispatcher,
   ) {
     super(gateway, events, subscriptions, logger);
   }
@@ -45,6 +50,28 @@ export class BraintreeWebhookController extends WebhookController {
 
   async handleSubscriptionExpired(_notification: unknown, event: WebhookEvent): Promise<void> {
     if (event.subscriptionId) await this.cancelSubscription(event.subscriptionId);
+  }
+
+  /** A renewal was declined: `PaymentFailed` (the subscription goes past due after the retries). */
+  async handleSubscriptionChargedUnsuccessfully(
+    notification: BtNotification,
+    event: WebhookEvent,
+  ): Promise<void> {
+    if (!event.subscriptionId) return;
+    const record = await this.subscriptions.findByProviderId(event.subscriptionId);
+    const reference = notification.subscription?.transactions?.[0]?.id ?? event.id;
+    await this.dispatcher?.dispatch(new PaymentFailed(record?.userId, reference, event.subscriptionId));
+  }
+
+  /** A renewal was charged: `InvoicePaid` with its transaction (Braintree's invoice). */
+  async handleSubscriptionChargedSuccessfully(
+    notification: BtNotification,
+    event: WebhookEvent,
+  ): Promise<void> {
+    const transaction = notification.subscription?.transactions?.[0]?.id;
+    if (!event.subscriptionId || !transaction) return;
+    const record = await this.subscriptions.findByProviderId(event.subscriptionId);
+    await this.dispatcher?.dispatch(new InvoicePaid(record?.userId, transaction, event.subscriptionId));
   }
 
   async handlePaymentMethodRevokedByCustomer(notification: BtNotification): Promise<void> {

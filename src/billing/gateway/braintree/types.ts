@@ -101,7 +101,7 @@ export interface BtResult {
 export interface BtNotification {
   kind: string;
   timestamp: string;
-  subscription?: { id?: string } | null;
+  subscription?: { id?: string; transactions?: Array<{ id?: string }> | null } | null;
   transaction?: { id?: string } | null;
   dispute?: { id?: string } | null;
   /** `payment_method_revoked_by_customer`. */

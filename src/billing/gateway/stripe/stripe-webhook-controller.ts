@@ -5,8 +5,11 @@ import { EventsKey, LoggerKey } from '../../../core/keys.js';
 import type { Logger } from '../../../core/logger.js';
 import { Users } from '../../billable-user.js';
 import { Customers } from '../../customers/customers.js';
+import { InvoicePaid } from '../../invoices/invoice-paid.js';
 import { PaymentActionRequired } from '../../payments/payment-action-required.js';
+import { PaymentFailed } from '../../payments/payment-failed.js';
 import { Payments } from '../../payments/payments.js';
+import { TrialWillEnd } from '../../subscriptions/subscription-lifecycle.js';
 import { Subscriptions } from '../../subscriptions/subscriptions.js';
 import { refreshCardOf } from '../../webhooks/refresh-card.js';
 import { WebhookController } from '../../webhooks/webhook-controller.js';
@@ -93,15 +96,54 @@ export class StripeWebhookController extends WebhookController {
   async handleInvoicePaymentActionRequired(payload: Stripe.Event): Promise<void> {
     const invoice = payload.data.object as Stripe.Invoice;
     const findLatest = this.gateway.latestPayment;
-    const subscriptionId = invoice.parent?.subscription_details?.subscription;
-    const subId = typeof subscriptionId === 'string' ? subscriptionId : subscriptionId?.id;
+    const subId = subscriptionOf(invoice);
     // The current payment, fetched: the one in a late or repeated event may be done already.
     const payment = subId && findLatest ? await findLatest.call(this.gateway, subId) : null;
     if (payment?.status !== 'requires_action') return;
-    const customer = typeof invoice.customer === 'string' ? invoice.customer : invoice.customer?.id;
-    const userId = customer ? await this.payments?.userIdOf(customer) : undefined;
+    const userId = await this.userOf(invoice);
     await this.dispatcher?.dispatch(new PaymentActionRequired(userId, payment, invoice.id ?? ''));
   }
+
+  /** A renewal was declined: `PaymentFailed` (the subscription goes past due). */
+  async handleInvoicePaymentFailed(payload: Stripe.Event): Promise<void> {
+    const invoice = payload.data.object as Stripe.Invoice;
+    if (!invoice.id) return;
+    const subId = subscriptionOf(invoice);
+    // A payment that awaits 3-D Secure fails too; `PaymentActionRequired` tells of that one.
+    const findLatest = this.gateway.latestPayment;
+    const payment = subId && findLatest ? await findLatest.call(this.gateway, subId) : null;
+    if (payment?.status === 'requires_action') return;
+    await this.dispatcher?.dispatch(new PaymentFailed(await this.userOf(invoice), invoice.id, subId));
+  }
+
+  /** An invoice was paid: `InvoicePaid` (a receipt), unless it was for nothing (a trial's $0 invoice). */
+  async handleInvoicePaymentSucceeded(payload: Stripe.Event): Promise<void> {
+    const invoice = payload.data.object as Stripe.Invoice;
+    if (!invoice.id || !(invoice.amount_paid > 0)) return;
+    const subId = subscriptionOf(invoice);
+    await this.dispatcher?.dispatch(new InvoicePaid(await this.userOf(invoice), invoice.id, subId));
+  }
+
+  /** https://docs.stripe.com/billing/subscriptions/trials#use-webhooks-to-manage-trials — three days before. */
+  async handleCustomerSubscriptionTrialWillEnd(payload: Stripe.Event): Promise<void> {
+    const subscription = payload.data.object as Stripe.Subscription;
+    const record = await this.subscriptions.findByProviderId(subscription.id);
+    if (!record || !subscription.trial_end) return;
+    const trialEndsAt = new Date(subscription.trial_end * 1000).toISOString();
+    await this.dispatcher?.dispatch(
+      new TrialWillEnd(record.userId, subscription.id, record.plan, trialEndsAt),
+    );
+  }
+
+  private async userOf(invoice: Stripe.Invoice): Promise<number | undefined> {
+    const customer = typeof invoice.customer === 'string' ? invoice.customer : invoice.customer?.id;
+    return customer ? await this.payments?.userIdOf(customer) : undefined;
+  }
+}
+
+function subscriptionOf(invoice: Stripe.Invoice): string | undefined {
+  const subscription = invoice.parent?.subscription_details?.subscription;
+  return typeof subscription === 'string' ? subscription : subscription?.id;
 }
 
 /** The customer a payment-method event concerns (a detached one names it only in `previous_attributes`). */
