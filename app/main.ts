@@ -1,4 +1,5 @@
 import { closeOnSignals, installOAuth, listen, listenForMetrics, loadEnvFile } from 'tollgate';
+import { scheduleTrialNotices } from 'tollgate/accounts';
 import { scheduleReconcile } from 'tollgate/billing';
 import { createApp } from './bootstrap.js';
 
@@ -18,6 +19,9 @@ await app.boot();
 // BILLING_RECONCILE_MINUTES sets the interval; 0 turns it off.
 const reconcileMinutes = Number(process.env.BILLING_RECONCILE_MINUTES ?? 60);
 if (reconcileMinutes > 0) scheduleReconcile(app, { everyMs: reconcileMinutes * 60_000, adoptAs: 'default' });
+// "Your trial ends soon" for providers with no such webhook (Braintree); once per trial across instances.
+const trialScanMinutes = app.config.accounts.notifications.trialScanMinutes;
+if (trialScanMinutes > 0) scheduleTrialNotices(app, { everyMs: trialScanMinutes * 60_000 });
 const server = await listen(app, app.config.http.host, app.config.http.port);
 await listenForMetrics(app); // METRICS_PORT, when set
 closeOnSignals(app, server);

@@ -34,6 +34,23 @@ export type { NotificationsDeps } from './notifications/notifications.js';
 export { Notifications } from './notifications/notifications.js';
 export type { PasswordChangedData } from './notifications/password-changed.js';
 export { passwordChangedMail, passwordChangedNotification } from './notifications/password-changed.js';
+export type { PaymentActionRequiredData } from './notifications/payment-action-required.js';
+export {
+  paymentActionRequiredMail,
+  paymentActionRequiredNotification,
+} from './notifications/payment-action-required.js';
+export type { PaymentFailedData } from './notifications/payment-failed.js';
+export { paymentFailedMail, paymentFailedNotification } from './notifications/payment-failed.js';
+export type { ReceiptData } from './notifications/receipt.js';
+export { receiptMail, receiptNotification } from './notifications/receipt.js';
+export type { SubscriptionCancelledData } from './notifications/subscription-cancelled.js';
+export {
+  subscriptionCancelledMail,
+  subscriptionCancelledNotification,
+} from './notifications/subscription-cancelled.js';
+export type { TrialEndingData } from './notifications/trial-ending.js';
+export { trialEndingMail, trialEndingNotification } from './notifications/trial-ending.js';
+export { scanTrialsEnding, scheduleTrialNotices } from './notifications/trial-scan.js';
 export type { PasswordResetDeps, ResetOutcome } from './password-reset/password-reset.js';
 export { PasswordReset } from './password-reset/password-reset.js';
 export { resetPasswordMail } from './password-reset/reset-password-mail.js';

@@ -7,6 +7,7 @@ import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app/bootstrap.js';
 import { referenceConfig } from '../../app/config.js';
+import { scanTrialsEnding } from '../../src/accounts/index.js';
 import { sandboxPlans } from '../../src/billing/gateway/stripe/catalog.js';
 import { InvoicePaid, type PlanConfig } from '../../src/billing/index.js';
 import { TestClock } from '../../src/core/clock.js';
@@ -174,6 +175,21 @@ describe(`money notifications on Stripe (${engine})`, () => {
     const [mail, ...more] = await mails(email, 'trial ends soon');
     expect(more).toEqual([]);
     expect(mail!.text).toContain(`Your trial of the ${trialPlan.name} plan ends on`);
+    // The scan (for providers with no such webhook) finds the same trial: no second notice.
+    expect(await scanTrialsEnding(app)).toBeGreaterThanOrEqual(1);
+    expect(await mails(email, 'trial ends soon')).toHaveLength(1);
+  });
+
+  it('a trial ending found by the scan alone (no webhook yet): one notice; the webhook after it adds none', async () => {
+    const { browser, email } = await signIn();
+    await billingForm(browser, '/dashboard/billing/subscribe', { plan: trialPlan.id, token: 'pm_card_visa' });
+    await scanTrialsEnding(app); // another test's trial may be due; not this one
+    expect(await mails(email, 'trial ends soon')).toEqual([]);
+    clock.advance((trialPlan.trialDays! - 2) * DAY * 1000); // the app's clock only: the sandbox sends nothing
+    await Promise.all([scanTrialsEnding(app), scanTrialsEnding(app)]); // two instances at once
+    expect(await mails(email, 'trial ends soon')).toHaveLength(1);
+    await sandbox.advance(0);
+    expect(await mails(email, 'trial ends soon')).toHaveLength(1);
   });
 
   it('cancelled: one notice when the user cancels, none more when the period ends', async () => {
