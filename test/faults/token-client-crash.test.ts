@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Sqlite from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,14 +13,6 @@ import { type ServiceProcess, startService } from './service.js';
 
 /** Holds the database's write lock on the access tokens (SQLite: the whole file), as a stalled write would. */
 async function holdTokenWrites(database: TestDatabase): Promise<() => Promise<void>> {
-  if (database.engine === 'sqlite') {
-    const db = new Sqlite(database.url);
-    db.exec('BEGIN IMMEDIATE');
-    return async () => {
-      db.exec('ROLLBACK');
-      db.close();
-    };
-  }
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   await client.query('BEGIN');
@@ -49,7 +40,11 @@ interface Credentials {
  * They must not stay counted against the client as failures: restarted, the service gives that
  * client its token within the in-flight window, not a 429 for the rest of the minute.
  */
-describe('token.client after a crash with requests in flight', () => {
+// PostgreSQL only: on SQLite a held write lock cannot keep requests in flight, since better-sqlite3
+// waits for it synchronously (busy_timeout) and so stops the whole server, counting included. The
+// counting under test lives in Redis and is engine-independent (src/rate-limits/rate-limits.test.ts
+// covers unsettled attempts expiring on both engines).
+describe.runIf(process.env.TEST_DATABASE_URL)('token.client after a crash with requests in flight', () => {
   let database: TestDatabase;
   let ownRedis: OwnRedis;
   let redis: Redis;

@@ -127,8 +127,12 @@ describe(`the token endpoint's limits over HTTP (${engine}, counters in the ${st
         o.token({ grant_type: 'client_credentials' }, basic(o.service.client.id, `wrong ${i}`), i),
       ),
     );
-    expect(statuses(responses)).toEqual({ 401: 5, 429: 15 });
-    expect(secretChecks()).toBe(5);
+    // Never more than 5 compared. One fewer may be: an attempt that settles as another begins is
+    // counted both as a failure and in flight for that moment (docs/security.md).
+    const compared = secretChecks();
+    expect(compared).toBeGreaterThanOrEqual(4);
+    expect(compared).toBeLessThanOrEqual(5);
+    expect(statuses(responses)).toEqual({ 401: compared, 429: 20 - compared });
     const refused = responses.find((r) => r.status === 429)!;
     expect((await refused.json()).error).toBe('temporarily_unavailable');
     expect(refused.headers.get('ratelimit-policy')).toContain('"token.client";q=5;w=60');
