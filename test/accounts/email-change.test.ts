@@ -51,6 +51,7 @@ describe('changing the e-mail address over HTTP, confirmed at the new address', 
     expect(asked.status).toBe(303);
     expect(await (await ada.get('/account')).text()).toContain('We sent a link to ada.new@example.com.');
     const l = await link('ada.new@example.com');
+    expect(t.mailbox.to('ada.new@example.com')[0]!.text).toContain('The link works once, for 24 hours.');
     expect(await emailOf(id)).toBe('ada@example.com');
 
     // A scanner's GET shows the button and changes nothing.
