@@ -273,6 +273,21 @@ describe(`Stripe Checkout and the billing portal (${engine})`, () => {
     expect((await user.subscriptions()).length).toBe(1);
   });
 
+  it('the portal shows the card on file the application shows, a card source (legacy token) included', async () => {
+    const user = await newUser();
+    await user.newSubscription('main', plans.monthly.id).create(stripeHarness.tokens.card);
+    const fresh = await reload(user);
+    expect([fresh.card_brand, fresh.card_last_four]).toEqual(['Visa', '4242']);
+    const portal = async () => {
+      const url = await (await reload(user)).billingPortalUrl('https://app.test/dashboard/billing');
+      const html = await (await fetch(url)).text();
+      return html.match(/<p data-portal-card>([^<]*)<\/p>/)?.[1];
+    };
+    expect(await portal()).toBe('Visa •••• 4242');
+    await (await reload(user)).updateCard(stripeHarness.tokens.otherCard);
+    expect(await portal()).toBe('MasterCard •••• 4444');
+  });
+
   it('redirectToBillingPortal() answers a 303 to the portal', async () => {
     const user = await newUser();
     const response = await user.redirectToBillingPortal('https://app.test/billing');

@@ -9,7 +9,12 @@ import {
 import type { SandboxContext } from '../domain/context.js';
 import { formatAmount, productName } from '../domain/invoice-builder.js';
 import { Params } from '../domain/params.js';
-import { attachPaymentMethod, createPaymentMethod } from '../domain/payment-methods.js';
+import {
+  attachPaymentMethod,
+  createPaymentMethod,
+  defaultInstrument,
+  type Instrument,
+} from '../domain/payment-methods.js';
 import { changeSubscription } from '../domain/subscription-state.js';
 import { updateSubscription } from '../domain/subscription-update.js';
 import { StripeSandboxError } from '../objects/errors.js';
@@ -24,6 +29,12 @@ const every = (price: Stripe.Price) =>
     : '';
 const priceLabel = (price: Stripe.Price) =>
   `${formatAmount(price.unit_amount ?? 0, price.currency)}${every(price)}`;
+/** `Visa •••• 4242`: a card source names its brand (`Visa`), a PaymentMethod's card in lower case. */
+const instrumentLabel = (instrument: Instrument) => {
+  const card = 'card' in instrument ? instrument.card : instrument.paymentMethod.card;
+  if (!card) return 'No card on file';
+  return `${card.brand.charAt(0).toUpperCase()}${card.brand.slice(1)} •••• ${card.last4}`;
+};
 
 /**
  * The stand-ins for Stripe's hosted Checkout page and customer portal: plain forms, no script.
@@ -120,14 +131,11 @@ ${testCardList()}`,
     const subs = [...store.subscriptions.values()].filter(
       (s) => s.customer === customer.id && s.status !== 'canceled' && s.status !== 'incomplete_expired',
     );
-    const pmId = customer.invoice_settings?.default_payment_method;
-    const pm = typeof pmId === 'string' ? store.paymentMethods.get(pmId) : undefined;
-    const subPm = subs.map((s) => s.default_payment_method).find((id) => typeof id === 'string');
-    const shown = pm ?? (typeof subPm === 'string' ? store.paymentMethods.get(subPm) : undefined);
-    const brand = shown?.card?.brand ?? '';
-    const card = shown?.card
-      ? `${brand.charAt(0).toUpperCase()}${brand.slice(1)} •••• ${shown.card.last4}`
-      : 'No card on file';
+    // The customer's default (a PaymentMethod or a card source), else one a subscription pays with.
+    const shown =
+      defaultInstrument(ctx, customer) ??
+      subs.map((s) => defaultInstrument(ctx, customer, s)).find((found) => found !== null);
+    const card = shown ? instrumentLabel(shown) : 'No card on file';
     const rows = subs
       .map((s) => {
         const item = s.items.data[0]!;
