@@ -6,6 +6,8 @@ export interface RequestScope {
   readonly id: string;
   /** The matched route's name (else `METHOD /pattern`), once routing found one. */
   route?: string;
+  /** The client's address as the socket saw it and its browser, read when first asked (audit rows). */
+  readonly origin?: () => { ip?: string; userAgent?: string };
 }
 
 const scope = new AsyncLocalStorage<RequestScope>();

@@ -30,6 +30,15 @@ async function admit(
   return route(admitted);
 }
 
+/** The peer's address (an IPv4-mapped one as IPv4; none in process) and the request's User-Agent. */
+function originOf(request: Request, env: unknown): { ip?: string; userAgent?: string } {
+  const socket = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming
+    ?.socket;
+  const ip = socket?.remoteAddress?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+  const userAgent = request.headers.get('user-agent')?.slice(0, 300);
+  return { ...(ip ? { ip } : {}), ...(userAgent ? { userAgent } : {}) };
+}
+
 /**
  * Everything a request passes before the router, in one place: its id (`X-Request-Id`, in every
  * log line and error body written while it runs, and on its response), the default security headers
@@ -56,7 +65,7 @@ export function guardEntry<T extends Hono<any, any, any>>(
   };
   const observed = observers.length > 0;
   app.fetch = (request, env, executionCtx) => {
-    const context: RequestScope = { id: requestIdOf(request) };
+    const context: RequestScope = { id: requestIdOf(request), origin: () => originOf(request, env) };
     const started = observed ? performance.now() : 0;
     const done = (res: Response) => {
       if (observed) {

@@ -7,6 +7,12 @@ export interface ObservabilityConfig {
     /** A port on 127.0.0.1 serving `/metrics` without a token (for a scraper on the same host); 0: none. */
     port: number;
   };
+  audit: {
+    /** `GET /audit/events` answers only with `Authorization: Bearer <token>`; empty (the default): off. */
+    token: string;
+    /** Audit rows older than this many days are purged (`tollgate audit:purge`, the scheduler); 0: kept. */
+    retentionDays: number;
+  };
 }
 
 declare module '../core/config.js' {
@@ -16,10 +22,14 @@ declare module '../core/config.js' {
 }
 
 export const observabilityConfig: ConfigSlice<'observability'> = {
-  defaults: { observability: { metrics: { token: '', port: 0 } } },
+  defaults: { observability: { metrics: { token: '', port: 0 }, audit: { token: '', retentionDays: 365 } } },
   fromEnv: (env) => ({
     observability: {
       metrics: { token: env.METRICS_TOKEN || undefined, port: envInt(env.METRICS_PORT, 'METRICS_PORT') },
+      audit: {
+        token: env.AUDIT_TOKEN || undefined,
+        retentionDays: envInt(env.AUDIT_RETENTION_DAYS, 'AUDIT_RETENTION_DAYS'),
+      },
     },
   }),
 };
