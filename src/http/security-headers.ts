@@ -77,8 +77,21 @@ export class SecurityHeaders {
   }
 
   get contentSecurityPolicy(): string {
+    return this.policyWith('default-src');
+  }
+
+  /**
+   * The Content-Security-Policy with more sources for one directive, for one response (say, a
+   * page showing a client's logo from its own site); the shared policy is left as it is.
+   */
+  policyWith(directive: string, ...sources: string[]): string {
+    const bad = sources.find((source) => !SOURCE.test(source));
+    if (bad !== undefined) throw new Error(`"${bad}" is not a CSP source for ${directive}.`);
     return [...this.#policy]
-      .map(([directive, sources]) => `${directive} ${sources.size ? [...sources].join(' ') : "'none'"}`)
+      .map(([name, list]) => {
+        const all = name === directive ? new Set([...list, ...sources]) : list;
+        return `${name} ${all.size ? [...all].join(' ') : "'none'"}`;
+      })
       .join('; ');
   }
 

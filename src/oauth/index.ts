@@ -46,6 +46,7 @@ export {
   ApprovalViewKey,
   ClientFacts,
   ClientName,
+  ClientPages,
   DocumentClientNote,
   defaultApprovalView,
 } from './http/approval-view.js';

@@ -4,6 +4,7 @@ import { LoginThrottle } from '../auth/login-throttle.js';
 import type { Container } from '../core/container.js';
 import { ClockKey, LoggerKey } from '../core/keys.js';
 import { DbKey } from '../database/keys.js';
+import { SecurityHeaders } from '../http/security-headers.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { clientAddress } from '../rate-limits/http.js';
 import { throttle } from '../rate-limits/middleware.js';
@@ -12,6 +13,7 @@ import { ApiKeys } from './api-keys/api-keys.js';
 import { ApiKeyStoreKey } from './api-keys/records.js';
 import { AuthorizationService } from './authorization/authorization-service.js';
 import { MetadataDocumentClients } from './cimd/metadata-document-clients.js';
+import { ClientMetadataStore } from './clients/client-metadata-store.js';
 import { ClientProvenances } from './clients/client-provenance.js';
 import { Clients } from './clients/clients.js';
 import { countTokensGranted } from './count-tokens.js';
@@ -85,6 +87,8 @@ export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
     migrations: [oauthMigrations],
     register(app: Application) {
       bindOAuthServices(app.container, options);
+      // Pages that add a source to the application's Content-Security-Policy start from it.
+      app.container.instance(SecurityHeaders, app.router.securityHeaders);
       defineOAuthLimits(app);
       app.privateFiles.push(
         keyPaths(app.config.storagePath).privateKey,
@@ -149,6 +153,7 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(TokenEndpoint)
     .singleton(TokenInspector)
     .singleton(ClientLogout)
+    .singleton(ClientMetadataStore)
     .singleton(BackchannelDeliveries)
     .singleton(BackchannelLogout)
     .singleton(AuthorizationService)

@@ -179,6 +179,26 @@ export interface OAuthClientRegistrationsTable {
   created_at: string;
 }
 
+/** A registered client's further metadata (RFC 7591 §2, OpenID Connect Dynamic Registration §2). */
+export interface OAuthClientMetadataTable {
+  client_id: string;
+  logo_uri: string | null;
+  policy_uri: string | null;
+  tos_uri: string | null;
+  /** JSON Web Key Set (public keys), as registered. */
+  jwks: string | null;
+  jwks_uri: string | null;
+  userinfo_signed_response_alg: string | null;
+  request_object_signing_alg: string | null;
+}
+
+/** A client assertion's `jti`, kept until the assertion expires (RFC 7523 §3). */
+export interface OAuthClientAssertionsTable {
+  client_id: string;
+  jti: string;
+  expires_at: string;
+}
+
 /** A pushed authorization request (RFC 9126 §2). */
 export interface OAuthPushedRequestsTable {
   /** SHA-256 of the `request_uri`'s random reference. */
@@ -224,6 +244,8 @@ declare module '../database/types.js' {
     oauth_registration_tokens: OAuthRegistrationTokensTable;
     oauth_client_registrations: OAuthClientRegistrationsTable;
     oauth_pushed_requests: OAuthPushedRequestsTable;
+    oauth_client_metadata: OAuthClientMetadataTable;
+    oauth_client_assertions: OAuthClientAssertionsTable;
     api_keys: ApiKeysTable;
   }
 }

@@ -186,6 +186,8 @@ legend { font-weight: 600; padding: 0 0.25rem; }
 
 .console { background: #10151f; color: #d7e1f5; border-radius: var(--radius); padding: 0.75rem; min-height: 4rem; max-height: 20rem; overflow: auto; white-space: pre-wrap; word-break: break-word; }
 .approval .client-name { font-size: 1.1rem; }
+.approval .client-logo { display: block; max-width: 64px; max-height: 64px; object-fit: contain; margin-bottom: 0.75rem; }
+.approval .client-pages { font-size: 0.9rem; }
 .approval .scopes { padding-left: 1.25rem; margin: 0 0 1rem; }
 .approval .scopes li { margin: 0.25rem 0; }
 .approval .scopes code { white-space: nowrap; }

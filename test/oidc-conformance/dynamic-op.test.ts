@@ -162,14 +162,71 @@ describe(`Dynamic OP certification modules (${engine})`, () => {
     await userInfo(client, tokens.access_token, claims.sub);
   });
 
-  for (const field of ['logo_uri', 'policy_uri', 'tos_uri']) {
-    const module = `oidcc-registration-${field.replace('_', '-')}`;
-    it(`${module} (not passing: the registration keeps no ${field}, so the login page cannot show it for the plan's screenshot)`, async () => {
-      const res = await register({ redirect_uris: [REDIRECT], [field]: `https://client.example/${field}` });
+  /**
+   * The registration modules for the pages a client shows users: the value is registered, read
+   * back (RFC 7592), and the approval page shows it (the plan asks for a screenshot of it).
+   */
+  const pages = [
+    [
+      'logo_uri',
+      (html: string, uri: string) =>
+        expect(html).toContain(`<img class="client-logo" src="${uri}" alt="conformance logo"`),
+    ],
+    [
+      'policy_uri',
+      (html: string, uri: string) =>
+        expect(html).toMatch(new RegExp(`<a class="client-policy" href="${uri}"[^>]*>Privacy policy</a>`)),
+    ],
+    [
+      'tos_uri',
+      (html: string, uri: string) =>
+        expect(html).toMatch(new RegExp(`<a class="client-tos" href="${uri}"[^>]*>Terms of service</a>`)),
+    ],
+  ] as const;
+  for (const [field, shown] of pages) {
+    it(`oidcc-registration-${field.replace('_', '-')}`, async () => {
+      const uri = `https://client.example/${field}.png`;
+      const res = await register({ redirect_uris: [REDIRECT], [field]: uri });
       expect(res.status).toBe(201);
-      expect(await res.json()).not.toHaveProperty(field);
+      const registration = (await res.json()) as Record<string, string>;
+      expect(registration[field]).toBe(uri);
+      const read = await fetch(registration.registration_client_uri!.replace(ISSUER, plan.t.url), {
+        headers: { authorization: `Bearer ${registration.registration_access_token}` },
+      });
+      expect(await read.json()).toMatchObject({ [field]: uri });
+      const client: Plan = {
+        ...plan,
+        client: {
+          id: registration.client_id!,
+          secret: registration.client_secret!,
+          oauth: openIdClient(plan.t, registration.client_id!),
+        },
+      };
+      const page = await plan.ada.get((await planRequest(client)).path);
+      expect(page.status).toBe(200);
+      shown(await page.text(), uri);
     });
   }
+
+  it('registration refuses page URLs that are not https (nor http on localhost), with credentials or a fragment', async () => {
+    for (const uri of [
+      'javascript:alert(1)',
+      'http://client.example/logo.png',
+      'https://user:pass@client.example/logo.png',
+      'https://client.example/logo.png#x',
+      'not a url',
+      42,
+    ]) {
+      const res = await register({ redirect_uris: [REDIRECT], logo_uri: uri });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({
+        error: 'invalid_client_metadata',
+        error_description: expect.stringContaining('The logo_uri must be an https URL'),
+      });
+    }
+    const local = await register({ redirect_uris: [REDIRECT], tos_uri: 'http://localhost:8080/tos' });
+    expect(local.status).toBe(201);
+  });
 
   it(`oidcc-registration-jwks-uri (${NO_PRIVATE_KEY_JWT})`, () => {
     expect(metadata.token_endpoint_auth_methods_supported).not.toContain('private_key_jwt');

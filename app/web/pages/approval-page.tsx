@@ -3,6 +3,7 @@ import {
   type ApprovalView,
   ClientFacts,
   ClientName,
+  ClientPages,
   DocumentClientNote,
 } from 'tollgate/oauth';
 import { renderPage } from 'tollgate/views';
@@ -11,7 +12,7 @@ import { renderPage } from 'tollgate/views';
  * The service's approval page (`oauthProvider({ approvalView })`): the client's name (and, for a
  * client known by its metadata document, the host serving it; "unverified" when it registered
  * itself), who registered it and where the answer goes, the account it asks for, each scope's
- * description, then Approve and Deny.
+ * description, then Approve and Deny. A client's registered logo and its policy and terms links come first.
  */
 export const approvalPage: ApprovalView = (c, props) =>
   renderPage(
@@ -19,6 +20,7 @@ export const approvalPage: ApprovalView = (c, props) =>
     { title: `Authorize ${props.client.name}` },
     <section class="card narrow approval">
       <h1>Authorize application</h1>
+      <ClientPages client={props.client} />
       <p>
         <ClientName client={props.client} /> wants to use your account <strong>{props.user.email}</strong>.
       </p>

@@ -23,6 +23,10 @@ export interface ApprovalViewProps {
     redirectHost: string;
     provenance: ClientProvenance;
     unverified: boolean;
+    /** What the client registered (RFC 7591 §2): its logo, privacy policy and terms of service. */
+    logoUri?: string;
+    policyUri?: string;
+    tosUri?: string;
   };
   scopes: Scope[];
   user: User;
@@ -82,6 +86,36 @@ export const ClientName = (props: {
     ) : null}
   </>
 );
+
+/**
+ * The client's logo, and links to its privacy policy and terms of service, when it registered
+ * them (RFC 7591 §2). They open in a new tab, without a referrer, so the request stays here.
+ */
+export const ClientPages = (props: { client: ApprovalViewProps['client'] }) => {
+  const { logoUri, policyUri, tosUri, name } = props.client;
+  const links = [
+    policyUri ? { href: policyUri, text: 'Privacy policy', class: 'client-policy' } : null,
+    tosUri ? { href: tosUri, text: 'Terms of service', class: 'client-tos' } : null,
+  ].filter((link) => link !== null);
+  return (
+    <>
+      {logoUri ? <img class="client-logo" src={logoUri} alt={`${name} logo`} width="64" height="64" /> : null}
+      {links.length > 0 ? (
+        <p class="client-pages">
+          {links.map((link, index) => (
+            <>
+              {index > 0 ? ' · ' : null}
+              <a class={link.class} href={link.href} target="_blank" rel="noopener noreferrer">
+                {link.text}
+              </a>
+            </>
+          ))}{' '}
+          of {name}
+        </p>
+      ) : null}
+    </>
+  );
+};
 
 /** Who registered the client, and the host the user's browser goes to after the decision. */
 export const ClientFacts = (props: { client: ApprovalViewProps['client']; class?: string }) => (
@@ -155,6 +189,7 @@ export const defaultApprovalView: ApprovalView = (c, props) =>
     { title: 'Authorization request' },
     <section class="card approval">
       <h1>Authorization request</h1>
+      <ClientPages client={props.client} />
       <p>
         <ClientName client={props.client} /> is requesting permission to access your account.
       </p>

@@ -4,9 +4,11 @@ import { requireSession } from '../../auth/context.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { ConfigKey } from '../../core/keys.js';
 import { renderErrorPage } from '../../http/error-handler.js';
+import { SecurityHeaders } from '../../http/security-headers.js';
 import { type AuthorizationRequest, approvalScopes } from '../authorization/authorization-request.js';
 import { AuthorizationService } from '../authorization/authorization-service.js';
 import { documentHost } from '../cimd/client-id-url.js';
+import { ClientMetadataStore } from '../clients/client-metadata-store.js';
 import { ClientProvenances } from '../clients/client-provenance.js';
 import { OAuthError } from '../errors.js';
 import { sessionSid } from '../logout/session-sid.js';
@@ -49,6 +51,8 @@ export class ApprovalController {
     PushedRequests,
     ConfigKey,
     ClientProvenances,
+    ClientMetadataStore,
+    SecurityHeaders,
   ] as const;
 
   constructor(
@@ -58,6 +62,8 @@ export class ApprovalController {
     private readonly pushed: PushedRequests,
     private readonly config: TollgateConfig,
     private readonly provenances: ClientProvenances,
+    private readonly extras: ClientMetadataStore,
+    private readonly securityHeaders: SecurityHeaders,
   ) {}
 
   async authorize(c: Context): Promise<Response> {
@@ -96,6 +102,7 @@ export class ApprovalController {
       };
       session.put(PENDING_AUTHORIZATION, pending);
       const provenance = await this.provenances.of(client);
+      const { logoUri, policyUri, tosUri } = await this.extras.find(client.id);
       const rendered = await this.view(c, {
         client: {
           id: client.id,
@@ -104,6 +111,9 @@ export class ApprovalController {
           redirectHost: hostOf(request.redirectUri),
           provenance,
           unverified: provenance.registeredBy === 'itself',
+          ...(logoUri ? { logoUri } : {}),
+          ...(policyUri ? { policyUri } : {}),
+          ...(tosUri ? { tosUri } : {}),
         },
         scopes: this.scopes.describe(approvalScopes(request)),
         user,
@@ -114,6 +124,11 @@ export class ApprovalController {
       });
       const response = typeof rendered === 'string' ? c.html(rendered) : rendered;
       for (const [name, value] of Object.entries(decisionPageHeaders)) response.headers.set(name, value);
+      // The registered logo comes from the client's site: the page's policy lets that one image in.
+      if (logoUri && !response.headers.has('content-security-policy')) {
+        const origin = new URL(logoUri).origin;
+        response.headers.set('Content-Security-Policy', this.securityHeaders.policyWith('img-src', origin));
+      }
       return response;
     } catch (err) {
       return authorizationErrorResponse(c, this.service, err, query);

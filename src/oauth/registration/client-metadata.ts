@@ -1,9 +1,11 @@
 import { hasControlCharacters } from '../../core/text.js';
+import type { ClientExtras } from '../clients/client-metadata-store.js';
 import { OAuthError } from '../errors.js';
 import type { LogoutSettings } from '../logout/client-logout.js';
 import { DEVICE_CODE_GRANT } from '../records.js';
 import { redirectProblem } from '../rules/check-redirect-uri.js';
 import { ALL_SCOPES, Scopes } from '../scopes.js';
+import { checkClientExtras } from './client-extras.js';
 
 export type AuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
 const AUTH_METHODS: readonly string[] = ['none', 'client_secret_basic', 'client_secret_post'];
@@ -27,6 +29,8 @@ export interface ClientMetadata {
   scopes: string[] | null;
   /** RP-Initiated Logout §3.1 and Back-Channel Logout §2.2. */
   logout: LogoutSettings;
+  /** Pages, keys and OpenID algorithms (`checkClientExtras`). */
+  extras: ClientExtras;
 }
 
 export interface MetadataLimits {
@@ -113,6 +117,7 @@ export function checkClientMetadata(body: unknown, limits: MetadataLimits): Clie
 
   return {
     logout: checkLogoutMetadata(input, { publicClient, maxRedirects: limits.maxRedirects }),
+    extras: checkClientExtras(input),
     clientName: name.trim(),
     redirectUris,
     grantTypes: [...new Set(grantTypes)],

@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
+import { type ClientExtras, ClientMetadataStore } from '../clients/client-metadata-store.js';
 import { Clients } from '../clients/clients.js';
 import { OAuthError } from '../errors.js';
 import { bearerToken } from '../guard/bearer.js';
@@ -9,6 +10,7 @@ import { ClientLogout, type LogoutSettings } from '../logout/client-logout.js';
 import { type ClientRecord, isPublicClient } from '../records.js';
 import { hashSecret, randomSecret, safeEqual } from '../secrets.js';
 import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
+import { extrasResponse } from './client-extras.js';
 import type { AuthMethod, ClientMetadata } from './client-metadata.js';
 
 /** A client as the registration endpoints see it, with its registered auth method. */
@@ -17,6 +19,8 @@ export interface RegisteredClient {
   authMethod: AuthMethod;
   /** Its logout URIs, when read (registration responses show them). */
   logout?: LogoutSettings;
+  /** Its pages, keys and algorithms, when read. */
+  extras?: ClientExtras;
 }
 
 const refused = (detail: string) => OAuthError.invalidToken({ reason: 'invalid', detail });
@@ -27,7 +31,7 @@ const refused = (detail: string) => OAuthError.invalidToken({ reason: 'invalid',
  * checks the initial access tokens of the `token` policy. Every token is kept as SHA-256 only.
  */
 export class ClientRegistrations {
-  static inject = [Clients, OAuthStoreKey, ClockKey, ConfigKey, ClientLogout] as const;
+  static inject = [Clients, OAuthStoreKey, ClockKey, ConfigKey, ClientLogout, ClientMetadataStore] as const;
   readonly #issuer: string;
 
   constructor(
@@ -36,6 +40,7 @@ export class ClientRegistrations {
     private readonly clock: Clock,
     config: TollgateConfig,
     private readonly logout: ClientLogout,
+    private readonly extras: ClientMetadataStore,
   ) {
     this.#issuer = issuerOf(config);
   }
@@ -62,10 +67,12 @@ export class ClientRegistrations {
       this.clock.now().toISOString(),
     );
     await this.logout.save(client.id, metadata.logout);
+    await this.extras.save(client.id, metadata.extras);
     return {
       client,
       authMethod: metadata.authMethod,
       logout: metadata.logout,
+      extras: metadata.extras,
       plainSecret,
       registrationToken,
     };
@@ -85,7 +92,8 @@ export class ClientRegistrations {
     const client = await this.clients.find(clientId);
     if (!client) throw refused(`client ${clientId} is revoked`);
     const logout = await this.logout.settings(clientId);
-    return { client, authMethod: registration.authMethod as AuthMethod, logout };
+    const extras = await this.extras.find(clientId);
+    return { client, authMethod: registration.authMethod as AuthMethod, logout, extras };
   }
 
   /** RFC 7592 §2.2: the new metadata replaces the old; a client cannot gain or lose its secret. */
@@ -102,7 +110,8 @@ export class ClientRegistrations {
       grantTypes: metadata.grantTypes,
     });
     await this.logout.save(client.id, metadata.logout);
-    return { client, authMethod: registered.authMethod, logout: metadata.logout };
+    await this.extras.save(client.id, metadata.extras);
+    return { client, authMethod: registered.authMethod, logout: metadata.logout, extras: metadata.extras };
   }
 
   /** RFC 7592 §2.3: the registration access token stops working, the client and its tokens are revoked. */
@@ -135,7 +144,7 @@ export class ClientRegistrations {
 
 /** RFC 7591 §3.2.1 / RFC 7592 §3: the client's registration as JSON. */
 export function registrationResponse(
-  { client, authMethod, logout }: RegisteredClient,
+  { client, authMethod, logout, extras }: RegisteredClient,
   clientUri: string,
   secrets: { plainSecret?: string | null; registrationToken?: string } = {},
 ): Record<string, unknown> {
@@ -161,5 +170,6 @@ export function registrationResponse(
           backchannel_logout_session_required: logout.backchannelLogoutSessionRequired,
         }
       : {}),
+    ...(extras ? extrasResponse(extras) : {}),
   };
 }
