@@ -33,6 +33,16 @@ export interface AccountsConfig {
      */
     answerMs: number;
   };
+  twoFactor: {
+    /** Second-factor codes per user (after a right password): throttled like passwords. */
+    throttle: RateLimitPolicy;
+    /** Wrong codes in a row that lock the second factor (and mail the user). */
+    lockAfter: number;
+    /** How long a lock lasts (minutes). */
+    lockMinutes: number;
+    /** How recent a sign-in the account page's 2FA changes need (seconds, `fresh-auth`). */
+    freshAuthSeconds: number;
+  };
   notifications: {
     /**
      * The kinds not sent (`NOTIFICATIONS_OFF=receipt,new-device`). Operator configuration only:
@@ -77,6 +87,12 @@ export const accountsConfig: ConfigSlice<'accounts'> = {
         address: { points: 20, durationSeconds: 3600 },
         answerMs: 250,
       },
+      twoFactor: {
+        throttle: { points: 5, durationSeconds: 60, maxBlockSeconds: 900 },
+        lockAfter: 10,
+        lockMinutes: 60,
+        freshAuthSeconds: 600,
+      },
       notifications: {
         off: [],
         trialEndingDays: 3,
@@ -102,6 +118,12 @@ export const accountsConfig: ConfigSlice<'accounts'> = {
         email: parsePolicy(env.THROTTLE_PASSWORD_RESET_EMAIL, 'THROTTLE_PASSWORD_RESET_EMAIL'),
         address: parsePolicy(env.THROTTLE_PASSWORD_RESET_ADDRESS, 'THROTTLE_PASSWORD_RESET_ADDRESS'),
         answerMs: envInt(env.ACCOUNTS_PASSWORD_RESET_ANSWER_MS, 'ACCOUNTS_PASSWORD_RESET_ANSWER_MS'),
+      },
+      twoFactor: {
+        throttle: parsePolicy(env.THROTTLE_TWO_FACTOR, 'THROTTLE_TWO_FACTOR'),
+        lockAfter: envInt(env.TWO_FACTOR_LOCK_AFTER, 'TWO_FACTOR_LOCK_AFTER'),
+        lockMinutes: envInt(env.TWO_FACTOR_LOCK_MINUTES, 'TWO_FACTOR_LOCK_MINUTES'),
+        freshAuthSeconds: envInt(env.FRESH_AUTH_SECONDS, 'FRESH_AUTH_SECONDS'),
       },
       notifications: {
         off: parseKinds(env.NOTIFICATIONS_OFF, 'NOTIFICATIONS_OFF'),

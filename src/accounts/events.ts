@@ -75,3 +75,43 @@ export class AccountDeleted {
     readonly at: Date,
   ) {}
 }
+
+/** The user turned on sign-in with an authenticator app (enrolment confirmed with a code). */
+export class TwoFactorEnabled {
+  constructor(
+    readonly user: User,
+    readonly origin: RequestOrigin,
+    readonly at: Date,
+  ) {}
+}
+
+/** The user turned the authenticator app off (after signing in again); their recovery codes are gone. */
+export class TwoFactorDisabled {
+  constructor(
+    readonly user: User,
+    readonly origin: RequestOrigin,
+    readonly at: Date,
+  ) {}
+}
+
+/** The user made new recovery codes; the old ones no longer work. */
+export class RecoveryCodesRegenerated {
+  constructor(
+    readonly user: User,
+    readonly origin: RequestOrigin,
+    readonly at: Date,
+  ) {}
+}
+
+/**
+ * Too many wrong second-factor codes in a row after a right password: the second factor refuses
+ * every code until `until`. Whoever typed them knows the password.
+ */
+export class TwoFactorLocked {
+  constructor(
+    readonly user: User,
+    readonly until: Date,
+    readonly origin: RequestOrigin,
+    readonly at: Date,
+  ) {}
+}

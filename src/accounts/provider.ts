@@ -16,6 +16,7 @@ import { registerNotifications } from './notifications/register-notifications.js
 import { PasswordReset } from './password-reset/password-reset.js';
 import { PasswordResetController } from './password-reset/password-reset-controller.js';
 import { REGISTRATION_MAILED, takenEmailNotice } from './registration/taken-email-notice.js';
+import { registerTwoFactor } from './two-factor/register-two-factor.js';
 import { EmailVerification, verifiedAt } from './verification/email-verification.js';
 import { VerificationController } from './verification/verification-controller.js';
 import { ensureEmailVerified } from './verification/verified-middleware.js';
@@ -83,6 +84,7 @@ export function accountsProvider(): ServiceProvider {
         .middleware('web');
       registerPasswordReset(app);
       registerNotifications(app);
+      registerTwoFactor(app);
       registerAccountPage(app);
     },
   };

@@ -6,6 +6,8 @@ declare module '../database/types.js' {
     account_tokens: AccountTokensTable;
     account_notifications: AccountNotificationsTable;
     account_devices: AccountDevicesTable;
+    account_two_factor: AccountTwoFactorTable;
+    account_recovery_codes: AccountRecoveryCodesTable;
   }
 }
 
@@ -51,4 +53,29 @@ export interface AccountDevicesTable {
   fingerprint: string;
   first_seen_at: Timestamp;
   last_seen_at: Timestamp;
+}
+
+/**
+ * A user's authenticator app. `confirmed_at` is null while enrolment waits for the first code;
+ * `last_used_step` is the TOTP time step last accepted (a code of that step or an earlier one is a
+ * replay); `failed_attempts` counts wrong codes since the last right one, `locked_until` ends a lock.
+ */
+export interface AccountTwoFactorTable {
+  user_id: number;
+  /** The seed, AES-256-GCM with the application key (`sealed.ts`). */
+  sealed_secret: string;
+  confirmed_at: NullableTimestamp;
+  last_used_step: ColumnType<number | string | null, number | null | undefined, number | null>;
+  failed_attempts: ColumnType<number, number | undefined, number>;
+  locked_until: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+/** One recovery code of a user: only its SHA-256 is stored; `used_at` set once it is spent. */
+export interface AccountRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
 }

@@ -4,6 +4,12 @@ import type { Session } from './session.js';
 export const AUTH_TIME = 'auth.time';
 
 /**
+ * The session key of how the user proved who they are at that login: OpenID Connect `amr` values
+ * (RFC 8176), `pwd`, then `otp` when a second factor was given.
+ */
+export const AUTH_METHODS = 'auth.methods';
+
+/**
  * The session key of a request for a new login (OpenID Connect `prompt=login`, `max_age`):
  * `asked` lets a signed-in user reach the login page; the next login turns it into `done`.
  */
@@ -15,9 +21,19 @@ export function authTimeOf(session: Session | undefined): number | null {
   return typeof at === 'number' && Number.isFinite(at) ? at : null;
 }
 
-/** Records a login on the session: its time, and the answer to a pending `askToLogInAgain`. */
-export function recordLogin(session: Session, at: Date): void {
+/** How the session's user signed in (`amr`); `['pwd']` for a session that did not record it. */
+export function authMethodsOf(session: Session | undefined): string[] {
+  const methods = session?.get<unknown>(AUTH_METHODS);
+  return Array.isArray(methods) && methods.every((m) => typeof m === 'string') ? methods : ['pwd'];
+}
+
+/**
+ * Records a login on the session: its time, the methods used, and the answer to a pending
+ * `askToLogInAgain`.
+ */
+export function recordLogin(session: Session, at: Date, methods: readonly string[] = ['pwd']): void {
   session.put(AUTH_TIME, Math.floor(at.getTime() / 1000));
+  session.put(AUTH_METHODS, [...methods]);
   if (session.get(LOG_IN_AGAIN) === 'asked') session.put(LOG_IN_AGAIN, 'done');
 }
 

@@ -43,12 +43,18 @@ export function csrfToken(c: Context): string {
 /**
  * Signs `user` in on the session. The session id and CSRF token are renewed, so a session id
  * planted before login is worthless after it (session fixation). `at` is recorded as the login
- * time (OpenID Connect's `auth_time`): pass the injected clock's `now()`.
+ * time (OpenID Connect's `auth_time`): pass the injected clock's `now()`; `methods` are how the
+ * user proved who they are (`amr`: `pwd`, `otp`).
  */
-export function login(c: Context, user: User, at: Date = new Date()): void {
+export function login(
+  c: Context,
+  user: User,
+  at: Date = new Date(),
+  methods: readonly string[] = ['pwd'],
+): void {
   const session = requireSession(c);
   session.regenerate();
-  recordLogin(session, at);
+  recordLogin(session, at, methods);
   session.userId = user.id;
   session.user = user;
   c.set('user', user);

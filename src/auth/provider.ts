@@ -1,4 +1,5 @@
 import { secureHeaders } from 'hono/secure-headers';
+import { ConfigurationError } from '../core/errors.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { clientAddress } from '../rate-limits/http.js';
 import { throttle } from '../rate-limits/middleware.js';
@@ -12,10 +13,12 @@ import { DashboardPlaceholderController } from './controllers/dashboard-controll
 import { LoginController } from './controllers/login-controller.js';
 import { RegisterController } from './controllers/register-controller.js';
 import { CsrfExceptions, verifyCsrf } from './csrf.js';
+import { requireFreshAuth } from './fresh-auth.js';
 import { Guards, sessionGuard } from './guards.js';
 import { LoginThrottle } from './login-throttle.js';
 import { authMigrations, usersTableMigrations } from './migrations.js';
 import { type AuthOptions, AuthOptionsKey, resolveAuthOptions } from './options.js';
+import { LoginSteps } from './second-factor.js';
 import { SessionStore } from './session-store.js';
 import { sessionCookieOptions, startSession } from './start-session.js';
 import { bindUsers, Users } from './users.js';
@@ -34,7 +37,11 @@ export function authProvider(input: AuthOptions = {}): ServiceProvider {
 
     register(app: Application) {
       const { router, config, container } = app;
-      container.instance(AuthOptionsKey, options).singleton(SessionStore).singleton(LoginThrottle);
+      container
+        .instance(AuthOptionsKey, options)
+        .singleton(SessionStore)
+        .singleton(LoginThrottle)
+        .singleton(LoginSteps);
       const limits = container.make(RateLimits);
       limits.define('login.account', config.throttle.login.account);
       limits.define('login.address', config.throttle.login.address);
@@ -56,6 +63,10 @@ export function authProvider(input: AuthOptions = {}): ServiceProvider {
         .alias('csrf', () => csrf)
         .alias('auth', (...names) => authenticate(guards, names))
         .alias('guest', (...names) => redirectIfAuthenticated(guards, names, options.home))
+        // `fresh-auth:600`: signed in at most 600 seconds ago, else through the login page again.
+        .alias('fresh-auth', (seconds = '600') =>
+          requireFreshAuth(freshAuthSeconds(seconds), app.clock, config.app.url),
+        )
         // `throttle:<limit name>`: per signed-in user, else per client address.
         .alias('throttle', (name = '') =>
           throttle(limits.get(name), (c) => {
@@ -99,6 +110,15 @@ export function authProvider(input: AuthOptions = {}): ServiceProvider {
       }
     },
   };
+}
+
+function freshAuthSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds <= 0)
+    throw new ConfigurationError(
+      `fresh-auth:${value}: give the most seconds since the sign-in, like fresh-auth:600.`,
+    );
+  return seconds;
 }
 
 /** `hono/secure-headers` with framing refused outright (clickjacking on the login and approval forms). */

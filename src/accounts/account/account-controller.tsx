@@ -6,6 +6,7 @@ import { fieldErrors, formFields, registerSchema } from '../../auth/validation.j
 import { wantsJson } from '../../http/respond.js';
 import { renderPage } from '../../views/render.js';
 import { requestOrigin } from '../request-origin.js';
+import { TwoFactor } from '../two-factor/two-factor.js';
 import { verifiedAt } from '../verification/email-verification.js';
 import { AccountPage, type AccountPageProps } from './account-page.js';
 import { AccountSecurity } from './account-security.js';
@@ -21,12 +22,13 @@ export const SAME_EMAIL = 'This is already your e-mail address.';
 
 /** `GET /account` and its password, e-mail and sessions forms (all behind `auth`). */
 export class AccountController {
-  static inject = [AccountSecurity, EmailChange, SessionStore] as const;
+  static inject = [AccountSecurity, EmailChange, SessionStore, TwoFactor] as const;
 
   constructor(
     private readonly security: AccountSecurity,
     private readonly emails: EmailChange,
     private readonly sessions: SessionStore,
+    private readonly twoFactor: TwoFactor,
   ) {}
 
   show(c: Context): Promise<Response> {
@@ -105,6 +107,7 @@ export class AccountController {
         verified={!!verifiedAt(user)}
         sessions={await this.sessions.forUser(user.id)}
         currentSession={session.storedHash}
+        twoFactor={await this.twoFactor.state(user.id)}
         csrfToken={csrfToken(c)}
         {...props}
       />,

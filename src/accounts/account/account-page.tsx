@@ -1,6 +1,8 @@
 import type { FC } from 'hono/jsx';
 import type { SessionRow } from '../../auth/tables.js';
 import { CsrfField, Field } from '../../views/components.js';
+import type { TwoFactorState } from '../two-factor/two-factor.js';
+import { TwoFactorSection } from '../two-factor/two-factor-section.js';
 import { deviceName } from './device-name.js';
 
 export type FormErrors = Record<string, string[]>;
@@ -13,6 +15,7 @@ export interface AccountPageProps {
   /** The stored id (hash) of the session showing the page. */
   currentSession: string | undefined;
   csrfToken: string;
+  twoFactor: TwoFactorState;
   errors?: { password?: FormErrors; email?: FormErrors; delete?: FormErrors; sessions?: FormErrors };
   newEmail?: string;
 }
@@ -81,6 +84,8 @@ export const AccountPage: FC<AccountPageProps> = (p) => (
         </button>
       </form>
     </section>
+
+    <TwoFactorSection state={p.twoFactor} csrfToken={p.csrfToken} />
 
     <section class="card" id="sessions">
       <h2>Sessions</h2>

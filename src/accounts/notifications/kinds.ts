@@ -15,6 +15,10 @@ export const SECURITY_NOTIFICATIONS = [
   'email-changed',
   'new-device',
   'credential-created',
+  'two-factor-enabled',
+  'two-factor-disabled',
+  'recovery-codes-regenerated',
+  'two-factor-locked',
 ] as const;
 
 export type NotificationKind = (typeof MONEY_NOTIFICATIONS)[number] | (typeof SECURITY_NOTIFICATIONS)[number];

@@ -13,6 +13,12 @@ import { paymentFailedNotification } from './payment-failed.js';
 import { receiptNotification } from './receipt.js';
 import { subscriptionCancelledNotification } from './subscription-cancelled.js';
 import { trialEndingNotification } from './trial-ending.js';
+import {
+  recoveryCodesRegeneratedNotification,
+  twoFactorDisabledNotification,
+  twoFactorEnabledNotification,
+  twoFactorLockedNotification,
+} from './two-factor-notices.js';
 
 /** The notifications in force, each listening to its event; and the device tracking the new-device notice needs. */
 export function registerNotifications(app: Application): Notifications {
@@ -30,7 +36,11 @@ export function registerNotifications(app: Application): Notifications {
     .register(passwordChangedNotification, events)
     .register(emailChangedNotification, events)
     .register(newDeviceNotification, events)
-    .register(credentialCreatedNotification, events);
+    .register(credentialCreatedNotification, events)
+    .register(twoFactorEnabledNotification, events)
+    .register(twoFactorDisabledNotification, events)
+    .register(recoveryCodesRegeneratedNotification, events)
+    .register(twoFactorLockedNotification, events);
   // The money notices: their events come from billing (none without billingProvider()).
   notifications
     .register(paymentActionRequiredNotification, events)

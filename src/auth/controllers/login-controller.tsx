@@ -11,6 +11,7 @@ import { sameSitePath } from '../intended.js';
 import { LoginThrottle, waitMessage } from '../login-throttle.js';
 import { AuthOptionsKey, type ResolvedAuthOptions } from '../options.js';
 import { LoginPage, type LoginPageProps } from '../pages/login-page.js';
+import { awaitSecondFactor, LoginSteps, PENDING_LOGIN_SECONDS } from '../second-factor.js';
 import { Users } from '../users.js';
 import { fieldErrors, formFields, loginSchema } from '../validation.js';
 
@@ -18,7 +19,15 @@ export const CREDENTIALS_MISMATCH = 'These credentials do not match our records.
 
 /** `GET/POST /login`, `POST /logout`. */
 export class LoginController {
-  static inject = [Users, LoginThrottle, AuthOptionsKey, ConfigKey, ClockKey, EventDispatcher] as const;
+  static inject = [
+    Users,
+    LoginThrottle,
+    AuthOptionsKey,
+    ConfigKey,
+    ClockKey,
+    EventDispatcher,
+    LoginSteps,
+  ] as const;
 
   constructor(
     private readonly users: Users,
@@ -27,6 +36,7 @@ export class LoginController {
     private readonly config: TollgateConfig,
     private readonly clock: Clock,
     private readonly events: EventDispatcher,
+    private readonly steps: LoginSteps,
   ) {}
 
   show(c: Context): Promise<Response> {
@@ -59,6 +69,17 @@ export class LoginController {
     }
     await this.throttle.succeeded(email, address);
     const now = this.clock.now();
+    const second = this.steps.secondFactor;
+    if (second && (await second.requires(user))) {
+      const expiresAt = Math.floor(now.getTime() / 1000) + PENDING_LOGIN_SECONDS;
+      awaitSecondFactor(requireSession(c), {
+        userId: user.id,
+        intended: intended ?? null,
+        methods: ['pwd'],
+        expiresAt,
+      });
+      return c.redirect(second.path, 302);
+    }
     login(c, user, now);
     await this.events.dispatch(new SignedIn(user, socketAddress(c), c.req.header('user-agent'), now));
     return c.redirect(intended ?? this.options.home, 302);

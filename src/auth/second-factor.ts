@@ -1,0 +1,61 @@
+import type { Session } from './session.js';
+import type { User } from './user.js';
+
+/**
+ * The login page's second step, declared here and filled by a module that offers one (the
+ * accounts module's authenticator app): after the right password, a user it `requires` is sent
+ * to `path` instead of being signed in.
+ */
+export interface SecondFactor {
+  requires(user: User): Promise<boolean>;
+  path: string;
+}
+
+/** The session key of a login waiting for its second factor. */
+export const PENDING_LOGIN = 'auth.pending_login';
+
+/** A password that matched, waiting for the second factor. */
+export interface PendingLogin {
+  userId: number;
+  /** Where to go once signed in. */
+  intended: string | null;
+  /** The methods given so far (`pwd`). */
+  methods: string[];
+  /** Seconds since the epoch after which the password has to be given again. */
+  expiresAt: number;
+}
+
+/** How long the second step waits for its code after the password. */
+export const PENDING_LOGIN_SECONDS = 300;
+
+/** Where the login page's second step plugs in (a singleton of `authProvider()`). */
+export class LoginSteps {
+  secondFactor: SecondFactor | undefined;
+
+  /** Registers the second factor; one module offers it. */
+  useSecondFactor(step: SecondFactor): void {
+    this.secondFactor = step;
+  }
+}
+
+/** Parks a login whose password matched until its second factor comes. */
+export function awaitSecondFactor(session: Session, pending: PendingLogin): void {
+  // A new id: what was planted before the password is worth nothing after it.
+  session.regenerate();
+  session.put(PENDING_LOGIN, pending);
+}
+
+/** The login waiting for its second factor, unless it expired (then it is forgotten). */
+export function pendingLogin(session: Session, now: Date): PendingLogin | undefined {
+  const pending = session.get<PendingLogin>(PENDING_LOGIN);
+  if (!pending) return undefined;
+  if (pending.expiresAt < Math.floor(now.getTime() / 1000)) {
+    session.forget(PENDING_LOGIN);
+    return undefined;
+  }
+  return pending;
+}
+
+export function forgetPendingLogin(session: Session): void {
+  session.forget(PENDING_LOGIN);
+}
