@@ -14,7 +14,11 @@ export {
   EmailChanged,
   OtherSessionsEnded,
   PasswordChanged,
+  RecoveryCodesRegenerated,
   SignedInFromNewDevice,
+  TwoFactorDisabled,
+  TwoFactorEnabled,
+  TwoFactorLocked,
 } from './events.js';
 export type { DeviceSighting } from './known-devices.js';
 export { KnownDevices } from './known-devices.js';
@@ -51,6 +55,13 @@ export {
 export type { TrialEndingData } from './notifications/trial-ending.js';
 export { trialEndingMail, trialEndingNotification } from './notifications/trial-ending.js';
 export { scanTrialsEnding, scheduleTrialNotices } from './notifications/trial-scan.js';
+export type { TwoFactorNoticeData } from './notifications/two-factor-notices.js';
+export {
+  recoveryCodesRegeneratedNotification,
+  twoFactorDisabledNotification,
+  twoFactorEnabledNotification,
+  twoFactorLockedNotification,
+} from './notifications/two-factor-notices.js';
 export type { PasswordResetDeps, ResetOutcome } from './password-reset/password-reset.js';
 export { PasswordReset } from './password-reset/password-reset.js';
 export { resetPasswordMail } from './password-reset/reset-password-mail.js';
@@ -58,6 +69,8 @@ export { accountsProvider } from './provider.js';
 export { takenEmailMail } from './registration/taken-email-mail.js';
 export { requestOrigin } from './request-origin.js';
 export type { AccountTokenRow, AccountTokensTable } from './tables.js';
+export type { CodeCheck, TwoFactorOptions, TwoFactorState } from './two-factor/two-factor.js';
+export { TwoFactor } from './two-factor/two-factor.js';
 export { EmailVerification, verifiedAt } from './verification/email-verification.js';
 export { ensureEmailVerified, NOT_VERIFIED } from './verification/verified-middleware.js';
 export { verifyEmailMail } from './verification/verify-email-mail.js';
