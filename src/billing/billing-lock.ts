@@ -6,15 +6,24 @@ import { DbKey } from '../database/keys.js';
 import type { Database } from '../database/types.js';
 import { BillingError } from './errors.js';
 
-/** How long a holder keeps the lock if it dies without releasing it (longer than any provider call). */
-const LEASE_MS = 120_000;
-/** How long a second request waits for the first before answering `request_in_progress`. */
-const MAX_WAIT_MS = 15_000;
+/** How long a lock and the claimant's patience last; shorter in tests. */
+export interface BillingLockTiming {
+  /** A claim lasts this long unless its holder renews it: the longest a killed holder blocks its user. */
+  leaseMs: number;
+  /** A live holder renews its claim this often, so an operation may take as long as it needs. */
+  renewMs: number;
+  /** How long a second request waits for the first before answering `request_in_progress`. */
+  maxWaitMs: number;
+}
+
+// The wait outlasts a lease: a request behind a holder that was killed gets the lock, late.
+const TIMING: BillingLockTiming = { leaseMs: 10_000, renewMs: 2_500, maxWaitMs: 15_000 };
 
 /**
  * A per-user lock that holds across processes and instances: a row in `billing_locks`, claimed with
  * `INSERT … ON CONFLICT DO NOTHING` (the primary key decides the winner on SQLite and PostgreSQL),
- * released by deleting it, and expiring after a lease so a crashed holder cannot block the user.
+ * released by deleting it, and expiring after a short lease that a live holder renews while it
+ * works, so a holder killed mid-operation (SIGKILL, a lost machine) blocks its user for one lease.
  * Not `SELECT … FOR UPDATE`: SQLite has no row locks, and a transaction held across the provider's
  * HTTP call would stall every other query on SQLite's single connection. Lease times are wall-clock
  * (`Date.now()`), not the application clock: they bound real waiting, not billing time.
@@ -24,16 +33,26 @@ export class BillingLock {
   static inject = [DbKey] as const;
   readonly #held = new AsyncLocalStorage<Set<string>>();
 
-  constructor(private readonly db: Kysely<Database>) {}
+  readonly #timing: BillingLockTiming;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    timing: Partial<BillingLockTiming> = {},
+  ) {
+    this.#timing = { ...TIMING, ...timing };
+  }
 
   async forUser<T>(userId: number, fn: () => Promise<T>): Promise<T> {
     const name = `user:${userId}`;
     const held = this.#held.getStore();
     if (held?.has(name)) return fn();
     const holder = await this.acquire(name);
+    const renewal = setInterval(() => void this.renew(name, holder), this.#timing.renewMs);
+    renewal.unref();
     try {
       return await this.#held.run(new Set([...(held ?? []), name]), fn);
     } finally {
+      clearInterval(renewal);
       await this.db
         .deleteFrom('billing_locks')
         .where('name', '=', name)
@@ -53,12 +72,23 @@ export class BillingLock {
 
   private async acquire(name: string): Promise<string> {
     const holder = randomUUID();
-    const deadline = Date.now() + MAX_WAIT_MS;
+    const deadline = Date.now() + this.#timing.maxWaitMs;
     for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
-      if (await this.claim(name, holder, LEASE_MS)) return holder;
+      if (await this.claim(name, holder, this.#timing.leaseMs)) return holder;
       if (Date.now() >= deadline) throw BillingError.requestInProgress();
       await wait(delay);
     }
+  }
+
+  /** Extends the holder's claim by a lease from now; a beat the database misses, the next makes up. */
+  private async renew(name: string, holder: string): Promise<void> {
+    await this.db
+      .updateTable('billing_locks')
+      .set({ expires_at: Date.now() + this.#timing.leaseMs })
+      .where('name', '=', name)
+      .where('holder', '=', holder)
+      .execute()
+      .catch(() => undefined);
   }
 
   /** One attempt: an expired claim of `name` is cleared, then the primary key picks one claimant. */

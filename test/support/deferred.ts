@@ -1,0 +1,8 @@
+/** A promise and the function that resolves it, for a test to say "now" from elsewhere (Node 20 has no `Promise.withResolvers`). */
+export function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
