@@ -74,6 +74,8 @@ export interface RefreshTokenRecord {
   jkt?: string | null;
   /** OpenID Connect: the login session of the grant, for the `sid` of ID tokens issued on refresh. */
   sid?: string | null;
+  /** OpenID Connect: how the user signed in (`amr`: `pwd`, `otp`); null if unknown. */
+  amr?: readonly string[] | null;
   /** OpenID Connect Core §5.5: the grant's `claims` request, kept down the rotation chain. */
   claims?: ClaimsRequest | null;
 }
@@ -101,6 +103,8 @@ export interface AuthCodeRecord {
   dpopJkt?: string | null;
   /** OpenID Connect: the login session the code was issued in (the ID token's `sid`). */
   sid?: string | null;
+  /** OpenID Connect: how the user signed in (`amr`: `pwd`, `otp`); null if unknown. */
+  amr?: readonly string[] | null;
   /** OpenID Connect Core §5.5: the authorization request's `claims` parameter. */
   claims?: ClaimsRequest | null;
 }

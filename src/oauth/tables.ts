@@ -72,6 +72,8 @@ export interface OAuthRefreshTokensTable {
   dpop_jkt?: string | null;
   /** OpenID Connect: the login session's `sid`; absent in rows read before the column. */
   sid?: string | null;
+  /** OpenID Connect: how the user signed in (`amr` values, space-separated); absent in rows read before the column. */
+  amr?: string | null;
   /** OpenID Connect Core §5.5: the `claims` request (JSON); absent in rows read before the column. */
   claims?: string | null;
 }
@@ -100,6 +102,8 @@ export interface OAuthAuthCodesTable {
   dpop_jkt?: string | null;
   /** OpenID Connect: the login session's `sid`, for the ID token; absent in rows read before the column. */
   sid?: string | null;
+  /** OpenID Connect: how the user signed in (`amr` values, space-separated); absent in rows read before the column. */
+  amr?: string | null;
   /** OpenID Connect Core §5.5: the `claims` request (JSON); absent in rows read before the column. */
   claims?: string | null;
 }

@@ -49,10 +49,17 @@ export async function oauthApp(
     port?: number;
     /** Providers registered before auth and oauth (say, `observabilityProvider()`). */
     providers?: ServiceProvider[];
+    /** Providers registered after them (say, `mailProvider()` and `accountsProvider()`). */
+    modules?: ServiceProvider[];
   } = {},
 ): Promise<OAuthTestApp> {
   const t = await createTestApp({
-    providers: [...(options.providers ?? []), authProvider(), oauthProvider(options.oauth)],
+    providers: [
+      ...(options.providers ?? []),
+      authProvider(),
+      oauthProvider(options.oauth),
+      ...(options.modules ?? []),
+    ],
     config: { ...options.config, oauth: { scopes: SCOPES, ...options.config?.oauth } },
     setup: (app) => {
       installKeys(app.config.storagePath, app.config.oauth.signingAlgorithm);

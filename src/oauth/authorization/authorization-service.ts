@@ -87,7 +87,8 @@ export class AuthorizationService {
    * `authTime` (seconds) is when the user logged in, for an ID token's `auth_time`. `validated`
    * is the client `validate` read in this same request; an approval posted from the page later
    * reads it again, as it may have gone away meanwhile. `sid` is the login session's (OpenID
-   * requests): the ID token carries it, and the session's logout reaches the client.
+   * requests): the ID token carries it, and the session's logout reaches the client. `amr` is how
+   * the user signed in, for the ID token's `amr` and `acr`.
    */
   async approve(
     request: AuthorizationRequest,
@@ -95,6 +96,7 @@ export class AuthorizationService {
     authTime: number | null = null,
     validated?: ClientRecord,
     sid: string | null = null,
+    amr: readonly string[] | null = null,
   ): Promise<string> {
     const client = validated ?? (await this.store.clients.find(request.clientId));
     const grant = request.responseType === 'code' ? 'authorization_code' : 'implicit';
@@ -136,6 +138,7 @@ export class AuthorizationService {
       expiresAt: new Date(now.getTime() + this.config.oauth.authCodeTtlSeconds * 1000).toISOString(),
       nonce: request.nonce,
       authTime: authTime === null ? null : new Date(authTime * 1000).toISOString(),
+      amr: request.scopes.includes(OPENID) ? amr : null,
       resource: request.resource ?? null,
       dpopJkt: request.dpopJkt ?? null,
       sid: openIdSid,

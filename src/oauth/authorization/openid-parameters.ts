@@ -9,12 +9,15 @@ export interface OpenIdParameters {
   maxAge: number | null;
   /** `none`, `login`, `consent` (others, such as `select_account`, are ignored). */
   prompt: string[];
+  /** `acr_values`, in the client's order of preference; absent in requests kept from before. */
+  acrValues?: string[];
 }
 
 const PROMPTS = new Set(['none', 'login', 'consent']);
 /** Printable ASCII: the nonce is stored and sent back as is. */
 const NONCE = /^[\x20-\x7e]{1,512}$/;
 const MAX_AGE = /^\d{1,9}$/;
+const ACR_VALUE = /^[\x21-\x7e]{1,255}$/;
 
 const invalid = (description: string) => OAuthError.invalidRequest(description, { redirectable: true });
 
@@ -31,5 +34,15 @@ export function checkOpenIdParameters(query: Readonly<Record<string, string | un
   const prompt = promptValues(query.prompt).filter((value) => PROMPTS.has(value));
   if (prompt.includes('none') && promptValues(query.prompt).length > 1)
     throw invalid('The prompt value none cannot be combined with another value.');
-  return { nonce: nonce ?? null, maxAge: maxAge === undefined ? null : Number(maxAge), prompt };
+  const acrValues = (query.acr_values ?? '').split(' ').filter(Boolean);
+  if (acrValues.length > 10 || acrValues.some((value) => !ACR_VALUE.test(value)))
+    throw invalid(
+      'The acr_values parameter must be at most 10 space-separated values of printable characters.',
+    );
+  return {
+    nonce: nonce ?? null,
+    maxAge: maxAge === undefined ? null : Number(maxAge),
+    prompt,
+    ...(acrValues.length > 0 ? { acrValues } : {}),
+  };
 }

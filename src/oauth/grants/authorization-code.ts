@@ -46,6 +46,7 @@ export const authorizationCodeGrant = defineGrant({
           nonce: stored.nonce ?? null,
           authTime: authTimeClaim(stored.authTime),
           sid: stored.sid ?? null,
+          amr: stored.amr ?? null,
           claims: stored.claims ?? null,
         })
       : undefined;
@@ -54,6 +55,7 @@ export const authorizationCodeGrant = defineGrant({
       userTokens(services, client, stored.userId, stored.scopes, audience, {
         authTime: stored.authTime ?? null,
         sid: stored.sid ?? null,
+        amr: stored.amr ?? null,
         claims: stored.claims ?? null,
       }),
       // A concurrent exchange of the same code loses here and is treated as reuse below. The

@@ -48,6 +48,7 @@ export const refreshTokenGrant = defineGrant({
             authTime: authTimeClaim(stored.authTime),
             // Back-Channel Logout §2.1: the refreshed ID token names the same login session.
             sid: stored.sid ?? null,
+            amr: stored.amr ?? null,
             claims: stored.claims ?? null,
           })
         : undefined;
@@ -65,6 +66,7 @@ export const refreshTokenGrant = defineGrant({
             familyId: stored.familyId,
             authTime: stored.authTime ?? null,
             sid: stored.sid ?? null,
+            amr: stored.amr ?? null,
             claims: stored.claims ?? null,
           },
         },

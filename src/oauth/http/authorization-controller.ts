@@ -1,6 +1,8 @@
 import type { Context } from 'hono';
-import { askToLogInAgain, authTimeOf, takeNewLogin } from '../../auth/auth-time.js';
+import { askToLogInAgain, authMethodsOf, authTimeOf, takeNewLogin } from '../../auth/auth-time.js';
 import { requireSession } from '../../auth/context.js';
+import { LoginSteps } from '../../auth/second-factor.js';
+import type { User } from '../../auth/user.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { ConfigKey } from '../../core/keys.js';
 import { renderErrorPage } from '../../http/error-handler.js';
@@ -12,6 +14,7 @@ import { ClientMetadataStore } from '../clients/client-metadata-store.js';
 import { ClientProvenances } from '../clients/client-provenance.js';
 import { OAuthError } from '../errors.js';
 import { sessionSid } from '../logout/session-sid.js';
+import { wantsMoreThan } from '../oidc/amr.js';
 import { authorizationParameters, checkPushedWhenRequired } from '../par/pushed-or-plain.js';
 import { PushedRequests } from '../par/pushed-requests.js';
 import { Scopes } from '../scopes.js';
@@ -36,6 +39,8 @@ interface PendingAuthorization extends PendingDecision {
   authTime: number | null;
   /** The login session's `sid`, for the ID token (absent in requests kept from before). */
   sid?: string;
+  /** How the user signed in, for the ID token's `amr` and `acr` (absent in requests kept from before). */
+  amr?: string[];
 }
 
 /**
@@ -53,6 +58,7 @@ export class ApprovalController {
     ClientProvenances,
     ClientMetadataStore,
     SecurityHeaders,
+    LoginSteps,
   ] as const;
 
   constructor(
@@ -64,7 +70,13 @@ export class ApprovalController {
     private readonly provenances: ClientProvenances,
     private readonly extras: ClientMetadataStore,
     private readonly securityHeaders: SecurityHeaders,
+    private readonly steps: LoginSteps,
   ) {}
+
+  /** Whether the user has a second factor to give (a step-up can then ask for it). */
+  private async secondFactorOf(user: User): Promise<boolean> {
+    return (await this.steps.secondFactor?.requires(user)) ?? false;
+  }
 
   async authorize(c: Context): Promise<Response> {
     let query: Record<string, string> = {};
@@ -77,9 +89,13 @@ export class ApprovalController {
       const user = c.get('user')!;
       const session = requireSession(c);
       const authTime = authTimeOf(session);
+      const amr = authMethodsOf(session);
       const silent = request.prompt.includes('none');
-      // A login the user made because this endpoint asked for it answers prompt=login and max_age.
-      if (!takeNewLogin(session) && this.service.needsNewLogin(request, authTime)) {
+      // A login the user made because this endpoint asked for it answers prompt=login and max_age;
+      // `acr_values` asking for two factors after a password alone asks for a login with both.
+      const newLogin = takeNewLogin(session);
+      const stepUp = wantsMoreThan(request.acrValues ?? [], amr) && (await this.secondFactorOf(user));
+      if (stepUp || (!newLogin && this.service.needsNewLogin(request, authTime))) {
         if (silent) throw OAuthError.loginRequired();
         askToLogInAgain(session);
         // A pushed request was taken by this visit: the way back after the login needs a fresh one.
@@ -89,7 +105,7 @@ export class ApprovalController {
         return authorizationRedirect(c, `/login?intended=${encodeURIComponent(asAuthorizeGet(back))}`);
       }
       if (await this.service.skipsApproval(client, user.id, request, query.prompt)) {
-        const url = await this.service.approve(request, user.id, authTime, client, sessionSid(session));
+        const url = await this.service.approve(request, user.id, authTime, client, sessionSid(session), amr);
         return this.answer(c, url, request);
       }
       if (silent) throw OAuthError.consentRequired();
@@ -99,6 +115,7 @@ export class ApprovalController {
         userId: user.id,
         authTime,
         sid: sessionSid(session),
+        amr,
       };
       session.put(PENDING_AUTHORIZATION, pending);
       const provenance = await this.provenances.of(client);
@@ -144,8 +161,15 @@ export class ApprovalController {
     const pending = this.takePending(c, form);
     if (!pending) return this.expired(c);
     try {
-      const { request, userId, authTime, sid } = pending;
-      const url = await this.service.approve(request, userId, authTime ?? null, undefined, sid ?? null);
+      const { request, userId, authTime, sid, amr } = pending;
+      const url = await this.service.approve(
+        request,
+        userId,
+        authTime ?? null,
+        undefined,
+        sid ?? null,
+        amr ?? null,
+      );
       return this.answer(c, url, pending.request);
     } catch (err) {
       if (err instanceof OAuthError) return authorizationErrorPage(c, err);

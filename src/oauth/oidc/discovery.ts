@@ -1,6 +1,7 @@
 import type { TollgateConfig } from '../../core/config.js';
 import { issuerOf } from '../jwt/access-token-signer.js';
 import { authorizationServerMetadata } from '../metadata.js';
+import { ACR_VALUES_SUPPORTED } from './amr.js';
 import { CLAIMS_BY_SCOPE, ID_TOKEN_CLAIMS } from './scopes.js';
 
 /**
@@ -24,6 +25,8 @@ export function openIdConfiguration(
     id_token_signing_alg_values_supported: [config.oauth.signingAlgorithm],
     claims_supported: [...new Set([...ID_TOKEN_CLAIMS, ...Object.values(CLAIMS_BY_SCOPE).flat()])],
     prompt_values_supported: ['none', 'login', 'consent'],
+    // Core §3.1.2.1 `acr_values`: one factor or two (see docs/sign-in.md); the ID token says which.
+    acr_values_supported: [...ACR_VALUES_SUPPORTED],
     // Discovery §3 defaults `request_uri_parameter_supported` to true: say what is not supported.
     // Core §5.5: claims asked for by name, for the userinfo response and the ID token.
     claims_parameter_supported: true,

@@ -5,6 +5,7 @@ import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { OAuthError } from '../errors.js';
 import { issuerOf } from '../jwt/access-token-signer.js';
 import { AccessTokenClaims } from './access-token-claims.js';
+import { acrOf } from './amr.js';
 import type { ClaimsRequest } from './claims-request.js';
 import { IdTokenSigner } from './id-token-signer.js';
 import { OPENID } from './scopes.js';
@@ -21,6 +22,8 @@ export interface IdTokenRequest {
   authTime: number | null;
   /** Back-Channel Logout §2.1: the login session's id; null or absent when none was made. */
   sid?: string | null;
+  /** RFC 8176: how the user signed in (`pwd`, `otp`); null or absent when not recorded. */
+  amr?: readonly string[] | null;
   /** Core §5.5: the `claims` request of the grant; null or absent when none. */
   claims?: ClaimsRequest | null;
 }
@@ -81,6 +84,7 @@ export class IdTokens {
           iat,
           exp: iat + this.config.oauth.idTokenTtlSeconds,
           ...(request.authTime !== null ? { auth_time: request.authTime } : {}),
+          ...(request.amr?.length ? { amr: [...request.amr], acr: acrOf(request.amr) } : {}),
           ...(request.nonce !== null ? { nonce: request.nonce } : {}),
           ...(request.sid ? { sid: request.sid } : {}),
         },

@@ -25,6 +25,8 @@ export const ID_TOKEN_CLAIMS = [
   'exp',
   'iat',
   'auth_time',
+  'acr',
+  'amr',
   'nonce',
   'at_hash',
   'azp',

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../database/types.js';
+import { readAmr, storedAmr } from '../oidc/amr.js';
 import { readClaimsRequest, storedClaimsRequest } from '../oidc/claims-request.js';
 import type { AuthCodeRecord } from '../records.js';
 import type { OAuthAuthCodeRow } from '../tables.js';
@@ -24,6 +25,7 @@ function toAuthCode(row: OAuthAuthCodeRow): AuthCodeRecord {
     resource: row.resource,
     dpopJkt: row.dpop_jkt ?? null,
     sid: row.sid ?? null,
+    amr: readAmr(row.amr),
     claims: readClaimsRequest(row.claims),
   };
 }
@@ -47,6 +49,7 @@ function rowOf(code: AuthCodeRecord) {
     resource: code.resource ?? null,
     dpop_jkt: code.dpopJkt ?? null,
     sid: code.sid ?? null,
+    amr: storedAmr(code.amr),
     claims: storedClaimsRequest(code.claims),
   };
 }

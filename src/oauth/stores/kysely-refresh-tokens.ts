@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../database/types.js';
+import { readAmr, storedAmr } from '../oidc/amr.js';
 import { readClaimsRequest, storedClaimsRequest } from '../oidc/claims-request.js';
 import type { RefreshTokenRecord } from '../records.js';
 import type { OAuthRefreshTokenRow } from '../tables.js';
@@ -17,6 +18,7 @@ function toRefreshToken(row: OAuthRefreshTokenRow): RefreshTokenRecord {
     authTime: row.auth_time,
     ...(row.dpop_jkt ? { jkt: row.dpop_jkt } : {}),
     sid: row.sid ?? null,
+    amr: readAmr(row.amr),
     claims: readClaimsRequest(row.claims),
   };
 }
@@ -33,6 +35,7 @@ function rowOf(token: RefreshTokenRecord) {
     auth_time: token.authTime ?? null,
     dpop_jkt: token.jkt ?? null,
     sid: token.sid ?? null,
+    amr: storedAmr(token.amr),
     claims: storedClaimsRequest(token.claims),
   };
 }

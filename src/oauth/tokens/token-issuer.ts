@@ -37,6 +37,8 @@ export interface OpenIdGrant {
   authTime?: string | null;
   /** Back-Channel Logout §2.1: the login session's `sid`. */
   sid?: string | null;
+  /** How the user signed in (`amr`). */
+  amr?: readonly string[] | null;
   /** Core §5.5: the `claims` request. */
   claims?: ClaimsRequest | null;
 }
@@ -196,6 +198,7 @@ export class TokenIssuer {
         expiresAt: new Date(nowMs + options.refresh.ttlSeconds * 1000).toISOString(),
         authTime: options.refresh.authTime ?? null,
         sid: options.refresh.sid ?? null,
+        amr: options.refresh.amr ?? null,
         claims: options.refresh.claims ?? null,
         jkt: options.client.secretHash === null ? (options.jkt ?? null) : null,
       };
