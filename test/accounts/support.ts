@@ -1,6 +1,7 @@
 import { accountsProvider } from '../../src/accounts/provider.js';
 import { authProvider } from '../../src/auth/provider.js';
 import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
+import type { Logger } from '../../src/core/logger.js';
 import type { Application } from '../../src/kernel/application.js';
 import { mailProvider } from '../../src/mail/provider.js';
 import { installKeys, oauthProvider } from '../../src/oauth/index.js';
@@ -16,13 +17,14 @@ export interface AccountsTestApp extends TestApp {
  * real SMTP server in process.
  */
 export async function accountsApp(
-  options: { config?: DeepPartial<TollgateConfig>; setup?: (app: Application) => void } = {},
+  options: { config?: DeepPartial<TollgateConfig>; setup?: (app: Application) => void; logger?: Logger } = {},
 ): Promise<AccountsTestApp> {
   const mailbox = await startMailbox();
   const t = await createTestApp({
     // The worker polls often: mail queued in a transaction (a reset's) leaves at the next poll.
     config: { ...options.config, mail: { url: mailbox.url, worker: { pollMs: 100 } } },
     providers: [authProvider(), mailProvider(), oauthProvider(), accountsProvider()],
+    ...(options.logger ? { logger: options.logger } : {}),
     setup: (app) => {
       installKeys(app.config.storagePath, app.config.oauth.signingAlgorithm);
       options.setup?.(app);

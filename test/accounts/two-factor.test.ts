@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeAt } from '../../src/accounts/two-factor/totp.js';
 import { Users } from '../../src/auth/users.js';
+import { createLogger } from '../../src/core/logger.js';
 import { Browser, tokenIn } from '../auth/browser.js';
 import { type AccountsTestApp, accountsApp } from './support.js';
 
@@ -9,6 +10,9 @@ const STEP_MS = 30_000;
 
 describe('two-factor authentication (authenticator app, recovery codes) over HTTP', () => {
   let t: AccountsTestApp;
+  /** Everything the app logged (at debug), and every secret the suite saw, to compare. */
+  const logged: string[] = [];
+  const secrets: string[] = [];
 
   const signIn = async (email: string) => {
     const browser = new Browser(t);
@@ -36,6 +40,7 @@ describe('two-factor authentication (authenticator app, recovery codes) over HTT
     });
     expect(done.status).toBe(200);
     const codes = codesIn(await done.text());
+    secrets.push(seed, ...codes);
     nextStep();
     return { browser, seed, codes };
   };
@@ -49,6 +54,7 @@ describe('two-factor authentication (authenticator app, recovery codes) over HTT
 
   beforeAll(async () => {
     t = await accountsApp({
+      logger: createLogger('debug', { write: (line: string) => void logged.push(line) }),
       config: { accounts: { twoFactor: { throttle: { points: 4, durationSeconds: 60 }, lockAfter: 3 } } },
     });
     const users = t.app.container.make(Users);
@@ -228,5 +234,12 @@ describe('two-factor authentication (authenticator app, recovery codes) over HTT
     expect(late.status).toBe(302);
     expect(late.headers.get('location')).toBe('/login');
     expect(await signedIn(browser)).toBe(false);
+  });
+
+  it('logs no seed and no recovery code', () => {
+    expect(secrets.length).toBeGreaterThan(20);
+    const log = logged.join('');
+    expect(log.length).toBeGreaterThan(0);
+    for (const secret of secrets) expect(log).not.toContain(secret);
   });
 });
