@@ -22,6 +22,8 @@ export {
 } from './events.js';
 export type { DeviceSighting } from './known-devices.js';
 export { KnownDevices } from './known-devices.js';
+export type { AccountDeletedData } from './notifications/account-deleted.js';
+export { accountDeletedMail, accountDeletedNotification } from './notifications/account-deleted.js';
 export type { CredentialCreatedData } from './notifications/credential-created.js';
 export { credentialCreatedMail, credentialCreatedNotification } from './notifications/credential-created.js';
 export type { EmailChangedData } from './notifications/email-changed.js';
@@ -47,6 +49,8 @@ export type { PaymentFailedData } from './notifications/payment-failed.js';
 export { paymentFailedMail, paymentFailedNotification } from './notifications/payment-failed.js';
 export type { ReceiptData } from './notifications/receipt.js';
 export { receiptMail, receiptNotification } from './notifications/receipt.js';
+export type { SessionsEndedData } from './notifications/sessions-ended.js';
+export { sessionsEndedMail, sessionsEndedNotification } from './notifications/sessions-ended.js';
 export type { SubscriptionCancelledData } from './notifications/subscription-cancelled.js';
 export {
   subscriptionCancelledMail,

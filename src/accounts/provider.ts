@@ -1,16 +1,24 @@
 import { Registered, RegistrationWithTakenEmail } from '../auth/events.js';
 import { SessionStore } from '../auth/session-store.js';
 import { Users } from '../auth/users.js';
+import type { BillableUser } from '../billing/billable-user.js';
+import { Customers } from '../billing/customers/customers.js';
+import { Invoices } from '../billing/invoices/invoices.js';
+import { Subscriptions } from '../billing/subscriptions/subscriptions.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { Mailer } from '../mail/mailer.js';
 import { AuthorizedApps } from '../oauth/tokens/authorized-apps.js';
+import { UserRevocation } from '../oauth/tokens/user-revocation.js';
 import { RateLimits } from '../rate-limits/rate-limits.js';
 import { AccountController } from './account/account-controller.js';
 import { AccountSecurity } from './account/account-security.js';
 import { EmailChange } from './account/email-change.js';
 import { EmailChangeController } from './account/email-change-controller.js';
 import { AccountTokens } from './account-tokens.js';
+import { AccountDeletion } from './deletion/account-deletion.js';
+import { AccountDeletionController } from './deletion/account-deletion-controller.js';
+import { AccountExport } from './export/account-export.js';
 import { accountsMigrations } from './migrations.js';
 import { registerNotifications } from './notifications/register-notifications.js';
 import { PasswordReset } from './password-reset/password-reset.js';
@@ -86,6 +94,7 @@ export function accountsProvider(): ServiceProvider {
       registerNotifications(app);
       registerTwoFactor(app);
       registerAccountPage(app);
+      registerAccountClosing(app);
     },
   };
 }
@@ -181,4 +190,51 @@ function registerAccountPage(app: Application): void {
     .post('/account/email/confirm', [EmailChangeController, 'confirm'])
     .name('account.email.confirm')
     .middleware('web');
+}
+
+/** "Delete account" and "Download my data" on the account page, with what billing and OAuth add to them. */
+function registerAccountClosing(app: Application): void {
+  const { container, router, events, clock } = app;
+  const has = (name: string) => app.providers.some((p) => p.name === name);
+  container.singleton(
+    AccountDeletion,
+    (c) =>
+      new AccountDeletion({
+        db: app.db,
+        users: c.make(Users),
+        sessions: c.make(SessionStore),
+        events,
+        clock,
+        billing: has('billing')
+          ? {
+              customerOf: (user) => {
+                const customerId = c.make(Customers).idOf(user);
+                return customerId ? { gateway: app.config.billing.edition, customerId } : undefined;
+              },
+              cancelSubscriptionsNow: (userId) => c.make(Subscriptions).cancelAllNow(userId),
+            }
+          : undefined,
+        revokeCredentials: has('oauth') ? (userId) => c.make(UserRevocation).revokeAll(userId) : undefined,
+      }),
+  );
+  container.singleton(
+    AccountExport,
+    (c) =>
+      new AccountExport({
+        db: app.db,
+        clock,
+        invoices: has('billing')
+          ? async (user) => (await c.make(Invoices).list(user as BillableUser, true)).map((i) => i.toJSON())
+          : undefined,
+        authorizedApps: has('oauth') ? (userId) => c.make(AuthorizedApps).forUser(userId) : undefined,
+      }),
+  );
+  router.controllers.register(AccountDeletionController, 'Accounts/AccountDeletionController');
+  router.group({ prefix: '/account', middleware: ['web', 'auth'] }, (account) => {
+    account
+      .post('/delete', [AccountDeletionController, 'destroy'])
+      .name('account.delete')
+      .middleware('throttle:account.password');
+    account.get('/export', [AccountDeletionController, 'export']).name('account.export');
+  });
 }

@@ -8,6 +8,7 @@ declare module '../database/types.js' {
     account_devices: AccountDevicesTable;
     account_two_factor: AccountTwoFactorTable;
     account_recovery_codes: AccountRecoveryCodesTable;
+    account_deletions: AccountDeletionsTable;
   }
 }
 
@@ -78,4 +79,10 @@ export interface AccountRecoveryCodesTable {
   code_hash: string;
   used_at: NullableTimestamp;
   created_at: Timestamp;
+/** A deleted account: its id and the billing customer its kept invoices are under, nothing personal. */
+export interface AccountDeletionsTable {
+  user_id: number;
+  billing_gateway: string | null;
+  billing_customer_id: string | null;
+  deleted_at: Timestamp;
 }

@@ -90,6 +90,11 @@ class TableUsers implements UsersProvider {
     await this.#db.updateTable(this.#table).set(row).where(this.#col.id, '=', id).execute();
   }
 
+  async delete(id: number): Promise<boolean> {
+    const result = await this.#db.deleteFrom(this.#table).where(this.#col.id, '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
   async #first(column: string, value: unknown): Promise<UserRecord | undefined> {
     const row = await this.#db
       .selectFrom(this.#table)

@@ -38,6 +38,8 @@ export interface UsersProvider {
   create?(input: NewUserInput): Promise<UserRecord>;
   /** Stores changed attributes (already in the provider's own column names). */
   update?(id: number, values: Record<string, unknown>): Promise<void>;
+  /** Deletes the user; false when there was none (any more). Without it, accounts cannot be deleted. */
+  delete?(id: number): Promise<boolean>;
 }
 
 /** A users provider, or a function of the container that builds one at boot. */

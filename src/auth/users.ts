@@ -69,6 +69,15 @@ export class Users {
     await this.provider.update(user.id, values);
     user.fill(values);
   }
+
+  /**
+   * Deletes the user's record; false when it was gone already (of two deletions at once, one wins).
+   * The rows keyed to it in Tollgate's own tables go with it (their foreign keys cascade).
+   */
+  async delete(user: User): Promise<boolean> {
+    if (!this.provider.delete) throw new ConfigurationError('The users provider cannot delete users.');
+    return this.provider.delete(user.id);
+  }
 }
 
 /**

@@ -81,3 +81,5 @@ export { AuthorizedApps } from './tokens/authorized-apps.js';
 export type { IssueOptions, TokenResponse } from './tokens/token-issuer.js';
 export { TokenIssuer } from './tokens/token-issuer.js';
 export { TokenRevoker } from './tokens/token-revoker.js';
+export type { RevokedCredentials } from './tokens/user-revocation.js';
+export { UserRevocation } from './tokens/user-revocation.js';

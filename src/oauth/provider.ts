@@ -62,6 +62,7 @@ import { AuthorizedApps } from './tokens/authorized-apps.js';
 import { TokenInspector } from './tokens/token-inspector.js';
 import { TokenIssuer } from './tokens/token-issuer.js';
 import { TokenRevoker } from './tokens/token-revoker.js';
+import { UserRevocation } from './tokens/user-revocation.js';
 
 export interface OAuthOptions {
   /** Replaces the approval page. */
@@ -147,6 +148,7 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(IdTokens)
     .singleton(TokenRevoker)
     .singleton(AuthorizedApps)
+    .singleton(UserRevocation)
     .singleton(MetadataDocumentClients)
     .singleton(ClientAuthenticator)
     .singleton(DpopProofs)

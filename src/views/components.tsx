@@ -7,6 +7,8 @@ export const CsrfField: FC<{ token: string }> = ({ token }) => (
 
 export interface FieldProps {
   name: string;
+  /** The input's id; `field-{name}` unless a page has two fields of one name. */
+  id?: string;
   label: string;
   type?: string;
   value?: string | undefined;
@@ -20,7 +22,7 @@ export interface FieldProps {
 
 /** A labelled input with its validation message, as `.field`. */
 export const Field: FC<FieldProps> = (props) => {
-  const id = `field-${props.name}`;
+  const id = props.id ?? `field-${props.name}`;
   const error = props.errors?.length ? props.errors.join(' ') : undefined;
   const described = [error ? `${id}-error` : '', props.hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
   return (

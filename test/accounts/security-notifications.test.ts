@@ -135,6 +135,27 @@ describe('security notifications over HTTP, with a real SMTP server', () => {
     expect(mail!.html).toContain('href="http://localhost/forgot-password"');
   });
 
+  it('"sign out other sessions": one notice, naming the browser and how many ended, with a link to the account page', async () => {
+    const email = 'sessions@example.com';
+    await user(email);
+    const laptop = await signIn(t, email, FIREFOX);
+    await signIn(t, email, PHONE);
+    await signIn(t, email, PHONE);
+    const page = await (await laptop.get('/account')).text();
+    const res = await laptop.post(
+      '/account/sessions/others',
+      { _token: tokenIn(page) },
+      { 'user-agent': FIREFOX },
+    );
+    expect(res.status).toBe(303);
+    const [mail, ...more] = await mailsOf(t, email, 'signed out', 1);
+    expect(more).toEqual([]);
+    expect(mail!.subject).toBe('Your other Tollgate Test sessions were signed out');
+    expect(mail!.text).toContain('(2 sessions)');
+    expect(mail!.text).toContain(FIREFOX);
+    expect(mail!.html).toContain('href="http://localhost/account"');
+  });
+
   it('e-mail changed: the notice goes to the old address', async () => {
     const ada = await user('old@example.com');
     await users.update(ada, { email: 'new@example.com' });

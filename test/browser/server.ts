@@ -8,6 +8,8 @@ import { createLogger, type Logger } from '../../src/core/logger.js';
 import type { Application } from '../../src/kernel/application.js';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { installOAuth } from '../../src/oauth/install.js';
+import { Browser } from '../auth/browser.js';
+import type { TestApp } from '../support/app.js';
 import { createTestDatabase } from '../support/database.js';
 
 export interface ReferenceServer {
@@ -64,4 +66,15 @@ export async function startReferenceServer(
       rmSync(storagePath, { recursive: true, force: true });
     },
   };
+}
+
+/** A cookie-keeping form browser (no JavaScript) on the running server, its posts same-origin. */
+export function browserOn(server: { url: string }): Browser {
+  return new Browser({
+    request: (path: string, init: RequestInit = {}) => {
+      const headers = new Headers(init.headers);
+      if (headers.has('origin')) headers.set('origin', server.url);
+      return fetch(new URL(path, server.url), { ...init, headers });
+    },
+  } as unknown as TestApp);
 }

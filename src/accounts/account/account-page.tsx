@@ -1,6 +1,7 @@
 import type { FC } from 'hono/jsx';
 import type { SessionRow } from '../../auth/tables.js';
 import { CsrfField, Field } from '../../views/components.js';
+import { AccountClosingSections } from '../deletion/account-closing-sections.js';
 import type { TwoFactorState } from '../two-factor/two-factor.js';
 import { TwoFactorSection } from '../two-factor/two-factor-section.js';
 import { deviceName } from './device-name.js';
@@ -119,5 +120,7 @@ export const AccountPage: FC<AccountPageProps> = (p) => (
         </button>
       </form>
     </section>
+
+    <AccountClosingSections csrfToken={p.csrfToken} errors={p.errors?.delete} />
   </div>
 );

@@ -19,6 +19,8 @@ export const SECURITY_NOTIFICATIONS = [
   'two-factor-disabled',
   'recovery-codes-regenerated',
   'two-factor-locked',
+  'sessions-ended',
+  'account-deleted',
 ] as const;
 
 export type NotificationKind = (typeof MONEY_NOTIFICATIONS)[number] | (typeof SECURITY_NOTIFICATIONS)[number];

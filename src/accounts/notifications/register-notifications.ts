@@ -3,6 +3,7 @@ import type { Application } from '../../kernel/application.js';
 import { Mailer } from '../../mail/mailer.js';
 import { SignedInFromNewDevice } from '../events.js';
 import { KnownDevices } from '../known-devices.js';
+import { accountDeletedNotification } from './account-deleted.js';
 import { credentialCreatedNotification } from './credential-created.js';
 import { emailChangedNotification } from './email-changed.js';
 import { newDeviceNotification } from './new-device.js';
@@ -11,6 +12,7 @@ import { passwordChangedNotification } from './password-changed.js';
 import { paymentActionRequiredNotification } from './payment-action-required.js';
 import { paymentFailedNotification } from './payment-failed.js';
 import { receiptNotification } from './receipt.js';
+import { sessionsEndedNotification } from './sessions-ended.js';
 import { subscriptionCancelledNotification } from './subscription-cancelled.js';
 import { trialEndingNotification } from './trial-ending.js';
 import {
@@ -40,7 +42,9 @@ export function registerNotifications(app: Application): Notifications {
     .register(twoFactorEnabledNotification, events)
     .register(twoFactorDisabledNotification, events)
     .register(recoveryCodesRegeneratedNotification, events)
-    .register(twoFactorLockedNotification, events);
+    .register(twoFactorLockedNotification, events)
+    .register(sessionsEndedNotification, events)
+    .register(accountDeletedNotification, events);
   // The money notices: their events come from billing (none without billingProvider()).
   notifications
     .register(paymentActionRequiredNotification, events)

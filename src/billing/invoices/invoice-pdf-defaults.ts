@@ -15,6 +15,15 @@ export function paymentMethodText(user: BillableUser): string | undefined {
  * payment method on file.
  */
 export function invoicePdfDefaults(config: TollgateConfig, user: BillableUser): InvoicePdfOptions {
+  return {
+    ...sellerPdfDefaults(config),
+    customer: { name: user.name, email: user.email },
+    paymentMethod: paymentMethodText(user),
+  };
+}
+
+/** The seller's half of the defaults: `billing.seller`, its name defaulting to `app.name`. */
+export function sellerPdfDefaults(config: TollgateConfig): InvoicePdfOptions {
   const { seller } = config.billing;
   return {
     vendor: seller.name || config.app.name,
@@ -22,7 +31,5 @@ export function invoicePdfDefaults(config: TollgateConfig, user: BillableUser): 
     address: seller.address,
     email: seller.email || undefined,
     vatId: seller.taxId || undefined,
-    customer: { name: user.name, email: user.email },
-    paymentMethod: paymentMethodText(user),
   };
 }

@@ -13,7 +13,7 @@ import {
 import { RequestKeys } from '../request-keys.js';
 import { Invoice } from './invoice.js';
 import { type InvoicePdfOptions, invoicePdfResponse } from './invoice-pdf.js';
-import { invoicePdfDefaults } from './invoice-pdf-defaults.js';
+import { invoicePdfDefaults, sellerPdfDefaults } from './invoice-pdf-defaults.js';
 
 /** One-off charges and invoices: `charge`, `invoiceFor`, `invoices`, `findInvoice`, `downloadInvoice`. */
 export class Invoices {
@@ -107,6 +107,23 @@ export class Invoices {
     const invoice = await this.findOrFail(user, id);
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
     return invoicePdfResponse(invoice, { ...invoicePdfDefaults(this.config, user), ...given });
+  }
+
+  /**
+   * An invoice of a customer by the provider's customer id alone: the operator's copy of an invoice
+   * whose user is gone (a deleted account keeps its customer id for this). The customer is named by
+   * that id, since the user's name and address were deleted with the account.
+   */
+  async downloadForCustomer(
+    customerId: string,
+    id: string,
+    options: InvoicePdfOptions = {},
+  ): Promise<Response> {
+    const invoice = await this.gateway.findInvoice(customerId, id);
+    if (!invoice) throw BillingError.invoiceNotFound(id);
+    const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+    const defaults = { ...sellerPdfDefaults(this.config), customer: { name: `Customer ${customerId}` } };
+    return invoicePdfResponse(this.wrap(invoice), { ...defaults, ...given });
   }
 
   /**

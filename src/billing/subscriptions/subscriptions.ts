@@ -289,6 +289,26 @@ export class Subscriptions implements SubscriptionOperations {
     return this.cancelled(await this.locked(record, (current) => this.cancelImmediately(current)), 'user');
   }
 
+  /**
+   * Cancels every subscription of the user that is not over yet, at the provider, now (the account
+   * is closing); returns the records it ended. Each runs under the user's billing lock on the row as
+   * saved, so two calls at once cancel each at the provider once: the second finds it ended.
+   */
+  async cancelAllNow(userId: number): Promise<SubscriptionRecord[]> {
+    const ended: SubscriptionRecord[] = [];
+    for (const record of await this.repository.forUser(userId)) {
+      // Read again under the lock: another call may have ended it, or deleted it with its user.
+      const result = await this.lock.forUser(userId, async () => {
+        const current = await this.repository.find(record.id);
+        return current && !status.ended(current, this.clock.now())
+          ? this.cancelImmediately(current)
+          : undefined;
+      });
+      if (result) ended.push(await this.cancelled(result, 'user'));
+    }
+    return ended;
+  }
+
   /** Raises `SubscriptionCancelled` for a record that now has an end. */
   private async cancelled(record: SubscriptionRecord, by: 'user' | 'provider'): Promise<SubscriptionRecord> {
     if (record.endsAt !== null)

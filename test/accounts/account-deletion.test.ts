@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppUser } from '../../app/user.js';
+import { AccountDeleted } from '../../src/accounts/events.js';
+import { Users } from '../../src/auth/users.js';
+import { PaymentGatewayKey } from '../../src/billing/gateway/payment-gateway.js';
+import { Invoices } from '../../src/billing/invoices/invoices.js';
+import { Mailer } from '../../src/mail/mailer.js';
+import { ApiKeys } from '../../src/oauth/api-keys/api-keys.js';
+import { Clients } from '../../src/oauth/clients/clients.js';
+import { type Browser, tokenIn } from '../auth/browser.js';
+import { pdfText } from '../billing/contract/money.js';
+import { browserOn, type ReferenceServer, startReferenceServer } from '../browser/server.js';
+import { type Mailbox, startMailbox } from '../support/mailbox.js';
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+const PASSWORD = 'correct horse battery';
+const EDITIONS = [
+  { edition: 'stripe', token: 'tok_visa' },
+  { edition: 'braintree', token: 'fake-valid-nonce' },
+] as const;
+
+for (const { edition, token } of EDITIONS) {
+  // The reference service over a real socket, its embedded sandbox as the provider, mail to a real
+  // SMTP server: deleting an account from the account page.
+  describe(`deleting an account (${edition}, ${engine})`, () => {
+    let server: ReferenceServer;
+    let mailbox: Mailbox;
+    let n = 0;
+    const deleted: AccountDeleted[] = [];
+    const cancelledAtProvider: string[] = [];
+
+    beforeAll(async () => {
+      mailbox = await startMailbox();
+      server = await startReferenceServer({
+        billing: { edition },
+        mail: { url: mailbox.url, worker: { pollMs: 100 } },
+      });
+      server.app.events.listen(AccountDeleted, (e) => void deleted.push(e));
+      // Counts what reaches the provider, and lets it through.
+      const gateway = server.app.container.make(PaymentGatewayKey);
+      const cancel = gateway.cancelSubscription.bind(gateway);
+      gateway.cancelSubscription = (id, options) => {
+        cancelledAtProvider.push(id);
+        return cancel(id, options);
+      };
+    }, 60_000);
+    afterAll(async () => {
+      await server?.stop();
+      await mailbox?.close();
+    });
+
+    const browser = () => browserOn(server);
+    const bearer = (credential: string) =>
+      fetch(new URL('/api/user', server.url), { headers: { authorization: `Bearer ${credential}` } });
+
+    /** A subscribed user with a personal access token, an API key and an OAuth client, signed in twice. */
+    async function customer() {
+      const email = `leaving${++n}@example.com`;
+      const users = server.app.container.make(Users);
+      const user = await users.create<AppUser>({ name: 'Leaving Lee', email, password: PASSWORD });
+      await user.newSubscription('main', 'basic-monthly').create(token);
+      const subscription = (await user.subscription('main'))!;
+      const { accessToken } = await user.createToken('CLI');
+      const { plainKey } = await server.app.container.make(ApiKeys).create(user.id, { name: 'CI' });
+      const { client, plainSecret } = await server.app.container
+        .make(Clients)
+        .create({ name: 'My app', redirect: 'http://127.0.0.1/cb', userId: user.id });
+      const laptop = browser();
+      const phone = browser();
+      for (const device of [laptop, phone])
+        expect((await device.submit('/login', { email, password: PASSWORD })).status).toBe(302);
+      return { user, email, subscription, accessToken, plainKey, client, plainSecret, laptop, phone };
+    }
+
+    const deleteForm = async (device: Browser, password: string, headers: Record<string, string> = {}) => {
+      const page = await (await device.get('/account')).text();
+      return device.post('/account/delete', { _token: tokenIn(page), current_password: password }, headers);
+    };
+    const goodbyes = async (email: string) => {
+      await server.app.container.make(Mailer).drain();
+      return mailbox.to(email).filter((m) => m.subject?.includes('account was deleted'));
+    };
+
+    it('refuses a wrong password with 422 on the page and deletes nothing', async () => {
+      const c = await customer();
+      const res = await deleteForm(c.laptop, 'not my password');
+      expect(res.status).toBe(422);
+      expect(await res.text()).toContain('The current password is incorrect.');
+      const json = await deleteForm(c.laptop, 'not my password', { accept: 'application/json' });
+      expect(json.status).toBe(422);
+      expect(await json.json()).toEqual({
+        message: 'The current password is incorrect.',
+        errors: { current_password: ['The current password is incorrect.'] },
+      });
+
+      expect(await server.app.container.make(Users).find(c.user.id)).toBeDefined();
+      expect((await c.user.subscription('main'))!.active()).toBe(true);
+      expect((await bearer(c.accessToken)).status).toBe(200);
+      expect((await bearer(c.plainKey)).status).toBe(200);
+      expect((await c.phone.get('/account')).status).toBe(200);
+      expect(deleted.filter((e) => e.userId === c.user.id)).toEqual([]);
+    });
+
+    it('three submits at once (a double click, a second device): one deletion, one cancellation at the provider, one mail; every credential and session ends', async () => {
+      const c = await customer();
+      const invoice = (await c.user.invoices())[0]!;
+      expect(invoice).toBeDefined();
+      const before = cancelledAtProvider.length;
+
+      const form = async (device: Browser) => ({
+        _token: tokenIn(await (await device.get('/account')).text()),
+        current_password: PASSWORD,
+      });
+      const [laptopForm, phoneForm] = [await form(c.laptop), await form(c.phone)];
+      // A double click on the laptop, and the phone deleting at the same moment.
+      const answers = await Promise.all([
+        c.laptop.post('/account/delete', laptopForm),
+        c.laptop.post('/account/delete', laptopForm),
+        c.phone.post('/account/delete', phoneForm),
+      ]);
+      for (const res of answers) {
+        expect(res.status).toBe(303);
+        expect(res.headers.get('location')).toBe('/login');
+      }
+      const login = await (await c.laptop.get('/login')).text();
+      expect(login).toContain('Your account has been deleted.');
+
+      expect(await server.app.container.make(Users).find(c.user.id)).toBeUndefined();
+      expect(deleted.filter((e) => e.userId === c.user.id)).toHaveLength(1);
+      expect(cancelledAtProvider.slice(before)).toEqual([c.subscription.providerId]);
+      const remote = await server.app.container
+        .make(PaymentGatewayKey)
+        .findSubscription(c.subscription.providerId);
+      expect(remote?.status).toBe('canceled');
+
+      expect((await bearer(c.accessToken)).status).toBe(401);
+      expect((await bearer(c.plainKey)).status).toBe(401);
+      expect(await server.app.container.make(Clients).find(c.client.id)).toBeUndefined();
+      const clientToken = await fetch(new URL('/oauth/token', server.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: c.client.id,
+          client_secret: c.plainSecret!,
+        }),
+      });
+      expect(clientToken.status).toBe(401);
+      const phone = await c.phone.get('/account');
+      expect(phone.status).toBe(302);
+      expect(phone.headers.get('location')).toContain('/login');
+
+      expect(await goodbyes(c.email)).toHaveLength(1);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await goodbyes(c.email)).toHaveLength(1);
+
+      // What is kept: the customer id the invoices are filed under, nothing personal.
+      const kept = await server.app.db
+        .selectFrom('account_deletions')
+        .selectAll()
+        .where('user_id', '=', c.user.id)
+        .executeTakeFirstOrThrow();
+      expect(kept).toMatchObject({
+        billing_gateway: edition,
+        billing_customer_id: c.user[customerColumn(edition)],
+      });
+      expect(JSON.stringify(kept)).not.toContain(c.email);
+      const pdf = await server.app.container
+        .make(Invoices)
+        .downloadForCustomer(kept.billing_customer_id!, invoice.id);
+      expect(pdf.headers.get('content-type')).toBe('application/pdf');
+      expect(pdfText(Buffer.from(await pdf.arrayBuffer()))).toContain(invoice.total());
+    });
+
+    it('JSON: 200 { message }, and the session ends', async () => {
+      const c = await customer();
+      const res = await deleteForm(c.laptop, PASSWORD, { accept: 'application/json' });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({
+        message: 'Your account has been deleted. We sent a last mail to confirm it.',
+      });
+      expect((await c.laptop.get('/account')).status).toBe(302);
+      expect(await goodbyes(c.email)).toHaveLength(1);
+    });
+  });
+}
+
+function customerColumn(edition: 'stripe' | 'braintree'): 'stripe_id' | 'braintree_id' {
+  return edition === 'stripe' ? 'stripe_id' : 'braintree_id';
+}
