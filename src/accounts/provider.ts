@@ -214,7 +214,7 @@ function registerAccountClosing(app: Application): void {
               cancelSubscriptionsNow: (userId) => c.make(Subscriptions).cancelAllNow(userId),
             }
           : undefined,
-        revokeCredentials: has('oauth') ? (userId) => c.make(UserRevocation).revokeAll(userId) : undefined,
+        credentials: has('oauth') ? c.make(UserRevocation) : undefined,
       }),
   );
   container.singleton(

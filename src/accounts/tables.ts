@@ -79,6 +79,8 @@ export interface AccountRecoveryCodesTable {
   code_hash: string;
   used_at: NullableTimestamp;
   created_at: Timestamp;
+}
+
 /** A deleted account: its id and the billing customer its kept invoices are under, nothing personal. */
 export interface AccountDeletionsTable {
   user_id: number;

@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppUser } from '../../app/user.js';
 import { AccountDeleted } from '../../src/accounts/events.js';
@@ -153,6 +154,25 @@ for (const { edition, token } of EDITIONS) {
       expect(await goodbyes(c.email)).toHaveLength(1);
       await new Promise((r) => setTimeout(r, 300));
       expect(await goodbyes(c.email)).toHaveLength(1);
+
+      // No table keeps a row of the user but the deletion record, which notices were sent, and the
+      // audit log (its history outlives the account, when it records).
+      const left: string[] = [];
+      for (const table of await server.app.db.introspection.getTables()) {
+        const column = table.columns.find((col) => col.name === 'user_id');
+        if (!column) continue;
+        const id = /char|text/i.test(column.dataType) ? String(c.user.id) : c.user.id;
+        const rows = await (server.app.db as unknown as Kysely<Record<string, { user_id: unknown }>>)
+          .selectFrom(table.name)
+          .select('user_id')
+          .where('user_id', '=', id)
+          .execute();
+        if (rows.length > 0) left.push(table.name);
+      }
+      expect(left.filter((t) => t !== 'audit_events').sort()).toEqual([
+        'account_deletions',
+        'account_notifications',
+      ]);
 
       // What is kept: the customer id the invoices are filed under, nothing personal.
       const kept = await server.app.db

@@ -24,8 +24,11 @@ export interface AccountDeletionDeps {
     customerOf(user: User): BillingCustomer | undefined;
     cancelSubscriptionsNow(userId: number): Promise<unknown>;
   };
-  /** OAuth, when registered: revokes the clients, tokens and API keys the user owns. */
-  revokeCredentials?: (userId: number) => Promise<unknown>;
+  /** OAuth, when registered: revokes the clients, tokens and API keys the user owns; forgets them once the user is gone. */
+  credentials?: {
+    revokeAll(userId: number): Promise<unknown>;
+    forget(userId: number): Promise<unknown>;
+  };
 }
 
 /**
@@ -41,9 +44,9 @@ export class AccountDeletion {
 
   /** True when this call deleted the account; false when another had already. */
   async delete(user: User, origin: RequestOrigin): Promise<boolean> {
-    const { db, users, sessions, events, clock, billing, revokeCredentials } = this.deps;
+    const { db, users, sessions, events, clock, billing, credentials } = this.deps;
     await billing?.cancelSubscriptionsNow(user.id);
-    await revokeCredentials?.(user.id);
+    await credentials?.revokeAll(user.id);
     const customer = billing?.customerOf(user);
     const at = clock.now();
     await db
@@ -59,6 +62,7 @@ export class AccountDeletion {
     const deleted = await users.delete(user);
     // A users provider of the application's own has no foreign keys to cascade: end them here too.
     await sessions.destroyForUser(user.id);
+    await credentials?.forget(user.id);
     if (deleted) await events.dispatch(new AccountDeleted(user.id, user.email, user.name, origin, at));
     return deleted;
   }

@@ -15,6 +15,8 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   { table: 'account_devices', columns: ['first_seen_at', 'last_seen_at'] },
   { table: 'account_tokens', columns: ['purpose', 'email', 'created_at', 'expires_at', 'used_at'] },
   { table: 'account_notifications', columns: ['kind', 'key', 'created_at'] },
+  { table: 'account_two_factor', columns: ['confirmed_at', 'failed_attempts', 'locked_until', 'created_at'] },
+  { table: 'account_recovery_codes', columns: ['used_at', 'created_at'] },
   {
     table: 'oauth_clients',
     columns: [
@@ -84,6 +86,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
       'updated_at',
     ],
   },
+  { table: 'audit_events', columns: ['at', 'kind', 'actor', 'subject', 'ip', 'user_agent', 'details'] },
   {
     table: 'api_usage_daily',
     columns: ['day', 'client_id', 'credential_kind', 'route', 'meter', 'units'],

@@ -35,6 +35,8 @@ export interface ApiKeyStore {
   forUser(userId: number): Promise<ApiKeyRecord[]>;
   /** Marks a key revoked; false when it already was (or does not exist). */
   revoke(id: string, now: string): Promise<boolean>;
+  /** Deletes every key of the user, revoked or not (their account is gone); returns how many. */
+  deleteForUser(userId: number): Promise<number>;
 }
 
 export const ApiKeyStoreKey = new InjectionKey<ApiKeyStore>('ApiKeyStore');

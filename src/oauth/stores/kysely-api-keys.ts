@@ -73,6 +73,11 @@ export class KyselyApiKeyStore implements ApiKeyStore {
     return rows.map(toApiKey);
   }
 
+  async deleteForUser(userId: number): Promise<number> {
+    const result = await this.db.deleteFrom('api_keys').where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async revoke(id: string, now: string): Promise<boolean> {
     const result = await this.db
       .updateTable('api_keys')

@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import { ClockKey } from '../../core/keys.js';
 import { ApiKeys } from '../api-keys/api-keys.js';
+import { type ApiKeyStore, ApiKeyStoreKey } from '../api-keys/records.js';
 import { Clients } from '../clients/clients.js';
 import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { TokenRevoker } from './token-revoker.js';
@@ -19,13 +20,14 @@ export interface RevokedCredentials {
  * verified tokens and keys on every instance drop them.
  */
 export class UserRevocation {
-  static inject = [OAuthStoreKey, TokenRevoker, Clients, ApiKeys, ClockKey] as const;
+  static inject = [OAuthStoreKey, TokenRevoker, Clients, ApiKeys, ApiKeyStoreKey, ClockKey] as const;
 
   constructor(
     private readonly store: OAuthStore,
     private readonly revoker: TokenRevoker,
     private readonly clients: Clients,
     private readonly apiKeys: ApiKeys,
+    private readonly apiKeyStore: ApiKeyStore,
     private readonly clock: Clock,
   ) {}
 
@@ -39,5 +41,13 @@ export class UserRevocation {
     let apiKeys = 0;
     for (const key of await this.apiKeys.forUser(userId)) if (await this.apiKeys.revoke(key)) apiKeys++;
     return { clients, accessTokens: ids.length, apiKeys };
+  }
+
+  /**
+   * After the user's row is gone: deletes what is keyed to them with no foreign key to cascade
+   * (API keys: their table has none, so users may live elsewhere). Revoke first: this only tidies.
+   */
+  async forget(userId: number): Promise<void> {
+    await this.apiKeyStore.deleteForUser(userId);
   }
 }
