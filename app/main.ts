@@ -1,4 +1,11 @@
-import { closeOnSignals, installOAuth, listen, listenForMetrics, loadEnvFile } from 'tollgate';
+import {
+  closeOnSignals,
+  installOAuth,
+  listen,
+  listenForMetrics,
+  loadEnvFile,
+  scheduleUsageReports,
+} from 'tollgate';
 import { scheduleTrialNotices } from 'tollgate/accounts';
 import { scheduleReconcile } from 'tollgate/billing';
 import { createApp } from './bootstrap.js';
@@ -19,6 +26,10 @@ await app.boot();
 // BILLING_RECONCILE_MINUTES sets the interval; 0 turns it off.
 const reconcileMinutes = Number(process.env.BILLING_RECONCILE_MINUTES ?? 60);
 if (reconcileMinutes > 0) scheduleReconcile(app, { everyMs: reconcileMinutes * 60_000, adoptAs: 'default' });
+// The Pro plan's API calls (app/config.ts) reported to the provider every 15 minutes, by one instance
+// per interval (docs/api-plans.md#reporting-usage). USAGE_REPORT_MINUTES sets the interval; 0 turns it off.
+const usageReportMinutes = Number(process.env.USAGE_REPORT_MINUTES ?? 15);
+if (usageReportMinutes > 0) scheduleUsageReports(app, { everyMs: usageReportMinutes * 60_000 });
 // "Your trial ends soon" for providers with no such webhook (Braintree); once per trial across instances.
 const trialScanMinutes = app.config.accounts.notifications.trialScanMinutes;
 if (trialScanMinutes > 0) scheduleTrialNotices(app, { everyMs: trialScanMinutes * 60_000 });

@@ -63,6 +63,10 @@ export { PlanResolver } from './plans/plan-resolver.js';
 export { Plans, plansProvider } from './plans/provider.js';
 export type { UsageReportLine, UsageReportOptions } from './plans/reporting/usage-reporter.js';
 export { UsageReporter } from './plans/reporting/usage-reporter.js';
-export { scheduleUsageReports, type UsageScheduleOptions } from './plans/reporting/usage-schedule.js';
+export {
+  reportUsageOnce,
+  scheduleUsageReports,
+  type UsageScheduleOptions,
+} from './plans/reporting/usage-schedule.js';
 export type { RateLimitPolicy } from './rate-limits/policy.js';
 export { RateLimits } from './rate-limits/rate-limits.js';

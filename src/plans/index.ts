@@ -22,4 +22,8 @@ export { PlanResolver } from './plan-resolver.js';
 export { Plans, plansProvider } from './provider.js';
 export type { UsageReportLine, UsageReportOptions } from './reporting/usage-reporter.js';
 export { UsageReporter } from './reporting/usage-reporter.js';
-export { scheduleUsageReports, type UsageScheduleOptions } from './reporting/usage-schedule.js';
+export {
+  reportUsageOnce,
+  scheduleUsageReports,
+  type UsageScheduleOptions,
+} from './reporting/usage-schedule.js';

@@ -34,6 +34,7 @@ export async function startService(env: Record<string, string>, port?: number): 
       APP_URL: url,
       LOG_LEVEL: 'warn',
       BILLING_RECONCILE_MINUTES: '0',
+      USAGE_REPORT_MINUTES: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

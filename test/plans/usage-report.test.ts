@@ -6,6 +6,7 @@ import { TestClock } from '../../src/core/clock.js';
 import { UsageMeter } from '../../src/plans/metering/usage-meter.js';
 import { plansProvider } from '../../src/plans/provider.js';
 import { UsageReporter } from '../../src/plans/reporting/usage-reporter.js';
+import { reportUsageOnce } from '../../src/plans/reporting/usage-schedule.js';
 import { braintreeHarness } from '../billing/braintree-harness.js';
 import { DAY_MS, TestUser } from '../billing/contract/context.js';
 import type { EditionHarness, EditionSandbox } from '../billing/harness.js';
@@ -168,6 +169,25 @@ describe.each<EditionHarness>([stripeHarness, braintreeHarness])(
       // The pending 60 again, same identifier, then only the 5 that came after.
       expect(sent).toEqual([`${identifiers[0]}:60`, expect.stringMatching(/-65:5$/)]);
       expect(await upcomingQuantity(customerId, subscriptionId)).toBe(65);
+    });
+
+    it('the scheduled report: of two instances at once one runs it, once per interval', async () => {
+      const { user, customerId, subscriptionId } = await subscriber();
+      await use(user.id, 11);
+      const hourly = { everyMs: 3_600_000 };
+      try {
+        const runs = await Promise.all([reportUsageOnce(t.app, hourly), reportUsageOnce(t.app, hourly)]);
+        expect(runs.filter((r) => r === null)).toHaveLength(1);
+        const ran = runs.find((r) => r !== null)!;
+        expect(ran.find((l) => l.userId === user.id)).toMatchObject({ status: 'reported', sent: 11 });
+        expect(await upcomingQuantity(customerId, subscriptionId)).toBe(11);
+        // Within the interval no instance reports again: the next calls wait for the next interval.
+        await use(user.id, 4);
+        expect(await reportUsageOnce(t.app, hourly)).toBeNull();
+        expect(await upcomingQuantity(customerId, subscriptionId)).toBe(11);
+      } finally {
+        await t.app.db.deleteFrom('billing_locks').where('name', 'like', 'schedule:%').execute();
+      }
     });
 
     it('skips a user whose plan has no metered price, and reports nothing for them', async () => {

@@ -1,4 +1,5 @@
 import type { Application } from '../../kernel/application.js';
+import { runEvery } from '../../kernel/interval-job.js';
 import { BillingLock } from '../billing-lock.js';
 import type { ReconcileReport } from './drift.js';
 import { Reconciler } from './reconciler.js';
@@ -53,28 +54,9 @@ export async function reconcileOnce(
  * scheduleReconcile(app, { everyMs: 60 * 60_000 });
  */
 export function scheduleReconcile(app: Application, options: ReconcileScheduleOptions = {}): () => void {
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    running ??= reconcileOnce(app, options)
-      .then(() => undefined)
-      .catch((err: unknown) => {
-        app.logger.error({ err: (err as Error).message }, 'billing:reconcile failed; tried again next time');
-      })
-      .finally(() => {
-        running = null;
-      });
-  };
-  const first = setTimeout(tick, options.firstAfterMs ?? 60_000);
-  const timer = setInterval(tick, options.everyMs ?? 3_600_000);
-  first.unref();
-  timer.unref();
-  const stop = () => {
-    clearTimeout(first);
-    clearInterval(timer);
-  };
-  app.onClose(async () => {
-    stop();
-    await running;
+  return runEvery(app, () => reconcileOnce(app, options), {
+    everyMs: options.everyMs ?? 3_600_000,
+    firstAfterMs: options.firstAfterMs,
+    failure: 'billing:reconcile failed; tried again next time',
   });
-  return stop;
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.js';
 import type { Database } from '../../database/types.js';
 import type { Application } from '../../kernel/application.js';
+import { runEvery } from '../../kernel/interval-job.js';
 
 const DAY_MS = 86_400_000;
 /** Rows deleted per statement: short statements, so requests that write rows never wait long. */
@@ -55,25 +56,9 @@ export function scheduleAuditPurge(
   options: { everyMs?: number; firstAfterMs?: number } = {},
 ): () => void {
   const everyMs = options.everyMs ?? DAY_MS;
-  let running: Promise<unknown> | null = null;
-  const tick = () => {
-    running ??= purgeAuditOnce(app, everyMs)
-      .catch((err: unknown) => app.logger.error({ err: (err as Error).message }, 'audit purge failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const first = setTimeout(tick, options.firstAfterMs ?? 60_000);
-  const timer = setInterval(tick, everyMs);
-  first.unref();
-  timer.unref();
-  const stop = () => {
-    clearTimeout(first);
-    clearInterval(timer);
-  };
-  app.onClose(async () => {
-    stop();
-    await running;
+  return runEvery(app, () => purgeAuditOnce(app, everyMs), {
+    everyMs,
+    firstAfterMs: options.firstAfterMs,
+    failure: 'audit purge failed',
   });
-  return stop;
 }

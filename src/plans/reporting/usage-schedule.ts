@@ -1,45 +1,57 @@
+import { BillingLock } from '../../billing/billing-lock.js';
 import type { Application } from '../../kernel/application.js';
-import { UsageReporter } from './usage-reporter.js';
+import { runEvery } from '../../kernel/interval-job.js';
+import { UsageReporter, type UsageReportLine } from './usage-reporter.js';
 
 export interface UsageScheduleOptions {
   /** How often to report (ms). Default: every 15 minutes. */
   everyMs?: number;
+  /** The first run, this long after scheduling (ms): soon after a restart. Default: one minute. */
+  firstAfterMs?: number;
+}
+
+const EVERY_MS = 15 * 60_000;
+/** The `billing_locks` row a scheduled run claims for its interval. */
+const SLOT = 'schedule:usage-report';
+
+/**
+ * One scheduled usage report, if this instance gets the interval's slot (a row in `billing_locks`
+ * held for `everyMs`): null when another instance has run it in this interval. What it did is
+ * logged; a user whose report failed is tried again by the next run.
+ */
+export async function reportUsageOnce(
+  app: Application,
+  options: UsageScheduleOptions = {},
+): Promise<UsageReportLine[] | null> {
+  const slot = await app.container.make(BillingLock).claimFor(SLOT, options.everyMs ?? EVERY_MS);
+  if (!slot) return null;
+  const lines = await app.container.make(UsageReporter).report();
+  const sent = lines.filter((l) => l.status === 'reported').length;
+  const failed = lines.filter((l) => l.status === 'failed');
+  if (failed.length > 0)
+    app.logger.warn(
+      { users: failed.length, reasons: [...new Set(failed.map((l) => l.reason))] },
+      'Metered usage of some users not reported; tried again next time',
+    );
+  if (sent > 0) app.logger.info({ users: sent }, 'Metered usage reported');
+  return lines;
 }
 
 /**
- * Reports metered usage on an interval in this process (the scheduler hook): a run that is still
- * going when the next is due is not doubled, a failed run is logged and retried at the next tick,
- * and the timer stops when the application closes. Several instances may each schedule it: the
- * reporter's per-user lock and its record of what was sent keep the provider's count exact.
- * Returns a function that stops it.
+ * Reports metered usage on an interval in this process (the scheduler hook; `runEvery`'s rules).
+ * Every instance may schedule it: one run per interval across all of them (`reportUsageOnce`).
+ * Should two runs overlap anyway (a manual `tollgate usage:report` beside it), the reporter's
+ * per-user lock and its record of what was sent keep the provider's count exact. Returns a
+ * function that stops it.
  *
  * @example
  * await app.boot();
  * scheduleUsageReports(app, { everyMs: 5 * 60_000 });
  */
 export function scheduleUsageReports(app: Application, options: UsageScheduleOptions = {}): () => void {
-  const reporter = app.container.make(UsageReporter);
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    running ??= reporter
-      .report()
-      .then((lines) => {
-        const sent = lines.filter((l) => l.status === 'reported');
-        if (sent.length > 0) app.logger.info({ users: sent.length }, 'Metered usage reported');
-      })
-      .catch((err: unknown) => {
-        app.logger.error({ err: (err as Error).message }, 'Metered usage report failed; retried next time');
-      })
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(tick, options.everyMs ?? 15 * 60_000);
-  timer.unref();
-  const stop = () => clearInterval(timer);
-  app.onClose(async () => {
-    stop();
-    await running;
+  return runEvery(app, () => reportUsageOnce(app, options), {
+    everyMs: options.everyMs ?? EVERY_MS,
+    firstAfterMs: options.firstAfterMs,
+    failure: 'Metered usage report failed; retried next time',
   });
-  return stop;
 }
