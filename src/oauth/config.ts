@@ -43,6 +43,24 @@ export interface ClientIdMetadataDocumentsConfig {
   cacheSeconds: { default: number; min: number; max: number };
 }
 
+/**
+ * What the server fetches from URLs a client registered or sent: its `jwks_uri` (keys for
+ * `private_key_jwt` and request objects) and a request object's `request_uri`. Fetched as
+ * metadata documents are: public addresses only, no redirects, bounded in size and time.
+ */
+export interface ClientFetchConfig {
+  /** Address ranges allowed besides public unicast ones (ipaddr.js names; tests allow `loopback`). */
+  allowAddressRanges: string[];
+  /** The largest document accepted, in bytes. */
+  maxBytes: number;
+  /** How long a fetch may take, in milliseconds. */
+  timeoutMs: number;
+  /** How long fetched keys are used before they are fetched again. */
+  keysCacheSeconds: number;
+  /** A signature by a key id not in the cached set fetches the set again, at most this often. */
+  keysRefetchSeconds: number;
+}
+
 export interface OAuthConfig {
   scopes: Record<string, string>;
   accessTokenTtlSeconds: number;
@@ -101,6 +119,8 @@ export interface OAuthConfig {
   dpopNonces: { enabled: boolean; lifetimeSeconds: number };
   /** Client ID Metadata Documents: `https` client ids fetched as the client's registration. */
   clientIdMetadataDocuments: ClientIdMetadataDocumentsConfig;
+  /** Fetches of a client's `jwks_uri` and `request_uri`. */
+  clientFetch: ClientFetchConfig;
   /** Clients a user may own through the JSON API (`POST /oauth/clients`): 422 beyond. The CLI is not limited. */
   maxClientsPerUser: number;
   /** Redirect URLs one client may register (a comma-separated list): 422 beyond. */
@@ -164,6 +184,13 @@ export const oauthConfig: ConfigSlice<'oauth'> = {
         maxBytes: 5120,
         timeoutMs: 3000,
         cacheSeconds: { default: 300, min: 60, max: 86_400 },
+      },
+      clientFetch: {
+        allowAddressRanges: [],
+        maxBytes: 51_200,
+        timeoutMs: 3000,
+        keysCacheSeconds: 300,
+        keysRefetchSeconds: 30,
       },
       maxClientsPerUser: 50,
       maxRedirectsPerClient: 10,

@@ -1,5 +1,6 @@
 import type { TollgateConfig } from '../core/config.js';
 import { DPOP_ALGORITHMS } from './dpop/proof.js';
+import { ASSERTION_ALGORITHMS } from './grants/client-assertions.js';
 import { issuerOf } from './jwt/access-token-signer.js';
 import { protectedResources } from './protected-resources.js';
 import { DEVICE_CODE_GRANT } from './records.js';
@@ -30,7 +31,14 @@ export function authorizationServerMetadata(
     // OAuth 2.0 Form Post Response Mode §2.
     response_modes_supported: implicit ? ['query', 'fragment', 'form_post'] : ['query', 'form_post'],
     grant_types_supported: implicit ? [...grantTypes, 'implicit'] : [...grantTypes],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    // RFC 7523 §2.2: private_key_jwt with the keys a client registered (jwks, jwks_uri).
+    token_endpoint_auth_methods_supported: [
+      'client_secret_basic',
+      'client_secret_post',
+      'private_key_jwt',
+      'none',
+    ],
+    token_endpoint_auth_signing_alg_values_supported: [...ASSERTION_ALGORITHMS],
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     code_challenge_methods_supported: config.oauth.allowPlainPkce ? ['S256', 'plain'] : ['S256'],

@@ -13,6 +13,7 @@ import { ApiKeys } from './api-keys/api-keys.js';
 import { ApiKeyStoreKey } from './api-keys/records.js';
 import { AuthorizationService } from './authorization/authorization-service.js';
 import { MetadataDocumentClients } from './cimd/metadata-document-clients.js';
+import { ClientKeys } from './clients/client-keys.js';
 import { ClientMetadataStore } from './clients/client-metadata-store.js';
 import { ClientProvenances } from './clients/client-provenance.js';
 import { Clients } from './clients/clients.js';
@@ -21,6 +22,7 @@ import { DeviceAuthorizationEndpoint } from './device/device-authorization-endpo
 import { DeviceAuthorizations } from './device/device-authorizations.js';
 import { UserCodeAttempts } from './device/user-code-attempts.js';
 import { DpopProofs } from './dpop/dpop-proofs.js';
+import { ClientAssertions } from './grants/client-assertions.js';
 import { ClientAuthenticator } from './grants/client-authenticator.js';
 import type { Grant } from './grants/grant.js';
 import { GrantRegistry } from './grants/registry.js';
@@ -150,6 +152,8 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(AuthorizedApps)
     .singleton(UserRevocation)
     .singleton(MetadataDocumentClients)
+    .singleton(ClientKeys)
+    .singleton(ClientAssertions)
     .singleton(ClientAuthenticator)
     .singleton(DpopProofs)
     .singleton(TokenEndpoint)

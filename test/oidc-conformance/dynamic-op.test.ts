@@ -3,34 +3,33 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rotateKeys } from '../../src/oauth/keys/rotation.js';
 import { SigningKeys } from '../../src/oauth/keys/signing-keys.js';
+import { type ClientKey, clientKey, keyAuth } from '../oauth/client-key-support.js';
+import { type DocumentServer, documentServer } from '../oauth/document-server.js';
 import { ISSUER, openIdClient } from '../oauth/openid-support.js';
 import { insecure, REDIRECT } from '../oauth/support.js';
 import {
   approveIn,
+  clientAuth,
   codeFlow,
   engine,
   type Plan,
   planRequest,
-  secretAuth,
   startPlan,
   userInfo,
 } from './support.js';
 
-/** Why a module of the plan does not pass: Tollgate declines the feature it needs. */
-const NO_PRIVATE_KEY_JWT =
-  'not passing: the plan registers its client for private_key_jwt, which Tollgate does not offer (token_endpoint_auth_methods_supported)';
-
 /**
  * The Dynamic OP plan (`oidcc-dynamic-certification-test-plan`), one test per module of its list,
  * in its order. The plan registers every client itself (`dynamic_client`) for `private_key_jwt`
- * client authentication, which Tollgate does not offer: the modules that only check registration
- * and authorization-endpoint behaviour run here with a client registered the same way but
- * authenticating with `client_secret_basic`; those that need a client key, signed userinfo or
- * request objects are listed as not passing, and their test checks that discovery says so.
+ * client authentication with its keys (`jwks`, or `jwks_uri` where a module says so), as here;
+ * the client's site (its `jwks_uri`, a `request_uri`) is a server on loopback, which the plan's
+ * server may fetch from (`clientFetch.allowAddressRanges`).
  */
 describe(`Dynamic OP certification modules (${engine})`, () => {
   let plan: Plan;
   let metadata: Record<string, unknown>;
+  let site: DocumentServer;
+  let key: ClientKey;
 
   beforeAll(async () => {
     plan = await startPlan('query', {
@@ -38,12 +37,18 @@ describe(`Dynamic OP certification modules (${engine})`, () => {
         oauth: {
           registration: 'open',
           throttle: { register: { address: { points: 1000, durationSeconds: 3600 } } },
+          clientFetch: { allowAddressRanges: ['loopback'] },
         },
       },
     });
     metadata = await (await fetch(`${plan.t.url}/.well-known/openid-configuration`)).json();
+    site = await documentServer();
+    key = await clientKey('plan-key-1');
   });
-  afterAll(async () => plan.t.stop());
+  afterAll(async () => {
+    await plan.t.stop();
+    await site.close();
+  });
 
   /** RFC 7591 / OpenID Connect Dynamic Client Registration: the raw registration response. */
   const register = (body: Record<string, unknown>) =>
@@ -57,17 +62,27 @@ describe(`Dynamic OP certification modules (${engine})`, () => {
       }),
     });
 
-  /** A client registered as the plan registers it (secret auth instead of its key), as the plan's client. */
-  async function registered(body: Record<string, unknown> = {}): Promise<Plan> {
-    const res = await register({ redirect_uris: [REDIRECT], ...body });
+  /**
+   * A client registered as the plan registers it (`private_key_jwt` with its `jwks`, unless `body`
+   * says otherwise), as the plan's client, authenticating with `signer`.
+   */
+  async function registered(body: Record<string, unknown> = {}, signer: ClientKey = key): Promise<Plan> {
+    const res = await register({
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'private_key_jwt',
+      ...(body.jwks_uri ? {} : { jwks: { keys: [signer.jwk] } }),
+      ...body,
+    });
     expect(res.status).toBe(201);
-    const client = (await res.json()) as { client_id: string; client_secret: string };
+    const client = (await res.json()) as { client_id: string; client_secret?: string };
+    expect(client).not.toHaveProperty('client_secret');
     return {
       ...plan,
       client: {
         id: client.client_id,
-        secret: client.client_secret,
+        secret: '',
         oauth: openIdClient(plan.t, client.client_id),
+        auth: keyAuth(signer),
       },
     };
   }
@@ -109,7 +124,7 @@ describe(`Dynamic OP certification modules (${engine})`, () => {
     const res = await oauth.authorizationCodeGrantRequest(
       plan.as,
       client.client.oauth,
-      secretAuth(client),
+      clientAuth(client),
       params,
       withQuery,
       request.verifier,
@@ -228,8 +243,14 @@ describe(`Dynamic OP certification modules (${engine})`, () => {
     expect(local.status).toBe(201);
   });
 
-  it(`oidcc-registration-jwks-uri (${NO_PRIVATE_KEY_JWT})`, () => {
-    expect(metadata.token_endpoint_auth_methods_supported).not.toContain('private_key_jwt');
+  it('oidcc-registration-jwks-uri', async () => {
+    const signer = await clientKey('jwks-uri-key');
+    const jwksUri = site.url('/registration-jwks-uri/jwks.json');
+    site.serve('/registration-jwks-uri/jwks.json', { body: JSON.stringify({ keys: [signer.jwk] }) });
+    const client = await registered({ jwks_uri: jwksUri }, signer);
+    const { claims } = await codeFlow(client);
+    expect(claims.aud).toBe(client.client.id);
+    expect(site.hits('/registration-jwks-uri/jwks.json')).toBe(1);
   });
 
   for (const module of ['oidcc-registration-sector-uri', 'oidcc-registration-sector-bad']) {
@@ -258,8 +279,27 @@ describe(`Dynamic OP certification modules (${engine})`, () => {
     expect(kids(before)).not.toContain(protectedHeader.kid);
   });
 
-  it(`oidcc-refresh-token-rp-key-rotation (${NO_PRIVATE_KEY_JWT})`, () => {
-    expect(metadata.token_endpoint_auth_methods_supported).not.toContain('private_key_jwt');
+  it('oidcc-refresh-token-rp-key-rotation', async () => {
+    const first = await clientKey('rotation-key-1');
+    const path = '/rp-key-rotation/jwks.json';
+    site.serve(path, { body: JSON.stringify({ keys: [first.jwk] }) });
+    const client = await registered({ jwks_uri: site.url(path) }, first);
+    const { tokens, claims } = await codeFlow(client);
+    // The client puts a new key with a new kid in its jwks_uri, waits 60 seconds, then refreshes.
+    const second = await clientKey('rotation-key-2');
+    site.serve(path, { body: JSON.stringify({ keys: [second.jwk] }) });
+    plan.t.clock.advance(60_000);
+    const later = openIdClient(plan.t, client.client.id);
+    const res = await oauth.refreshTokenGrantRequest(
+      plan.as,
+      later,
+      keyAuth(second),
+      tokens.refresh_token!,
+      insecure,
+    );
+    const refreshed = await oauth.processRefreshTokenResponse(plan.as, later, res);
+    expect(oauth.getValidatedIdTokenClaims(refreshed)?.sub).toBe(claims.sub);
+    expect(site.hits(path)).toBe(2);
   });
 
   it("oidcc-request-uri-unsigned (not passing: request_uri is only a pushed request's, request_uri_parameter_supported is false)", async () => {
@@ -293,7 +333,7 @@ describe(`Dynamic OP certification modules (${engine})`, () => {
     const res = await oauth.refreshTokenGrantRequest(
       plan.as,
       client.client.oauth,
-      secretAuth(client),
+      clientAuth(client),
       tokens.refresh_token!,
       insecure,
     );
@@ -301,8 +341,13 @@ describe(`Dynamic OP certification modules (${engine})`, () => {
     expect(oauth.getValidatedIdTokenClaims(refreshed)).toMatchObject({ sub: claims.sub, sid: claims.sid });
   });
 
-  it(`oidcc-ensure-client-assertion-with-iss-aud-succeeds (${NO_PRIVATE_KEY_JWT})`, () => {
-    expect(metadata.token_endpoint_auth_methods_supported).not.toContain('private_key_jwt');
+  it('oidcc-ensure-client-assertion-with-iss-aud-succeeds', async () => {
+    const client = await registered();
+    const issuerAud = keyAuth(key, (_header, payload) => {
+      payload.aud = ISSUER;
+    });
+    const { tokens } = await codeFlow(client, { auth: issuerAud });
+    expect(tokens.access_token).toEqual(expect.any(String));
   });
 
   async function jwks(): Promise<JSONWebKeySet> {

@@ -20,8 +20,11 @@ export interface Plan {
   mode: ResponseMode;
   ada: Browser;
   as: oauth.AuthorizationServer;
-  /** A confidential client, as the plans register it (`client_secret_basic` unless a module says otherwise). */
-  client: { id: string; secret: string; oauth: oauth.Client };
+  /**
+   * A confidential client, as the plans register it (`client_secret_basic` unless a module says
+   * otherwise); `auth` when it authenticates otherwise (the Dynamic plan's `private_key_jwt`).
+   */
+  client: { id: string; secret: string; oauth: oauth.Client; auth?: oauth.ClientAuth };
 }
 
 /** The server with Ada logged in, its discovery document read by oauth4webapi, and a confidential client. */
@@ -54,6 +57,11 @@ export async function startPlan(
     as,
     client: { id: client.id, secret: plainSecret!, oauth: openIdClient(t, client.id) },
   };
+}
+
+/** How the plan's client authenticates: its own `auth`, else `client_secret_basic`. */
+export function clientAuth(plan: Plan): oauth.ClientAuth {
+  return plan.client.auth ?? secretAuth(plan);
 }
 
 /** `client_secret_basic` (or `client_secret_post`) of the plan's client. */
@@ -145,7 +153,7 @@ export function exchangeCode(
   plan: Plan,
   callback: URLSearchParams,
   request: { state: string; verifier: string },
-  auth: oauth.ClientAuth = secretAuth(plan),
+  auth: oauth.ClientAuth = clientAuth(plan),
 ): Promise<Response> {
   const params = oauth.validateAuthResponse(plan.as, plan.client.oauth, callback, request.state);
   return oauth.authorizationCodeGrantRequest(

@@ -2,22 +2,25 @@ import type { Clock } from '../../core/clock.js';
 import { EventDispatcher } from '../../core/events.js';
 import { ClockKey } from '../../core/keys.js';
 import { MetadataDocumentClients } from '../cimd/metadata-document-clients.js';
+import { OAuthError } from '../errors.js';
 import { ClientRevoked, ClientSecretRotated } from '../events.js';
 import type { ClientRecord } from '../records.js';
 import { authenticateClient, type ClientCredentialsInput } from '../rules/authenticate-client.js';
 import type { ClientStore } from '../stores/contracts.js';
+import { ClientAssertions } from './client-assertions.js';
 
 const CLIENT_CACHE_MS = 5_000;
 const CLIENT_CACHE_SIZE = 10_000;
 
 /**
- * Client authentication for the token endpoint (RFC 6749 §2.3.1, by `authenticateClient`), over
+ * Client authentication for the token endpoint (RFC 6749 §2.3.1, by `authenticateClient`, or a
+ * `private_key_jwt` assertion, RFC 7523, by `ClientAssertions`), over
  * a few seconds' cache of live clients: issuance then costs one insert and one signature. A
  * revocation or a secret rotation on this instance is forgotten at once (on other instances
  * within `CLIENT_CACHE_MS`; the guard refuses a revoked client's tokens anyway).
  */
 export class ClientAuthenticator {
-  static inject = [MetadataDocumentClients, EventDispatcher, ClockKey] as const;
+  static inject = [MetadataDocumentClients, EventDispatcher, ClockKey, ClientAssertions] as const;
   readonly #clients: LiveClients;
   /**
    * Authorization headers that authenticated a client, so the same Basic credentials again skip
@@ -31,6 +34,7 @@ export class ClientAuthenticator {
     clients: MetadataDocumentClients,
     events: EventDispatcher,
     private readonly clock: Clock,
+    private readonly assertions: ClientAssertions,
   ) {
     this.#clients = new LiveClients(clients);
     events.listen(ClientRevoked, (event) => this.#clients.forget(event.clientId));
@@ -38,6 +42,12 @@ export class ClientAuthenticator {
   }
 
   async authenticate(request: ClientCredentialsInput): Promise<ClientRecord> {
+    if (ClientAssertions.present(request.params)) {
+      if (request.authorization || request.params.client_secret !== undefined) {
+        throw OAuthError.invalidRequest('Use one client authentication method, not two.');
+      }
+      return this.assertions.authenticate(request.params, this.#clients);
+    }
     const header = request.authorization;
     const plain = request.params.client_id === undefined && request.params.client_secret === undefined;
     if (header && plain) {

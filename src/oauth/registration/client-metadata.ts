@@ -7,8 +7,13 @@ import { redirectProblem } from '../rules/check-redirect-uri.js';
 import { ALL_SCOPES, Scopes } from '../scopes.js';
 import { checkClientExtras } from './client-extras.js';
 
-export type AuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
-const AUTH_METHODS: readonly string[] = ['none', 'client_secret_basic', 'client_secret_post'];
+export type AuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+const AUTH_METHODS: readonly string[] = [
+  'none',
+  'client_secret_basic',
+  'client_secret_post',
+  'private_key_jwt',
+];
 
 /** The grants a registered client may name; never the password grant (first-party only). */
 const REGISTRABLE_GRANTS: readonly string[] = [
@@ -63,7 +68,7 @@ export function checkClientMetadata(body: unknown, limits: MetadataLimits): Clie
   const authMethod = input.token_endpoint_auth_method ?? 'client_secret_basic';
   if (typeof authMethod !== 'string' || !AUTH_METHODS.includes(authMethod)) {
     throw metadataError(
-      'The token_endpoint_auth_method must be none, client_secret_basic or client_secret_post.',
+      'The token_endpoint_auth_method must be none, client_secret_basic, client_secret_post or private_key_jwt.',
     );
   }
   const publicClient = authMethod === 'none';
@@ -117,7 +122,7 @@ export function checkClientMetadata(body: unknown, limits: MetadataLimits): Clie
 
   return {
     logout: checkLogoutMetadata(input, { publicClient, maxRedirects: limits.maxRedirects }),
-    extras: checkClientExtras(input),
+    extras: checkClientExtras(input, authMethod),
     clientName: name.trim(),
     redirectUris,
     grantTypes: [...new Set(grantTypes)],

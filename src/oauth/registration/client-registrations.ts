@@ -7,7 +7,7 @@ import { OAuthError } from '../errors.js';
 import { bearerToken } from '../guard/bearer.js';
 import { issuerOf } from '../jwt/access-token-signer.js';
 import { ClientLogout, type LogoutSettings } from '../logout/client-logout.js';
-import { type ClientRecord, isPublicClient } from '../records.js';
+import type { ClientRecord } from '../records.js';
 import { hashSecret, randomSecret, safeEqual } from '../secrets.js';
 import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { extrasResponse } from './client-extras.js';
@@ -73,7 +73,8 @@ export class ClientRegistrations {
       authMethod: metadata.authMethod,
       logout: metadata.logout,
       extras: metadata.extras,
-      plainSecret,
+      // A private_key_jwt client authenticates with its keys: its secret is never shown, so unusable.
+      plainSecret: metadata.authMethod === 'private_key_jwt' ? null : plainSecret,
       registrationToken,
     };
   }
@@ -98,9 +99,9 @@ export class ClientRegistrations {
 
   /** RFC 7592 §2.2: the new metadata replaces the old; a client cannot gain or lose its secret. */
   async update(registered: RegisteredClient, metadata: ClientMetadata): Promise<RegisteredClient> {
-    if ((metadata.authMethod === 'none') !== isPublicClient(registered.client)) {
+    if (credentialKind(metadata.authMethod) !== credentialKind(registered.authMethod)) {
       throw OAuthError.invalidClientMetadata(
-        'The token_endpoint_auth_method cannot change between none and a secret.',
+        'The token_endpoint_auth_method cannot change between none, a secret and private_key_jwt.',
       );
     }
     const client = await this.clients.update(registered.client, {
@@ -140,6 +141,11 @@ export class ClientRegistrations {
     if (expiresAt === undefined) throw refused('unknown initial access token');
     if (expiresAt <= this.clock.now().toISOString()) throw OAuthError.invalidToken({ reason: 'expired' });
   }
+}
+
+/** What a client authenticates with: nothing, its secret (either method) or its keys. */
+function credentialKind(method: AuthMethod): string {
+  return method === 'client_secret_post' ? 'client_secret_basic' : method;
 }
 
 /** RFC 7591 §3.2.1 / RFC 7592 §3: the client's registration as JSON. */
