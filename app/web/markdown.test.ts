@@ -29,6 +29,7 @@ describe('renderMarkdown (docs pages)', () => {
     expect(out).toContain('<strong>bold</strong> and <code>code</code>');
     expect(out).toContain('<pre tabindex="0"><code>const a = 1 &lt; 2;</code></pre>');
     expect(out).toContain('<ul><li>one more</li><li>two</li></ul>');
+    expect(out).toContain('<section class="table-wrap" tabindex="0" aria-label="Table: Title">');
     expect(out).toContain('<th>a</th><th>b</th>');
     expect(out).toContain('<td>1</td><td><code>x</code></td>');
   });

@@ -8,6 +8,7 @@ import type { Child } from 'hono/jsx';
 export function renderMarkdown(text: string): Child[] {
   const lines = text.replace(/\r\n/g, '\n').split('\n');
   const out: Child[] = [];
+  let section = '';
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
@@ -32,6 +33,7 @@ export function renderMarkdown(text: string): Child[] {
       const level = heading[1]!.length;
       const body = inline(heading[2]!);
       const id = slug(heading[2]!);
+      section = heading[2]!.replace(/[`*]/g, '');
       const headings = [<h1 id={id}>{body}</h1>, <h2 id={id}>{body}</h2>, <h3 id={id}>{body}</h3>];
       out.push(headings[level - 1] ?? <h4 id={id}>{body}</h4>);
       i++;
@@ -45,7 +47,8 @@ export function renderMarkdown(text: string): Child[] {
       }
       const [head, ...body] = rows;
       out.push(
-        <div class="table-wrap">
+        // A labelled, focusable region: a keyboard can scroll a table wider than a phone (WCAG 2.1.1).
+        <section class="table-wrap" tabindex={0} aria-label={section ? `Table: ${section}` : 'Table'}>
           <table class="table">
             <thead>
               <tr>
@@ -64,7 +67,7 @@ export function renderMarkdown(text: string): Child[] {
               ))}
             </tbody>
           </table>
-        </div>,
+        </section>,
       );
       continue;
     }

@@ -65,7 +65,8 @@ export const LandingPage: FC<LandingProps> = ({ appName, baseUrl, signedIn }) =>
     <section class="card">
       <h2>The API</h2>
       <p>Create a personal access token in the dashboard, then:</p>
-      <pre>
+      {/* Focusable, so a keyboard can scroll the commands on a phone (WCAG 2.1.1). */}
+      <pre tabindex={0}>
         <code>{`curl -H "Authorization: Bearer $TOKEN" ${baseUrl}/api/user\ncurl -H "Authorization: Bearer $TOKEN" ${baseUrl}/api/orders   # scope check-status`}</code>
       </pre>
       <p class="small muted m-0">

@@ -50,7 +50,7 @@ export const OverviewPage: FC<OverviewProps> = ({ user, script, subscription, co
           GET /api/orders
         </button>
       </div>
-      <pre class="console" data-output aria-live="polite">
+      <pre class="console" data-output aria-live="polite" tabindex={0}>
         Pick a request.
       </pre>
     </section>
