@@ -17,12 +17,40 @@ function scopeList(scopes: string[]): HTMLElement {
   return h('span', {}, ...scopes.map((s) => h('span', { class: 'badge mr-xs' }, s)));
 }
 
-/** Personal access tokens: create (token shown once), list, delete — over `/oauth/personal-access-tokens`. */
+/**
+ * Personal access tokens: create or regenerate (the token shown once), list, delete — over
+ * `/oauth/personal-access-tokens`.
+ */
 export function initPersonalTokens(root: HTMLElement): void {
   const list = root.querySelector<HTMLElement>('[data-list]')!;
   const empty = root.querySelector<HTMLElement>('[data-empty]')!;
   const form = root.querySelector<HTMLFormElement>('[data-token-form]')!;
   const secretSlot = root.querySelector<HTMLElement>('[data-secret-slot]')!;
+
+  const NOTE =
+    'Copy it now: it is not stored anywhere you can read it again. Send it as "Authorization: Bearer <token>".';
+  /** The one place a new token is shown: a box that replaces any other. */
+  function showToken(title: string, made: { accessToken: string; token: Token }) {
+    const box = secretBox(title, NOTE, [['Token', made.accessToken]]);
+    box.dataset.secretFor = made.token.id;
+    secretSlot.replaceChildren(box);
+  }
+
+  async function regenerate(token: Token) {
+    const name = token.name ?? '';
+    if (!confirm(`Regenerate the token “${name}”? Programs using it lose access until they get the new one.`))
+      return;
+    try {
+      const path = `/oauth/personal-access-tokens/${encodeURIComponent(token.id)}/regenerate`;
+      const made = await api<{ accessToken: string; token: Token }>('POST', path);
+      showToken(`Token “${name}” regenerated: the old one no longer works`, made);
+    } catch (err) {
+      // 404: regenerated or deleted meanwhile (another tab, a double click); the list shows what is left.
+      if (!(err instanceof ApiError && err.status === 404)) throw err;
+      secretSlot.querySelector(`[data-secret-for="${CSS.escape(token.id)}"]`)?.remove();
+    }
+    await load();
+  }
 
   async function load() {
     const tokens = (await api<Token[]>('GET', '/oauth/personal-access-tokens')).filter((t) => !t.revoked);
@@ -41,6 +69,12 @@ export function initPersonalTokens(root: HTMLElement): void {
           secretSlot.querySelector(`[data-secret-for="${CSS.escape(token.id)}"]`)?.remove();
           await load();
         });
+        const again = h(
+          'button',
+          { type: 'button', class: 'btn', 'data-regenerate': token.id },
+          'Regenerate',
+        );
+        again.addEventListener('click', () => void regenerate(token));
         return h(
           'tr',
           { 'data-token': token.id },
@@ -49,7 +83,7 @@ export function initPersonalTokens(root: HTMLElement): void {
           h('td', { class: 'small muted' }, `Created ${formatDate(token.created_at)}`),
           h('td', { class: 'small muted' }, `Expires ${formatDate(token.expires_at)}`),
           h('td', { class: 'small muted', 'data-last-used': true }, lastUsed(token.last_used_at)),
-          h('td', {}, remove),
+          h('td', {}, h('div', { class: 'actions' }, again, remove)),
         );
       }),
     );
@@ -74,13 +108,7 @@ export function initPersonalTokens(root: HTMLElement): void {
       );
       clearErrors(form);
       form.reset();
-      const box = secretBox(
-        `Token “${created.token.name ?? ''}” created`,
-        'Copy it now: it is not stored anywhere you can read it again. Send it as "Authorization: Bearer <token>".',
-        [['Token', created.accessToken]],
-      );
-      box.dataset.secretFor = created.token.id;
-      secretSlot.replaceChildren(box);
+      showToken(`Token “${created.token.name ?? ''}” created`, created);
       await load();
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;

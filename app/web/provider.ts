@@ -67,6 +67,10 @@ export function webProvider(): ServiceProvider {
         r.post('/dashboard/personal-tokens', [PersonalTokensPageController, 'storeToken']).name(
           'dashboard.personal-tokens.store',
         );
+        r.post('/dashboard/personal-tokens/{token}/regenerate', [
+          PersonalTokensPageController,
+          'regenerateToken',
+        ]).name('dashboard.personal-tokens.regenerate');
         r.delete('/dashboard/personal-tokens/{token}', [PersonalTokensPageController, 'destroyToken']).name(
           'dashboard.personal-tokens.destroy',
         );

@@ -67,6 +67,33 @@ describe(`personal access tokens in the dashboard, form posts (${engine})`, () =
     expect((await api(old)).status).toBe(401);
   });
 
+  it('regenerates with a form post: the page shows the new token once (no-store), the old one refused; again: already regenerated', async () => {
+    const old = shownToken(await (await create({ name: 'Nightly', scopes: 'check-status' })).text())!;
+    const page = await (await d.ada.get('/dashboard/tokens')).text();
+    const id = /action="\/dashboard\/personal-tokens\/([^"/]+)\/regenerate"/.exec(
+      page.split('<strong>Nightly</strong>')[1]!,
+    )![1]!;
+    const regenerate = () => d.ada.post(`/dashboard/personal-tokens/${id}/regenerate`, { _token: d.csrf });
+    const res = await regenerate();
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const html = await res.text();
+    expect(html).toContain('Token “Nightly” regenerated: the old one no longer works');
+    const renewed = shownToken(html)!;
+    expect(renewed).not.toBe(old);
+    expect((await api(old)).status).toBe(401);
+    expect((await api(renewed)).status).toBe(200);
+    const after = await (await d.ada.get('/dashboard/tokens')).text();
+    expect(after).not.toContain(renewed);
+    expect(after.match(/<strong>Nightly<\/strong>/g)).toHaveLength(1);
+    const again = await regenerate();
+    expect(again.status).toBe(303);
+    expect(again.headers.get('location')).toBe('/dashboard/tokens#personal-tokens');
+    expect(await (await d.ada.get('/dashboard/tokens')).text()).toContain(
+      'That token was already regenerated or deleted.',
+    );
+  });
+
   it('an expiry chosen at creation: the form (and the JSON API) set the token lifetime; a bad one is 422', async () => {
     const lifetime = (jwt: string) => {
       const claims = JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as Record<
@@ -119,7 +146,9 @@ describe(`personal access tokens in the dashboard, form posts (${engine})`, () =
   it('deletes with a form post (_method=DELETE): 303 back, flashed; the API refuses the token; again: already deleted', async () => {
     const token = shownToken(await (await create({ name: 'Short-lived' })).text())!;
     const page = await (await d.ada.get('/dashboard/tokens')).text();
-    const id = /action="\/dashboard\/personal-tokens\/([^"]+)"/.exec(page.split('Short-lived')[1]!)![1]!;
+    const id = /action="\/dashboard\/personal-tokens\/([^"/]+)"/.exec(
+      page.split('<strong>Short-lived</strong>')[1]!,
+    )![1]!;
     const remove = () =>
       d.ada.post(`/dashboard/personal-tokens/${id}`, { _token: d.csrf, _method: 'DELETE' });
     const res = await remove();
@@ -136,7 +165,9 @@ describe(`personal access tokens in the dashboard, form posts (${engine})`, () =
   it('deleted twice at once (two sessions): revoked once; the other is told it was already deleted', async () => {
     const token = shownToken(await (await create({ name: 'Raced' })).text())!;
     const page = await (await d.ada.get('/dashboard/tokens')).text();
-    const id = /action="\/dashboard\/personal-tokens\/([^"]+)"/.exec(page.split('Raced')[1]!)![1]!;
+    const id = /action="\/dashboard\/personal-tokens\/([^"/]+)"/.exec(
+      page.split('<strong>Raced</strong>')[1]!,
+    )![1]!;
     const announced: string[] = [];
     const stop = d.server.app.events.listen(AccessTokenRevoked, (e) => {
       announced.push(e.tokenId);

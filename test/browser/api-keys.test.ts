@@ -100,7 +100,7 @@ describe(`API keys in the dashboard without JavaScript (${engine})`, { timeout: 
     await browser.shot('api-keys-04-revoked');
   });
 
-  it('personal access tokens work the same without JavaScript: refused, created (shown once), listed, deleted', async () => {
+  it('personal access tokens work the same without JavaScript: refused, created (shown once), listed, regenerated, deleted', async () => {
     const tokens = () => page().locator('[data-personal-tokens]');
     await go('/dashboard/tokens');
     await expect(tokens().locator('[data-empty]').textContent()).resolves.toContain(
@@ -122,6 +122,20 @@ describe(`API keys in the dashboard without JavaScript (${engine})`, { timeout: 
     await expect(tokens().locator('tr[data-token]').textContent()).resolves.toContain('CI deploy');
     expect(await page().content()).not.toContain(token);
     await browser.shot('personal-tokens-02-listed');
+    // Regenerate: a form post; the new token shown once in the answer, the old one refused.
+    await tokens().locator('tr[data-token] button[data-regenerate]').click();
+    await expect(tokens().locator('[data-secret] strong').textContent()).resolves.toContain(
+      'Token “CI deploy” regenerated',
+    );
+    const renewed = (await tokens().locator('[data-secret] code').textContent()) ?? '';
+    expect(renewed.split('.')).toHaveLength(3);
+    expect(renewed).not.toBe(token);
+    await browser.shot('personal-tokens-03-regenerated');
+    expect((await api('/api/user', { authorization: `Bearer ${token}` })).status).toBe(401);
+    expect((await api('/api/user', { authorization: `Bearer ${renewed}` })).status).toBe(200);
+    await go('/dashboard/tokens');
+    await expect(tokens().locator('tr[data-token]').count()).resolves.toBe(1);
+    expect(await page().content()).not.toContain(renewed);
     await Promise.all([
       page().waitForURL(`${server.url}/dashboard/tokens#personal-tokens`),
       tokens().locator('tr[data-token] button[data-delete]').click(),
@@ -130,8 +144,8 @@ describe(`API keys in the dashboard without JavaScript (${engine})`, { timeout: 
       'Token “CI deploy” deleted.',
     );
     await expect(tokens().locator('tr[data-token]').count()).resolves.toBe(0);
-    expect((await api('/api/user', { authorization: `Bearer ${token}` })).status).toBe(401);
-    await browser.shot('personal-tokens-03-deleted');
+    expect((await api('/api/user', { authorization: `Bearer ${renewed}` })).status).toBe(401);
+    await browser.shot('personal-tokens-04-deleted');
   });
 
   it('OAuth clients work without JavaScript too: refused, created (secret shown once), listed', async () => {

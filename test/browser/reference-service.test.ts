@@ -249,6 +249,21 @@ describe(`reference service in Chromium (${engine})`, { timeout: 60_000 }, () =>
       .toMatch(/^Last used /);
   });
 
+  it('regenerates the personal token: the new one shown once works, the old one is refused', async () => {
+    await go('/dashboard/tokens');
+    const row = page().locator('[data-personal-tokens] tr[data-token]', { hasText: 'Deploy script' });
+    await row.locator('button[data-regenerate]').click();
+    const box = page().locator('[data-personal-tokens] [data-secret]', { hasText: 'regenerated' });
+    await box.waitFor();
+    const renewed = (await box.locator('code[data-value="Token"]').textContent())!;
+    expect(renewed).not.toBe(personalToken);
+    await browser.shot('07-token-regenerated');
+    expect((await api('/api/user', personalToken)).status).toBe(401);
+    expect((await api('/api/user', renewed)).status).toBe(200);
+    await expect(page().locator('[data-personal-tokens] tr[data-token]').count()).resolves.toBe(1);
+    personalToken = renewed;
+  });
+
   it('"Try the API" calls /api/user and /api/orders from the page with the app_token cookie', async () => {
     await go('/dashboard');
     const cookies = await browser.context.cookies(server.url);

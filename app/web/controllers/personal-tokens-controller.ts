@@ -6,7 +6,8 @@ import { ApiKeysPageController } from './api-keys-controller.js';
 /**
  * Personal access tokens of `/dashboard/tokens` as plain form posts (no JavaScript needed): create
  * answers with the page itself (the token shown once, never stored in the session), a refused
- * create with the page and the field messages (422); delete redirects back with a flashed message.
+ * create with the page and the field messages (422); regenerate answers like create, with the new
+ * token in place of the old; delete redirects back with a flashed message.
  */
 // The same page as the API keys (one `page()` renders both sections), so it extends that controller.
 export class PersonalTokensPageController extends ApiKeysPageController {
@@ -28,6 +29,24 @@ export class PersonalTokensPageController extends ApiKeysPageController {
     });
     return this.page(c, {}, 201, {
       created: { id: result.token.id, name: input.name, token: result.accessToken },
+    });
+  }
+
+  async regenerateToken(tokenId: string, c: Context): Promise<Response> {
+    const token = await this.personalTokens.findForUser(tokenId, c.get('user')!.id);
+    // Of two regenerations at once, the one that did not revoke the old token makes none.
+    const result = token && (await this.personalTokens.regenerate(token));
+    if (!result) {
+      c.get('session')?.flash('error', 'That token was already regenerated or deleted.');
+      return c.redirect('/dashboard/tokens#personal-tokens', 303);
+    }
+    return this.page(c, {}, 200, {
+      created: {
+        id: result.token.id,
+        name: result.token.name ?? '',
+        token: result.accessToken,
+        regenerated: true,
+      },
     });
   }
 

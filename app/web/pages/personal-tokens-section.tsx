@@ -9,8 +9,8 @@ export interface PersonalTokensSectionProps {
   csrfToken: string;
   tokens: AccessTokenRecord[];
   scopes: Array<{ id: string; description: string }>;
-  /** The token just created: shown this once. */
-  created?: { id: string; name: string; token: string };
+  /** The token just created (or regenerated in place of an old one): shown this once. */
+  created?: { id: string; name: string; token: string; regenerated?: boolean };
   /** A refused create: the field messages and what was typed. */
   errors?: Record<string, string[]>;
   old?: { name?: string; scopes?: string[] };
@@ -18,7 +18,7 @@ export interface PersonalTokensSectionProps {
 
 /**
  * Personal access tokens on `/dashboard/tokens`, rendered on the server: the list, a real form post
- * to create one (the token shown once in the answer) and a form per token to delete it. The script
+ * to create one (the token shown once in the answer) and forms per token to regenerate or delete it. The script
  * (app/assets/tokens.ts) takes the same form over with the JSON API when it runs.
  */
 export const PersonalTokensSection: FC<PersonalTokensSectionProps> = (props) => {
@@ -32,7 +32,10 @@ export const PersonalTokensSection: FC<PersonalTokensSectionProps> = (props) => 
       <div data-secret-slot>
         {created ? (
           <div class="secret" role="status" data-secret data-secret-for={created.id}>
-            <strong>Token “{created.name}” created</strong>
+            <strong>
+              Token “{created.name}”{' '}
+              {created.regenerated ? 'regenerated: the old one no longer works' : 'created'}
+            </strong>
             <p class="small muted">Copy it now: it is not stored anywhere you can read it again.</p>
             <div class="value">
               <span class="small">Token</span>
@@ -73,13 +76,25 @@ export const PersonalTokensSection: FC<PersonalTokensSectionProps> = (props) => 
                 <td class="small muted">Expires {displayDate(token.expiresAt)}</td>
                 <LastUsedCell at={token.lastUsedAt} />
                 <td>
-                  <DeleteForm
-                    action={`/dashboard/personal-tokens/${token.id}`}
-                    csrfToken={csrfToken}
-                    label="Delete"
-                    confirm={`Delete the token “${token.name ?? ''}”? Programs using it lose access at once.`}
-                    marker={{ 'data-delete': token.id }}
-                  />
+                  <div class="actions">
+                    <form
+                      method="post"
+                      action={`/dashboard/personal-tokens/${token.id}/regenerate`}
+                      data-confirm={`Regenerate the token “${token.name ?? ''}”? Programs using it lose access until they get the new one.`}
+                    >
+                      <CsrfField token={csrfToken} />
+                      <button type="submit" class="btn" data-regenerate={token.id}>
+                        Regenerate
+                      </button>
+                    </form>
+                    <DeleteForm
+                      action={`/dashboard/personal-tokens/${token.id}`}
+                      csrfToken={csrfToken}
+                      label="Delete"
+                      confirm={`Delete the token “${token.name ?? ''}”? Programs using it lose access at once.`}
+                      marker={{ 'data-delete': token.id }}
+                    />
+                  </div>
                 </td>
               </tr>
             ))}
