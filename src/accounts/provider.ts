@@ -234,7 +234,10 @@ function registerAccountClosing(app: Application): void {
     account
       .post('/delete', [AccountDeletionController, 'destroy'])
       .name('account.delete')
-      .middleware('throttle:account.password');
+      .middleware(
+        'throttle:account.password',
+        `fresh-auth:${app.config.accounts.twoFactor.freshAuthSeconds}`,
+      );
     account.get('/export', [AccountDeletionController, 'export']).name('account.export');
   });
 }

@@ -8,10 +8,11 @@ import { Invoices } from '../../src/billing/invoices/invoices.js';
 import { Mailer } from '../../src/mail/mailer.js';
 import { ApiKeys } from '../../src/oauth/api-keys/api-keys.js';
 import { Clients } from '../../src/oauth/clients/clients.js';
-import { type Browser, tokenIn } from '../auth/browser.js';
+import { Browser, tokenIn } from '../auth/browser.js';
 import { pdfText } from '../billing/contract/money.js';
 import { browserOn, type ReferenceServer, startReferenceServer } from '../browser/server.js';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';
+import { type AccountsTestApp, accountsApp } from './support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const PASSWORD = 'correct horse battery';
@@ -208,3 +209,34 @@ for (const { edition, token } of EDITIONS) {
 function customerColumn(edition: 'stripe' | 'braintree'): 'stripe_id' | 'braintree_id' {
   return edition === 'stripe' ? 'stripe_id' : 'braintree_id';
 }
+
+// The accounts module without billing: nothing to cancel, the rest the same; and a sign-in too old.
+describe(`deleting an account without billing (${engine})`, () => {
+  let t: AccountsTestApp;
+  beforeAll(async () => {
+    t = await accountsApp();
+  });
+  afterAll(() => t?.close());
+
+  it('needs a recent sign-in: an old one goes through the login page again, and nothing is deleted until then', async () => {
+    const email = 'stale@example.com';
+    const user = await t.app.container.make(Users).create({ name: 'Stale', email, password: PASSWORD });
+    const device = new Browser(t);
+    expect((await device.submit('/login', { email, password: PASSWORD })).status).toBe(302);
+    const form = async () => ({
+      _token: tokenIn(await (await device.get('/account')).text()),
+      current_password: PASSWORD,
+    });
+    t.clock.advance(11 * 60_000);
+    const stale = await device.post('/account/delete', await form(), { referer: 'http://localhost/account' });
+    expect(stale.status).toBe(302);
+    expect(stale.headers.get('location')).toBe('/login?intended=%2Faccount');
+    expect(await t.app.container.make(Users).find(user.id)).toBeDefined();
+
+    expect((await device.submit('/login', { email, password: PASSWORD })).status).toBe(302);
+    const res = await device.post('/account/delete', await form());
+    expect(res.status).toBe(303);
+    expect(await t.app.container.make(Users).find(user.id)).toBeUndefined();
+    await t.mailbox.waitFor(email, (m) => m.subject?.includes('account was deleted') ?? false);
+  });
+});
