@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authProvider } from '../../src/auth/provider.js';
 import { UserModelKey, Users } from '../../src/auth/users.js';
+import type { BillingLock } from '../../src/billing/billing-lock.js';
 import { billingProvider, closeBilling, PaymentGatewayKey } from '../../src/billing/index.js';
+import { SubscriptionRepository } from '../../src/billing/subscriptions/subscription-repository.js';
 import { TestClock } from '../../src/core/clock.js';
+import { UsageLedger } from '../../src/plans/metering/usage-ledger.js';
 import { UsageMeter } from '../../src/plans/metering/usage-meter.js';
-import { plansProvider } from '../../src/plans/provider.js';
+import { PlanResolver } from '../../src/plans/plan-resolver.js';
+import { Plans, plansProvider } from '../../src/plans/provider.js';
+import { ReportedUsageStore, type ReportKey } from '../../src/plans/reporting/reported-usage.js';
 import { UsageReporter } from '../../src/plans/reporting/usage-reporter.js';
 import { reportUsageOnce } from '../../src/plans/reporting/usage-schedule.js';
 import { braintreeHarness } from '../billing/braintree-harness.js';
@@ -12,6 +17,7 @@ import { DAY_MS, TestUser } from '../billing/contract/context.js';
 import type { EditionHarness, EditionSandbox } from '../billing/harness.js';
 import { stripeHarness } from '../billing/stripe-harness.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { deferred } from '../support/deferred.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const METERED = { id: 'metered-calls', name: 'API calls', unitMinor: 2 };
@@ -188,6 +194,55 @@ describe.each<EditionHarness>([stripeHarness, braintreeHarness])(
       } finally {
         await t.app.db.deleteFrom('billing_locks').where('name', 'like', 'schedule:%').execute();
       }
+    });
+
+    it('a run that stalled past its lock’s lease sends nothing after another run moved the record on', async () => {
+      const { user, customerId, subscriptionId } = await subscriber();
+      await use(user.id, 30);
+      const { container, db, clock: appClock } = t.app;
+      const hasRead = deferred();
+      const stall = deferred();
+      /** The record as the stalled run read it, before the other run reported. */
+      class StallingStore extends ReportedUsageStore {
+        override async read(key: ReportKey) {
+          const state = await super.read(key);
+          hasRead.resolve();
+          await stall.promise;
+          return state;
+        }
+      }
+      // As if each run held the user's lock: the stalled one's lease lapsed and the other took it.
+      const lapsed = {
+        forUser: (_userId: number, fn: () => Promise<unknown>) => fn(),
+      } as unknown as BillingLock;
+      const run = (store: ReportedUsageStore) =>
+        new UsageReporter({
+          gateway: gateway(),
+          catalog: container.make(Plans).catalog,
+          resolver: container.make(PlanResolver),
+          subscriptions: container.make(SubscriptionRepository),
+          users: container.make(Users),
+          lock: lapsed,
+          store,
+          clock: appClock,
+          subscription: 'default',
+          ledger: container.make(UsageLedger),
+        }).report({ userId: user.id });
+
+      const stalled = run(new StallingStore(db, appClock));
+      await hasRead.promise;
+      await use(user.id, 5);
+      const [other] = await run(new ReportedUsageStore(db, appClock));
+      expect(other).toMatchObject({ status: 'reported', total: 35, sent: 35 });
+      stall.resolve();
+      const [late] = await stalled;
+      // It read 30 with nothing reported: sending 30 more now would bill 65.
+      expect(late).toMatchObject({ status: 'failed' });
+      expect(await upcomingQuantity(customerId, subscriptionId)).toBe(35);
+      expect((await reporter().report({ userId: user.id }))[0]).toMatchObject({
+        status: 'up_to_date',
+        total: 35,
+      });
     });
 
     it('skips a user whose plan has no metered price, and reports nothing for them', async () => {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Clock } from '../../core/clock.js';
 import type { Database } from '../../database/types.js';
 import type {} from './tables.js';
@@ -39,8 +39,12 @@ export class ReportedUsageStore {
     };
   }
 
-  /** Marks `total` as being sent, before the provider is called. */
-  async pend(key: ReportKey, total: number): Promise<void> {
+  /**
+   * Marks `total` as being sent, before the provider is called — only if the record still says what
+   * this run last saw: false when another run moved it meanwhile (a holder whose lock lapsed while
+   * it stalled), and this run must not send.
+   */
+  async pend(key: ReportKey, total: number, seen: ReportedUsage): Promise<boolean> {
     const updated_at = this.clock.now().toISOString();
     await this.db
       .insertInto('usage_reports')
@@ -49,23 +53,41 @@ export class ReportedUsageStore {
         meter: key.meter,
         period_start: key.periodStart,
         reported_units: 0,
-        pending_units: total,
+        pending_units: null,
         updated_at,
       })
-      .onConflict((oc) =>
-        oc.columns(['user_id', 'meter', 'period_start']).doUpdateSet({ pending_units: total, updated_at }),
-      )
+      .onConflict((oc) => oc.columns(['user_id', 'meter', 'period_start']).doNothing())
       .execute();
-  }
-
-  /** The provider has `total`. */
-  async confirm(key: ReportKey, total: number): Promise<void> {
-    await this.db
+    const result = await this.db
       .updateTable('usage_reports')
-      .set({ reported_units: total, pending_units: null, updated_at: this.clock.now().toISOString() })
+      .set({ pending_units: total, updated_at })
       .where('user_id', '=', String(key.userId))
       .where('meter', '=', key.meter)
       .where('period_start', '=', key.periodStart)
+      .where('reported_units', '=', seen.reported)
+      .where((eb) =>
+        seen.pending === null ? eb('pending_units', 'is', null) : eb('pending_units', '=', seen.pending),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** The provider has `total`; a record already past it (another run went further) is left as it is. */
+  async confirm(key: ReportKey, total: number): Promise<void> {
+    await this.db
+      .updateTable('usage_reports')
+      .set({
+        reported_units: total,
+        // A larger total another run marked stays marked, to be sent again if that run died.
+        pending_units: sql<
+          number | null
+        >`case when pending_units > ${total} then pending_units else null end`,
+        updated_at: this.clock.now().toISOString(),
+      })
+      .where('user_id', '=', String(key.userId))
+      .where('meter', '=', key.meter)
+      .where('period_start', '=', key.periodStart)
+      .where('reported_units', '<', total)
       .execute();
   }
 }

@@ -80,6 +80,8 @@ function nothing(userId: number, plan: string | null): Omit<UsageReportLine, 'st
  * sends only the increment over what `usage_reports` says the provider has, under the
  * user's billing lock (one reporter per user across instances), and a total is marked pending
  * before it is sent, so a run cut short sends it again under the same identifier, counted once.
+ * The mark is a compare-and-set on what the run read: a run whose lock lapsed while it stalled
+ * sends nothing once another run has moved the record on.
  */
 export class UsageReporter {
   constructor(private readonly deps: UsageReporterDeps) {}
@@ -154,6 +156,8 @@ export class UsageReporter {
       to: last,
     });
     const state = await store.read(key);
+    // What this run last knew of the record: it sends a new total only if no other run moved it since.
+    let seen = state;
     let reported = state.reported;
     const previously = reported;
     // Inside the period, whatever `until` says: the provider bills usage by its timestamp.
@@ -173,10 +177,11 @@ export class UsageReporter {
       });
       await store.confirm(key, next);
       reported = next;
+      seen = { reported: next, pending: null };
     };
     if (state.pending !== null && state.pending > reported) await deliver(state.pending);
     if (total > reported) {
-      await store.pend(key, total);
+      if (!(await store.pend(key, total, seen))) throw BillingError.requestInProgress();
       await deliver(total);
     }
     return {
