@@ -1,4 +1,5 @@
 import { type ConfigSlice, envBool, envInt } from '../core/config.js';
+import { ConfigurationError } from '../core/errors.js';
 import { parsePolicy, type RateLimitPolicy } from '../rate-limits/policy.js';
 import { type NotificationKind, parseKinds } from './notifications/kinds.js';
 
@@ -34,6 +35,12 @@ export interface AccountsConfig {
     answerMs: number;
   };
   twoFactor: {
+    /**
+     * `all`: every user must set up an authenticator app (after the password they reach only the
+     * account page until they do, and cannot turn it off). `none`: each user chooses. For a role,
+     * `TwoFactor.requireWhen`.
+     */
+    required: 'none' | 'all';
     /** Second-factor codes per user (after a right password): throttled like passwords. */
     throttle: RateLimitPolicy;
     /** Wrong codes in a row that lock the second factor (and mail the user). */
@@ -88,6 +95,7 @@ export const accountsConfig: ConfigSlice<'accounts'> = {
         answerMs: 250,
       },
       twoFactor: {
+        required: 'none',
         throttle: { points: 5, durationSeconds: 60, maxBlockSeconds: 900 },
         lockAfter: 10,
         lockMinutes: 60,
@@ -120,6 +128,7 @@ export const accountsConfig: ConfigSlice<'accounts'> = {
         answerMs: envInt(env.ACCOUNTS_PASSWORD_RESET_ANSWER_MS, 'ACCOUNTS_PASSWORD_RESET_ANSWER_MS'),
       },
       twoFactor: {
+        required: twoFactorRequired(env.TWO_FACTOR_REQUIRED),
         throttle: parsePolicy(env.THROTTLE_TWO_FACTOR, 'THROTTLE_TWO_FACTOR'),
         lockAfter: envInt(env.TWO_FACTOR_LOCK_AFTER, 'TWO_FACTOR_LOCK_AFTER'),
         lockMinutes: envInt(env.TWO_FACTOR_LOCK_MINUTES, 'TWO_FACTOR_LOCK_MINUTES'),
@@ -133,3 +142,9 @@ export const accountsConfig: ConfigSlice<'accounts'> = {
     },
   }),
 };
+
+function twoFactorRequired(value: string | undefined): 'none' | 'all' | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'none' || value === 'all') return value;
+  throw new ConfigurationError(`TWO_FACTOR_REQUIRED must be "none" or "all", got "${value}".`);
+}

@@ -48,6 +48,8 @@ export class SignedInFromNewDevice {
     readonly user: User,
     readonly origin: RequestOrigin,
     readonly at: Date,
+    /** How the user signed in (`amr`: `pwd`, `otp`). */
+    readonly methods: readonly string[] = ['pwd'],
   ) {}
 }
 

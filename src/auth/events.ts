@@ -26,8 +26,9 @@ export class LoggedOut {
 }
 
 /**
- * A user signed in with their password (the login page). Raised after the session is theirs;
- * carries the client's address and browser for whoever keeps track of devices.
+ * A user signed in on the login page (the password, and the second factor when they have one).
+ * Raised after the session is theirs; carries the client's address and browser for whoever keeps
+ * track of devices, and how the user proved who they are.
  */
 export class SignedIn {
   constructor(
@@ -36,5 +37,7 @@ export class SignedIn {
     readonly ip: string | undefined,
     readonly userAgent: string | undefined,
     readonly at: Date,
+    /** OpenID Connect `amr` values: `pwd`, then `otp` for a code from the app or a recovery code. */
+    readonly methods: readonly string[] = ['pwd'],
   ) {}
 }

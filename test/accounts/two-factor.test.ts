@@ -58,7 +58,7 @@ describe('two-factor authentication (authenticator app, recovery codes) over HTT
       config: { accounts: { twoFactor: { throttle: { points: 4, durationSeconds: 60 }, lockAfter: 3 } } },
     });
     const users = t.app.container.make(Users);
-    for (const name of ['ada', 'bob', 'cy', 'dee', 'eve', 'fay'])
+    for (const name of ['ada', 'bob', 'cy', 'dee', 'eve', 'fay', 'gus'])
       await users.create({ name, email: `${name}@example.com`, password: PASSWORD });
   });
   afterAll(() => t?.close());
@@ -142,6 +142,23 @@ describe('two-factor authentication (authenticator app, recovery codes) over HTT
       code: codeAt(seed, t.clock.now()),
     });
     expect(next.status).toBe(302);
+  });
+
+  it('the new-device notice says the sign-in gave a code', async () => {
+    const { codes } = await enrol('gus@example.com');
+    const phone = new (class extends Browser {
+      override request(path: string, init: RequestInit = {}) {
+        const headers = new Headers(init.headers);
+        headers.set('user-agent', 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148');
+        return super.request(path, { ...init, headers });
+      }
+    })(t);
+    expect((await phone.submit('/login', { email: 'gus@example.com', password: PASSWORD })).status).toBe(302);
+    expect((await post(phone, '/login/two-factor', '/login/two-factor', { code: codes[0]! })).status).toBe(
+      302,
+    );
+    const mail = await t.mailbox.waitFor('gus@example.com', (m) => /New sign-in/.test(m.subject ?? ''));
+    expect(mail.text).toContain('signed in to with the password and a one-time code from a device');
   });
 
   it('takes each recovery code once, and of two parallel uses of one code exactly one wins', async () => {

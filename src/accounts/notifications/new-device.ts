@@ -6,6 +6,14 @@ export interface NewDeviceData {
   name: string;
   origin: RequestOrigin;
   at: string;
+  /** How the user signed in (`amr`); absent in notices queued before it was recorded. */
+  methods?: string[];
+}
+
+/** "with the password and a one-time code" for the notice. */
+function signedInWith(methods: readonly string[] | undefined): string {
+  if (!methods?.length) return '';
+  return methods.includes('otp') ? ' with the password and a one-time code' : ' with the password alone';
 }
 
 export const newDeviceMail = noticeMail<NewDeviceData>({
@@ -13,7 +21,7 @@ export const newDeviceMail = noticeMail<NewDeviceData>({
   subject: (_, ctx) => `New sign-in to your ${ctx.appName} account`,
   paragraphs: (d, ctx) => [
     `Hello ${d.name},`,
-    `Your ${ctx.appName} account was signed in to from a device we had not seen before, ${describeOrigin(d.origin, d.at)}.`,
+    `Your ${ctx.appName} account was signed in to${signedInWith(d.methods)} from a device we had not seen before, ${describeOrigin(d.origin, d.at)}.`,
     'If this was you, there is nothing to do. If it was not, change your password now.',
   ],
   action: (_, ctx) => ({ label: 'Reset your password', url: ctx.url('/forgot-password') }),
@@ -24,12 +32,12 @@ export const newDeviceNotification = defineNotification({
   kind: 'new-device',
   event: SignedInFromNewDevice,
   template: newDeviceMail,
-  async deliver({ user, origin, at }, notice) {
+  async deliver({ user, origin, at, methods }, notice) {
     await notice.send({
       key: `new-device:${user.id}:${at.toISOString()}`,
       userId: user.id,
       to: user.email,
-      data: { name: user.name, origin, at: at.toISOString() },
+      data: { name: user.name, origin, at: at.toISOString(), methods: [...methods] },
     });
   },
 });

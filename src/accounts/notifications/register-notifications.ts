@@ -55,10 +55,10 @@ export function registerNotifications(app: Application): Notifications {
 
   const devices = new KnownDevices(app.db);
   container.instance(KnownDevices, devices);
-  events.listen(SignedIn, async ({ user, ip, userAgent, at }) => {
+  events.listen(SignedIn, async ({ user, ip, userAgent, at, methods }) => {
     const origin = { ...(ip ? { ip } : {}), ...(userAgent ? { userAgent } : {}) };
     if ((await devices.sighted(user.id, origin, at)) === 'new')
-      await events.dispatch(new SignedInFromNewDevice(user, origin, at));
+      await events.dispatch(new SignedInFromNewDevice(user, origin, at, methods));
   });
   return notifications;
 }

@@ -62,8 +62,11 @@ export class TwoFactorChallengeController {
       case 'accepted': {
         await limit.clear(`user:${user.id}`);
         forgetPendingLogin(session);
-        login(c, user, now, [...pending.methods, 'otp']);
-        await this.events.dispatch(new SignedIn(user, socketAddress(c), c.req.header('user-agent'), now));
+        const methods = [...pending.methods, 'otp'];
+        login(c, user, now, methods);
+        await this.events.dispatch(
+          new SignedIn(user, socketAddress(c), c.req.header('user-agent'), now, methods),
+        );
         if (wantsJson(c))
           return c.json({ message: 'Signed in.', redirect: pending.intended ?? this.options.home });
         return c.redirect(pending.intended ?? this.options.home, 302);

@@ -3,6 +3,7 @@ import { AppEncryptionKey } from '../../kernel/app-key.js';
 import type { Application } from '../../kernel/application.js';
 import { RateLimits } from '../../rate-limits/rate-limits.js';
 import { TwoFactorChallengeController } from './challenge-controller.js';
+import { requireTwoFactor } from './require-two-factor.js';
 import { TwoFactor } from './two-factor.js';
 import { TwoFactorController } from './two-factor-controller.js';
 
@@ -17,9 +18,15 @@ export function registerTwoFactor(app: Application): void {
     issuer: config.app.name,
     lockAfter: settings.lockAfter,
     lockMinutes: settings.lockMinutes,
+    requiredForAll: settings.required === 'all',
   });
   container.instance(TwoFactor, twoFactor);
   container.make(RateLimits).define('two-factor.account', settings.throttle);
+  const enforce = requireTwoFactor(twoFactor);
+  router.middleware.appendToGroup('web', function requireTwoFactorWhenAsked(c, next) {
+    // `requireWhen` may be set after registration: decided per request, free when nobody must.
+    return twoFactor.mayBeRequired ? enforce(c, next) : next();
+  });
   container.make(LoginSteps).useSecondFactor({
     path: '/login/two-factor',
     requires: (user) => twoFactor.enabled(user.id),

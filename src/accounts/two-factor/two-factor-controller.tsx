@@ -8,6 +8,7 @@ import { requestOrigin } from '../request-origin.js';
 import { TwoFactor } from './two-factor.js';
 import { RecoveryCodesPage, SetupPage } from './two-factor-pages.js';
 
+export const STAYS_ON = 'Your account needs two-factor authentication: it cannot be turned off.';
 export const WRONG_SETUP_CODE = 'This code is not the one the app shows. Check the app and try again.';
 
 /** Pages that show a secret (the seed, recovery codes) are never kept by a cache. */
@@ -67,7 +68,9 @@ export class TwoFactorController {
 
   /** `POST /account/two-factor/disable` (fresh sign-in): turns the app off, the codes with it. */
   async disable(c: Context): Promise<Response> {
-    const removed = await this.twoFactor.disable(currentUser(c)!, requestOrigin(c));
+    const user = currentUser(c)!;
+    if (await this.twoFactor.requiredFor(user)) return this.done(c, STAYS_ON, 409);
+    const removed = await this.twoFactor.disable(user, requestOrigin(c));
     return this.done(
       c,
       removed ? 'Two-factor authentication is off.' : 'Two-factor authentication was not on.',

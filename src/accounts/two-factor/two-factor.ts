@@ -21,6 +21,8 @@ export interface TwoFactorOptions {
   lockAfter: number;
   /** How long a lock lasts. */
   lockMinutes: number;
+  /** Every user must have the app (`accounts.twoFactor.required: 'all'`). */
+  requiredForAll?: boolean;
 }
 
 export interface TwoFactorState {
@@ -48,6 +50,7 @@ export type CodeCheck =
  */
 export class TwoFactor {
   readonly recoveryCodes: RecoveryCodes;
+  #requiredWhen: ((user: User) => boolean | Promise<boolean>) | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -57,6 +60,28 @@ export class TwoFactor {
     private readonly options: TwoFactorOptions,
   ) {
     this.recoveryCodes = new RecoveryCodes(db);
+  }
+
+  /**
+   * Requires the app of the users `rule` picks (a role, say), beside `required: 'all'`: they set
+   * it up before reaching anything else, and cannot turn it off.
+   *
+   * @example
+   * app.container.make(TwoFactor).requireWhen((user) => (user as Staff).role === 'admin');
+   */
+  requireWhen(rule: (user: User) => boolean | Promise<boolean>): this {
+    this.#requiredWhen = rule;
+    return this;
+  }
+
+  /** Whether `user` must have the app. */
+  async requiredFor(user: User): Promise<boolean> {
+    return !!this.options.requiredForAll || !!(await this.#requiredWhen?.(user));
+  }
+
+  /** Whether anyone may be required to have the app (the `web` group checks only then). */
+  get mayBeRequired(): boolean {
+    return !!this.options.requiredForAll || this.#requiredWhen !== undefined;
   }
 
   async state(userId: number): Promise<TwoFactorState> {
