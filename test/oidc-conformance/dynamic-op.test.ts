@@ -104,8 +104,45 @@ describe(`Dynamic OP certification modules (${engine})`, () => {
     expect(metadata.id_token_signing_alg_values_supported).not.toContain('none');
   });
 
-  it('oidcc-userinfo-rs256 (not passing: userinfo responses are JSON, never signed; userinfo_signing_alg_values_supported is absent)', () => {
-    expect(metadata).not.toHaveProperty('userinfo_signing_alg_values_supported');
+  it('oidcc-userinfo-rs256', async () => {
+    expect(metadata.userinfo_signing_alg_values_supported).toEqual(['RS256']);
+    const client = await registered({ userinfo_signed_response_alg: 'RS256' });
+    const { tokens, claims } = await codeFlow(client, { params: { scope: 'openid email' } });
+    const res = await oauth.userInfoRequest(plan.as, client.client.oauth, tokens.access_token, insecure);
+    expect(res.headers.get('content-type')).toBe('application/jwt');
+    const jwt = await res.clone().text();
+    // Signed by the server's current key, with iss and aud (Core §5.3.2).
+    const { payload, protectedHeader } = await jwtVerify(jwt, createLocalJWKSet(await jwks()), {
+      issuer: ISSUER,
+      audience: client.client.id,
+      currentDate: plan.t.clock.now(),
+    });
+    expect(protectedHeader).toMatchObject({ alg: 'RS256', kid: expect.any(String) });
+    expect(payload).toMatchObject({ sub: claims.sub, email: 'ada@example.com' });
+    const read = await userInfo(
+      {
+        ...client,
+        client: {
+          ...client.client,
+          oauth: { ...client.client.oauth, userinfo_signed_response_alg: 'RS256' },
+        },
+      },
+      tokens.access_token,
+      claims.sub,
+      res,
+    );
+    expect(read.email).toBe('ada@example.com');
+  });
+
+  it("registration refuses a userinfo_signed_response_alg other than the server's own", async () => {
+    for (const alg of ['HS256', 'none', 'ES256', 7]) {
+      const res = await register({ redirect_uris: [REDIRECT], userinfo_signed_response_alg: alg });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({
+        error: 'invalid_client_metadata',
+        error_description: "The userinfo_signed_response_alg must be RS256, this server's signing algorithm.",
+      });
+    }
   });
 
   it('oidcc-ensure-redirect-uri-in-authorization-request', async () => {

@@ -1,5 +1,5 @@
 import { OAuthError } from '../errors.js';
-import { checkClientMetadata } from '../registration/client-metadata.js';
+import { checkClientMetadata, type MetadataLimits } from '../registration/client-metadata.js';
 import type { Scopes } from '../scopes.js';
 import type { NewClient } from '../stores/contracts.js';
 
@@ -25,11 +25,7 @@ export function documentError(clientId: string, reason: string): OAuthError {
  * checked as a dynamic registration is; `scope`, if given, limits the client to the scopes this
  * server defines among them. Its name defaults to the document's host.
  */
-export function documentClient(
-  clientId: string,
-  body: string,
-  limits: { scopes: Scopes; maxRedirects: number },
-): NewClient {
+export function documentClient(clientId: string, body: string, limits: MetadataLimits): NewClient {
   let document: unknown;
   try {
     document = JSON.parse(body);

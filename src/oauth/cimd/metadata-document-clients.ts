@@ -25,7 +25,7 @@ export class MetadataDocumentClients implements Pick<ClientStore, 'find'> {
   static inject = [OAuthStoreKey, Scopes, ClockKey, ConfigKey] as const;
   readonly #config: ClientIdMetadataDocumentsConfig;
   readonly #policy: AddressPolicy;
-  readonly #maxRedirects: number;
+  readonly #limits: { maxRedirects: number; signingAlgorithm: string };
   /** Until when each document is fresh (epoch milliseconds, by the clock). */
   readonly #fresh = new Map<string, number>();
   readonly #inFlight = new Map<string, Promise<ClientRecord | undefined>>();
@@ -38,7 +38,10 @@ export class MetadataDocumentClients implements Pick<ClientStore, 'find'> {
   ) {
     this.#config = config.oauth.clientIdMetadataDocuments;
     this.#policy = new AddressPolicy(this.#config.allowAddressRanges);
-    this.#maxRedirects = config.oauth.maxRedirectsPerClient;
+    this.#limits = {
+      maxRedirects: config.oauth.maxRedirectsPerClient,
+      signingAlgorithm: config.oauth.signingAlgorithm,
+    };
   }
 
   get enabled(): boolean {
@@ -78,7 +81,7 @@ export class MetadataDocumentClients implements Pick<ClientStore, 'find'> {
     }
     const client = documentClient(id, fetched.body, {
       scopes: this.scopes,
-      maxRedirects: this.#maxRedirects,
+      ...this.#limits,
     });
     const now = this.clock.now();
     await this.store.clients.saveDocumentClient(client, now.toISOString());

@@ -66,6 +66,7 @@ export class RegistrationController {
     return checkClientMetadata(body, {
       scopes: this.scopes,
       maxRedirects: this.config.oauth.maxRedirectsPerClient,
+      signingAlgorithm: this.config.oauth.signingAlgorithm,
     });
   }
 }

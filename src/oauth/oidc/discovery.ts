@@ -23,6 +23,8 @@ export function openIdConfiguration(
     backchannel_logout_session_supported: true,
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: [config.oauth.signingAlgorithm],
+    // Core §5.3.2: for clients registered with userinfo_signed_response_alg.
+    userinfo_signing_alg_values_supported: [config.oauth.signingAlgorithm],
     claims_supported: [...new Set([...ID_TOKEN_CLAIMS, ...Object.values(CLAIMS_BY_SCOPE).flat()])],
     prompt_values_supported: ['none', 'login', 'consent'],
     // Core §3.1.2.1 `acr_values`: one factor or two (see docs/sign-in.md); the ID token says which.

@@ -35,6 +35,12 @@ export class IdTokenSigner {
     return signCompact(signing, this.#header(signing), payload);
   }
 
+  /** Signs another JWT of the OpenID provider under the same header (a signed userinfo response, Core §5.3.2). */
+  async signClaims(claims: Record<string, unknown>): Promise<string> {
+    const signing = await this.keys.currentKey();
+    return signCompact(signing, this.#header(signing), claims);
+  }
+
   #header(signing: Signing): string {
     let header = this.#headers.get(signing.kid);
     if (header === undefined) {

@@ -13,13 +13,15 @@ const PAGES = [
 const metadataError = (description: string) => OAuthError.invalidClientMetadata(description);
 
 /**
- * The registration's `logo_uri`, `policy_uri` and `tos_uri` (RFC 7591 §2: shown to the user), and
- * its public keys, `jwks` or `jwks_uri` (never both, §2; one of them for `private_key_jwt`), each
- * URL by `clientUrlProblem`'s rules; else `invalid_client_metadata`.
+ * The registration's `logo_uri`, `policy_uri` and `tos_uri` (RFC 7591 §2: shown to the user), its
+ * public keys, `jwks` or `jwks_uri` (never both, §2; one of them for `private_key_jwt`), each URL
+ * by `clientUrlProblem`'s rules, and `userinfo_signed_response_alg` (OpenID Connect Registration
+ * §2); else `invalid_client_metadata`.
  */
 export function checkClientExtras(
   input: Readonly<Record<string, unknown>>,
   authMethod: string,
+  signingAlgorithm: string,
 ): ClientExtras {
   const extras: ClientExtras = { ...NO_EXTRAS };
   for (const [field, key] of PAGES) {
@@ -45,6 +47,16 @@ export function checkClientExtras(
   if (authMethod === 'private_key_jwt' && !extras.jwks && !extras.jwksUri) {
     throw metadataError('A private_key_jwt client must register its keys: jwks or jwks_uri.');
   }
+  const userinfo = input.userinfo_signed_response_alg;
+  if (userinfo !== undefined) {
+    // Core §5.3.2: signed by this server's key; unsigned JSON is the default (leave the field out).
+    if (userinfo !== signingAlgorithm) {
+      throw metadataError(
+        `The userinfo_signed_response_alg must be ${signingAlgorithm}, this server's signing algorithm.`,
+      );
+    }
+    extras.userinfoSignedResponseAlg = signingAlgorithm;
+  }
   const signing = input.token_endpoint_auth_signing_alg;
   if (signing !== undefined && !(ASSERTION_ALGORITHMS as readonly unknown[]).includes(signing)) {
     throw metadataError(
@@ -60,5 +72,7 @@ export function extrasResponse(extras: ClientExtras): Record<string, unknown> {
   for (const [field, key] of PAGES) if (extras[key] !== null) fields[field] = extras[key];
   if (extras.jwks) fields.jwks = extras.jwks;
   if (extras.jwksUri) fields.jwks_uri = extras.jwksUri;
+  if (extras.userinfoSignedResponseAlg)
+    fields.userinfo_signed_response_alg = extras.userinfoSignedResponseAlg;
   return fields;
 }

@@ -41,6 +41,8 @@ export interface ClientMetadata {
 export interface MetadataLimits {
   scopes: Scopes;
   maxRedirects: number;
+  /** The server's signing algorithm: the only `userinfo_signed_response_alg` it can honour. */
+  signingAlgorithm: string;
 }
 
 const metadataError = (description: string) => OAuthError.invalidClientMetadata(description);
@@ -122,7 +124,7 @@ export function checkClientMetadata(body: unknown, limits: MetadataLimits): Clie
 
   return {
     logout: checkLogoutMetadata(input, { publicClient, maxRedirects: limits.maxRedirects }),
-    extras: checkClientExtras(input, authMethod),
+    extras: checkClientExtras(input, authMethod, limits.signingAlgorithm),
     clientName: name.trim(),
     redirectUris,
     grantTypes: [...new Set(grantTypes)],
