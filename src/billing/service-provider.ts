@@ -10,9 +10,12 @@ import { type PaymentGateway, PaymentGatewayKey } from './gateway/payment-gatewa
 import { Invoices } from './invoices/invoices.js';
 import { billingMigrations } from './migrations.js';
 import { RequestKeys } from './request-keys.js';
+import { CheckoutAdoptions } from './subscriptions/checkout-adoption.js';
+import { ProviderUpdates } from './subscriptions/provider-updates.js';
 import { SubscriptionRepository } from './subscriptions/subscription-repository.js';
 import { Subscriptions } from './subscriptions/subscriptions.js';
 import { WebhookEvents } from './webhooks/webhook-events.js';
+import { WebhookSubscriptions } from './webhooks/webhook-subscriptions.js';
 
 /** Makes a gateway for the application (an edition's `createGateway`, or a test's own). */
 export type GatewayFactory = (app: Application) => Promise<PaymentGateway>;
@@ -68,8 +71,11 @@ export function billingProvider(options: BillingProviderOptions = {}): ServicePr
         SubscriptionRepository,
         Customers,
         Subscriptions,
+        ProviderUpdates,
+        CheckoutAdoptions,
         Invoices,
         WebhookEvents,
+        WebhookSubscriptions,
       ]) {
         app.container.singleton(service as Constructor);
       }

@@ -298,7 +298,7 @@ describe(`Stripe Checkout and the billing portal (${engine})`, () => {
   it('an edition without hosted pages (Braintree) says so', async () => {
     const gateway = { capabilities: braintreeCapabilities } as unknown as PaymentGateway;
     const none = null as never;
-    const checkouts = new Checkouts(gateway, none, none, none, none, none, none);
+    const checkouts = new Checkouts(gateway, none, none, none, none, none, none, none);
     const user = await newUser();
     const error = await expectBillingError(
       checkouts.portalUrl(user, 'https://app.test'),

@@ -15,6 +15,7 @@ import {
   PaymentGatewayKey,
 } from '../gateway/payment-gateway.js';
 import { RequestKeys } from '../request-keys.js';
+import { CheckoutAdoptions } from '../subscriptions/checkout-adoption.js';
 import type { Subscription } from '../subscriptions/subscription.js';
 import { type NewSubscriptionOptions, Subscriptions } from '../subscriptions/subscriptions.js';
 import { validateTaxPercentage } from '../tax.js';
@@ -74,6 +75,7 @@ export class Checkouts {
     DbKey,
     ConfigKey,
     LoggerKey,
+    CheckoutAdoptions,
   ] as const;
 
   constructor(
@@ -84,6 +86,7 @@ export class Checkouts {
     private readonly db: Kysely<Database>,
     private readonly config: TollgateConfig,
     private readonly logger: Logger,
+    private readonly adoptions: CheckoutAdoptions,
   ) {}
 
   /** `newSubscription(name, plan).checkout(options)`: a session in subscription mode. */
@@ -183,7 +186,7 @@ export class Checkouts {
     if (session.mode !== 'subscription' || session.status !== 'complete' || !session.subscription)
       return done;
     const adoption = { session, subscription: session.subscription, user: owner };
-    const subscription = await this.subscriptions.adoptCheckout(this.db, adoption);
+    const subscription = await this.adoptions.adoptCheckout(this.db, adoption);
     if (subscription) done.subscription = subscription;
     else
       this.logger.error(
@@ -191,7 +194,7 @@ export class Checkouts {
         'Checkout subscription not stored: the user already has a live one with that name',
       );
     try {
-      await this.subscriptions.keepCheckoutCard(adoption);
+      await this.adoptions.keepCheckoutCard(adoption);
     } catch (err) {
       this.logger.warn({ err, session: session.id }, 'could not keep the card paid with in Checkout');
     }

@@ -387,7 +387,7 @@ export interface WebhookEvent {
   record?: () => Promise<void>;
 }
 
-/** A subscription's state as a webhook event reports it (see `Subscriptions.applyProviderState`). */
+/** A subscription's state as a webhook event reports it (see `ProviderUpdates.applyProviderState`). */
 export interface SubscriptionSync {
   subscription: GatewaySubscription;
   /** When that state was current at the provider (Stripe: the event's `created`; Braintree: its timestamp). */

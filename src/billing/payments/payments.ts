@@ -14,9 +14,9 @@ import {
   type PaymentGateway,
   PaymentGatewayKey,
 } from '../gateway/payment-gateway.js';
+import { ProviderUpdates } from '../subscriptions/provider-updates.js';
 import { awaitsFirstPayment, ended } from '../subscriptions/status.js';
 import { SubscriptionRepository } from '../subscriptions/subscription-repository.js';
-import { Subscriptions } from '../subscriptions/subscriptions.js';
 import { gatewayMethod } from './gateway-method.js';
 
 const ENDED = new Set(['canceled', 'incomplete_expired']);
@@ -30,7 +30,7 @@ export class Payments {
   static inject = [
     PaymentGatewayKey,
     Customers,
-    Subscriptions,
+    ProviderUpdates,
     DbKey,
     ClockKey,
     SubscriptionRepository,
@@ -40,7 +40,7 @@ export class Payments {
   constructor(
     private readonly gateway: PaymentGateway,
     private readonly customers: Customers,
-    private readonly subscriptions: Subscriptions,
+    private readonly providerUpdates: ProviderUpdates,
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly repository: SubscriptionRepository,
@@ -118,7 +118,7 @@ export class Payments {
     if (!payment.subscriptionId) return;
     const remote = await this.gateway.findSubscription(payment.subscriptionId);
     if (!remote) return;
-    await this.subscriptions.applyProviderState(this.db, {
+    await this.providerUpdates.applyProviderState(this.db, {
       subscription: remote,
       // The provider's time of this answer: ordered against webhooks on the provider's clock.
       at: remote.asOf ?? this.clock.now(),

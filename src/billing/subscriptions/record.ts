@@ -46,3 +46,9 @@ export type SubscriptionUpdate = Partial<
     'providerId' | 'plan' | 'quantity' | 'trialEndsAt' | 'endsAt' | 'status' | 'providerUpdatedAt'
   >
 >;
+
+/** A time as a record stores it: ISO 8601, or null. */
+export function isoOrNull(date: Date | string | null): string | null {
+  if (date === null) return null;
+  return typeof date === 'string' ? date : date.toISOString();
+}

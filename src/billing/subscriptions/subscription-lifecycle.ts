@@ -1,3 +1,6 @@
+import type { EventDispatcher } from '../../core/events.js';
+import type { SubscriptionRecord } from './record.js';
+
 /**
  * A subscription's trial ends soon (Stripe `customer.subscription.trial_will_end`, three days
  * before; providers without that notice get it from a scheduled scan of the trials).
@@ -27,4 +30,16 @@ export class SubscriptionCancelled {
     readonly endsAt: string,
     readonly by: 'user' | 'provider',
   ) {}
+}
+
+/** Raises `SubscriptionCancelled` for a record that now has an end (none for one that has not). */
+export async function announceCancelled(
+  events: EventDispatcher | undefined,
+  record: SubscriptionRecord,
+  by: 'user' | 'provider',
+): Promise<void> {
+  if (record.endsAt === null) return;
+  await events?.dispatch(
+    new SubscriptionCancelled(record.userId, record.providerId, record.plan, record.endsAt, by),
+  );
 }

@@ -1,31 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
 import type { EventDispatcher } from '../../core/events.js';
 import { ClockKey, ConfigKey, EventsKey } from '../../core/keys.js';
 import { isUniqueViolation } from '../../database/errors.js';
-import type { Database } from '../../database/types.js';
-import type { BillableUser, User } from '../billable-user.js';
+import type { BillableUser } from '../billable-user.js';
 import { BillingLock } from '../billing-lock.js';
 import { Customers } from '../customers/customers.js';
 import { BillingError, IncompletePayment } from '../errors.js';
 import {
-  type GatewayCheckoutSession,
   type GatewayPayment,
   type GatewaySubscription,
   type PaymentGateway,
   PaymentGatewayKey,
   type ResumeContext,
-  type SubscriptionSync,
 } from '../gateway/payment-gateway.js';
 import { RequestKeys } from '../request-keys.js';
 import { validateTaxPercentage } from '../tax.js';
-import { isStale, providerChanges, providerTime } from './provider-sync.js';
-import type { SubscriptionRecord, SubscriptionUpdate } from './record.js';
+import { providerTime } from './provider-sync.js';
+import { isoOrNull, type SubscriptionRecord, type SubscriptionUpdate } from './record.js';
 import * as status from './status.js';
 import { Subscription, type SubscriptionOperations } from './subscription.js';
-import { SubscriptionCancelled } from './subscription-lifecycle.js';
+import { announceCancelled } from './subscription-lifecycle.js';
 import { SubscriptionRepository } from './subscription-repository.js';
 
 export interface NewSubscriptionOptions {
@@ -38,19 +34,11 @@ export interface NewSubscriptionOptions {
 }
 
 const DAY_MS = 86_400_000;
-/** The name a subscription gets when its provider object carries none (Cashier's default). */
-const DEFAULT_NAME = 'default';
-
-/** A completed Checkout Session, its subscription, and the user it was started for. */
-export interface CheckoutAdoption {
-  session: GatewayCheckoutSession;
-  subscription: GatewaySubscription;
-  user: User;
-}
-
 /**
- * Subscription operations over records; the `Subscription` handle and the builder are thin faces
- * over these. Status questions go to the status rules, with this service's clock.
+ * The owner's subscription operations over records (create, swap, quantity, cancel, resume); the
+ * `Subscription` handle and the builder are thin faces over these. Status questions go to the
+ * status rules, with this service's clock. What the provider reports is applied by
+ * `ProviderUpdates`; a hosted Checkout's subscription is stored by `CheckoutAdoptions`.
  */
 export class Subscriptions implements SubscriptionOperations {
   static inject = [
@@ -170,7 +158,7 @@ export class Subscriptions implements SubscriptionOperations {
         providerId: remote.id,
         plan: remote.plan,
         quantity: this.caps.supportsQuantities ? remote.quantity : null,
-        trialEndsAt: iso(remote.trialEndsAt ?? trialEndsAt),
+        trialEndsAt: isoOrNull(remote.trialEndsAt ?? trialEndsAt),
         status: remote.status,
         ...providerTime(remote),
       })
@@ -213,7 +201,7 @@ export class Subscriptions implements SubscriptionOperations {
     const updated = await this.repository.update(record.id, {
       providerId: remote.id,
       plan: remote.plan,
-      trialEndsAt: iso(trialEndsAt),
+      trialEndsAt: isoOrNull(trialEndsAt),
       endsAt: null,
       ...this.answered(remote),
     });
@@ -265,7 +253,7 @@ export class Subscriptions implements SubscriptionOperations {
     // In a trial the grace period ends with the trial; otherwise with the paid period.
     const endsAt = status.onTrial(record, now)
       ? record.trialEndsAt
-      : iso(remote.currentPeriodEnd ?? this.clock.now());
+      : isoOrNull(remote.currentPeriodEnd ?? this.clock.now());
     return this.repository.update(record.id, { endsAt, ...this.answered(remote) });
   }
 
@@ -311,22 +299,8 @@ export class Subscriptions implements SubscriptionOperations {
 
   /** Raises `SubscriptionCancelled` for a record that now has an end. */
   private async cancelled(record: SubscriptionRecord, by: 'user' | 'provider'): Promise<SubscriptionRecord> {
-    if (record.endsAt !== null)
-      await this.events?.dispatch(
-        new SubscriptionCancelled(record.userId, record.providerId, record.plan, record.endsAt, by),
-      );
+    await announceCancelled(this.events, record, by);
     return record;
-  }
-
-  /** The local record of a provider subscription (the newest, if a swap left several). */
-  async findByProviderId(providerId: string): Promise<SubscriptionRecord | undefined> {
-    return (await this.repository.findByProviderId(providerId)).at(-1);
-  }
-
-  /** Raises `SubscriptionCancelled` for the local records of a subscription the provider ended. */
-  async announceEndedByProvider(providerId: string): Promise<void> {
-    for (const record of await this.repository.findByProviderId(providerId))
-      await this.cancelled(record, 'provider');
   }
 
   private async cancelImmediately(record: SubscriptionRecord): Promise<SubscriptionRecord> {
@@ -389,103 +363,9 @@ export class Subscriptions implements SubscriptionOperations {
     return remote;
   }
 
-  /**
-   * The provider ended the subscription(s) with this id (the webhook controllers of every edition
-   * call this): each is ended as `status.endedByProvider` says. Returns how many changed.
-   */
-  async markEndedByProvider(providerId: string): Promise<number> {
-    const now = this.clock.now();
-    let changed = 0;
-    for (const record of await this.repository.findByProviderId(providerId)) {
-      const endsAt = status.endedByProvider(record, now);
-      if (endsAt === null) continue;
-      await this.repository.update(record.id, { endsAt });
-      changed++;
-    }
-    return changed;
-  }
-
   /** The provider's status from an API answer, stamped with the provider's time of it (when known). */
   private answered(remote: GatewaySubscription): SubscriptionUpdate {
     return { status: remote.status, ...providerTime(remote) };
-  }
-
-  /**
-   * Applies the state a webhook reports to the local subscription(s) with that provider id, over
-   * `db` (the receiver's transaction). State older than what a row holds is skipped. False when no
-   * row has that id (the receiver then lets the provider retry, or acknowledges, as `sync` says).
-   */
-  /** Locks the local rows of a provider subscription for the rest of `db`'s transaction. */
-  lockProviderRows(db: Kysely<Database>, providerId: string): Promise<void> {
-    return this.repository.using(db).lockByProviderId(providerId);
-  }
-
-  async applyProviderState(db: Kysely<Database>, sync: SubscriptionSync): Promise<boolean> {
-    const repository = this.repository.using(db);
-    const records = await repository.findByProviderId(sync.subscription.id);
-    const now = this.clock.now();
-    for (const found of records) {
-      // Replaced (a swap by re-creating whose local write failed): the row follows the replacement.
-      const moved = sync.replacedBy
-        ? await repository.update(found.id, { providerId: sync.replacedBy.id })
-        : undefined;
-      const record = moved ?? found;
-      const state = sync.replacedBy ? { ...sync, subscription: sync.replacedBy, ended: false } : sync;
-      if (isStale(record, state)) continue;
-      const changes = providerChanges(record, state, now, this.caps.supportsQuantities);
-      await repository.updateUnlessNewer(record.id, { ...changes, providerUpdatedAt: sync.at.toISOString() });
-    }
-    return records.length > 0;
-  }
-
-  /**
-   * A completed Checkout Session in subscription mode, fetched as it is now, with the user it was
-   * started for (`client_reference_id`, and that user's customer paid). Null for anything else: a
-   * payment or setup session, one still open, or one that is not this application's user's.
-   * Read outside any transaction; `adoptCheckout` then stores it inside one.
-   */
-  async checkoutToAdopt(sessionId: string): Promise<CheckoutAdoption | null> {
-    if (!this.caps.supportsHostedCheckout || !this.gateway.findCheckoutSession) return null;
-    const session = await this.gateway.findCheckoutSession(sessionId);
-    if (!session?.subscription || session.mode !== 'subscription' || session.status !== 'complete')
-      return null;
-    const user = await this.customers.userFor(Number(session.clientReferenceId), session.customerId);
-    return user ? { session, subscription: session.subscription, user } : null;
-  }
-
-  /**
-   * Stores the subscription a Checkout Session made, once, whoever comes first — the
-   * `checkout.session.completed` webhook (in its claim's transaction, `db`) or the customer's
-   * return to the success URL: a row with its provider id is returned as it is; otherwise one is
-   * inserted under the name the session was started with, unless a live subscription of that name
-   * exists (the unique index decides, so concurrent callers make one row). Undefined when another
-   * live subscription holds the name: the provider's stays unlinked, for `billing:reconcile`.
-   */
-  async adoptCheckout(db: Kysely<Database>, adoption: CheckoutAdoption): Promise<Subscription | undefined> {
-    const repository = this.repository.using(db);
-    const remote = adoption.subscription;
-    const owner = adoption.user as BillableUser;
-    const byId = async () => (await repository.findByProviderId(remote.id))[0];
-    const known = await byId();
-    if (known) return this.handle(known, owner);
-    const inserted = await repository.insertUnlessLive({
-      userId: owner.id,
-      name: remote.name ?? DEFAULT_NAME,
-      providerId: remote.id,
-      plan: remote.plan,
-      quantity: this.caps.supportsQuantities ? remote.quantity : null,
-      trialEndsAt: iso(remote.trialEndsAt),
-      status: remote.status,
-      ...providerTime(remote),
-    });
-    const record = inserted ?? (await byId());
-    return record && this.handle(record, owner);
-  }
-
-  /** After `adoptCheckout`: the card paid with becomes the card on file if the user has none. */
-  keepCheckoutCard(adoption: CheckoutAdoption): Promise<void> {
-    const { session, user } = adoption;
-    return this.customers.adoptCard(user, session.paymentMethodId, `tollgate-checkout-${session.id}`);
   }
 
   private resumeContext(record: SubscriptionRecord, now: Date): ResumeContext {
@@ -503,9 +383,4 @@ export class Subscriptions implements SubscriptionOperations {
       throw BillingError.unsupportedByEdition('Subscription quantities', this.caps.edition);
     }
   }
-}
-
-function iso(date: Date | null | string): string | null {
-  if (date === null) return null;
-  return typeof date === 'string' ? date : date.toISOString();
 }

@@ -8,9 +8,9 @@ import {
   PaymentGatewayKey,
   type SubscriptionSync,
 } from '../gateway/payment-gateway.js';
-import { Subscriptions } from '../subscriptions/subscriptions.js';
 import { WebhookEvents } from './webhook-events.js';
 import { runWebhookSteps, type WebhookHandler, type WebhookStep, webhookPipeline } from './webhook-steps.js';
+import { WebhookSubscriptions } from './webhook-subscriptions.js';
 
 /** `invoice.payment_succeeded` → `handleInvoicePaymentSucceeded`; `dispute_opened` → `handleDisputeOpened`. */
 export function handlerName(eventName: string): string {
@@ -42,12 +42,12 @@ export function handlerName(eventName: string): string {
  */
 export class WebhookController {
   /** Subclasses may append their own dependencies (and constructor parameters) after these four. */
-  static inject: readonly Binding[] = [PaymentGatewayKey, WebhookEvents, Subscriptions, LoggerKey];
+  static inject: readonly Binding[] = [PaymentGatewayKey, WebhookEvents, WebhookSubscriptions, LoggerKey];
 
   constructor(
     protected readonly gateway: PaymentGateway,
     protected readonly events: WebhookEvents,
-    protected readonly subscriptions: Subscriptions,
+    protected readonly subscriptions: WebhookSubscriptions,
     protected readonly logger: Logger,
   ) {}
 
@@ -65,7 +65,8 @@ export class WebhookController {
     return runWebhookSteps(c, this.steps, {
       gateway: this.gateway,
       events: this.events,
-      subscriptions: this.subscriptions,
+      providerUpdates: this.subscriptions.providerUpdates,
+      checkoutAdoptions: this.subscriptions.checkoutAdoptions,
       logger: this.logger,
       handlerFor: (eventName) => {
         const handler = (this as unknown as Record<string, WebhookHandler | undefined>)[
@@ -96,8 +97,9 @@ export class WebhookController {
    * Returns how many changed.
    */
   protected async cancelSubscription(providerSubscriptionId: string): Promise<number> {
-    const changed = await this.subscriptions.markEndedByProvider(providerSubscriptionId);
-    await this.subscriptions.announceEndedByProvider(providerSubscriptionId);
+    const { providerUpdates } = this.subscriptions;
+    const changed = await providerUpdates.markEndedByProvider(providerSubscriptionId);
+    await providerUpdates.announceEndedByProvider(providerSubscriptionId);
     return changed;
   }
 }

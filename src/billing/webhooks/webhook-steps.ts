@@ -3,7 +3,8 @@ import type { Logger } from '../../core/logger.js';
 import { SampledWarning } from '../../core/sampled-log.js';
 import { BillingError } from '../errors.js';
 import type { PaymentGateway, SubscriptionSync, WebhookEvent } from '../gateway/payment-gateway.js';
-import type { CheckoutAdoption, Subscriptions } from '../subscriptions/subscriptions.js';
+import type { CheckoutAdoption, CheckoutAdoptions } from '../subscriptions/checkout-adoption.js';
+import type { ProviderUpdates } from '../subscriptions/provider-updates.js';
 import type { ClaimOutcome, WebhookEvents } from './webhook-events.js';
 
 export type WebhookHandler = (payload: unknown, event: WebhookEvent) => unknown;
@@ -25,7 +26,10 @@ export interface WebhookDelivery {
 export interface WebhookParts {
   readonly gateway: PaymentGateway;
   readonly events: WebhookEvents;
-  readonly subscriptions: Subscriptions;
+  /** The provider's reports applied to the subscription rows. */
+  readonly providerUpdates: ProviderUpdates;
+  /** The subscription a completed Checkout Session made, stored as the user's. */
+  readonly checkoutAdoptions: CheckoutAdoptions;
   readonly logger: Logger;
   handlerFor(eventName: string): WebhookHandler | undefined;
   currentState(sync: SubscriptionSync): Promise<SubscriptionSync | undefined>;
@@ -79,11 +83,11 @@ function route(d: WebhookDelivery, parts: WebhookParts): void {
  */
 async function claim(d: WebhookDelivery, parts: WebhookParts): Promise<void> {
   const { event } = d;
-  const { subscriptions, logger } = parts;
+  const { providerUpdates, checkoutAdoptions, logger } = parts;
   try {
     // The session as it is now, read before the claim's transaction opens (no network inside it).
     const checkout = event.checkoutSessionId
-      ? await subscriptions.checkoutToAdopt(event.checkoutSessionId)
+      ? await checkoutAdoptions.checkoutToAdopt(event.checkoutSessionId)
       : null;
     d.checkout = checkout;
     d.outcome = await parts.events.claimAndApply(
@@ -91,7 +95,7 @@ async function claim(d: WebhookDelivery, parts: WebhookParts): Promise<void> {
       event.id,
       event.name,
       async (db) => {
-        if (checkout && !(await subscriptions.adoptCheckout(db, checkout))) {
+        if (checkout && !(await checkoutAdoptions.adoptCheckout(db, checkout))) {
           // Another live subscription holds the name: left for `billing:reconcile` to report.
           logger.error(
             { event: event.id, subscription: checkout.subscription.id, user: checkout.user.id },
@@ -101,10 +105,10 @@ async function claim(d: WebhookDelivery, parts: WebhookParts): Promise<void> {
         if (!event.sync) return true;
         // Read the provider's state with the rows locked: an API answer stored meanwhile (a swap)
         // waits, and lands after this, never under it.
-        await subscriptions.lockProviderRows(db, event.sync.subscription.id);
+        await providerUpdates.lockProviderRows(db, event.sync.subscription.id);
         const sync = await parts.currentState(event.sync);
         if (!sync) return true;
-        return (await subscriptions.applyProviderState(db, sync)) || sync.whenUnknown === 'acknowledge';
+        return (await providerUpdates.applyProviderState(db, sync)) || sync.whenUnknown === 'acknowledge';
       },
     );
   } catch (err) {
@@ -116,10 +120,11 @@ async function claim(d: WebhookDelivery, parts: WebhookParts): Promise<void> {
 }
 
 /** A stored Checkout subscription's card becomes the customer's default too (a failure is only logged). */
-async function keepCheckoutCard(d: WebhookDelivery, { subscriptions, logger }: WebhookParts): Promise<void> {
+async function keepCheckoutCard(d: WebhookDelivery, parts: WebhookParts): Promise<void> {
+  const { checkoutAdoptions, logger } = parts;
   if (!d.checkout) return;
   try {
-    await subscriptions.keepCheckoutCard(d.checkout);
+    await checkoutAdoptions.keepCheckoutCard(d.checkout);
   } catch (err) {
     // The subscription is stored; the card stays on the subscription alone at the provider.
     logger.warn({ err, event: d.event.id }, 'billing webhook could not keep the Checkout card');

@@ -4,10 +4,10 @@ import { EventsKey } from '../../../core/keys.js';
 import type { Logger } from '../../../core/logger.js';
 import { InvoicePaid } from '../../invoices/invoice-paid.js';
 import { PaymentFailed } from '../../payments/payment-failed.js';
-import type { Subscriptions } from '../../subscriptions/subscriptions.js';
 import { CardRefresh } from '../../webhooks/refresh-card.js';
 import { WebhookController } from '../../webhooks/webhook-controller.js';
 import type { WebhookEvents } from '../../webhooks/webhook-events.js';
+import type { WebhookSubscriptions } from '../../webhooks/webhook-subscriptions.js';
 import type { PaymentGateway, WebhookEvent } from '../payment-gateway.js';
 import type { BtNotification } from './types.js';
 
@@ -35,7 +35,7 @@ export class BraintreeWebhookController extends WebhookController {
   constructor(
     gateway: PaymentGateway,
     events: WebhookEvents,
-    subscriptions: Subscriptions,
+    subscriptions: WebhookSubscriptions,
     logger: Logger,
     // Optional, so a subclass made with the base receiver's four dependencies still constructs.
     protected readonly cards?: CardRefresh,
@@ -58,7 +58,7 @@ export class BraintreeWebhookController extends WebhookController {
     event: WebhookEvent,
   ): Promise<void> {
     if (!event.subscriptionId) return;
-    const record = await this.subscriptions.findByProviderId(event.subscriptionId);
+    const record = await this.subscriptions.providerUpdates.findByProviderId(event.subscriptionId);
     const reference = notification.subscription?.transactions?.[0]?.id ?? event.id;
     await this.dispatcher?.dispatch(new PaymentFailed(record?.userId, reference, event.subscriptionId));
   }
@@ -70,7 +70,7 @@ export class BraintreeWebhookController extends WebhookController {
   ): Promise<void> {
     const transaction = notification.subscription?.transactions?.[0]?.id;
     if (!event.subscriptionId || !transaction) return;
-    const record = await this.subscriptions.findByProviderId(event.subscriptionId);
+    const record = await this.subscriptions.providerUpdates.findByProviderId(event.subscriptionId);
     await this.dispatcher?.dispatch(new InvoicePaid(record?.userId, transaction, event.subscriptionId));
   }
 

@@ -10,10 +10,10 @@ import { PaymentActionRequired } from '../../payments/payment-action-required.js
 import { PaymentFailed } from '../../payments/payment-failed.js';
 import { Payments } from '../../payments/payments.js';
 import { TrialWillEnd } from '../../subscriptions/subscription-lifecycle.js';
-import { Subscriptions } from '../../subscriptions/subscriptions.js';
 import { refreshCardOf } from '../../webhooks/refresh-card.js';
 import { WebhookController } from '../../webhooks/webhook-controller.js';
 import { WebhookEvents } from '../../webhooks/webhook-events.js';
+import { WebhookSubscriptions } from '../../webhooks/webhook-subscriptions.js';
 import { type PaymentGateway, PaymentGatewayKey, type WebhookEvent } from '../payment-gateway.js';
 
 /**
@@ -36,7 +36,7 @@ export class StripeWebhookController extends WebhookController {
   static override inject: readonly Binding[] = [
     PaymentGatewayKey,
     WebhookEvents,
-    Subscriptions,
+    WebhookSubscriptions,
     LoggerKey,
     Payments,
     EventsKey,
@@ -47,7 +47,7 @@ export class StripeWebhookController extends WebhookController {
   constructor(
     gateway: PaymentGateway,
     events: WebhookEvents,
-    subscriptions: Subscriptions,
+    subscriptions: WebhookSubscriptions,
     logger: Logger,
     // Optional, so a subclass made with the base receiver's four dependencies still constructs.
     protected readonly payments?: Payments,
@@ -127,7 +127,7 @@ export class StripeWebhookController extends WebhookController {
   /** https://docs.stripe.com/billing/subscriptions/trials#use-webhooks-to-manage-trials — three days before. */
   async handleCustomerSubscriptionTrialWillEnd(payload: Stripe.Event): Promise<void> {
     const subscription = payload.data.object as Stripe.Subscription;
-    const record = await this.subscriptions.findByProviderId(subscription.id);
+    const record = await this.subscriptions.providerUpdates.findByProviderId(subscription.id);
     if (!record || !subscription.trial_end) return;
     const trialEndsAt = new Date(subscription.trial_end * 1000).toISOString();
     await this.dispatcher?.dispatch(
