@@ -10,12 +10,15 @@ import type { Application, ServiceProvider } from '../kernel/application.js';
 import { Mailer } from '../mail/mailer.js';
 import { AuthorizedApps } from '../oauth/tokens/authorized-apps.js';
 import { UserRevocation } from '../oauth/tokens/user-revocation.js';
+import { AuditLog } from '../observability/audit/audit-log.js';
 import { RateLimits } from '../rate-limits/rate-limits.js';
 import { AccountController } from './account/account-controller.js';
 import { AccountSecurity } from './account/account-security.js';
 import { EmailChange } from './account/email-change.js';
 import { EmailChangeController } from './account/email-change-controller.js';
+import { SecurityLogController } from './account/security-log-controller.js';
 import { AccountTokens } from './account-tokens.js';
+import { auditAccountEvents } from './audit-events.js';
 import { AccountDeletion } from './deletion/account-deletion.js';
 import { AccountDeletionController } from './deletion/account-deletion-controller.js';
 import { AccountExport } from './export/account-export.js';
@@ -95,6 +98,7 @@ export function accountsProvider(): ServiceProvider {
       registerTwoFactor(app);
       registerAccountPage(app);
       registerAccountClosing(app);
+      auditAccountEvents(app);
     },
   };
 }
@@ -175,6 +179,10 @@ function registerAccountPage(app: Application): void {
       .name('account.password')
       .middleware('throttle:account.password');
     account.post('/sessions/others', [AccountController, 'endOtherSessions']).name('account.sessions.others');
+    if (container.has(AuditLog)) {
+      router.controllers.register(SecurityLogController, 'Accounts/SecurityLogController');
+      account.get('/security-log', [SecurityLogController, 'show']).name('account.security-log');
+    }
     account
       .post('/email', [AccountController, 'email'])
       .name('account.email')

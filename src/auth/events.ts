@@ -41,3 +41,17 @@ export class SignedIn {
     readonly methods: readonly string[] = ['pwd'],
   ) {}
 }
+
+/**
+ * A sign-in on the login page was refused: the credentials did not match (`credentials`) or too
+ * many attempts came first (`throttled`). Carries the address typed, never the password.
+ */
+export class SignInFailed {
+  constructor(
+    readonly email: string,
+    readonly reason: 'credentials' | 'throttled',
+    readonly ip: string | undefined,
+    readonly userAgent: string | undefined,
+    readonly at: Date,
+  ) {}
+}

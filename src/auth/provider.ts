@@ -8,6 +8,7 @@ import { layoutErrorPage } from '../views/error-page.js';
 import { FaviconController } from '../views/favicon.js';
 import { shareAppName } from '../views/render.js';
 import { StylesheetController } from '../views/stylesheet-controller.js';
+import { auditAuthEvents } from './audit-events.js';
 import { authenticate, redirectIfAuthenticated } from './authenticate.js';
 import { DashboardPlaceholderController } from './controllers/dashboard-controller.js';
 import { LoginController } from './controllers/login-controller.js';
@@ -97,6 +98,7 @@ export function authProvider(input: AuthOptions = {}): ServiceProvider {
           .name('register.store')
           .middleware('web', 'guest');
       }
+      auditAuthEvents(app);
     },
 
     boot(app: Application) {

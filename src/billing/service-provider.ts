@@ -1,6 +1,7 @@
 import type { Constructor } from '../core/container.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
+import { auditBillingEvents } from './audit-events.js';
 import { BillingLock } from './billing-lock.js';
 import { checkCatalogAmounts } from './catalog-amounts.js';
 import { Customers } from './customers/customers.js';
@@ -79,6 +80,7 @@ export function billingProvider(options: BillingProviderOptions = {}): ServicePr
       ]) {
         app.container.singleton(service as Constructor);
       }
+      auditBillingEvents(app);
     },
   };
 }

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { createLogger } from '../core/logger.js';
 import type { Application, ApplicationOptions } from '../kernel/application.js';
+import { AuditLog } from '../observability/audit/audit-log.js';
 
 /** Thrown for bad input: the CLI prints the message (no stack) and exits with code 1. */
 export class CliError extends Error {
@@ -50,6 +51,8 @@ export async function loadApplication(): Promise<Application> {
   // A command's output is stdout (and may be --json); the application's logs go to stderr.
   const logger = createLogger(process.env.LOG_LEVEL || 'warn', pino.destination(2));
   const app = await mod.createApp({}, { logger });
+  // What a command changes, an operator did: the audit log names the actor so.
+  if (app.container.has(AuditLog)) app.container.make(AuditLog).defaultActor = 'cli';
   announce(app);
   return app;
 }

@@ -6,6 +6,8 @@ export interface RequestScope {
   readonly id: string;
   /** The matched route's name (else `METHOD /pattern`), once routing found one. */
   route?: string;
+  /** Who the request acts for when it is not a signed-in user (`webhook` for a provider's webhook). */
+  actor?: string;
   /** The client's address as the socket saw it and its browser, read when first asked (audit rows). */
   readonly origin?: () => { ip?: string; userAgent?: string };
 }

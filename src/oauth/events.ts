@@ -66,3 +66,36 @@ export class CredentialCreated {
     readonly name: string,
   ) {}
 }
+
+/** Raised after a client's settings (name, redirect URIs, …) are changed by its owner or an operator. */
+export class ClientUpdated {
+  constructor(
+    readonly clientId: string,
+    readonly userId: number | null,
+  ) {}
+}
+
+/** Raised once when a personal access token is revoked by its owner (of two revocations, the one that did it). */
+export class PersonalAccessTokenRevoked {
+  constructor(
+    readonly tokenId: string,
+    readonly userId: number,
+  ) {}
+}
+
+/** Raised when the user approves a client on the approval page (not when a remembered approval skips it). */
+export class ConsentGranted {
+  constructor(
+    readonly userId: number,
+    readonly clientId: string,
+    readonly scopes: readonly string[],
+  ) {}
+}
+
+/** Raised once when the user revokes an application they authorized (every token it held). */
+export class ConsentRevoked {
+  constructor(
+    readonly userId: number,
+    readonly clientId: string,
+  ) {}
+}

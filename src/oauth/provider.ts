@@ -11,6 +11,7 @@ import { throttle } from '../rate-limits/middleware.js';
 import { RateLimits } from '../rate-limits/rate-limits.js';
 import { ApiKeys } from './api-keys/api-keys.js';
 import { ApiKeyStoreKey } from './api-keys/records.js';
+import { auditOAuthEvents } from './audit-events.js';
 import { AuthorizationService } from './authorization/authorization-service.js';
 import { MetadataDocumentClients } from './cimd/metadata-document-clients.js';
 import { ClientKeys } from './clients/client-keys.js';
@@ -113,6 +114,7 @@ export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
       app.readiness.add('signing keys', async () => {
         await app.container.make(SigningKeys).load();
       });
+      auditOAuthEvents(app);
     },
     boot(app: Application) {
       countTokensGranted(app);

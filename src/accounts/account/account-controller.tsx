@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { csrfToken, currentUser, requireSession } from '../../auth/context.js';
 import { SessionStore } from '../../auth/session-store.js';
 import { fieldErrors, formFields, registerSchema } from '../../auth/validation.js';
+import { Container } from '../../core/container.js';
 import { wantsJson } from '../../http/respond.js';
+import { AuditLog } from '../../observability/audit/audit-log.js';
 import { renderPage } from '../../views/render.js';
 import { requestOrigin } from '../request-origin.js';
 import { TwoFactor } from '../two-factor/two-factor.js';
@@ -22,14 +24,18 @@ export const SAME_EMAIL = 'This is already your e-mail address.';
 
 /** `GET /account` and its password, e-mail and sessions forms (all behind `auth`). */
 export class AccountController {
-  static inject = [AccountSecurity, EmailChange, SessionStore, TwoFactor] as const;
+  static inject = [AccountSecurity, EmailChange, SessionStore, TwoFactor, Container] as const;
+  readonly securityLog: boolean;
 
   constructor(
     private readonly security: AccountSecurity,
     private readonly emails: EmailChange,
     private readonly sessions: SessionStore,
     private readonly twoFactor: TwoFactor,
-  ) {}
+    container: Container,
+  ) {
+    this.securityLog = container.has(AuditLog);
+  }
 
   show(c: Context): Promise<Response> {
     return this.page(c, {});
@@ -109,6 +115,7 @@ export class AccountController {
         currentSession={session.storedHash}
         twoFactor={await this.twoFactor.state(user.id)}
         csrfToken={csrfToken(c)}
+        securityLogPath={this.securityLog ? '/account/security-log' : undefined}
         {...props}
       />,
     );

@@ -19,6 +19,8 @@ export interface AccountPageProps {
   twoFactor: TwoFactorState;
   errors?: { password?: FormErrors; email?: FormErrors; delete?: FormErrors; sessions?: FormErrors };
   newEmail?: string;
+  /** The security log's page, when the audit log is on. */
+  securityLogPath?: string;
 }
 
 /** `GET /account`: the profile, password, e-mail address and sessions. */
@@ -29,6 +31,11 @@ export const AccountPage: FC<AccountPageProps> = (p) => (
       <p>
         {p.name} · <strong>{p.email}</strong> {p.verified ? '(verified)' : '(not verified)'}
       </p>
+      {p.securityLogPath ? (
+        <p>
+          <a href={p.securityLogPath}>Security log</a>: your sign-ins and account changes.
+        </p>
+      ) : null}
     </section>
 
     <section class="card" id="password">

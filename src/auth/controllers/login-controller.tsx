@@ -6,7 +6,7 @@ import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { clientAddress, socketAddress, withRateLimitHeaders } from '../../rate-limits/http.js';
 import { renderPage } from '../../views/render.js';
 import { csrfToken, login, logout, requireSession } from '../context.js';
-import { LoggedOut, SignedIn } from '../events.js';
+import { LoggedOut, SignedIn, SignInFailed } from '../events.js';
 import { sameSitePath } from '../intended.js';
 import { LoginThrottle, waitMessage } from '../login-throttle.js';
 import { AuthOptionsKey, type ResolvedAuthOptions } from '../options.js';
@@ -55,6 +55,7 @@ export class LoginController {
     // Counted before the password is checked: parallel guesses cannot outrun the limit.
     const attempt = await this.throttle.attempt(email, address);
     if (!attempt.allowed) {
+      await this.failed(c, email, 'throttled');
       const message = `Too many login attempts. ${waitMessage(attempt.results)}`;
       const res = await this.page(c, { email, intended, errors: { email: [message] } }, 429);
       return withRateLimitHeaders(res, attempt.results);
@@ -64,6 +65,7 @@ export class LoginController {
       throw err;
     });
     if (!user) {
+      await this.failed(c, email, 'credentials');
       const res = await this.page(c, { email, intended, errors: { email: [CREDENTIALS_MISMATCH] } }, 422);
       return withRateLimitHeaders(res, attempt.results);
     }
@@ -91,6 +93,17 @@ export class LoginController {
     logout(c);
     c.get('session')?.flash('status', 'You have been logged out.');
     return c.redirect('/login', 302);
+  }
+
+  private failed(c: Context, email: string, reason: SignInFailed['reason']): Promise<void> {
+    const event = new SignInFailed(
+      email,
+      reason,
+      socketAddress(c),
+      c.req.header('user-agent'),
+      this.clock.now(),
+    );
+    return this.events.dispatch(event);
   }
 
   private page(c: Context, props: Omit<LoginPageProps, 'csrfToken'>, status = 200): Promise<Response> {

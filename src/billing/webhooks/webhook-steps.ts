@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { Logger } from '../../core/logger.js';
+import { currentRequest } from '../../core/request-context.js';
 import { SampledWarning } from '../../core/sampled-log.js';
 import { BillingError } from '../errors.js';
 import type { PaymentGateway, SubscriptionSync, WebhookEvent } from '../gateway/payment-gateway.js';
@@ -51,6 +52,9 @@ async function verify(d: WebhookDelivery, { gateway, logger }: WebhookParts): Pr
     : undefined;
   try {
     d.event = await gateway.parseWebhook({ body, headers, form });
+    // What the event changes, the provider did: the audit log names it so.
+    const request = currentRequest();
+    if (request) request.actor = 'webhook';
   } catch (err) {
     if (!(err instanceof BillingError)) throw err;
     refusals.log(logger, { reason: err.message });

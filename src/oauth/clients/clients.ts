@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../core/clock.js';
 import { EventDispatcher } from '../../core/events.js';
 import { ClockKey } from '../../core/keys.js';
-import { ClientSecretRotated, CredentialCreated } from '../events.js';
+import { ClientSecretRotated, ClientUpdated, CredentialCreated } from '../events.js';
 import type { GrantRegistry } from '../grants/registry.js';
 import type { ClientRecord } from '../records.js';
 import { hashSecret, randomSecret } from '../secrets.js';
@@ -119,6 +119,7 @@ export class Clients {
   async update(client: ClientRecord, values: ClientChanges): Promise<ClientRecord> {
     const now = this.clock.now().toISOString();
     await this.store.clients.update(client.id, values, now);
+    await this.events?.dispatch(new ClientUpdated(client.id, client.userId));
     const changed = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
     return { ...client, ...changed, updatedAt: now };
   }

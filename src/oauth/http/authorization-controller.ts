@@ -4,6 +4,7 @@ import { requireSession } from '../../auth/context.js';
 import { LoginSteps } from '../../auth/second-factor.js';
 import type { User } from '../../auth/user.js';
 import type { TollgateConfig } from '../../core/config.js';
+import { EventDispatcher } from '../../core/events.js';
 import { ConfigKey } from '../../core/keys.js';
 import { renderErrorPage } from '../../http/error-handler.js';
 import { SecurityHeaders } from '../../http/security-headers.js';
@@ -13,6 +14,7 @@ import { documentHost } from '../cimd/client-id-url.js';
 import { ClientMetadataStore } from '../clients/client-metadata-store.js';
 import { ClientProvenances } from '../clients/client-provenance.js';
 import { OAuthError } from '../errors.js';
+import { ConsentGranted } from '../events.js';
 import { sessionSid } from '../logout/session-sid.js';
 import { wantsMoreThan } from '../oidc/amr.js';
 import { authorizationParameters, checkPushedWhenRequired } from '../par/pushed-or-plain.js';
@@ -59,6 +61,7 @@ export class ApprovalController {
     ClientMetadataStore,
     SecurityHeaders,
     LoginSteps,
+    EventDispatcher,
   ] as const;
 
   constructor(
@@ -71,6 +74,7 @@ export class ApprovalController {
     private readonly extras: ClientMetadataStore,
     private readonly securityHeaders: SecurityHeaders,
     private readonly steps: LoginSteps,
+    private readonly events: EventDispatcher,
   ) {}
 
   /** Whether the user has a second factor to give (a step-up can then ask for it). */
@@ -170,6 +174,7 @@ export class ApprovalController {
         sid ?? null,
         amr ?? null,
       );
+      await this.events.dispatch(new ConsentGranted(userId, request.clientId, request.scopes));
       return this.answer(c, url, pending.request);
     } catch (err) {
       if (err instanceof OAuthError) return authorizationErrorPage(c, err);

@@ -3,7 +3,7 @@ import type { TollgateConfig } from '../../core/config.js';
 import { ConfigurationError } from '../../core/errors.js';
 import { EventDispatcher } from '../../core/events.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
-import { CredentialCreated } from '../events.js';
+import { CredentialCreated, PersonalAccessTokenRevoked } from '../events.js';
 import { type AccessTokenRecord, type AccessTokenWithClient, isRecordId } from '../records.js';
 import { Scopes } from '../scopes.js';
 import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
@@ -107,8 +107,11 @@ export class PersonalAccessTokens {
   }
 
   /** Revokes the token; false when it was revoked already (of two at once, the one that came second). */
-  revoke(tokenId: string): Promise<boolean> {
-    return this.revoker.revoke(tokenId);
+  async revoke(tokenId: string): Promise<boolean> {
+    if (!(await this.revoker.revoke(tokenId))) return false;
+    const userId = (await this.store.accessTokens.find(tokenId))?.userId;
+    if (userId != null) await this.events?.dispatch(new PersonalAccessTokenRevoked(tokenId, userId));
+    return true;
   }
 }
 

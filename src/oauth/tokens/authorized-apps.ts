@@ -1,5 +1,7 @@
 import type { Clock } from '../../core/clock.js';
+import { EventDispatcher } from '../../core/events.js';
 import { ClockKey } from '../../core/keys.js';
+import { ConsentRevoked } from '../events.js';
 import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
 import { TokenRevoker } from './token-revoker.js';
 
@@ -22,12 +24,13 @@ export interface AuthorizedApp {
  * approval lives in them, so the application has to ask again.
  */
 export class AuthorizedApps {
-  static inject = [OAuthStoreKey, TokenRevoker, ClockKey] as const;
+  static inject = [OAuthStoreKey, TokenRevoker, ClockKey, EventDispatcher] as const;
 
   constructor(
     private readonly store: OAuthStore,
     private readonly revoker: TokenRevoker,
     private readonly clock: Clock,
+    private readonly events?: EventDispatcher,
   ) {}
 
   async forUser(userId: number): Promise<AuthorizedApp[]> {
@@ -64,6 +67,7 @@ export class AuthorizedApps {
     const ids = await this.revoker.revokeAccessTokens(app.tokenIds);
     if (ids.length === 0) return undefined;
     await this.revoker.announce(ids);
+    await this.events?.dispatch(new ConsentRevoked(userId, clientId));
     return app;
   }
 }

@@ -11,7 +11,10 @@ export interface AuditEntry {
   kind: string;
   /** The account the event is about: whose security log shows it. */
   userId?: number | null;
-  /** Who did it. Default: `user:<userId>` in a request, else the log's `defaultActor`. */
+  /**
+   * Who did it. Default: the request's own actor (`webhook`), else `user:<userId>` in a request,
+   * else the log's `defaultActor`.
+   */
   actor?: string;
   /** What it was done to (`client:…`). */
   subject?: string;
@@ -54,7 +57,9 @@ export class AuditLog {
     const origin = entry.origin ?? request?.origin?.() ?? {};
     const userId = entry.userId ?? null;
     const actor =
-      entry.actor ?? (request ? (userId !== null ? `user:${userId}` : 'anonymous') : this.defaultActor);
+      entry.actor ??
+      request?.actor ??
+      (request ? (userId !== null ? `user:${userId}` : 'anonymous') : this.defaultActor);
     this.#pending.push({
       at: (entry.at ?? this.clock.now()).toISOString(),
       kind: entry.kind,

@@ -1,0 +1,60 @@
+import type { Application } from '../kernel/application.js';
+import { AuditLog } from '../observability/audit/audit-log.js';
+import {
+  ApiKeyRevoked,
+  ClientRevoked,
+  ClientSecretRotated,
+  ClientUpdated,
+  ConsentGranted,
+  ConsentRevoked,
+  CredentialCreated,
+  PersonalAccessTokenRevoked,
+} from './events.js';
+import { OAuthStoreKey } from './stores/contracts.js';
+
+/**
+ * With the audit log on, records what happens to the credentials that act for a user: clients
+ * (created, updated, secret rotated, deleted), personal access tokens and API keys (created,
+ * revoked), and approvals (granted, revoked). Tokens the grants issue are counted, not audited.
+ */
+export function auditOAuthEvents(app: Application): void {
+  if (!app.container.has(AuditLog)) return;
+  const audit = app.container.make(AuditLog);
+  const { events, container } = app;
+  /** The client's owner: whose security log shows what happened to it (null: an operator's client). */
+  const ownerOf = async (clientId: string) =>
+    (await container.make(OAuthStoreKey).clients.find(clientId))?.userId ?? null;
+
+  events.listen(CredentialCreated, ({ kind, id, userId, name }) => {
+    audit.record({ kind: `${kind}.created`, userId, subject: `${kind}:${id}`, details: { name } });
+  });
+  events.listen(ClientUpdated, ({ clientId, userId }) => {
+    audit.record({ kind: 'client.updated', userId, subject: `client:${clientId}` });
+  });
+  events.listen(ClientSecretRotated, async ({ clientId }) => {
+    audit.record({
+      kind: 'client.secret-rotated',
+      userId: await ownerOf(clientId),
+      subject: `client:${clientId}`,
+    });
+  });
+  events.listen(ClientRevoked, async ({ clientId }) => {
+    audit.record({ kind: 'client.deleted', userId: await ownerOf(clientId), subject: `client:${clientId}` });
+  });
+  events.listen(PersonalAccessTokenRevoked, ({ tokenId, userId }) => {
+    audit.record({
+      kind: 'personal-access-token.revoked',
+      userId,
+      subject: `personal-access-token:${tokenId}`,
+    });
+  });
+  events.listen(ApiKeyRevoked, ({ keyId, userId }) => {
+    audit.record({ kind: 'api-key.revoked', userId, subject: `api-key:${keyId}` });
+  });
+  events.listen(ConsentGranted, ({ userId, clientId, scopes }) => {
+    audit.record({ kind: 'consent.granted', userId, subject: `client:${clientId}`, details: { scopes } });
+  });
+  events.listen(ConsentRevoked, ({ userId, clientId }) => {
+    audit.record({ kind: 'consent.revoked', userId, subject: `client:${clientId}` });
+  });
+}
