@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountsProvider } from '../../src/accounts/provider.js';
+import { codeAt } from '../../src/accounts/two-factor/totp.js';
 import { authProvider } from '../../src/auth/provider.js';
 import { Users } from '../../src/auth/users.js';
 import { mailProvider } from '../../src/mail/provider.js';
@@ -36,7 +37,7 @@ describe(`audited account events, each exactly once (${engine})`, () => {
       },
     });
     const users = t.app.container.make(Users);
-    for (const name of ['ada', 'bob', 'cy', 'dee'])
+    for (const name of ['ada', 'bob', 'cy', 'dee', 'eve'])
       ids[name] = (await users.create({ name, email: `${name}@example.com`, password: PASSWORD })).id;
   });
   afterAll(async () => {
@@ -137,6 +138,46 @@ describe(`audited account events, each exactly once (${engine})`, () => {
     const audited = await rows('sessions.ended', ids.dee);
     expect(audited).toHaveLength(1);
     expect(JSON.parse(audited[0]!.details!)).toEqual({ ended: 1 });
+  });
+
+  it('two-factor sign-in: on (confirm posted twice: once), new codes, a sign-in with both steps, off: each once', async () => {
+    const eve = await signIn('eve@example.com');
+    const form = async (page: string) => tokenIn(await (await eve.get(page)).text());
+    expect((await eve.post('/account/two-factor', { _token: await form('/account') })).status).toBe(303);
+    const setup = await (await eve.get('/account/two-factor/setup')).text();
+    const seed = /<code id="totp-key">([^<]+)<\/code>/.exec(setup)![1]!.replace(/ /g, '');
+    const confirm = { _token: tokenIn(setup), code: codeAt(seed, t.clock.now()) };
+    await Promise.all([
+      eve.post('/account/two-factor/confirm', confirm),
+      eve.post('/account/two-factor/confirm', confirm),
+    ]);
+    expect(await rows('two-factor.enabled', ids.eve)).toHaveLength(1);
+    expect(
+      (await eve.post('/account/two-factor/recovery-codes', { _token: await form('/account') })).status,
+    ).toBe(200);
+    expect(await rows('two-factor.recovery-codes-regenerated', ids.eve)).toHaveLength(1);
+
+    t.clock.advance(30_000);
+    const again = new Browser(t);
+    const step = await again.post('/login', {
+      _token: await again.csrfToken('/login'),
+      email: 'eve@example.com',
+      password: PASSWORD,
+    });
+    expect(step.headers.get('location')).toBe('/login/two-factor');
+    const code = { _token: await again.csrfToken('/login/two-factor'), code: codeAt(seed, t.clock.now()) };
+    expect((await again.post('/login/two-factor', code)).status).toBe(302);
+    const signIns = await rows('sign-in.succeeded', ids.eve);
+    expect(signIns.map((r) => JSON.parse(r.details!).method)).toEqual(['pwd', 'pwd+otp']);
+
+    expect(
+      (
+        await again.post('/account/two-factor/disable', {
+          _token: tokenIn(await (await again.get('/account')).text()),
+        })
+      ).status,
+    ).toBe(303);
+    expect(await rows('two-factor.disabled', ids.eve)).toHaveLength(1);
   });
 
   it('the security log page shows the user their own events only, without any script, linked from the account page', async () => {
