@@ -4,6 +4,7 @@ import {
   listen,
   listenForMetrics,
   loadEnvFile,
+  scheduleAuditPurge,
   scheduleUsageReports,
 } from 'tollgate';
 import { scheduleTrialNotices } from 'tollgate/accounts';
@@ -33,6 +34,8 @@ if (usageReportMinutes > 0) scheduleUsageReports(app, { everyMs: usageReportMinu
 // "Your trial ends soon" for providers with no such webhook (Braintree); once per trial across instances.
 const trialScanMinutes = app.config.accounts.notifications.trialScanMinutes;
 if (trialScanMinutes > 0) scheduleTrialNotices(app, { everyMs: trialScanMinutes * 60_000 });
+// Audit events older than AUDIT_RETENTION_DAYS (default 365) go once a day, by one instance (docs/operations.md).
+scheduleAuditPurge(app);
 const server = await listen(app, app.config.http.host, app.config.http.port);
 await listenForMetrics(app); // METRICS_PORT, when set
 closeOnSignals(app, server);
