@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeAt } from '../../src/accounts/two-factor/totp.js';
+import { EmailVerification, verifiedAt } from '../../src/accounts/verification/email-verification.js';
 import { Users } from '../../src/auth/users.js';
 import { createLogger } from '../../src/core/logger.js';
 import { Browser, tokenIn } from '../auth/browser.js';
@@ -58,7 +59,7 @@ describe('two-factor authentication (authenticator app, recovery codes) over HTT
       config: { accounts: { twoFactor: { throttle: { points: 4, durationSeconds: 60 }, lockAfter: 3 } } },
     });
     const users = t.app.container.make(Users);
-    for (const name of ['ada', 'bob', 'cy', 'dee', 'eve', 'fay', 'gus'])
+    for (const name of ['ada', 'bob', 'cy', 'dee', 'eve', 'fay', 'gus', 'hal', 'ivy'])
       await users.create({ name, email: `${name}@example.com`, password: PASSWORD });
   });
   afterAll(() => t?.close());
@@ -144,6 +145,19 @@ describe('two-factor authentication (authenticator app, recovery codes) over HTT
     expect(next.status).toBe(302);
   });
 
+  it('of two sign-ins sending the same code at once, exactly one gets in', async () => {
+    const { seed } = await enrol('ivy@example.com');
+    const browsers = await Promise.all([signIn('ivy@example.com'), signIn('ivy@example.com')]);
+    const tokens = await Promise.all(
+      browsers.map(async ({ browser }) => tokenIn(await (await browser.get('/login/two-factor')).text())),
+    );
+    const code = codeAt(seed, t.clock.now());
+    const answers = await Promise.all(
+      browsers.map(({ browser }, i) => browser.post('/login/two-factor', { _token: tokens[i]!, code })),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([302, 422]);
+  });
+
   it('the new-device notice says the sign-in gave a code', async () => {
     const { codes } = await enrol('gus@example.com');
     const phone = new (class extends Browser {
@@ -159,6 +173,21 @@ describe('two-factor authentication (authenticator app, recovery codes) over HTT
     );
     const mail = await t.mailbox.waitFor('gus@example.com', (m) => /New sign-in/.test(m.subject ?? ''));
     expect(mail.text).toContain('signed in to with the password and a one-time code from a device');
+  });
+
+  it('a verification link does not sign in a user who has the app: the login asks for the code', async () => {
+    await enrol('hal@example.com');
+    const user = (await t.app.container.make(Users).findByEmail('hal@example.com'))!;
+    await t.app.container.make(EmailVerification).send(user);
+    const mail = await t.mailbox.waitFor('hal@example.com', (m) => /verification\?token=/.test(m.text ?? ''));
+    const token = /verification\?token=([\w-]+)/.exec(mail.text!)![1]!;
+    const visitor = new Browser(t);
+    const page = await visitor.get(`/email/verification?token=${token}`);
+    const res = await visitor.post('/email/verification', { _token: tokenIn(await page.text()), token });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/login');
+    expect(await signedIn(visitor)).toBe(false);
+    expect(verifiedAt((await t.app.container.make(Users).findByEmail('hal@example.com'))!)).toBeTruthy();
   });
 
   it('takes each recovery code once, and of two parallel uses of one code exactly one wins', async () => {

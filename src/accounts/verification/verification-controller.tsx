@@ -9,6 +9,7 @@ import { CsrfField } from '../../views/components.js';
 import { renderPage } from '../../views/render.js';
 import type { RedeemFailure } from '../account-tokens.js';
 import { ConfirmLinkPage } from '../confirm-link-page.js';
+import { TwoFactor } from '../two-factor/two-factor.js';
 import { EmailVerification, verifiedAt } from './email-verification.js';
 
 const FAILURES: Record<RedeemFailure, [number, string]> = {
@@ -19,6 +20,7 @@ const FAILURES: Record<RedeemFailure, [number, string]> = {
 };
 
 export const VERIFIED = 'Your e-mail address is verified.';
+export const VERIFIED_LOG_IN = 'Your e-mail address is verified. Log in to continue.';
 export const LINK_SENT = 'A new verification link is on its way.';
 const CONFIRM = 'POST the token to /email/verification to verify the address.';
 
@@ -28,11 +30,12 @@ const CONFIRM = 'POST the token to /email/verification to verify the address.';
  * `POST /email/verification` (verifies the address and signs its owner in when nobody is).
  */
 export class VerificationController {
-  static inject = [EmailVerification, ClockKey] as const;
+  static inject = [EmailVerification, ClockKey, TwoFactor] as const;
 
   constructor(
     private readonly verification: EmailVerification,
     private readonly clock: Clock,
+    private readonly twoFactor: TwoFactor,
   ) {}
 
   notice(c: Context): Response | Promise<Response> {
@@ -79,6 +82,12 @@ export class VerificationController {
     const { token } = formFields(await c.req.parseBody(), ['token']);
     const outcome = await this.verification.verify(token, signedIn);
     if (!outcome.ok) return this.failed(c, outcome.reason);
+    // A link from the mailbox is not a second factor: a user with one logs in with both.
+    if (!signedIn && (await this.twoFactor.enabled(outcome.user.id))) {
+      if (wantsJson(c)) return c.json({ message: VERIFIED_LOG_IN });
+      c.get('session')?.flash('status', VERIFIED_LOG_IN);
+      return c.redirect('/login', 303);
+    }
     if (!signedIn) login(c, outcome.user, this.clock.now());
     else c.set('user', outcome.user);
     if (wantsJson(c)) return c.json({ message: VERIFIED });
