@@ -19,6 +19,7 @@ const everything = [
   'plans',
   'mail',
   'accounts',
+  'organizations',
   'config',
 ];
 
@@ -46,6 +47,8 @@ const allowed: Record<string, readonly string[]> = {
   plans: [...foundation, 'auth', 'oauth', 'billing'],
   mail: ['core', 'database', 'http', 'views', 'kernel'],
   accounts: [...foundation, 'auth', 'oauth', 'billing', 'mail'],
+  // Beside accounts, not on it: members sign in through auth, invitations go through mail.
+  organizations: [...foundation, 'auth', 'oauth', 'billing', 'mail'],
   config: [
     'core',
     'database',

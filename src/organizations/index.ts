@@ -1,0 +1,24 @@
+/**
+ * `tollgate/organizations`: organizations, members with roles, invitations by e-mail. Register
+ * `organizationsProvider()` after `authProvider()` and `mailProvider()`.
+ */
+
+export { LAST_OWNER, OrganizationError } from './errors.js';
+export {
+  InvitationRevoked,
+  MemberAdded,
+  MemberInvited,
+  MemberRemoved,
+  MemberRoleChanged,
+  OrganizationCreated,
+  OrganizationDeleted,
+  OrganizationRenamed,
+} from './events.js';
+export type { CheckedInvitation, InvitationFailure } from './invitations.js';
+export { Invitations } from './invitations.js';
+export type { MemberListing, Membership } from './organizations.js';
+export { Organizations } from './organizations.js';
+export type { OrganizationsOptions } from './provider.js';
+export { organizationsProvider } from './provider.js';
+export type { Permission } from './roles.js';
+export { OrganizationRoles, ROLES } from './roles.js';

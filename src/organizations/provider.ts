@@ -1,0 +1,101 @@
+import { ConfigurationError } from '../core/errors.js';
+import type { Application, ServiceProvider } from '../kernel/application.js';
+import { Mailer } from '../mail/mailer.js';
+import { AuditLog } from '../observability/audit/audit-log.js';
+import { InvitationController } from './invitation-controller.js';
+import { Invitations } from './invitations.js';
+import { organizationsMigrations } from './migrations.js';
+import { Organizations } from './organizations.js';
+import { OrganizationsController } from './organizations-controller.js';
+import { recordOrganizationAudit } from './record-audit.js';
+import { OrganizationRoles } from './roles.js';
+
+export interface OrganizationsOptions {
+  /** How long an invitation link works. Default: 7 days. */
+  invitationDays?: number;
+  /** Extends the permission table: `(roles) => roles.grant('admin', 'keys.create')`. */
+  roles?: (roles: OrganizationRoles) => void;
+}
+
+/**
+ * Organizations (docs/organizations.md): the `/organizations` pages, members with roles, and
+ * invitations mailed through the outbox. Needs `authProvider()` and `mailProvider()`; with
+ * `observabilityProvider()` the membership changes go to the audit log. A user in no organization
+ * keeps working as a personal account.
+ */
+export function organizationsProvider(options: OrganizationsOptions = {}): ServiceProvider {
+  return {
+    name: 'organizations',
+    migrations: [organizationsMigrations],
+
+    register(app: Application) {
+      const { container, router, events, clock, db } = app;
+      if (!container.has(Mailer))
+        throw new ConfigurationError('organizationsProvider() needs mailProvider() registered first.');
+      const roles = new OrganizationRoles();
+      options.roles?.(roles);
+      container
+        .instance(OrganizationRoles, roles)
+        .singleton(Organizations, () => new Organizations({ db, roles, events, clock }))
+        .singleton(
+          Invitations,
+          (c) =>
+            new Invitations({
+              db,
+              organizations: c.make(Organizations),
+              mailer: c.make(Mailer),
+              events,
+              clock,
+              expiresDays: options.invitationDays ?? 7,
+            }),
+        );
+      if (container.has(AuditLog)) recordOrganizationAudit(events, container.make(AuditLog));
+
+      router.controllers
+        .register(OrganizationsController, 'Organizations/OrganizationsController')
+        .register(InvitationController, 'Organizations/InvitationController');
+      router.group({ prefix: '/organizations', middleware: ['web', 'auth'] }, (orgs) => {
+        orgs.get('/', [OrganizationsController, 'index']).name('organizations.index');
+        orgs.post('/', [OrganizationsController, 'store']).name('organizations.store');
+        orgs.get('/:organization', [OrganizationsController, 'show']).name('organizations.show');
+        orgs.post('/:organization', [OrganizationsController, 'rename']).name('organizations.rename');
+        orgs
+          .post('/:organization/delete', [OrganizationsController, 'destroy'])
+          .name('organizations.destroy');
+        orgs.post('/:organization/leave', [OrganizationsController, 'leave']).name('organizations.leave');
+        orgs
+          .post('/:organization/transfer', [OrganizationsController, 'transfer'])
+          .name('organizations.transfer');
+        orgs
+          .post('/:organization/members/:user/role', [OrganizationsController, 'changeRole'])
+          .name('organizations.members.role');
+        orgs
+          .post('/:organization/members/:user/remove', [OrganizationsController, 'removeMember'])
+          .name('organizations.members.remove');
+        orgs
+          .post('/:organization/invitations', [OrganizationsController, 'invite'])
+          .name('organizations.invite');
+        orgs
+          .post('/:organization/invitations/:invitation/resend', [
+            OrganizationsController,
+            'resendInvitation',
+          ])
+          .name('organizations.invitations.resend');
+        orgs
+          .post('/:organization/invitations/:invitation/revoke', [
+            OrganizationsController,
+            'revokeInvitation',
+          ])
+          .name('organizations.invitations.revoke');
+      });
+      router
+        .get('/invitations/accept', [InvitationController, 'show'])
+        .name('invitations.show')
+        .middleware('web');
+      router
+        .post('/invitations/accept', [InvitationController, 'accept'])
+        .name('invitations.accept')
+        .middleware('web', 'auth');
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/** The roles every organization has; an application may define more with `OrganizationRoles.define`. */
+export const ROLES = ['owner', 'admin', 'billing', 'member'] as const;
+
+/** What a member may do. Applications add their own (`keys.create`) with `grant`. */
+export type Permission =
+  | 'organization.view'
+  | 'organization.update'
+  | 'organization.delete'
+  | 'organization.transfer'
+  | 'members.invite'
+  | 'members.remove'
+  | 'members.update'
+  /** Make, unmake or remove an owner (including inviting one). */
+  | 'members.manage-owners'
+  | 'billing.manage'
+  | (string & {});
+
+const DEFAULTS: Record<string, readonly Permission[]> = {
+  owner: [
+    'organization.view',
+    'organization.update',
+    'organization.delete',
+    'organization.transfer',
+    'members.invite',
+    'members.remove',
+    'members.update',
+    'members.manage-owners',
+    'billing.manage',
+  ],
+  admin: ['organization.view', 'organization.update', 'members.invite', 'members.remove', 'members.update'],
+  billing: ['organization.view', 'billing.manage'],
+  member: ['organization.view'],
+};
+
+/** The permission table: which role may do what. One per application, extended at register time. */
+export class OrganizationRoles {
+  readonly #table = new Map<string, Set<Permission>>(
+    Object.entries(DEFAULTS).map(([role, permissions]) => [role, new Set(permissions)]),
+  );
+
+  /** Adds a role (with no permissions unless given). */
+  define(role: string, ...permissions: Permission[]): this {
+    this.#table.set(role, new Set([...(this.#table.get(role) ?? []), ...permissions]));
+    return this;
+  }
+
+  grant(role: string, ...permissions: Permission[]): this {
+    return this.define(role, ...permissions);
+  }
+
+  can(role: string, permission: Permission): boolean {
+    return this.#table.get(role)?.has(permission) ?? false;
+  }
+
+  exists(role: string): boolean {
+    return this.#table.has(role);
+  }
+
+  names(): string[] {
+    return [...this.#table.keys()];
+  }
+}

@@ -1,0 +1,65 @@
+import { authProvider } from '../../src/auth/provider.js';
+import { Users } from '../../src/auth/users.js';
+import type { Application } from '../../src/kernel/application.js';
+import { mailProvider } from '../../src/mail/provider.js';
+import { observabilityProvider } from '../../src/observability/provider.js';
+import { type OrganizationsOptions, organizationsProvider } from '../../src/organizations/provider.js';
+import { Browser, tokenIn } from '../auth/browser.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { type Mailbox, startMailbox } from '../support/mailbox.js';
+
+export const PASSWORD = 'correct horse battery';
+
+export interface OrganizationsTestApp extends TestApp {
+  mailbox: Mailbox;
+  /** Creates a user and returns a browser signed in as them. */
+  member(email: string): Promise<Member>;
+}
+
+/** A signed-in browser that posts forms with its CSRF token, as JSON unless told otherwise. */
+export class Member extends Browser {
+  token = '';
+  constructor(
+    t: TestApp,
+    readonly id: number,
+    readonly email: string,
+  ) {
+    super(t);
+  }
+
+  /** A form post that asks for JSON, so the answer's status is the operation's. */
+  send(path: string, fields: Record<string, string> = {}, json = true): Promise<Response> {
+    return this.post(path, { _token: this.token, ...fields }, json ? { accept: 'application/json' } : {});
+  }
+}
+
+/** Auth, mail (to a real SMTP server), the audit log and organizations on a fresh database. */
+export async function organizationsApp(
+  options: OrganizationsOptions & { setup?: (app: Application) => void } = {},
+): Promise<OrganizationsTestApp> {
+  const mailbox = await startMailbox();
+  const t = await createTestApp({
+    config: { mail: { url: mailbox.url, worker: { pollMs: 100 } } },
+    providers: [observabilityProvider(), authProvider(), mailProvider(), organizationsProvider(options)],
+    setup: options.setup,
+  });
+  const member = async (email: string) => {
+    const user = await t.app.container
+      .make(Users)
+      .create({ name: email.split('@')[0]!, email, password: PASSWORD });
+    const browser = new Member(t, user.id, email);
+    const res = await browser.submit('/login', { email, password: PASSWORD });
+    if (res.status !== 302) throw new Error(`sign-in of ${email} answered ${res.status}`);
+    browser.token = tokenIn(await (await browser.get('/organizations')).text());
+    return browser;
+  };
+  return {
+    ...t,
+    mailbox,
+    member,
+    close: async () => {
+      await t.close();
+      await mailbox.close();
+    },
+  };
+}
