@@ -1,28 +1,19 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createStripeSandbox } from '@tollgate/sandbox/stripe';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../app/bootstrap.js';
 import { referenceConfig } from '../../app/config.js';
 import { scanTrialsEnding } from '../../src/accounts/index.js';
-import { sandboxPlans } from '../../src/billing/gateway/stripe/catalog.js';
 import { InvoicePaid, type PlanConfig } from '../../src/billing/index.js';
 import { TestClock } from '../../src/core/clock.js';
-import { createLogger } from '../../src/core/logger.js';
 import type { Application } from '../../src/kernel/application.js';
-import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { Mailer } from '../../src/mail/mailer.js';
-import { Browser, tokenIn } from '../auth/browser.js';
-import type { TestApp } from '../support/app.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { Browser } from '../auth/browser.js';
+import { pdfText } from '../billing/contract/money.js';
+import { type ReferenceOverHttp, startReferenceOverHttp } from '../billing/reference-over-http.js';
+import { stripeHarness } from '../billing/stripe-harness.js';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-const SECRET = 'whsec_notifications';
-const DAY = 86_400;
+const DAY_MS = 86_400_000;
 
 // The reference service over real HTTP on a Stripe sandbox that sends it webhooks, mail to a real
 // SMTP server: the money notices of a subscription's life.
@@ -31,81 +22,31 @@ describe(`money notifications on Stripe (${engine})`, () => {
   const plans = referenceConfig.billing!.plans as PlanConfig[];
   const plan = plans.find((p) => !p.trialDays)!;
   const trialPlan = plans.find((p) => p.trialDays)!;
+  let service: ReferenceOverHttp;
   let app: Application;
-  let database: TestDatabase;
-  let storagePath: string;
-  let sandbox: ReturnType<typeof createStripeSandbox>;
-  let stripeServer: Awaited<ReturnType<typeof sandbox.listen>>;
-  let server: RunningServer;
   let mailbox: Mailbox;
-  let n = 0;
 
   beforeAll(async () => {
     mailbox = await startMailbox();
-    database = await createTestDatabase();
-    sandbox = createStripeSandbox({ clock, plans: sandboxPlans(plans, 'usd') });
-    stripeServer = await sandbox.listen(0, '127.0.0.1');
-    storagePath = mkdtempSync(join(tmpdir(), 'tollgate-notices-'));
-    app = await createApp(
-      {
-        app: { env: 'test', url: 'http://localhost' },
-        database: { url: database.url },
-        storagePath,
-        routes: { cachePath: join(storagePath, 'routes.json') },
-        mail: { url: mailbox.url, worker: { pollMs: 0 } },
-        billing: {
-          edition: 'stripe',
-          currency: 'usd',
-          stripe: {
-            key: 'pk_test_x',
-            secret: 'sk_test_notices',
-            webhookSecret: SECRET,
-            apiBase: stripeServer.url,
-          },
-        },
-      },
-      { clock, logger: createLogger('silent') },
-    );
-    await app.migrate();
-    await app.boot();
-    server = await listen(app, '127.0.0.1', 0);
-    sandbox.setWebhook(`${server.url}/stripe/webhook`, SECRET);
+    service = await startReferenceOverHttp(stripeHarness, {
+      clock,
+      config: { mail: { url: mailbox.url, worker: { pollMs: 0 } } },
+    });
+    app = service.app;
   }, 60_000);
 
   afterAll(async () => {
-    await server?.close();
-    await app?.close();
-    await stripeServer?.close();
-    await database?.drop();
+    await service?.close();
     await mailbox?.close();
-    rmSync(storagePath, { recursive: true, force: true });
   });
 
-  async function signIn(): Promise<{ browser: Browser; email: string }> {
-    const transport = {
-      request: (path: string, init: RequestInit = {}) => {
-        const headers = new Headers(init.headers);
-        if (headers.has('origin')) headers.set('origin', server.url);
-        return fetch(new URL(path, server.url), { ...init, headers });
-      },
-    };
-    const browser = new Browser(transport as unknown as TestApp);
-    const email = `money${++n}@example.com`;
-    const fields = { name: 'Ada', email, password: 'correct horse battery' };
-    await browser.submit('/register', { ...fields, password_confirmation: fields.password });
-    expect((await browser.submit('/login', { email, password: fields.password })).status).toBe(302);
-    return { browser, email };
-  }
-
-  async function billingForm(browser: Browser, path: string, fields: Record<string, string>) {
-    const page = await (await browser.get('/dashboard/billing')).text();
-    const requestKey = /name="request_key" value="([^"]+)"/.exec(page)?.[1] ?? '';
-    return browser.post(path, { _token: tokenIn(page), request_key: requestKey, ...fields });
-  }
+  const signIn = () => service.signIn('money');
+  const billingForm = (browser: Browser, path: string, fields: Record<string, string>) =>
+    service.billingForm(browser, path, fields);
 
   /** Webhooks delivered, the outbox drained to the SMTP server; the mails to `email` of this kind. */
   async function mails(email: string, subject: string): Promise<ParsedMail[]> {
-    await sandbox.webhooks.settled();
+    await service.sandbox.settled();
     await app.container.make(Mailer).drain();
     await new Promise((r) => setTimeout(r, 200));
     return mailbox.to(email).filter((m) => m.subject?.includes(subject));
@@ -124,9 +65,7 @@ describe(`money notifications on Stripe (${engine})`, () => {
     expect(receipt!.text).toContain('http://localhost/dashboard/billing');
     const [pdf] = receipt!.attachments;
     expect(pdf?.contentType).toBe('application/pdf');
-    const file = join(storagePath, 'receipt.pdf');
-    writeFileSync(file, pdf!.content);
-    const text = execFileSync('pdftotext', [file, '-']).toString();
+    const text = pdfText(pdf!.content);
     expect(text).toContain('$9.00');
 
     // Redelivered, and handled by two instances at once: no second receipt.
@@ -142,7 +81,7 @@ describe(`money notifications on Stripe (${engine})`, () => {
     const { browser, email } = await signIn();
     await billingForm(browser, '/dashboard/billing/subscribe', { plan: plan.id, token: 'pm_card_visa' });
     await billingForm(browser, '/dashboard/billing/card', { token: 'pm_card_authenticationRequired' });
-    await sandbox.advance(32 * DAY);
+    await service.sandbox.advanceDays(32);
     const [mail, ...more] = await mails(email, 'Confirm your');
     expect(more).toEqual([]);
     expect(await mails(email, 'payment failed')).toEqual([]);
@@ -160,7 +99,7 @@ describe(`money notifications on Stripe (${engine})`, () => {
     const { browser, email } = await signIn();
     await billingForm(browser, '/dashboard/billing/subscribe', { plan: plan.id, token: 'pm_card_visa' });
     await billingForm(browser, '/dashboard/billing/card', { token: 'tok_chargeCustomerFail' });
-    await sandbox.advance(32 * DAY);
+    await service.sandbox.advanceDays(32);
     const [mail] = await mails(email, 'payment failed');
     expect(mail!.text).toContain('Update your card: http://localhost/dashboard/billing');
     expect(mail!.html).toContain('href="http://localhost/dashboard/billing"');
@@ -169,9 +108,9 @@ describe(`money notifications on Stripe (${engine})`, () => {
   it('a trial ending: one notice three days before (the trial_will_end webhook)', async () => {
     const { browser, email } = await signIn();
     await billingForm(browser, '/dashboard/billing/subscribe', { plan: trialPlan.id, token: 'pm_card_visa' });
-    await sandbox.advance((trialPlan.trialDays! - 4) * DAY);
+    await service.sandbox.advanceDays(trialPlan.trialDays! - 4);
     expect(await mails(email, 'trial ends soon')).toEqual([]);
-    await sandbox.advance(2 * DAY);
+    await service.sandbox.advanceDays(2);
     const [mail, ...more] = await mails(email, 'trial ends soon');
     expect(more).toEqual([]);
     expect(mail!.text).toContain(`Your trial of the ${trialPlan.name} plan ends on`);
@@ -185,10 +124,10 @@ describe(`money notifications on Stripe (${engine})`, () => {
     await billingForm(browser, '/dashboard/billing/subscribe', { plan: trialPlan.id, token: 'pm_card_visa' });
     await scanTrialsEnding(app); // another test's trial may be due; not this one
     expect(await mails(email, 'trial ends soon')).toEqual([]);
-    clock.advance((trialPlan.trialDays! - 2) * DAY * 1000); // the app's clock only: the sandbox sends nothing
+    clock.advance((trialPlan.trialDays! - 2) * DAY_MS); // the app's clock only: the sandbox sends nothing
     await Promise.all([scanTrialsEnding(app), scanTrialsEnding(app)]); // two instances at once
     expect(await mails(email, 'trial ends soon')).toHaveLength(1);
-    await sandbox.advance(0);
+    await service.sandbox.advanceDays(0);
     expect(await mails(email, 'trial ends soon')).toHaveLength(1);
   });
 
@@ -199,7 +138,7 @@ describe(`money notifications on Stripe (${engine})`, () => {
     expect(cancelled.status).toBe(303);
     const [mail] = await mails(email, 'subscription is cancelled');
     expect(mail!.text).toContain(`You keep the plan until`);
-    await sandbox.advance(32 * DAY);
+    await service.sandbox.advanceDays(32);
     expect(await mails(email, 'subscription')).toHaveLength(1);
   });
 });

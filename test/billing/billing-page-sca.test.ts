@@ -1,23 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createStripeSandbox } from '@tollgate/sandbox/stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../app/bootstrap.js';
 import { referenceConfig } from '../../app/config.js';
-import { sandboxPlans } from '../../src/billing/gateway/stripe/catalog.js';
 import { PaymentActionRequired, type PlanConfig } from '../../src/billing/index.js';
 import { TestClock } from '../../src/core/clock.js';
 import { EventsKey } from '../../src/core/keys.js';
-import { createLogger } from '../../src/core/logger.js';
 import type { Application } from '../../src/kernel/application.js';
-import { listen, type RunningServer } from '../../src/kernel/server.js';
-import { Browser, tokenIn } from '../auth/browser.js';
-import type { TestApp } from '../support/app.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { RunningServer } from '../../src/kernel/server.js';
+import { type Browser, tokenIn } from '../auth/browser.js';
+import { type ReferenceOverHttp, startReferenceOverHttp } from './reference-over-http.js';
+import { stripeHarness } from './stripe-harness.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-const SECRET = 'whsec_sca_page';
 
 // The reference service over real HTTP on a Stripe sandbox that sends it webhooks: 3-D Secure
 // through the billing page, the payment confirmation page and the sandbox's challenge page.
@@ -25,66 +17,25 @@ describe(`the billing page and /billing/payment/{id}: 3-D Secure (${engine})`, (
   const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
   const plans = referenceConfig.billing!.plans as PlanConfig[];
   const plan = plans.find((p) => !p.trialDays)!;
+  let service: ReferenceOverHttp;
   let app: Application;
-  let database: TestDatabase;
-  let storagePath: string;
-  let sandbox: ReturnType<typeof createStripeSandbox>;
-  let stripeServer: Awaited<ReturnType<typeof sandbox.listen>>;
   let server: RunningServer;
-  let n = 0;
+  let stripeUrl: string;
+  /** The address of the user `signIn()` made last. */
+  let lastEmail = '';
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    sandbox = createStripeSandbox({ clock, plans: sandboxPlans(plans, 'usd') });
-    stripeServer = await sandbox.listen(0, '127.0.0.1');
-    storagePath = mkdtempSync(join(tmpdir(), 'tollgate-sca-'));
-    app = await createApp(
-      {
-        app: { env: 'test', url: 'http://localhost' },
-        database: { url: database.url },
-        storagePath,
-        routes: { cachePath: join(storagePath, 'routes.json') },
-        billing: {
-          edition: 'stripe',
-          currency: 'usd',
-          stripe: {
-            key: 'pk_test_x',
-            secret: 'sk_test_page',
-            webhookSecret: SECRET,
-            apiBase: stripeServer.url,
-          },
-        },
-      },
-      { clock, logger: createLogger('silent') },
-    );
-    await app.migrate();
-    await app.boot();
-    server = await listen(app, '127.0.0.1', 0);
-    sandbox.setWebhook(`${server.url}/stripe/webhook`, SECRET);
+    service = await startReferenceOverHttp(stripeHarness, { clock });
+    ({ app, server } = service);
+    stripeUrl = String(service.sandbox.config.stripe!.apiBase);
   }, 60_000);
 
-  afterAll(async () => {
-    await server?.close();
-    await app?.close();
-    await stripeServer?.close();
-    await database?.drop();
-    rmSync(storagePath, { recursive: true, force: true });
-  });
+  afterAll(() => service?.close());
 
   /** A signed-in browser talking to the server over HTTP (same-origin `Origin` on its forms). */
   async function signIn(): Promise<Browser> {
-    const transport = {
-      request: (path: string, init: RequestInit = {}) => {
-        const headers = new Headers(init.headers);
-        if (headers.has('origin')) headers.set('origin', server.url);
-        return fetch(new URL(path, server.url), { ...init, headers });
-      },
-    };
-    const browser = new Browser(transport as unknown as TestApp);
-    const email = `sca${++n}@example.com`;
-    const fields = { name: 'Ada', email, password: 'correct horse battery' };
-    await browser.submit('/register', { ...fields, password_confirmation: fields.password });
-    expect((await browser.submit('/login', { email, password: fields.password })).status).toBe(302);
+    const { browser, email } = await service.signIn('sca');
+    lastEmail = email;
     return browser;
   }
 
@@ -107,7 +58,7 @@ describe(`the billing page and /billing/payment/{id}: 3-D Secure (${engine})`, (
   /** The confirmation page's "Confirm payment" link, then a button on the sandbox's challenge page. */
   async function challenge(confirmationPage: string, outcome: 'complete' | 'fail'): Promise<string> {
     const href = /href="([^"]+)" data-confirm-payment/.exec(confirmationPage)?.[1]?.replaceAll('&amp;', '&');
-    expect(href).toContain(`${stripeServer.url}/_sandbox/3ds/`);
+    expect(href).toContain(`${stripeUrl}/_sandbox/3ds/`);
     const challengePage = await (await fetch(href!)).text();
     expect(challengePage).toContain('Complete authentication');
     const field = (name: string) =>
@@ -142,7 +93,7 @@ describe(`the billing page and /billing/payment/{id}: 3-D Secure (${engine})`, (
     const page = await (await browser.get(confirmPath)).text();
     expect(page).toContain('data-payment-status="requires_action"');
     expect(page).toContain(`$9.00 — ${plan.name} subscription`);
-    expect(await rows(`sca${n}@example.com`)).toMatchObject([{ status: 'incomplete' }]);
+    expect(await rows(lastEmail)).toMatchObject([{ status: 'incomplete' }]);
     const billing = await (await browser.get('/dashboard/billing')).text();
     expect(billing).toContain('data-payment-banner');
     expect(billing).toContain('Payment not confirmed');
@@ -155,11 +106,14 @@ describe(`the billing page and /billing/payment/{id}: 3-D Secure (${engine})`, (
     const [a, b] = await Promise.all([browser.get(back), browser.get(back)]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(await a.text()).toContain('Payment confirmed. Your subscription is active.');
-    const [row] = await rows(`sca${n}@example.com`);
+    const [row] = await rows(lastEmail);
     expect(row?.status).toBe('active');
-    expect(
-      [...sandbox.store.charges.values()].filter((ch) => ch.payment_intent === confirmPath.split('/').pop()),
-    ).toHaveLength(1);
+    const customer = await app.db
+      .selectFrom('users')
+      .select('stripe_id')
+      .where('email', '=', lastEmail)
+      .executeTakeFirstOrThrow();
+    expect((await service.sandbox.payments(customer.stripe_id!)).filter((p) => p.succeeded)).toHaveLength(1);
     const after = await (await browser.get('/dashboard/billing')).text();
     expect(after).not.toContain('data-payment-banner');
     expect(after).toContain('data-state="active"');
@@ -167,7 +121,7 @@ describe(`the billing page and /billing/payment/{id}: 3-D Secure (${engine})`, (
 
   it('failed authentication: the page says so and the subscription stays incomplete; subscribing again works', async () => {
     const browser = await signIn();
-    const email = `sca${n}@example.com`;
+    const email = lastEmail;
     const confirmPath = path(
       (await subscribe(browser, 'pm_card_threeDSecure2Required')).headers.get('location'),
     );
@@ -197,7 +151,7 @@ describe(`the billing page and /billing/payment/{id}: 3-D Secure (${engine})`, (
     const setup = await browser.get('/dashboard/billing/card/setup');
     expect(setup.status).toBe(303);
     const cardPage = setup.headers.get('location')!;
-    expect(cardPage).toContain(`${stripeServer.url}/_sandbox/setup/seti_`);
+    expect(cardPage).toContain(`${stripeUrl}/_sandbox/setup/seti_`);
     const form = await (await fetch(cardPage)).text();
     const field = (name: string) =>
       (new RegExp(`name="${name}" value="([^"]*)"`).exec(form)?.[1] ?? '')
@@ -228,12 +182,12 @@ describe(`the billing page and /billing/payment/{id}: 3-D Secure (${engine})`, (
     expect(billing).toMatch(/Visa ending <strong>3155<\/strong>/);
     const posted = await subscribe(browser, '');
     expect(path(posted.headers.get('location'))).toBe('/dashboard/billing');
-    expect(await rows(`sca${n}@example.com`)).toMatchObject([{ status: 'active' }]);
+    expect(await rows(lastEmail)).toMatchObject([{ status: 'active' }]);
   });
 
   it('a renewal that needs 3-D Secure: PaymentActionRequired is dispatched, the billing page shows the banner, confirming makes it active', async () => {
     const browser = await signIn();
-    const email = `sca${n}@example.com`;
+    const email = lastEmail;
     expect(path((await subscribe(browser, 'pm_card_visa')).headers.get('location'))).toBe(
       '/dashboard/billing',
     );
@@ -246,8 +200,7 @@ describe(`the billing page and /billing/payment/{id}: 3-D Secure (${engine})`, (
     const stop = app.container.make(EventsKey).listen(PaymentActionRequired, (event) => {
       seen.push(event);
     });
-    await sandbox.advance(32 * 86_400);
-    await sandbox.webhooks.settled();
+    await service.sandbox.advanceDays(32);
     stop();
     expect(await rows(email)).toMatchObject([{ status: 'past_due' }]);
     const user = await app.db
