@@ -3,6 +3,7 @@ import { UserModelKey } from '../../src/auth/users.js';
 import { billingProvider, closeBilling, type WebhookController } from '../../src/billing/index.js';
 import type { TestClock } from '../../src/core/clock.js';
 import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
+import type { ServiceProvider } from '../../src/kernel/application.js';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { TestUser } from './contract/context.js';
@@ -24,12 +25,14 @@ export async function startBillingApp(options: {
   clock: TestClock;
   billing: DeepPartial<TollgateConfig['billing']>;
   controller: typeof WebhookController;
+  /** Providers registered before auth and billing (say, `observabilityProvider()`). */
+  providers?: ServiceProvider[];
 }): Promise<BillingApp> {
   const { harness, sandbox } = options;
   const t = await createTestApp({
     clock: options.clock,
     config: { billing: { ...sandbox.config, ...options.billing } },
-    providers: [authProvider(), billingProvider()],
+    providers: [...(options.providers ?? []), authProvider(), billingProvider()],
     setup: (app) => {
       app.container.instance(UserModelKey, TestUser);
       // Outside the `web` group: no session, no CSRF (spec, "Webhook receiver").

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Users } from '../../src/auth/users.js';
+import { TestClock } from '../../src/core/clock.js';
+import type { RunningServer } from '../../src/kernel/server.js';
+import { AuditLog } from '../../src/observability/audit/audit-log.js';
+import { observabilityProvider } from '../../src/observability/provider.js';
+import { startBillingApp, stopBillingApp } from '../billing/billing-app.js';
+import type { TestUser } from '../billing/contract/context.js';
+import type { EditionSandbox } from '../billing/harness.js';
+import { stripeHarness } from '../billing/stripe-harness.js';
+import type { TestApp } from '../support/app.js';
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+
+describe(`audited subscription and payment events, webhook-driven ones once per event (${engine})`, () => {
+  const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
+  const { plans } = stripeHarness;
+  let sandbox: EditionSandbox;
+  let t: TestApp;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    sandbox = await stripeHarness.startSandbox({
+      clock,
+      plans: [plans.monthly],
+      coupons: [],
+      currency: 'usd',
+    });
+    ({ t, server } = await startBillingApp({
+      harness: stripeHarness,
+      sandbox,
+      clock,
+      billing: { plans: [plans.monthly] },
+      controller: stripeHarness.webhook.controller,
+      providers: [observabilityProvider()],
+    }));
+  });
+  afterAll(() => stopBillingApp({ t, server }, sandbox));
+
+  const rows = async (userId: number, kind: string) => {
+    await t.app.container.make(AuditLog).flush();
+    return t.app.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('kind', '=', kind)
+      .orderBy('id')
+      .execute();
+  };
+
+  it('a paid invoice is audited once under the webhook, however often the provider delivers it; a cancel once under the user', async () => {
+    const user = await t.app.container.make(Users).create<TestUser>({
+      name: 'Payer',
+      email: 'payer@example.com',
+      password: 'correct horse battery',
+    });
+    const sub = await user.newSubscription('main', plans.monthly.id).create(stripeHarness.tokens.card);
+    await sandbox.settled();
+    const changed = await rows(user.id, 'subscription.changed');
+    expect(changed.length).toBeGreaterThanOrEqual(1);
+    expect(changed[0]).toMatchObject({
+      subject: `subscription:${sub.id}`,
+      details: JSON.stringify({ plan: plans.monthly.id }),
+    });
+
+    const paid = await rows(user.id, 'payment.succeeded');
+    expect(paid).toHaveLength(1);
+    expect(paid[0]).toMatchObject({ actor: 'webhook', ip: '127.0.0.1' });
+    expect(paid[0]!.request_id).not.toBeNull();
+
+    // The provider delivers the same event again, twice at once: handled once already, audited once.
+    const delivery = sandbox.deliveries().find((d) => d.type === 'invoice.payment_succeeded')!;
+    const before = (await rows(user.id, 'subscription.changed')).length;
+    const again = await Promise.all(
+      [1, 2].map(() => {
+        const { body, headers } = sandbox.signed(delivery.eventId);
+        return fetch(`${server.url}${stripeHarness.webhook.path}`, { method: 'POST', body, headers });
+      }),
+    );
+    expect(again.map((r) => r.status)).toEqual([200, 200]);
+    expect(await rows(user.id, 'payment.succeeded')).toHaveLength(1);
+    expect(await rows(user.id, 'subscription.changed')).toHaveLength(before);
+
+    await (await user.subscription('main'))!.cancel();
+    const cancelled = await rows(user.id, 'subscription.cancelled');
+    expect(cancelled).toHaveLength(1);
+    expect(JSON.parse(cancelled[0]!.details!)).toMatchObject({ plan: plans.monthly.id, by: 'user' });
+    expect(cancelled[0]!.actor).toBe('system');
+  });
+});
