@@ -1,11 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppUser } from '../../app/user.js';
+import { AccountExport } from '../../src/accounts/export/account-export.js';
+import { accountsProvider } from '../../src/accounts/provider.js';
 import { EmailVerification } from '../../src/accounts/verification/email-verification.js';
+import { authProvider } from '../../src/auth/provider.js';
 import { Users } from '../../src/auth/users.js';
+import { mailProvider } from '../../src/mail/provider.js';
 import { ApiKeys } from '../../src/oauth/api-keys/api-keys.js';
 import { Clients } from '../../src/oauth/clients/clients.js';
 import { hashSecret } from '../../src/oauth/secrets.js';
+import { Organizations } from '../../src/organizations/organizations.js';
+import { organizationsProvider } from '../../src/organizations/provider.js';
 import { browserOn, type ReferenceServer, startReferenceServer } from '../browser/server.js';
+import { createTestApp, type TestApp } from '../support/app.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const PASSWORD = 'correct horse battery';
@@ -192,5 +199,30 @@ describe(`download my data (${engine})`, () => {
     // The session cookie (the plain session id) and the signed access token's parts.
     for (const value of device.cookies.values()) expect(text).not.toContain(decodeURIComponent(value));
     for (const part of accessToken.split('.').slice(1)) expect(text).not.toContain(part);
+  });
+});
+
+// With the organizations module: its membership table is in the export too.
+describe(`download my data with organizations (${engine})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      providers: [authProvider(), mailProvider(), organizationsProvider(), accountsProvider()],
+    });
+  });
+  afterAll(() => t?.close());
+
+  it('lists the memberships, by every table with a user_id', async () => {
+    const user = await t.app.container
+      .make(Users)
+      .create({ name: 'Orla Org', email: 'orla@example.com', password: PASSWORD });
+    const organization = await t.app.container.make(Organizations).create(user.id, 'Orla & Co');
+    const data = await t.app.container.make(AccountExport).export(user);
+    const tables = await t.app.db.introspection.getTables();
+    for (const table of tables.filter((x) => x.columns.some((c) => c.name === 'user_id')))
+      if (table.name !== 'account_deletions') expect(Object.keys(data), table.name).toContain(table.name);
+    expect(data.organization_members).toEqual([
+      expect.objectContaining({ organization_id: organization.id, role: 'owner' }),
+    ]);
   });
 });

@@ -86,6 +86,7 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
       'updated_at',
     ],
   },
+  { table: 'organization_members', columns: ['organization_id', 'role', 'created_at', 'updated_at'] },
   { table: 'audit_events', columns: ['at', 'kind', 'actor', 'subject', 'ip', 'user_agent', 'details'] },
   {
     table: 'api_usage_daily',
