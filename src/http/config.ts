@@ -32,6 +32,11 @@ export interface HttpTimeouts {
   keepAliveMs: number;
   /** On SIGTERM/SIGINT: stop accepting, wait at most this for requests in flight, then close all. */
   shutdownGraceMs: number;
+  /**
+   * On SIGTERM/SIGINT, before that: keep serving this long while `/ready` answers 503, so a load
+   * balancer stops sending new requests first. 0: stop accepting at once.
+   */
+  drainMs: number;
 }
 
 export const defaultHttpTimeouts: HttpTimeouts = {
@@ -39,6 +44,7 @@ export const defaultHttpTimeouts: HttpTimeouts = {
   requestMs: 30_000,
   keepAliveMs: 5_000,
   shutdownGraceMs: 10_000,
+  drainMs: 0,
 };
 
 /** Content-Security-Policy sources added to the strict defaults, by directive (`'img-src': ['https://cdn.example']`). */
@@ -91,6 +97,7 @@ export const httpConfig: ConfigSlice<'http' | 'routes'> = {
         requestMs: envInt(env.HTTP_REQUEST_TIMEOUT_MS, 'HTTP_REQUEST_TIMEOUT_MS'),
         keepAliveMs: envInt(env.HTTP_KEEP_ALIVE_TIMEOUT_MS, 'HTTP_KEEP_ALIVE_TIMEOUT_MS'),
         shutdownGraceMs: envInt(env.SHUTDOWN_GRACE_MS, 'SHUTDOWN_GRACE_MS'),
+        drainMs: envInt(env.SHUTDOWN_DRAIN_MS, 'SHUTDOWN_DRAIN_MS'),
       },
     },
     routes: {

@@ -16,12 +16,18 @@ export interface ReadinessReport {
  */
 export class Readiness {
   readonly #checks = new Map<string, ReadinessCheck>();
+  #draining = false;
 
   constructor(private readonly logger: Logger) {}
 
   add(name: string, check: ReadinessCheck): this {
     this.#checks.set(name, check);
     return this;
+  }
+
+  /** The process is shutting down: not ready from now on, whatever the checks say (`draining: failed`). */
+  drain(): void {
+    this.#draining = true;
   }
 
   get names(): string[] {
@@ -34,8 +40,9 @@ export class Readiness {
         async ([name, check]) => [name, await this.#run(name, check, timeoutMs)] as const,
       ),
     );
-    const checks = Object.fromEntries(entries);
-    return { ready: entries.every(([, outcome]) => outcome === 'ok'), checks };
+    const checks: ReadinessReport['checks'] = Object.fromEntries(entries);
+    if (this.#draining) checks.draining = 'failed';
+    return { ready: !this.#draining && entries.every(([, outcome]) => outcome === 'ok'), checks };
   }
 
   async #run(name: string, check: ReadinessCheck, timeoutMs: number): Promise<'ok' | 'failed' | 'timeout'> {

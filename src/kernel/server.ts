@@ -56,7 +56,8 @@ export function listen(app: Application, host: string, port: number): Promise<Ru
 }
 
 /**
- * On SIGTERM/SIGINT: stops accepting, lets requests in flight finish within the grace period,
+ * On SIGTERM/SIGINT: `/ready` answers 503 from then on; after `http.timeouts.drainMs` of serving
+ * (a load balancer's time to notice), stops accepting, lets requests in flight finish within the grace period,
  * closes the connections left (keep-alive, slow clients), then closes the application — which
  * hands back rate-limit leases and flushes the metering and last-used buffers — and exits.
  */
@@ -65,14 +66,19 @@ export function closeOnSignals(app: Application, server: RunningServer): void {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    const graceMs = app.config.http.timeouts.shutdownGraceMs;
+    const { shutdownGraceMs: graceMs, drainMs } = app.config.http.timeouts;
     const started = performance.now();
-    app.logger.info({ signal, graceMs }, 'shutting down');
+    app.logger.info({ signal, graceMs, drainMs }, 'shutting down');
+    app.readiness.drain();
     // Never outlive the orchestrator's patience: exit even if a flush hangs.
-    setTimeout(() => {
-      app.logger.error('shutdown did not finish in time: exiting anyway');
-      process.exit(1);
-    }, graceMs + FLUSH_LIMIT_MS).unref();
+    setTimeout(
+      () => {
+        app.logger.error('shutdown did not finish in time: exiting anyway');
+        process.exit(1);
+      },
+      drainMs + graceMs + FLUSH_LIMIT_MS,
+    ).unref();
+    if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
     await server.close(graceMs);
     try {
       await app.close();
