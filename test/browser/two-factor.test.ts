@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeAt } from '../../src/accounts/two-factor/totp.js';
 import { type Chromium, launchChromium } from './chromium.js';
@@ -30,6 +31,11 @@ describe(`Two-factor authentication in Chromium (${engine})`, { timeout: 60_000 
       page().waitForURL(`${server.url}/login`),
       page().click('header button:has-text("Log out")'),
     ]);
+  /** axe's serious and critical findings on the page shown. */
+  const violations = async () =>
+    (await new AxeBuilder({ page: page() }).options({ resultTypes: ['violations'] }).analyze()).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.id);
   const password = async () => {
     await go('/login');
     await page().fill('#field-email', ADA.email);
@@ -71,6 +77,7 @@ describe(`Two-factor authentication in Chromium (${engine})`, { timeout: 60_000 
     seed = ((await page().locator('#totp-key').textContent()) ?? '').replace(/\s/g, '');
     expect(seed).toMatch(/^[A-Z2-7]{32}$/);
     await browser.shot('two-factor-01-setup');
+    expect(await violations()).toEqual([]);
 
     await page().fill('#field-code', '000000');
     await page().click('main button[type="submit"]');
@@ -84,6 +91,7 @@ describe(`Two-factor authentication in Chromium (${engine})`, { timeout: 60_000 
     recoveryCodes = await page().locator('.recovery-codes code').allTextContents();
     expect(recoveryCodes).toHaveLength(10);
     await browser.shot('two-factor-02-recovery-codes');
+    expect(await violations()).toEqual([]);
     await Promise.all([page().waitForURL(`${server.url}/account`), page().click('text=I have saved them')]);
     await expect(card.textContent()).resolves.toContain('10 unused recovery codes left.');
     await browser.shot('two-factor-03-account');
@@ -94,6 +102,7 @@ describe(`Two-factor authentication in Chromium (${engine})`, { timeout: 60_000 
     await password();
     await submit('/login/two-factor');
     await browser.shot('two-factor-04-challenge');
+    expect(await violations()).toEqual([]);
     used = nextCode();
     await page().fill('#field-code', used);
     await submit('/dashboard');
