@@ -26,6 +26,8 @@ export type OAuthErrorCode =
   | 'interaction_required'
   | 'request_not_supported'
   | 'request_uri_not_supported'
+  | 'invalid_request_object'
+  | 'invalid_request_uri'
   | 'invalid_target'
   | 'invalid_redirect_uri'
   | 'invalid_client_metadata'
@@ -58,6 +60,10 @@ export const oauthErrorStatus: Record<OAuthErrorCode, number> = {
   // OpenID Connect Core §3.1.2.6: request objects (`request`, or a `request_uri` that is not pushed).
   request_not_supported: 400,
   request_uri_not_supported: 400,
+  // OpenID Connect Core §3.1.2.6: a request object that fails its checks, or a request_uri that
+  // gives none.
+  invalid_request_object: 400,
+  invalid_request_uri: 400,
   // RFC 8707 §2: a `resource` that is not an absolute URI, has a fragment, or is not ours.
   invalid_target: 400,
   // RFC 7591 §3.2.2: dynamic registration refused a redirect URI, or another metadata value.

@@ -13,6 +13,7 @@ import { ApiKeys } from './api-keys/api-keys.js';
 import { ApiKeyStoreKey } from './api-keys/records.js';
 import { auditOAuthEvents } from './audit-events.js';
 import { AuthorizationService } from './authorization/authorization-service.js';
+import { RequestObjects } from './authorization/request-objects.js';
 import { MetadataDocumentClients } from './cimd/metadata-document-clients.js';
 import { ClientKeys } from './clients/client-keys.js';
 import { ClientMetadataStore } from './clients/client-metadata-store.js';
@@ -157,6 +158,7 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(ClientKeys)
     .singleton(ClientAssertions)
     .singleton(ClientAuthenticator)
+    .singleton(RequestObjects)
     .singleton(DpopProofs)
     .singleton(TokenEndpoint)
     .singleton(TokenInspector)

@@ -46,7 +46,7 @@ for (const algorithm of ['RS256', 'EdDSA'] as SigningAlgorithm[]) {
         subject_types_supported: ['public'],
         id_token_signing_alg_values_supported: [algorithm],
         code_challenge_methods_supported: ['S256'],
-        request_uri_parameter_supported: false,
+        request_uri_parameter_supported: true,
       });
       expect(metadata.scopes_supported).toEqual([
         'place-orders',

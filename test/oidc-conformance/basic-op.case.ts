@@ -1,5 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DocumentServer, documentServer } from '../oauth/document-server.js';
 import { ISSUER, logInAgain, verifySignatureAndAtHash } from '../oauth/openid-support.js';
 import { ADA, Browser, insecure, REDIRECT } from '../oauth/support.js';
 import {
@@ -26,12 +27,20 @@ export function describeBasicOp(mode: ResponseMode) {
   describe(`${profile} certification modules (${engine})`, () => {
     let plan: Plan;
     let metadata: Record<string, unknown>;
+    /** The client's site, serving its request objects (a `request_uri`) on loopback. */
+    let site: DocumentServer;
 
     beforeAll(async () => {
-      plan = await startPlan(mode);
+      plan = await startPlan(mode, {
+        config: { oauth: { clientFetch: { allowAddressRanges: ['loopback'] } } },
+      });
       metadata = await (await fetch(`${plan.t.url}/.well-known/openid-configuration`)).json();
+      site = await documentServer();
     });
-    afterAll(async () => plan.t.stop());
+    afterAll(async () => {
+      await plan.t.stop();
+      await site.close();
+    });
 
     /** The error of an authorization response sent back to the client. */
     async function errorOf(res: Response, state: string) {
@@ -268,34 +277,43 @@ export function describeBasicOp(mode: ResponseMode) {
           .filter((name) => params[name] !== undefined)
           .map((name) => [name, params[name]!]),
       );
-      return { plain, jwt };
+      return { plain, jwt, state: request.state };
     }
 
     /** An authorization request by GET with `params`. */
     const authorize = (params: Record<string, string>) =>
       plan.ada.get(`/oauth/authorize?${new URLSearchParams(params)}`);
 
-    it('oidcc-request-uri-unsigned-supported-correctly-or-rejected-as-unsupported (skipped by the plan: "The \'request_uri_not_supported\' error … indicates that it does not support request_uri")', async () => {
-      const { plain } = await unsignedRequestObject();
-      const res = await authorize({ ...plain, request_uri: 'https://client.example/request.jwt#abc' });
-      expect((await authorizationResponse(plan, res))?.get('error')).toBe('request_uri_not_supported');
-      expect(metadata.request_uri_parameter_supported).toBe(false);
+    /** The request object was read: the answer is a code for the object's state, at its redirect URI. */
+    async function supportedCorrectly(res: Response, state: string) {
+      const callback = await approveIn(plan, plan.ada, res);
+      expect(callback.get('state')).toBe(state);
+      expect(callback.get('code')).toEqual(expect.any(String));
+    }
+
+    it('oidcc-request-uri-unsigned-supported-correctly-or-rejected-as-unsupported', async () => {
+      expect(metadata.request_uri_parameter_supported).toBe(true);
+      const { plain, jwt, state } = await unsignedRequestObject();
+      site.serve('/request.jwt', {
+        headers: { 'content-type': 'application/oauth-authz-req+jwt' },
+        body: jwt,
+      });
+      const res = await authorize({ ...plain, request_uri: site.url('/request.jwt') });
+      await supportedCorrectly(res, state);
     });
 
-    it('oidcc-unsigned-request-object-supported-correctly-or-rejected-as-unsupported (skipped by the plan: "The \'request_not_supported\' error … indicates that it does not support request objects")', async () => {
-      const { jwt, plain } = await unsignedRequestObject();
+    it('oidcc-unsigned-request-object-supported-correctly-or-rejected-as-unsupported', async () => {
+      expect(metadata.request_parameter_supported).toBe(true);
+      const { jwt, plain, state } = await unsignedRequestObject();
       const res = await authorize({ ...plain, request: jwt });
-      expect((await authorizationResponse(plan, res))?.get('error')).toBe('request_not_supported');
-      expect(metadata.request_parameter_supported).toBe(false);
+      await supportedCorrectly(res, state);
     });
 
     it('oidcc-ensure-request-object-with-redirect-uri', async () => {
-      // The object names the registered redirect URI, the plain parameter another: never a redirect.
-      const { jwt, plain } = await unsignedRequestObject();
+      // The object names the registered redirect URI, the plain parameter another: the object's wins.
+      const { jwt, plain, state } = await unsignedRequestObject();
       const res = await authorize({ ...plain, redirect_uri: 'https://evil.example/cb', request: jwt });
-      expect(res.status).toBe(400);
-      expect(res.headers.get('location')).toBeNull();
-      expect(await res.text()).toContain('redirect_uri');
+      await supportedCorrectly(res, state);
     });
 
     it('oidcc-claims-essential', async () => {

@@ -1,4 +1,13 @@
-import { createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet, jwtVerify } from 'jose';
+import { randomUUID } from 'node:crypto';
+import {
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  type JSONWebKeySet,
+  type JWTPayload,
+  jwtVerify,
+  SignJWT,
+  UnsecuredJWT,
+} from 'jose';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rotateKeys } from '../../src/oauth/keys/rotation.js';
@@ -12,6 +21,7 @@ import {
   clientAuth,
   codeFlow,
   engine,
+  exchangeCode,
   type Plan,
   planRequest,
   startPlan,
@@ -339,29 +349,114 @@ describe(`Dynamic OP certification modules (${engine})`, () => {
     expect(site.hits(path)).toBe(2);
   });
 
-  it("oidcc-request-uri-unsigned (not passing: request_uri is only a pushed request's, request_uri_parameter_supported is false)", async () => {
-    expect(metadata.request_uri_parameter_supported).toBe(false);
+  /** OpenID Connect Core §6: the plan's request as a request object, made from its parameters by `sign`. */
+  async function objectRequest(
+    client: Plan,
+    sign: (claims: JWTPayload) => Promise<string>,
+    options: { byValue?: boolean; outer?: Record<string, string> } = {},
+  ) {
+    const request = await planRequest(client);
+    const jwt = await sign(Object.fromEntries(new URL(request.path, plan.t.url).searchParams));
+    let passed: Record<string, string> = { request: jwt };
+    if (!options.byValue) {
+      const path = `/request-objects/${randomUUID()}.jwt`;
+      site.serve(path, { headers: { 'content-type': 'application/oauth-authz-req+jwt' }, body: jwt });
+      passed = { request_uri: site.url(path) };
+    }
+    const query = new URLSearchParams({ client_id: client.client.id, ...passed, ...options.outer });
+    return { request, res: await plan.ada.get(`/oauth/authorize?${query}`) };
+  }
+
+  /** Approves, exchanges the code and checks the ID token's nonce: the request object was read. */
+  async function completes(client: Plan, { request, res }: Awaited<ReturnType<typeof objectRequest>>) {
+    const callback = await approveIn(client, plan.ada, res);
+    const response = await exchangeCode(client, callback, request);
+    const tokens = await oauth.processAuthorizationCodeResponse(plan.as, client.client.oauth, response, {
+      expectedNonce: request.nonce,
+      requireIdToken: true,
+    });
+    return oauth.getValidatedIdTokenClaims(tokens)!;
+  }
+
+  const unsigned = (claims: JWTPayload) => Promise.resolve(new UnsecuredJWT(claims).encode());
+  const signedBy = (signer: ClientKey, client: Plan) => (claims: JWTPayload) =>
+    new SignJWT({ iss: client.client.id, aud: ISSUER, ...claims })
+      .setProtectedHeader({ alg: 'RS256', kid: signer.kid })
+      .sign(signer.privateKey);
+
+  it('oidcc-request-uri-unsigned', async () => {
+    expect(metadata).toMatchObject({
+      request_uri_parameter_supported: true,
+      require_request_uri_registration: false,
+    });
     const client = await registered();
-    const request = await planRequest(client, { request_uri: 'https://client.example/request.jwt' });
-    // A self-registered client's errors are shown, not redirected (never an open redirector).
-    const res = await plan.ada.get(request.path);
-    expect(res.status).toBe(400);
-    expect(await res.text()).toContain(
-      'Only the request_uri of a pushed authorization request is supported.',
-    );
+    const claims = await completes(client, await objectRequest(client, unsigned));
+    expect(claims.aud).toBe(client.client.id);
   });
 
-  it('oidcc-request-uri-signed-rs256 (not passing: no request objects, request_object_signing_alg_values_supported is absent)', () => {
-    expect(metadata).not.toHaveProperty('request_object_signing_alg_values_supported');
+  it('oidcc-request-uri-signed-rs256', async () => {
+    expect(metadata.request_object_signing_alg_values_supported).toContain('RS256');
+    const client = await registered({ request_object_signing_alg: 'RS256' });
+    const claims = await completes(client, await objectRequest(client, signedBy(key, client)));
+    expect(claims.aud).toBe(client.client.id);
   });
 
   it('oidcc-ensure-request-object-with-redirect-uri', async () => {
+    // The object names the registered redirect URI, the plain parameter another: the object's wins.
     const client = await registered();
-    const request = await planRequest(client, {
-      redirect_uri: 'https://evil.example/cb',
-      request: 'e30.e30.',
+    const flow = await objectRequest(client, unsigned, {
+      byValue: true,
+      outer: { redirect_uri: 'https://evil.example/cb' },
     });
-    await errorPage(await plan.ada.get(request.path));
+    expect((await completes(client, flow)).aud).toBe(client.client.id);
+  });
+
+  it('request objects that fail their checks are shown as errors, never redirected', async () => {
+    const strict = await registered({ request_object_signing_alg: 'RS256' });
+    const impostor = await clientKey(key.kid);
+    const now = Math.floor(plan.t.clock.now().getTime() / 1000);
+    const cases: [Plan, (claims: JWTPayload) => Promise<string>, string, { byValue?: boolean }?][] = [
+      [strict, unsigned, 'This client registered request objects signed with RS256.'],
+      [strict, signedBy(impostor, strict), "signature does not verify with the client's keys"],
+      [
+        strict,
+        (claims) => signedBy(key, strict)({ ...claims, exp: now - 60 }),
+        'The request object has expired.',
+      ],
+      [
+        strict,
+        (claims) => signedBy(key, strict)({ ...claims, aud: 'https://elsewhere.example' }),
+        'aud must be http://localhost',
+      ],
+      [
+        strict,
+        (claims) => signedBy(key, strict)({ ...claims, client_id: 'another' }),
+        'names another client_id',
+      ],
+      [strict, () => Promise.resolve('not a jwt'), 'The request object is not a JWT.', { byValue: true }],
+    ];
+    for (const [client, sign, message, options] of cases) {
+      const { res } = await objectRequest(client, sign, options);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      expect(await res.text()).toContain(message.replace(/'/g, '&#39;'));
+    }
+  });
+
+  it('a request_uri that does not answer, answers an error or is not https is refused with invalid_request_uri', async () => {
+    const client = await registered();
+    const request = await planRequest(client);
+    site.serve('/request-objects/missing.jwt', { status: 404, body: 'not found' });
+    for (const [uri, message] of [
+      [site.url('/request-objects/missing.jwt'), 'Its server answered 404.'],
+      ['http://client.example/request.jwt', 'The request_uri must be an https URL'],
+    ] as const) {
+      const query = new URLSearchParams({ client_id: client.client.id, request_uri: uri });
+      const res = await plan.ada.get(`/oauth/authorize?${query}`);
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain(message);
+    }
+    expect(request.state).toEqual(expect.any(String));
   });
 
   it('oidcc-refresh-token', async () => {

@@ -10,6 +10,7 @@ import { renderErrorPage } from '../../http/error-handler.js';
 import { SecurityHeaders } from '../../http/security-headers.js';
 import { type AuthorizationRequest, approvalScopes } from '../authorization/authorization-request.js';
 import { AuthorizationService } from '../authorization/authorization-service.js';
+import { RequestObjects } from '../authorization/request-objects.js';
 import { documentHost } from '../cimd/client-id-url.js';
 import { ClientMetadataStore } from '../clients/client-metadata-store.js';
 import { ClientProvenances } from '../clients/client-provenance.js';
@@ -62,6 +63,7 @@ export class ApprovalController {
     SecurityHeaders,
     LoginSteps,
     EventDispatcher,
+    RequestObjects,
   ] as const;
 
   constructor(
@@ -75,6 +77,7 @@ export class ApprovalController {
     private readonly securityHeaders: SecurityHeaders,
     private readonly steps: LoginSteps,
     private readonly events: EventDispatcher,
+    private readonly requestObjects: RequestObjects,
   ) {}
 
   /** Whether the user has a second factor to give (a step-up can then ask for it). */
@@ -87,7 +90,8 @@ export class ApprovalController {
     try {
       const sent = (await authorizationRequestParams(c)) ?? {};
       const read = await authorizationParameters(sent, this.pushed);
-      query = read.params;
+      // Core §6: a request object's parameters, read in before anything is checked.
+      query = await this.requestObjects.resolve(read.params);
       const { request, client } = await this.service.validate(query);
       checkPushedWhenRequired(client, read.pushed, this.config.oauth);
       const user = c.get('user')!;

@@ -1,4 +1,5 @@
 import type { TollgateConfig } from '../../core/config.js';
+import { REQUEST_OBJECT_ALGORITHMS } from '../authorization/request-object-algorithms.js';
 import { issuerOf } from '../jwt/access-token-signer.js';
 import { authorizationServerMetadata } from '../metadata.js';
 import { ACR_VALUES_SUPPORTED } from './amr.js';
@@ -29,10 +30,12 @@ export function openIdConfiguration(
     prompt_values_supported: ['none', 'login', 'consent'],
     // Core §3.1.2.1 `acr_values`: one factor or two (see docs/sign-in.md); the ID token says which.
     acr_values_supported: [...ACR_VALUES_SUPPORTED],
-    // Discovery §3 defaults `request_uri_parameter_supported` to true: say what is not supported.
     // Core §5.5: claims asked for by name, for the userinfo response and the ID token.
     claims_parameter_supported: true,
-    request_parameter_supported: false,
-    request_uri_parameter_supported: false,
+    // Core §6: request objects by value and by reference (fetched; no registration of request_uris).
+    request_parameter_supported: true,
+    request_uri_parameter_supported: true,
+    require_request_uri_registration: false,
+    request_object_signing_alg_values_supported: [...REQUEST_OBJECT_ALGORITHMS],
   };
 }

@@ -1,3 +1,4 @@
+import { REQUEST_OBJECT_ALGORITHMS } from '../authorization/request-object-algorithms.js';
 import { type ClientExtras, NO_EXTRAS } from '../clients/client-metadata-store.js';
 import { publicKeySetProblem } from '../clients/public-key-set.js';
 import { OAuthError } from '../errors.js';
@@ -15,8 +16,8 @@ const metadataError = (description: string) => OAuthError.invalidClientMetadata(
 /**
  * The registration's `logo_uri`, `policy_uri` and `tos_uri` (RFC 7591 §2: shown to the user), its
  * public keys, `jwks` or `jwks_uri` (never both, §2; one of them for `private_key_jwt`), each URL
- * by `clientUrlProblem`'s rules, and `userinfo_signed_response_alg` (OpenID Connect Registration
- * §2); else `invalid_client_metadata`.
+ * by `clientUrlProblem`'s rules, `userinfo_signed_response_alg` and `request_object_signing_alg`
+ * (OpenID Connect Registration §2); else `invalid_client_metadata`.
  */
 export function checkClientExtras(
   input: Readonly<Record<string, unknown>>,
@@ -56,6 +57,18 @@ export function checkClientExtras(
       );
     }
     extras.userinfoSignedResponseAlg = signingAlgorithm;
+  }
+  const requestAlg = input.request_object_signing_alg;
+  if (requestAlg !== undefined) {
+    if (!(REQUEST_OBJECT_ALGORITHMS as readonly unknown[]).includes(requestAlg)) {
+      throw metadataError(
+        `The request_object_signing_alg must be one of ${REQUEST_OBJECT_ALGORITHMS.join(', ')}.`,
+      );
+    }
+    if (requestAlg !== 'none' && !extras.jwks && !extras.jwksUri) {
+      throw metadataError('Signed request objects need the client keys: register jwks or jwks_uri.');
+    }
+    extras.requestObjectSigningAlg = requestAlg as string;
   }
   const signing = input.token_endpoint_auth_signing_alg;
   if (signing !== undefined && !(ASSERTION_ALGORITHMS as readonly unknown[]).includes(signing)) {
