@@ -11,6 +11,7 @@ import {
   mailProvider,
   oauthProvider,
   observabilityProvider,
+  organizationsProvider,
   plansProvider,
   type TollgateConfig,
   UserModelKey,
@@ -50,5 +51,7 @@ export async function createApp(
   await app.register(plansProvider());
   // E-mail verification and the `verified` middleware (docs/accounts.md).
   await app.register(accountsProvider());
+  // Organizations: members with roles, invitations by e-mail (docs/organizations.md).
+  await app.register(organizationsProvider());
   return app;
 }

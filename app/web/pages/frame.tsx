@@ -6,6 +6,7 @@ const TABS = [
   ['tokens', '/dashboard/tokens', 'API tokens'],
   ['usage', '/dashboard/usage', 'Usage'],
   ['billing', '/dashboard/billing', 'Billing'],
+  ['organizations', '/organizations', 'Organizations'],
   ['account', '/account', 'Account'],
 ] as const;
 
