@@ -108,6 +108,8 @@ export async function createApp(overrides = {}, options = {}) {
   await app.register(oauthProvider());
   await app.register(billingProvider());
   await app.register(routes);
+  // Organizations with members, roles and invitations (docs/organizations.md): import both, uncomment.
+  // await app.register(mailProvider()); await app.register(organizationsProvider());
   return app;
 }
 
