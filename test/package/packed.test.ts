@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approvalFields, Browser, insecure, tokenIn } from '../oauth/support.js';
+import { approvalFields, Browser, insecure, tokenIn } from '../oauth/http-client.js';
 import { freePort } from '../support/free-port.js';
 import { importsFile, typecheck, writeConsumer } from './consumer-check.js';
 import { blockFile, type DocBlock } from './doc-blocks.js';

@@ -1,14 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
+import { createSqliteDatabase, type TestDatabase } from './sqlite-database.js';
 
-export interface TestDatabase {
-  url: string;
-  engine: 'sqlite' | 'postgres';
-  drop(): Promise<void>;
-}
+export type { TestDatabase };
 
 /**
  * A fresh, empty database for one test file: a temporary SQLite file, or — when TEST_DATABASE_URL
@@ -16,14 +10,7 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const base = process.env.TEST_DATABASE_URL;
-  if (!base) {
-    const dir = mkdtempSync(join(tmpdir(), 'tollgate-test-'));
-    return {
-      url: join(dir, 'test.sqlite'),
-      engine: 'sqlite',
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
+  if (!base) return createSqliteDatabase();
   const name = `tollgate_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   try {
