@@ -4,6 +4,7 @@ import type { Application, ServiceProvider } from '../kernel/application.js';
 import { auditBillingEvents } from './audit-events.js';
 import { BillingLock } from './billing-lock.js';
 import { checkCatalogAmounts } from './catalog-amounts.js';
+import { countPayments } from './count-payments.js';
 import { Customers } from './customers/customers.js';
 import { allowCardFormSources } from './gateway/content-security.js';
 import { editions } from './gateway/editions.js';
@@ -81,6 +82,7 @@ export function billingProvider(options: BillingProviderOptions = {}): ServicePr
         app.container.singleton(service as Constructor);
       }
       auditBillingEvents(app);
+      countPayments(app);
     },
   };
 }

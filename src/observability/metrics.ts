@@ -30,6 +30,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly payments = new Counter({
+    name: 'tollgate_payments_total',
+    help: "Payments the provider's webhooks reported, by outcome (succeeded, failed, requires_action).",
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor(app: Application) {
     collectDefaultMetrics({ register: this.registry });
     const limits = app.container.make(RateLimits);

@@ -27,11 +27,13 @@ export async function startBillingApp(options: {
   controller: typeof WebhookController;
   /** Providers registered before auth and billing (say, `observabilityProvider()`). */
   providers?: ServiceProvider[];
+  /** More configuration (not billing's). */
+  config?: DeepPartial<TollgateConfig>;
 }): Promise<BillingApp> {
   const { harness, sandbox } = options;
   const t = await createTestApp({
     clock: options.clock,
-    config: { billing: { ...sandbox.config, ...options.billing } },
+    config: { ...options.config, billing: { ...sandbox.config, ...options.billing } },
     providers: [...(options.providers ?? []), authProvider(), billingProvider()],
     setup: (app) => {
       app.container.instance(UserModelKey, TestUser);

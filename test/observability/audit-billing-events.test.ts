@@ -9,8 +9,10 @@ import type { TestUser } from '../billing/contract/context.js';
 import type { EditionSandbox } from '../billing/harness.js';
 import { stripeHarness } from '../billing/stripe-harness.js';
 import type { TestApp } from '../support/app.js';
+import { parseExposition, type Sample, sampleValue } from './scrape.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+const METRICS_TOKEN = 'scrape-billing-0123456789';
 
 describe(`audited subscription and payment events, webhook-driven ones once per event (${engine})`, () => {
   const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
@@ -33,6 +35,7 @@ describe(`audited subscription and payment events, webhook-driven ones once per 
       billing: { plans: [plans.monthly] },
       controller: stripeHarness.webhook.controller,
       providers: [observabilityProvider()],
+      config: { observability: { metrics: { token: METRICS_TOKEN } } },
     }));
   });
   afterAll(() => stopBillingApp({ t, server }, sandbox));
@@ -86,5 +89,56 @@ describe(`audited subscription and payment events, webhook-driven ones once per 
     expect(cancelled).toHaveLength(1);
     expect(JSON.parse(cancelled[0]!.details!)).toMatchObject({ plan: plans.monthly.id, by: 'user' });
     expect(cancelled[0]!.actor).toBe('system');
+  });
+
+  const scrape = async (): Promise<Sample[]> => {
+    const res = await fetch(`${server.url}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    expect(res.status).toBe(200);
+    return parseExposition(await res.text());
+  };
+
+  it('tollgate_payments_total moves by exactly the payment webhooks handled, not by redeliveries', async () => {
+    const before = await scrape();
+    const from = sandbox.deliveries().length;
+    const users = t.app.container.make(Users);
+    const paying = await users.create<TestUser>({
+      name: 'A',
+      email: 'a@example.com',
+      password: 'correct horse battery',
+    });
+    await paying.newSubscription('main', plans.monthly.id).create(stripeHarness.tokens.card);
+    const failing = await users.create<TestUser>({
+      name: 'B',
+      email: 'b@example.com',
+      password: 'correct horse battery',
+    });
+    await failing
+      .newSubscription('main', plans.monthly.id)
+      .trialDays(2)
+      .create(stripeHarness.tokens.failsLater);
+    await sandbox.settled();
+    await sandbox.advanceDays(3);
+    await sandbox.settled();
+    const delivered = sandbox.deliveries().slice(from);
+    const count = (type: string) => delivered.filter((d) => d.type === type && d.status === 200).length;
+    const paid = delivered.find((d) => d.type === 'invoice.payment_succeeded')!;
+    const { body, headers } = sandbox.signed(paid.eventId);
+    expect(
+      (await fetch(`${server.url}${stripeHarness.webhook.path}`, { method: 'POST', body, headers })).status,
+    ).toBe(200);
+
+    const after = await scrape();
+    const moved = (outcome: string) =>
+      sampleValue(after, 'tollgate_payments_total', { outcome }) -
+      sampleValue(before, 'tollgate_payments_total', { outcome });
+    expect(count('invoice.payment_failed')).toBeGreaterThanOrEqual(1);
+    // Two invoices paid: the first month's, and the trial's $0 one, which is no payment.
+    expect(count('invoice.payment_succeeded')).toBe(2);
+    expect(moved('succeeded')).toBe(1);
+    expect(moved('failed')).toBe(count('invoice.payment_failed'));
+    expect(moved('requires_action')).toBe(0);
+    expect((await rows(failing.id, 'payment.failed')).length).toBe(count('invoice.payment_failed'));
   });
 });
