@@ -3,6 +3,8 @@ import type { TollgateConfig } from '../../core/config.js';
 import { ValidationError } from '../../core/errors.js';
 import { EventDispatcher } from '../../core/events.js';
 import { ConfigKey } from '../../core/keys.js';
+import { jsonBody } from '../../http/json-body.js';
+import { wantsJson } from '../../http/respond.js';
 import { clientAddress, withRateLimitHeaders } from '../../rate-limits/http.js';
 import { RateLimits } from '../../rate-limits/rate-limits.js';
 import { withIntended } from '../../views/intended-link.js';
@@ -21,11 +23,17 @@ import { formFields, validateRegistration } from '../validation.js';
  */
 export const REGISTERED =
   'Thank you. If this e-mail address was not registered yet, your account is ready: log in with it below.';
+/** `REGISTERED` for a JSON client, which has no login form below. */
+export const REGISTERED_JSON =
+  'Thank you. If this e-mail address was not registered yet, your account is ready: log in with it.';
+
+const FIELDS = ['name', 'email', 'password', 'password_confirmation', 'intended'] as const;
 
 /**
  * `GET/POST /register`: invalid input comes back next to the fields (422), the name and e-mail
  * kept; a valid form always ends on the login page with the same message, account created or not.
- * Attempts are counted per client address before anything else.
+ * A JSON client (a JSON body or `Accept: application/json`) gets `202 { message }` alike for both,
+ * or `422 { message, errors }`. Attempts are counted per client address before anything else.
  */
 export class RegisterController {
   static inject = [Users, RateLimits, EventDispatcher, ConfigKey] as const;
@@ -42,24 +50,23 @@ export class RegisterController {
   }
 
   async store(c: Context): Promise<Response> {
-    const input = formFields(await c.req.parseBody(), [
-      'name',
-      'email',
-      'password',
-      'password_confirmation',
-      'intended',
-    ]);
+    const input = formFields(await registrationBody(c), FIELDS);
     const old = { name: input.name, email: input.email };
     const intended = sameSitePath(input.intended, this.config.app.url);
     const limit = await this.limits.get('registration.address').consume(clientAddress(c));
     if (!limit.allowed) {
       const message = `Too many registration attempts. ${waitMessage([limit])}`;
-      return withRateLimitHeaders(await this.page(c, { old, intended, errors: { email: [message] } }, 429), [
-        limit,
-      ]);
+      const res = wantsJson(c)
+        ? c.json({ message }, 429)
+        : await this.page(c, { old, intended, errors: { email: [message] } }, 429);
+      return withRateLimitHeaders(res, [limit]);
     }
     const { data, errors } = validateRegistration(input);
-    if (errors) return this.page(c, { old, intended, errors }, 422);
+    if (errors) {
+      return wantsJson(c)
+        ? c.json({ message: Object.values(errors)[0]![0], errors }, 422)
+        : this.page(c, { old, intended, errors }, 422);
+    }
     const created = await this.users.create(data).catch((err: unknown) => {
       // Taken (also when another sign-up with this address won the race): the same answer.
       if (err instanceof ValidationError) return undefined;
@@ -68,7 +75,9 @@ export class RegisterController {
     await this.events.dispatch(
       created ? new Registered(created) : new RegistrationWithTakenEmail(data.email),
     );
-    c.get('session')?.flash('status', c.get('registrationNotice') ?? REGISTERED);
+    const notice = c.get('registrationNotice');
+    if (wantsJson(c)) return c.json({ message: notice ?? REGISTERED_JSON }, 202);
+    c.get('session')?.flash('status', notice ?? REGISTERED);
     // The approval (or page) the visitor came from waits behind the login.
     return c.redirect(withIntended('/login', intended), 302);
   }
@@ -80,4 +89,13 @@ export class RegisterController {
       <RegisterPage csrfToken={csrfToken(c)} {...props} />,
     );
   }
+}
+
+/** The form's fields, from a JSON body or a form; a JSON body that is not an object has none. */
+async function registrationBody(c: Context): Promise<Record<string, unknown>> {
+  if (!(c.req.header('content-type') ?? '').includes('application/json')) return c.req.parseBody();
+  const body = await jsonBody(c);
+  return typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : {};
 }

@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
+import { jsonBody } from '../../http/json-body.js';
 import { apiKeyInput } from '../api-keys/api-key-input.js';
 import { ApiKeys, serializeApiKey } from '../api-keys/api-keys.js';
 import { Scopes } from '../scopes.js';
 import { notFound } from './clients-controller.js';
-import { jsonBody } from './validate.js';
 
 /** `/api-keys`: the signed-in user's API keys (session + CSRF, like the personal access token API). */
 export class ApiKeysController {

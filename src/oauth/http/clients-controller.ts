@@ -2,12 +2,13 @@ import type { Context } from 'hono';
 import type { TollgateConfig } from '../../core/config.js';
 import { HttpError, ValidationError } from '../../core/errors.js';
 import { ConfigKey } from '../../core/keys.js';
+import { jsonBody } from '../../http/json-body.js';
 import { Clients, type CreatedClient, knownGrantTypes, serializeClient } from '../clients/clients.js';
 import { GrantRegistry } from '../grants/registry.js';
 import { type ClientRecord, isPublicClient } from '../records.js';
 import { Scopes } from '../scopes.js';
 import { type ClientLimits, clientSchema, clientUpdateSchema, secretRotationSchema } from './schemas.js';
-import { jsonBody, validateBody } from './validate.js';
+import { validateBody } from './validate.js';
 
 function notFound(): HttpError {
   return new HttpError(404, 'Not Found', { body: { message: 'Not Found' } });

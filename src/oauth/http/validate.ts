@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { ValidationError } from '../../core/errors.js';
 import { validate } from '../../core/validation.js';
+import { jsonBody } from '../../http/json-body.js';
 
 /**
  * The JSON body checked against a schema; 422 `{ message, errors: { field: [..] } }` otherwise
@@ -9,16 +9,6 @@ import { validate } from '../../core/validation.js';
  */
 export async function validateJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
   return validateBody(schema, await jsonBody(c));
-}
-
-/** The request's JSON body (`{}` when empty); a 422 when it is not JSON. */
-export async function jsonBody(c: Context): Promise<unknown> {
-  try {
-    const text = await c.req.text();
-    return text ? JSON.parse(text) : {};
-  } catch {
-    throw new ValidationError({ body: ['The request body must be valid JSON.'] });
-  }
 }
 
 /**
