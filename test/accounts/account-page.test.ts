@@ -50,6 +50,16 @@ describe('the account page over HTTP: password and sessions', () => {
     expect(res.headers.get('location')).toContain('/login');
   });
 
+  it('gives each field its own id, so every label names one input', async () => {
+    await t.app.container.make(Users).create({ name: 'dee', email: 'dee@example.com', password: OLD });
+    const html = await (await (await signIn('dee@example.com')).get('/account')).text();
+    const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    const labelled = [...html.matchAll(/<label for="([^"]+)"/g)].map((m) => m[1]);
+    expect(labelled.filter((id) => !ids.includes(id))).toEqual([]);
+    expect(labelled.filter((id) => /current_password|current-password/.test(id ?? ''))).toHaveLength(3);
+  });
+
   it('changes the password only with the current one, and ends the other sessions', async () => {
     const laptop = await signIn('ada@example.com');
     const phone = await signIn('ada@example.com', OLD, CHROME);

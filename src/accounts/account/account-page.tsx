@@ -43,6 +43,7 @@ export const AccountPage: FC<AccountPageProps> = (p) => (
       <form method="post" action="/account/password" novalidate>
         <CsrfField token={p.csrfToken} />
         <Field
+          id="password-current-password"
           name="current_password"
           label="Current password"
           type="password"
@@ -80,6 +81,7 @@ export const AccountPage: FC<AccountPageProps> = (p) => (
           required
         />
         <Field
+          id="email-current-password"
           name="current_password"
           label="Current password"
           type="password"
