@@ -72,6 +72,8 @@ export const OrganizationPage: FC<OrganizationPageProps> = (p) => {
         </section>
       ) : null}
 
+      {can('organization.transfer') && p.members.length > 1 ? <TransferSection {...p} base={base} /> : null}
+
       {can('organization.delete') ? (
         <section class="card" id="delete">
           <h2>Delete the organization</h2>
@@ -173,5 +175,30 @@ const InviteSection: FC<OrganizationPageProps & { base: string }> = (p) => (
         </tbody>
       </table>
     ) : null}
+  </section>
+);
+
+const TransferSection: FC<OrganizationPageProps & { base: string }> = (p) => (
+  <section class="card" id="transfer">
+    <h2>Transfer ownership</h2>
+    <p>The member you choose becomes an owner; you become an admin.</p>
+    <form method="post" action={`${p.base}/transfer`}>
+      <CsrfField token={p.csrfToken} />
+      <div class="field">
+        <label for="field-transfer-to">New owner</label>
+        <select id="field-transfer-to" name="user_id">
+          {p.members
+            .filter((m) => m.userId !== p.userId)
+            .map((m) => (
+              <option value={String(m.userId)}>
+                {m.name} ({m.email})
+              </option>
+            ))}
+        </select>
+      </div>
+      <button type="submit" class="btn">
+        Transfer ownership
+      </button>
+    </form>
   </section>
 );
