@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Clock } from '../core/clock.js';
 import type { TollgateConfig } from '../core/config.js';
 import { ClockKey, ConfigKey } from '../core/keys.js';
@@ -87,6 +87,23 @@ export class SessionStore {
     session.lastActivity = now.getTime();
     session.dirty = false;
     return true;
+  }
+
+  /**
+   * Writes the session's payload only while the stored row still holds `marker`; false when it no
+   * longer does. One conditional update, so of two requests taking the same one-time value at once
+   * (a double-clicked form) exactly one wins on either engine.
+   */
+  async claim(session: Session, marker: string): Promise<boolean> {
+    if (session.storedHash === undefined) return true;
+    const pattern = `%${marker.replace(/[!%_]/g, '!$&')}%`;
+    const result = await this.db
+      .updateTable('sessions')
+      .set({ payload: JSON.stringify(session.payload) })
+      .where('id', '=', session.storedHash)
+      .where(sql<boolean>`${sql.ref('payload')} like ${pattern} escape '!'`)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   async destroy(session: Session): Promise<void> {

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { askToLogInAgain, authMethodsOf, authTimeOf, takeNewLogin } from '../../auth/auth-time.js';
 import { requireSession } from '../../auth/context.js';
 import { LoginSteps } from '../../auth/second-factor.js';
+import { SessionStore } from '../../auth/session-store.js';
 import type { User } from '../../auth/user.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { EventDispatcher } from '../../core/events.js';
@@ -31,7 +32,7 @@ import {
   hostOf,
 } from './authorization-errors.js';
 import { asAuthorizeGet, authorizationRequestParams } from './authorization-params.js';
-import { decisionPageHeaders, type PendingDecision, takePending } from './pending-decision.js';
+import { decisionPageHeaders, type PendingDecision, takePendingOnce } from './pending-decision.js';
 
 /** The session key of the request waiting for the user's decision. */
 export const PENDING_AUTHORIZATION = 'oauth.authorization';
@@ -64,6 +65,7 @@ export class ApprovalController {
     LoginSteps,
     EventDispatcher,
     RequestObjects,
+    SessionStore,
   ] as const;
 
   constructor(
@@ -78,6 +80,7 @@ export class ApprovalController {
     private readonly steps: LoginSteps,
     private readonly events: EventDispatcher,
     private readonly requestObjects: RequestObjects,
+    private readonly sessions: SessionStore,
   ) {}
 
   /** Whether the user has a second factor to give (a step-up can then ask for it). */
@@ -166,7 +169,7 @@ export class ApprovalController {
     const form = await c.req.parseBody();
     // Without method spoofing in front, the deny form still arrives here.
     if (String(form._method ?? '').toUpperCase() === 'DELETE') return this.deny(c);
-    const pending = this.takePending(c, form);
+    const pending = await this.takePending(c, form);
     if (!pending) return this.expired(c);
     try {
       const { request, userId, authTime, sid, amr } = pending;
@@ -187,7 +190,7 @@ export class ApprovalController {
   }
 
   async deny(c: Context): Promise<Response> {
-    const pending = this.takePending(c, await c.req.parseBody());
+    const pending = await this.takePending(c, await c.req.parseBody());
     if (!pending) return this.expired(c);
     return this.answer(c, this.service.deny(pending.request), pending.request);
   }
@@ -197,8 +200,8 @@ export class ApprovalController {
     return authorizationAnswer(c, url, { uri: request.redirectUri, responseMode: request.responseMode });
   }
 
-  private takePending(c: Context, form: Record<string, unknown>): PendingAuthorization | undefined {
-    return takePending<PendingAuthorization>(c, PENDING_AUTHORIZATION, form);
+  private takePending(c: Context, form: Record<string, unknown>): Promise<PendingAuthorization | undefined> {
+    return takePendingOnce<PendingAuthorization>(c, this.sessions, PENDING_AUTHORIZATION, form);
   }
 
   private expired(c: Context): Response {

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { requireSession } from '../../auth/context.js';
+import type { SessionStore } from '../../auth/session-store.js';
 import { safeEqual } from '../secrets.js';
 
 /** A request a page asks the user to decide, kept in the session between the page and its forms. */
@@ -30,4 +31,21 @@ export function takePending<T extends PendingDecision>(
   if (pending.userId !== c.get('user')?.id) return undefined;
   session.forget(key);
   return pending;
+}
+
+/**
+ * `takePending`, and also atomically against the stored session: two posts of the same page at once
+ * both read the request before either saves the session, and only the first to take it from the
+ * stored row answers it (a double click issues one answer).
+ */
+export async function takePendingOnce<T extends PendingDecision>(
+  c: Context,
+  sessions: SessionStore,
+  key: string,
+  form: Record<string, unknown>,
+): Promise<T | undefined> {
+  const pending = takePending<T>(c, key, form);
+  if (!pending) return undefined;
+  const taken = await sessions.claim(requireSession(c), `"authToken":${JSON.stringify(pending.authToken)}`);
+  return taken ? pending : undefined;
 }
