@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Guards } from '../../src/auth/index.js';
+import { Session } from '../../src/auth/session.js';
+import { SessionStore } from '../../src/auth/session-store.js';
 import { Users } from '../../src/auth/users.js';
 import { HttpError } from '../../src/core/errors.js';
 import type { TestApp } from '../support/app.js';
@@ -105,6 +107,21 @@ describe('database sessions', () => {
     await browser.submit('/login', { email: ADA.email, password: ADA.password });
     await t.app.db.deleteFrom('users').where('email', '=', ADA.email).execute();
     expect(await whoAmI(browser)).toBeNull();
+  });
+
+  it('claim: takes a one-time value from the stored row once; `_` and `%` in the marker are literal', async () => {
+    t = await authApp();
+    const store = t.app.container.make(SessionStore);
+    const session = new Session().put('pending', { authToken: 'a_b%cXd' });
+    await store.save(session);
+    const [first, second] = [await store.load(session.id), await store.load(session.id)];
+    first!.session.forget('pending');
+    second!.session.forget('pending');
+    expect(await store.claim(first!.session, '"authToken":"a_b%c_d"')).toBe(false);
+    expect(await store.claim(first!.session, '"authToken":"a_b%cXd"')).toBe(true);
+    // The other copy loaded before the claim finds the value gone from the row.
+    expect(await store.claim(second!.session, '"authToken":"a_b%cXd"')).toBe(false);
+    expect((await store.load(session.id))!.session.has('pending')).toBe(false);
   });
 });
 
