@@ -1,5 +1,6 @@
 import { Registered, RegistrationWithTakenEmail } from '../auth/events.js';
 import { SessionStore } from '../auth/session-store.js';
+import { UserDeletionGuards } from '../auth/user-deletion-guards.js';
 import { Users } from '../auth/users.js';
 import type { BillableUser } from '../billing/billable-user.js';
 import { Customers } from '../billing/customers/customers.js';
@@ -213,6 +214,7 @@ function registerAccountClosing(app: Application): void {
         sessions: c.make(SessionStore),
         events,
         clock,
+        guards: c.make(UserDeletionGuards),
         billing: has('billing')
           ? {
               customerOf: (user) => {

@@ -21,6 +21,8 @@ export { tableUsers } from './table-users.js';
 export type { UserRow, UsersTable } from './tables.js';
 export type { UserModel } from './user.js';
 export { User } from './user.js';
+export type { UserDeletionGuard } from './user-deletion-guards.js';
+export { UserDeletionGuards, UserDeletionRefused } from './user-deletion-guards.js';
 export type { NewUserInput } from './users.js';
 export { UserModelKey, Users } from './users.js';
 export type { UserRecord, UsersProvider } from './users-provider.js';

@@ -22,6 +22,7 @@ import { type AuthOptions, AuthOptionsKey, resolveAuthOptions } from './options.
 import { LoginSteps } from './second-factor.js';
 import { SessionStore } from './session-store.js';
 import { sessionCookieOptions, startSession } from './start-session.js';
+import { UserDeletionGuards } from './user-deletion-guards.js';
 import { bindUsers, Users } from './users.js';
 
 /**
@@ -42,7 +43,8 @@ export function authProvider(input: AuthOptions = {}): ServiceProvider {
         .instance(AuthOptionsKey, options)
         .singleton(SessionStore)
         .singleton(LoginThrottle)
-        .singleton(LoginSteps);
+        .singleton(LoginSteps)
+        .singleton(UserDeletionGuards);
       const limits = container.make(RateLimits);
       limits.define('login.account', config.throttle.login.account);
       limits.define('login.address', config.throttle.login.address);

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { UserDeletionRefused } from '../auth/user-deletion-guards.js';
 import type { Clock } from '../core/clock.js';
 import { ValidationError } from '../core/errors.js';
 import type { EventDispatcher } from '../core/events.js';
@@ -251,6 +252,85 @@ export class Organizations {
     );
   }
 
+  /**
+   * Ends the user's memberships before their account is deleted, under the same row locks as the
+   * owner rule (every organization of theirs, in id order, so two such calls cannot deadlock).
+   * Refused, changing nothing, where they are the last owner and others are members; an
+   * organization with no other member is deleted with them, unless `refuseDeletion` says no.
+   */
+  async releaseUser(userId: number): Promise<void> {
+    // Asked before the transaction: the hook reads on its own connection, which SQLite's single
+    // one would only give it after the transaction ends.
+    const alone = await this.#soleMemberships(this.deps.db, userId);
+    for (const { id, name } of alone) {
+      const refused = await this.deps.refuseDeletion?.(id);
+      if (refused) throw new UserDeletionRefused(`${name}: ${refused}`);
+    }
+    const released = await this.deps.db.transaction().execute(async (trx) => {
+      const ids = await trx
+        .selectFrom('organization_members')
+        .select('organization_id')
+        .where('user_id', '=', userId)
+        .orderBy('organization_id')
+        .execute();
+      const held = [];
+      for (const { organization_id } of ids) held.push(await this.#holding(trx, organization_id, userId));
+      const blocking = held.filter((h) => h.lastOwner && h.members > 1).map((h) => h.name);
+      if (blocking.length > 0) throw lastOwnerOf(blocking);
+      const deleting = held.filter((h) => h.members === 1).map((h) => h.id);
+      if (deleting.some((id) => !alone.some((a) => a.id === id)))
+        throw new UserDeletionRefused('Your organizations changed while deleting your account: try again.');
+      if (deleting.length > 0) await trx.deleteFrom('organizations').where('id', 'in', deleting).execute();
+      await trx.deleteFrom('organization_members').where('user_id', '=', userId).execute();
+      return held;
+    });
+    for (const h of released)
+      await this.deps.events.dispatch(
+        h.members === 1
+          ? new OrganizationDeleted(h.id, userId)
+          : new MemberRemoved(h.id, userId, h.role, userId),
+      );
+  }
+
+  /** The organizations whose only member is the user. */
+  #soleMemberships(db: Kysely<Database>, userId: number) {
+    return db
+      .selectFrom('organizations as o')
+      .innerJoin('organization_members as m', 'm.organization_id', 'o.id')
+      .select(['o.id', 'o.name'])
+      .where('m.user_id', '=', userId)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('organization_members as other')
+              .select('other.id')
+              .whereRef('other.organization_id', '=', 'o.id')
+              .where('other.user_id', '!=', userId),
+          ),
+        ),
+      )
+      .execute();
+  }
+
+  /** Locks the organization's row and reads what deleting the user would take from it. */
+  async #holding(trx: Transaction<Database>, organizationId: number, userId: number) {
+    const locked = await trx
+      .updateTable('organizations')
+      .set({ updated_at: this.now() })
+      .where('id', '=', organizationId)
+      .returning(['id', 'name'])
+      .executeTakeFirstOrThrow();
+    const members = await trx
+      .selectFrom('organization_members')
+      .select(['user_id', 'role'])
+      .where('organization_id', '=', organizationId)
+      .execute();
+    const role = members.find((m) => m.user_id === userId)?.role ?? '';
+    const owners = members.filter((m) => m.role === 'owner').length;
+    return { ...locked, role, members: members.length, lastOwner: role === 'owner' && owners === 1 };
+  }
+
   /** Runs `work` in a transaction that holds the organization's row (see the class comment). */
   #underLock<T>(organizationId: number, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     return this.deps.db.transaction().execute(async (trx) => {
@@ -307,6 +387,13 @@ export class Organizations {
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
+}
+
+function lastOwnerOf(names: string[]): UserDeletionRefused {
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return new UserDeletionRefused(
+    `You are the last owner of ${list}, which other people belong to. Transfer ownership or delete ${list} first.`,
+  );
 }
 
 function validName(name: string): string {

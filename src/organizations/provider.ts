@@ -1,3 +1,4 @@
+import { UserDeletionGuards } from '../auth/user-deletion-guards.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { Mailer } from '../mail/mailer.js';
@@ -49,6 +50,8 @@ export function organizationsProvider(options: OrganizationsOptions = {}): Servi
               expiresDays: options.invitationDays ?? 7,
             }),
         );
+      // Deleting an account (accounts) first ends the user's memberships here, keeping an owner.
+      container.make(UserDeletionGuards).add((userId) => container.make(Organizations).releaseUser(userId));
       if (container.has(AuditLog)) recordOrganizationAudit(events, container.make(AuditLog));
 
       router.controllers

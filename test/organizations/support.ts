@@ -1,3 +1,4 @@
+import { accountsProvider } from '../../src/accounts/provider.js';
 import { authProvider } from '../../src/auth/provider.js';
 import { Users } from '../../src/auth/users.js';
 import type { Application } from '../../src/kernel/application.js';
@@ -35,12 +36,18 @@ export class Member extends Browser {
 
 /** Auth, mail (to a real SMTP server), the audit log and organizations on a fresh database. */
 export async function organizationsApp(
-  options: OrganizationsOptions & { setup?: (app: Application) => void } = {},
+  options: OrganizationsOptions & { setup?: (app: Application) => void; accounts?: boolean } = {},
 ): Promise<OrganizationsTestApp> {
   const mailbox = await startMailbox();
   const t = await createTestApp({
     config: { mail: { url: mailbox.url, worker: { pollMs: 100 } } },
-    providers: [observabilityProvider(), authProvider(), mailProvider(), organizationsProvider(options)],
+    providers: [
+      observabilityProvider(),
+      authProvider(),
+      mailProvider(),
+      ...(options.accounts ? [accountsProvider()] : []),
+      organizationsProvider(options),
+    ],
     setup: options.setup,
   });
   const member = async (email: string) => {

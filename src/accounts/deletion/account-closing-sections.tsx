@@ -22,6 +22,11 @@ export const AccountClosingSections: FC<{ csrfToken: string; errors?: Record<str
         out everywhere and deletes your account. Invoices already issued are kept, as the law requires. It
         cannot be undone.
       </p>
+      {p.errors?.account?.map((message) => (
+        <p class="error" role="alert">
+          {message}
+        </p>
+      ))}
       <form method="post" action="/account/delete" novalidate>
         <CsrfField token={p.csrfToken} />
         <Field

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { currentUser, logout } from '../../auth/context.js';
+import { UserDeletionRefused } from '../../auth/user-deletion-guards.js';
 import { formFields } from '../../auth/validation.js';
 import { wantsJson } from '../../http/respond.js';
 import { AccountController, WRONG_PASSWORD } from '../account/account-controller.js';
@@ -30,7 +31,12 @@ export class AccountDeletionController {
     const { current_password } = formFields(await c.req.parseBody(), ['current_password']);
     if (!(await this.security.confirms(user, current_password)))
       return this.account.invalid(c, { errors: { delete: { current_password: [WRONG_PASSWORD] } } });
-    await this.deletion.delete(user, requestOrigin(c));
+    try {
+      await this.deletion.delete(user, requestOrigin(c));
+    } catch (error) {
+      if (!(error instanceof UserDeletionRefused)) throw error;
+      return this.account.invalid(c, { errors: { delete: { account: [error.message] } } });
+    }
     logout(c);
     if (wantsJson(c)) return c.json({ message: ACCOUNT_DELETED });
     c.get('session')?.flash('status', ACCOUNT_DELETED);

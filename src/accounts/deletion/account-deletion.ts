@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { SessionStore } from '../../auth/session-store.js';
 import type { User } from '../../auth/user.js';
+import type { UserDeletionGuards } from '../../auth/user-deletion-guards.js';
 import type { Users } from '../../auth/users.js';
 import type { Clock } from '../../core/clock.js';
 import type { EventDispatcher } from '../../core/events.js';
@@ -19,6 +20,8 @@ export interface AccountDeletionDeps {
   sessions: SessionStore;
   events: EventDispatcher;
   clock: Clock;
+  /** What the modules beside accounts check or settle first (organizations: the last owner); may refuse. */
+  guards: UserDeletionGuards;
   /** Billing, when registered: the user's customer, and cancelling every subscription at the provider now. */
   billing?: {
     customerOf(user: User): BillingCustomer | undefined;
@@ -32,7 +35,8 @@ export interface AccountDeletionDeps {
 }
 
 /**
- * Deletes an account, in an order that loses nothing if it stops half-way and is run again:
+ * Deletes an account, in an order that loses nothing if it stops half-way and is run again: the
+ * guards first (they may refuse with `UserDeletionRefused`, before anything is ended), then
  * subscriptions cancelled at the provider (nobody is charged for an account that is gone), then
  * every credential revoked and announced, then the row deleted — its sessions, tokens and links
  * cascade with it — keeping the billing customer id its invoices are filed under. Two deletions at
@@ -44,7 +48,8 @@ export class AccountDeletion {
 
   /** True when this call deleted the account; false when another had already. */
   async delete(user: User, origin: RequestOrigin): Promise<boolean> {
-    const { db, users, sessions, events, clock, billing, credentials } = this.deps;
+    const { db, users, sessions, events, clock, guards, billing, credentials } = this.deps;
+    await guards.check(user.id);
     await billing?.cancelSubscriptionsNow(user.id);
     await credentials?.revokeAll(user.id);
     const customer = billing?.customerOf(user);
