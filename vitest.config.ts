@@ -22,11 +22,15 @@ const testFiles = ['src', 'test', 'app', 'packages']
 // the suite's time: a fresh fork importing the whole application cost more than most files' tests.
 // Each file still gets its own database, Redis prefix and application instances.
 const mocking = testFiles.filter((file) => /\bvi\.(do)?mock\(/.test(readFileSync(file, 'utf8')));
-// The PostgreSQL run (TEST_DATABASE_URL) runs only the files that can reach the database under
-// test; the others run the same code on any engine and the SQLite run has them. Naming only such
-// files on the command line then finds none, which is not a failure.
+// A file that loops ENGINES (test/support/engines.ts) covers SQLite and PostgreSQL in every run.
+// The PostgreSQL run (TEST_DATABASE_URL) is for the files that do not loop them yet and can reach
+// the database under test; the others run the same code on any engine and the first run has them.
+// Naming only such files on the command line then finds none, which is not a failure.
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-const engineFree = onPostgres ? testFiles.filter((file) => !usesTestDatabase(file, process.cwd())) : [];
+const loopsEngines = (file: string) => /\bENGINES\b/.test(readFileSync(file, 'utf8'));
+const engineFree = onPostgres
+  ? testFiles.filter((file) => loopsEngines(file) || !usesTestDatabase(file, process.cwd()))
+  : [];
 
 export default defineConfig({
   // The packages' own entry points (`tollgate`, `tollgate/oauth`, `@tollgate/sandbox/stripe`, …) resolve to

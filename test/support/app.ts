@@ -7,6 +7,7 @@ import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
 import { createLogger, type Logger } from '../../src/core/logger.js';
 import { Application, type ServiceProvider } from '../../src/kernel/application.js';
 import { createTestDatabase } from './database.js';
+import type { Engine } from './engines.js';
 
 export interface TestApp {
   app: Application;
@@ -18,11 +19,13 @@ export interface TestApp {
 }
 
 /**
- * A migrated, booted application on a fresh database (SQLite, or PostgreSQL under
- * TEST_DATABASE_URL) with a TestClock and a temporary storage folder.
+ * A migrated, booted application on a fresh database of the given engine (see engines.ts) with a
+ * TestClock and a temporary storage folder.
  */
 export async function createTestApp(
   options: {
+    /** Default: the process's one engine (files that do not loop ENGINES yet). */
+    engine?: Engine;
     config?: DeepPartial<TollgateConfig>;
     providers?: ServiceProvider[];
     /** Runs after providers register, before boot: declare routes here. */
@@ -32,7 +35,7 @@ export async function createTestApp(
     logger?: Logger;
   } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(options.engine);
   const storagePath = mkdtempSync(join(tmpdir(), 'tollgate-storage-'));
   const clock = options.clock ?? new TestClock(new Date('2026-01-15T12:00:00Z'));
   const config = defineConfig(

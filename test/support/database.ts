@@ -1,39 +1,47 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { type Engine, postgresServerUrl } from './engines.js';
 import { createSqliteDatabase, type TestDatabase } from './sqlite-database.js';
 
 export type { TestDatabase };
 
 /**
- * A fresh, empty database for one test file: a temporary SQLite file, or — when TEST_DATABASE_URL
- * names a PostgreSQL server — a new database created on it and dropped afterwards.
+ * A fresh, empty database for one suite: a temporary SQLite file, or a new database created on
+ * the PostgreSQL server (TEST_DATABASE_URL, else the local default) and dropped afterwards.
+ * Without an engine, the file's one engine for the whole process: PostgreSQL when
+ * TEST_DATABASE_URL is set (the files that do not loop ENGINES yet).
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const base = process.env.TEST_DATABASE_URL;
-  if (!base) return createSqliteDatabase();
+export async function createTestDatabase(engine: Engine = engineOfThisProcess()): Promise<TestDatabase> {
+  if (engine === 'sqlite') return createSqliteDatabase();
+  const server = postgresServerUrl();
   const name = `tollgate_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
+  const admin = new pg.Client({ connectionString: server });
   try {
     await admin.connect();
   } catch (err) {
+    await admin.end().catch(() => undefined);
     throw new Error(
-      `TEST_DATABASE_URL is set but PostgreSQL is not reachable at ${redact(base)}: ${String(err)}`,
+      `PostgreSQL is not reachable at ${redact(server)} (${String(err)}). Start it (bash .ci/run does), or point TEST_DATABASE_URL at a server the tests may create databases on.`,
     );
   }
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(base);
+  const url = new URL(server);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     engine: 'postgres',
     drop: async () => {
-      const client = new pg.Client({ connectionString: base });
+      const client = new pg.Client({ connectionString: server });
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
     },
   };
+}
+
+function engineOfThisProcess(): Engine {
+  return process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 }
 
 function redact(url: string): string {

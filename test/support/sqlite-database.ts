@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Engine } from './engines.js';
 
 export interface TestDatabase {
   url: string;
-  engine: 'sqlite' | 'postgres';
+  engine: Engine;
   drop(): Promise<void>;
 }
 
