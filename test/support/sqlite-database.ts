@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Engine } from './engines.js';
 
 export interface TestDatabase {
   url: string;
-  engine: Engine;
+  engine: 'sqlite' | 'postgres';
   drop(): Promise<void>;
 }
 
