@@ -13,6 +13,7 @@ import {
   observabilityProvider,
   organizationsProvider,
   plansProvider,
+  signinProvider,
   type TollgateConfig,
   UserModelKey,
 } from 'tollgate';
@@ -53,5 +54,7 @@ export async function createApp(
   await app.register(accountsProvider());
   // Organizations: members with roles, invitations by e-mail (docs/organizations.md).
   await app.register(organizationsProvider());
+  // Passkeys on the login and account pages (docs/sign-in.md).
+  await app.register(signinProvider());
   return app;
 }

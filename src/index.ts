@@ -71,3 +71,4 @@ export {
 } from './plans/reporting/usage-schedule.js';
 export type { RateLimitPolicy } from './rate-limits/policy.js';
 export { RateLimits } from './rate-limits/rate-limits.js';
+export { signinProvider } from './signin/provider.js';

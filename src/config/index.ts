@@ -19,6 +19,7 @@ import { mailConfig } from '../mail/config.js';
 import { oauthConfig } from '../oauth/config.js';
 import { observabilityConfig } from '../observability/config.js';
 import { plansConfig } from '../plans/config.js';
+import { signinConfig } from '../signin/config.js';
 
 const slices: ConfigSlice<keyof TollgateConfig>[] = [
   coreConfig,
@@ -30,6 +31,7 @@ const slices: ConfigSlice<keyof TollgateConfig>[] = [
   plansConfig,
   mailConfig,
   accountsConfig,
+  signinConfig,
   observabilityConfig,
 ] as ConfigSlice<keyof TollgateConfig>[];
 

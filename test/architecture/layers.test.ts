@@ -20,6 +20,7 @@ const everything = [
   'mail',
   'accounts',
   'organizations',
+  'signin',
   'config',
 ];
 
@@ -49,6 +50,9 @@ const allowed: Record<string, readonly string[]> = {
   accounts: [...foundation, 'auth', 'oauth', 'billing', 'mail'],
   // Beside accounts, not on it: members sign in through auth, invitations go through mail.
   organizations: [...foundation, 'auth', 'oauth', 'billing', 'mail'],
+  // Sign-in methods (passkeys, upstream providers): above accounts, whose account page and
+  // notices they add to, reaching the modules below only through their entry points (a test below).
+  signin: [...foundation, 'auth', 'oauth', 'mail', 'accounts'],
   config: [
     'core',
     'database',
@@ -60,6 +64,7 @@ const allowed: Record<string, readonly string[]> = {
     'plans',
     'mail',
     'accounts',
+    'signin',
   ],
   testing: everything,
   cli: everything,
@@ -140,6 +145,13 @@ describe('architecture: dependencies point one way', () => {
   it('plans reaches oauth only through its public entry point (the hooks oauth declares)', () => {
     const targets = new Set(importsInto('plans', 'oauth').map((edge) => edge.split(' -> ')[1]));
     expect([...targets]).toEqual(['oauth/index.js']);
+  });
+
+  it('signin reaches auth, oauth, mail and accounts only through their public entry points', () => {
+    const targets = ['auth', 'oauth', 'mail', 'accounts'].flatMap((to) =>
+      importsInto('signin', to).map((edge) => edge.split(' -> ')[1]),
+    );
+    expect([...new Set(targets)].filter((target) => !target!.endsWith('/index.js'))).toEqual([]);
   });
 
   it('no import cycle between folders', () => {

@@ -1,0 +1,47 @@
+import { type ConfigSlice, envBool } from '../core/config.js';
+
+export interface SigninConfig {
+  passkeys: {
+    /** Passkeys on the login and account pages (`PASSKEYS=off` hides them). */
+    enabled: boolean;
+    /**
+     * The WebAuthn relying party id: a registrable domain the pages are served under. Empty: the
+     * host name of `app.url`.
+     */
+    rpId: string;
+    /** The name authenticators show beside the passkey. Empty: `app.name`. */
+    rpName: string;
+    /**
+     * The origins an assertion may come from (`https://app.example.com`). Empty: the origin of
+     * `app.url` alone.
+     */
+    origins: string[];
+  };
+}
+
+declare module '../core/config.js' {
+  interface TollgateConfig {
+    signin: SigninConfig;
+  }
+}
+
+export const signinConfig: ConfigSlice<'signin'> = {
+  defaults: {
+    signin: {
+      passkeys: { enabled: true, rpId: '', rpName: '', origins: [] },
+    },
+  },
+  fromEnv: (env) => ({
+    signin: {
+      passkeys: {
+        enabled: envBool(env.PASSKEYS),
+        rpId: env.PASSKEYS_RP_ID || undefined,
+        origins: env.PASSKEYS_ORIGINS
+          ? env.PASSKEYS_ORIGINS.split(',')
+              .map((origin) => origin.trim())
+              .filter(Boolean)
+          : undefined,
+      },
+    },
+  }),
+};

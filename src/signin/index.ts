@@ -1,0 +1,12 @@
+/**
+ * `tollgate/signin`: sign-in methods beyond the password — passkeys — and the rule that a user
+ * keeps at least one. Register `signinProvider()` after `authProvider()` and `accountsProvider()`.
+ */
+
+export type { SigninConfig } from './config.js';
+export { signinConfig } from './config.js';
+export { signinMigrations } from './migrations.js';
+export type { PasskeysTable } from './passkeys/tables.js';
+export { signinProvider } from './provider.js';
+export type { SignInMethod } from './sign-in-methods.js';
+export { LastSignInMethod, SignInMethods } from './sign-in-methods.js';
