@@ -17,6 +17,7 @@ import type { Row } from './lib/row.js';
 import {
   atScale,
   baselines,
+  floors,
   type HttpScenario,
   type LoopScenario,
   peers,
@@ -264,11 +265,11 @@ const databaseVersions: string[] = [];
 for (const engine of options.databases) {
   const database = await openDatabase(engine);
   if (typeof database !== 'string') databaseVersions.push(database.version);
-  const scenarios = tollgate(
-    engine,
-    typeof database === 'string' ? '' : database.url,
-    typeof database === 'string' ? '' : database.storagePath,
-  );
+  const url = typeof database === 'string' ? '' : database.url;
+  const scenarios = [
+    ...floors(engine, url),
+    ...tollgate(engine, url, typeof database === 'string' ? '' : database.storagePath),
+  ];
   if (typeof database === 'string' || !oauthBuilt) {
     const pending = typeof database === 'string' ? database : 'src/oauth not built yet (issues 4 and 5)';
     for (const scenario of scenarios as HttpScenario[]) {
@@ -312,7 +313,7 @@ const checks = checkTargets(rows, targets);
 const loadAfter = loadAverage();
 
 process.stdout.write(
-  `\n${formatRows(rows)}\n\nTargets (issues 5, 9 and 15, DESIGN.md quality bars), same run:\n\n${formatTargets(checks)}\n\n`,
+  `\n${formatRows(rows)}\n\nTargets (issues 5, 9, 15 and 35, DESIGN.md quality bars), same run:\n\n${formatTargets(checks)}\n\n`,
 );
 const pending = rows.filter((row) => row.pending).map((row) => row.id);
 if (pending.length) process.stdout.write(`Pending rows: ${pending.join(', ')}\n`);

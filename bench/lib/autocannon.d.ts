@@ -29,7 +29,7 @@ declare module 'autocannon' {
 
   /** One connection. `requestIterator` is internal to autocannon 9 (see bench/lib/load.ts). */
   export interface Client {
-    requestIterator: { initialContext: Record<string, any>; resetContext(): void };
+    requestIterator: { initialContext: Record<string, any>; resetContext(): void; rebuildRequest(): void };
   }
 
   export interface Histogram {

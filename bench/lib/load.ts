@@ -63,6 +63,8 @@ function once(
               setupClient: (client) => {
                 client.requestIterator.initialContext = connectionContext(connection++);
                 client.requestIterator.resetContext();
+                // The first request was built before this hook ran, with an empty context.
+                client.requestIterator.rebuildRequest();
               },
             }
           : {}),

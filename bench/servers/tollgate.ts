@@ -8,14 +8,17 @@
 //   protected_dpop     the same route with one DPoP-bound token (password grant with a proof);
 //                      the load sends a new proof by its key with every request (RFC 9449)
 //   protected_new      the same route with BENCH_TOKENS (default 60,000) distinct tokens: more
+//                      (with BENCH_USERS, the tokens of that many users, bulk-loaded in SQL)
 //                      than the guard's 10,000-entry verified-token cache, so a client cycling
 //                      through them never presents one the guard still holds verified
-//   client_credentials a confidential client for POST /oauth/token
+//   client_credentials a confidential client for POST /oauth/token (and BENCH_CLIENTS more)
 //   password           a password-grant client and a user
+//   refresh            the same, and BENCH_SESSIONS refresh tokens from the password grant, one
+//                      rotating chain per connection of the load
 //   authorization_code a client, a user, and one logged-in session per connection
 // The signing algorithm comes from OAUTH_SIGNING_ALG; keys are generated per process.
 // BENCH_PRELOAD_ROWS (and BENCH_PRELOAD_EXPIRED=1) first bulk-load that many access-token rows.
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Application, authProvider, listen, oauthProvider, Users } from 'tollgate';
@@ -29,6 +32,7 @@ import {
 import { createApp } from '../../app/bootstrap.js';
 import { dpopProofs } from '../lib/dpop-proof.js';
 import { announce, exitOnSigterm } from './announce.js';
+import { authorizationRequest } from './authorization-request.js';
 import { preloadAccessTokens } from './preload.js';
 import { logIn } from './tollgate-session.js';
 
@@ -98,7 +102,13 @@ async function fixtures(app: Application): Promise<Record<string, unknown>> {
       return dpopBound();
     case 'client_credentials': {
       const { client, plainSecret } = await clients.create({ name: 'Bench service', redirect: '' });
-      return { clientId: client.id, clientSecret: plainSecret };
+      // BENCH_CLIENTS more clients, for a load that takes turns between them (cost as work grows).
+      const many = [];
+      for (let i = 0; i < Number(process.env.BENCH_CLIENTS ?? 0); i++) {
+        const made = await clients.create({ name: `Bench service ${i}`, redirect: '' });
+        many.push({ id: made.client.id, secret: made.plainSecret });
+      }
+      return { clientId: client.id, clientSecret: plainSecret, clients: many };
     }
     case 'password': {
       const { client, plainSecret } = await clients.create({
@@ -108,21 +118,26 @@ async function fixtures(app: Application): Promise<Record<string, unknown>> {
       });
       return { clientId: client.id, clientSecret: plainSecret, username: user.email, password };
     }
+    case 'refresh': {
+      const { client, plainSecret } = await clients.create({
+        name: 'Bench app',
+        redirect: '',
+        password: true,
+      });
+      const refreshTokens = [];
+      for (let i = 0; i < sessions; i++) {
+        refreshTokens.push(await passwordGrantRefreshToken(client.id, plainSecret!, user.email, password));
+      }
+      return { clientId: client.id, clientSecret: plainSecret, refreshTokens, tokenPath: '/oauth/token' };
+    }
     case 'authorization_code': {
       const redirectUri = 'http://127.0.0.1:9/callback';
       const { client, plainSecret } = await clients.create({ name: 'Bench web app', redirect: redirectUri });
-      const codeVerifier = randomBytes(32).toString('base64url');
-      const state = 'bench-state';
-      const query = new URLSearchParams({
-        client_id: client.id,
-        redirect_uri: redirectUri,
-        response_type: 'code',
-        scope: 'check-status',
-        state,
-        code_challenge: createHash('sha256').update(codeVerifier).digest('base64url'),
-        code_challenge_method: 'S256',
-      });
-      const authorizePath = `/oauth/authorize?${query}`;
+      const { authorizePath, codeVerifier, state } = authorizationRequest(
+        '/oauth/authorize',
+        client.id,
+        redirectUri,
+      );
       const logged = [];
       for (let i = 0; i < sessions; i++)
         logged.push(await logIn(server.url, user.email, password, authorizePath));
@@ -140,6 +155,25 @@ async function fixtures(app: Application): Promise<Record<string, unknown>> {
     default:
       throw new Error(`unknown BENCH_SCENARIO ${scenario}`);
   }
+}
+
+async function passwordGrantRefreshToken(
+  clientId: string,
+  secret: string,
+  username: string,
+  password: string,
+): Promise<string> {
+  const res = await fetch(`${server.url}/oauth/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+    },
+    body: new URLSearchParams({ grant_type: 'password', username, password, scope: 'check-status' }),
+  });
+  const body = (await res.json()) as { refresh_token?: string };
+  if (!body.refresh_token) throw new Error(`no refresh token: ${res.status} ${JSON.stringify(body)}`);
+  return body.refresh_token;
 }
 
 /** A DPoP-bound user token from the token endpoint, and the key the load signs its proofs with. */
@@ -179,14 +213,18 @@ async function dpopBound(): Promise<Record<string, unknown>> {
  * signature is verified), while the revocation check finds a real row.
  */
 async function distinctTokens(app: Application): Promise<string[]> {
-  await clients.create({
+  const { client: personal } = await clients.create({
     name: 'Personal Access Client',
     redirect: 'http://localhost',
     personalAccess: true,
   });
+  const users = Number(process.env.BENCH_USERS ?? 0);
+  const rows: Pick<AccessTokenRecord, 'id' | 'userId' | 'clientId' | 'scopes'>[] =
+    users > 0 ? await tokensOfManyUsers(app, users, personal.id) : [];
   const pats = app.container.make(PersonalAccessTokens);
-  const rows: AccessTokenRecord[] = [];
-  for (let i = 0; i < 10; i++) rows.push((await pats.create(user.id, `bench ${i}`, ['check-status'])).token);
+  for (let i = 0; users === 0 && i < 10; i++) {
+    rows.push((await pats.create(user.id, `bench ${i}`, ['check-status'])).token);
+  }
   const signer = app.container.make(AccessTokenSigner);
   // Far more than the guard's 10,000-entry cache and its 32,768-slot admission filter, so a token
   // comes round again only after it has been evicted: every request pays for a full verification.
@@ -210,4 +248,49 @@ async function distinctTokens(app: Application): Promise<string[]> {
   };
   await Promise.all(Array.from({ length: 8 }, worker));
   return tokens;
+}
+
+/**
+ * `count` users and one live access token each, inserted in SQL in chunks (creating them one by
+ * one would hash `count` passwords): the users' model cache misses as the load takes turns.
+ */
+async function tokensOfManyUsers(
+  app: Application,
+  count: number,
+  clientId: string,
+): Promise<Pick<AccessTokenRecord, 'id' | 'userId' | 'clientId' | 'scopes'>[]> {
+  const now = new Date().toISOString();
+  const expires = new Date(Date.now() + 86_400_000).toISOString();
+  const { password: hashed } = (await app.db
+    .selectFrom('users')
+    .select('password')
+    .where('id', '=', user.id)
+    .executeTakeFirstOrThrow()) as { password: string };
+  const rows: Pick<AccessTokenRecord, 'id' | 'userId' | 'clientId' | 'scopes'>[] = [];
+  for (let first = 0; first < count; first += 500) {
+    const chunk = Array.from({ length: Math.min(500, count - first) }, (_, i) => ({
+      name: `Bench ${first + i}`,
+      email: `bench-${process.pid}-${first + i}@example.test`,
+      password: hashed,
+      created_at: now,
+      updated_at: now,
+    }));
+    const ids = await app.db.insertInto('users').values(chunk).returning('id').execute();
+    const tokens = ids.map(({ id }: { id: number }) => ({
+      id: Date.now().toString(16).padStart(12, '0') + randomBytes(14).toString('hex'),
+      user_id: id,
+      client_id: clientId,
+      name: 'bench',
+      scopes: '["check-status"]',
+      revoked: 0,
+      created_at: now,
+      updated_at: now,
+      expires_at: expires,
+    }));
+    await app.db.insertInto('oauth_access_tokens').values(tokens).execute();
+    for (const token of tokens) {
+      rows.push({ id: token.id, userId: token.user_id, clientId, scopes: ['check-status'] });
+    }
+  }
+  return rows;
 }
