@@ -1,8 +1,26 @@
 import type { Container } from '../core/container.js';
+import { ValidationError } from '../core/errors.js';
 import type { GuardStep } from './guard/guard-steps.js';
 
 /** Of the scopes requested for a user's new credential, those it may carry. */
 export type IssuancePolicy = (userId: number, names: readonly string[]) => Promise<readonly string[]>;
+
+/**
+ * What a user does with an organization's credentials: `view` its keys and clients (and their own
+ * tokens for it), `manage` them (create or revoke its API keys and clients), `use` it (a
+ * personal access token carrying its `org_id`).
+ */
+export type OrganizationCredentialAction = 'view' | 'manage' | 'use';
+
+/**
+ * Allows the action or throws an `HttpError`: 404 when the user is not a member (whether the
+ * organization exists is not said), 403 saying what their role does not allow.
+ */
+export type OrganizationAccess = (
+  userId: number,
+  organizationId: number,
+  action: OrganizationCredentialAction,
+) => Promise<void>;
 
 /**
  * The seams oauth declares for the modules above it (plans; later organizations, sign-in): one per
@@ -23,6 +41,11 @@ export class OAuthHooks {
   readonly issuancePolicies: IssuancePolicy[] = [];
   /** Run by the `api` guard on every request it authenticates, in order (`GuardStep`). */
   readonly guardSteps: GuardStep[] = [];
+  /**
+   * Who may create, list and revoke an organization's credentials (set by the organizations
+   * module). Unset, a credential cannot belong to an organization (422 on `organization_id`).
+   */
+  organizationAccess: OrganizationAccess | undefined;
 
   static of(app: { container: Container }): OAuthHooks {
     if (!app.container.has(OAuthHooks)) app.container.instance(OAuthHooks, new OAuthHooks());
@@ -32,6 +55,17 @@ export class OAuthHooks {
   /** Whether an issuance policy applies. */
   get restrictsIssuance(): boolean {
     return this.issuancePolicies.length > 0;
+  }
+
+  /** Allows `action` on the organization's credentials, or throws (see `organizationAccess`). */
+  async checkOrganization(
+    userId: number,
+    organizationId: number,
+    action: OrganizationCredentialAction,
+  ): Promise<void> {
+    if (this.organizationAccess === undefined)
+      throw new ValidationError({ organization_id: ['Organizations are not enabled.'] });
+    await this.organizationAccess(userId, organizationId, action);
   }
 
   /** What the policies allow of `names` for the user; everything without a policy. */

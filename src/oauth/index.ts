@@ -38,7 +38,7 @@ export { CredentialSlot } from './guard/credential-slot.js';
 export type { GuardStep } from './guard/guard-steps.js';
 export { checkForAnyScope, checkScopes, currentAccessToken } from './guard/index.js';
 export type { VerifiedToken } from './guard/verified-token.js';
-export type { IssuancePolicy } from './hooks.js';
+export type { IssuancePolicy, OrganizationAccess, OrganizationCredentialAction } from './hooks.js';
 export { OAuthHooks } from './hooks.js';
 export type { ApprovalView, ApprovalViewProps } from './http/approval-view.js';
 export {
@@ -78,6 +78,7 @@ export { OAuthStoreKey } from './stores/contracts.js';
 export type { OAuthAccessTokenRow, OAuthClientRow } from './tables.js';
 export type { AuthorizedApp } from './tokens/authorized-apps.js';
 export { AuthorizedApps } from './tokens/authorized-apps.js';
+export { OrganizationRevocation } from './tokens/organization-revocation.js';
 export type { IssueOptions, TokenResponse } from './tokens/token-issuer.js';
 export { TokenIssuer } from './tokens/token-issuer.js';
 export { TokenRevoker } from './tokens/token-revoker.js';

@@ -63,6 +63,7 @@ import { KyselyApiKeyStore } from './stores/kysely-api-keys.js';
 import { KyselyLastUsedWriter } from './stores/kysely-last-used.js';
 import { KyselyOAuthStore } from './stores/kysely-store.js';
 import { AuthorizedApps } from './tokens/authorized-apps.js';
+import { OrganizationRevocation } from './tokens/organization-revocation.js';
 import { TokenInspector } from './tokens/token-inspector.js';
 import { TokenIssuer } from './tokens/token-issuer.js';
 import { TokenRevoker } from './tokens/token-revoker.js';
@@ -154,6 +155,7 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(TokenRevoker)
     .singleton(AuthorizedApps)
     .singleton(UserRevocation)
+    .singleton(OrganizationRevocation)
     .singleton(MetadataDocumentClients)
     .singleton(ClientKeys)
     .singleton(ClientAssertions)

@@ -26,6 +26,8 @@ export interface ClientRecord {
   previousSecret?: { hash: string; expiresAt: string };
   /** When any of its tokens was last used, to the minute; absent: never (or not read). */
   lastUsedAt?: string;
+  /** The organization that owns it; null or absent: none (its user's, or the operator's). */
+  organizationId?: number | null;
   revoked: boolean;
   createdAt: string;
   updatedAt: string;
@@ -51,6 +53,8 @@ export interface AccessTokenRecord {
    * resource in particular (`aud` is the client id).
    */
   audience?: string | null;
+  /** The organization it acts for, its `org_id` claim; null or absent: none. */
+  organizationId?: number | null;
   /** When a request last used it, to the minute; absent: never. */
   lastUsedAt?: string;
 }

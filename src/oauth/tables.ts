@@ -36,6 +36,8 @@ export interface OAuthClientsTable {
   require_pushed_authorization_requests: number;
   /** When any of its tokens was last used, to the minute; absent in rows joined without it. */
   last_used_at?: string | null;
+  /** The organization that owns it (an opaque id to oauth); null: its user's, or the operator's. */
+  organization_id?: number | null;
 }
 
 export interface OAuthAccessTokensTable {
@@ -55,6 +57,8 @@ export interface OAuthAccessTokensTable {
   audience: string | null;
   /** When a request last used it, to the minute; absent in rows read before the column existed. */
   last_used_at?: string | null;
+  /** The organization it acts for (the `org_id` claim); null: none. Absent in rows read without it. */
+  organization_id?: number | null;
 }
 
 export interface OAuthRefreshTokensTable {
@@ -232,6 +236,8 @@ export interface ApiKeysTable {
   updated_at: string;
   expires_at: string | null;
   last_used_at: string | null;
+  /** The organization that owns it; null: its user's own key. */
+  organization_id: number | null;
 }
 
 declare module '../database/types.js' {

@@ -3,6 +3,7 @@ import { ConfigurationError } from '../core/errors.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { Mailer } from '../mail/mailer.js';
 import { AuditLog } from '../observability/audit/audit-log.js';
+import { useOrganizationCredentials } from './credentials/organization-credentials.js';
 import { InvitationController } from './invitation-controller.js';
 import { Invitations } from './invitations.js';
 import { organizationsMigrations } from './migrations.js';
@@ -53,6 +54,9 @@ export function organizationsProvider(options: OrganizationsOptions = {}): Servi
       // Deleting an account (accounts) first ends the user's memberships here, keeping an owner.
       container.make(UserDeletionGuards).add((userId) => container.make(Organizations).releaseUser(userId));
       if (container.has(AuditLog)) recordOrganizationAudit(events, container.make(AuditLog));
+      // With oauth: clients, API keys and personal access tokens may belong to an organization.
+      if (app.providers.some((p) => p.name === 'oauth'))
+        useOrganizationCredentials(app, () => container.make(Organizations));
 
       router.controllers
         .register(OrganizationsController, 'Organizations/OrganizationsController')

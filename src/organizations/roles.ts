@@ -13,6 +13,10 @@ export type Permission =
   /** Make, unmake or remove an owner (including inviting one). */
   | 'members.manage-owners'
   | 'billing.manage'
+  /** Create and revoke the organization's API keys and OAuth clients. */
+  | 'credentials.manage'
+  /** Create personal access tokens that act for the organization (its `org_id`). */
+  | 'credentials.use'
   | (string & {});
 
 const DEFAULTS: Record<string, readonly Permission[]> = {
@@ -26,10 +30,20 @@ const DEFAULTS: Record<string, readonly Permission[]> = {
     'members.update',
     'members.manage-owners',
     'billing.manage',
+    'credentials.manage',
+    'credentials.use',
   ],
-  admin: ['organization.view', 'organization.update', 'members.invite', 'members.remove', 'members.update'],
-  billing: ['organization.view', 'billing.manage'],
-  member: ['organization.view'],
+  admin: [
+    'organization.view',
+    'organization.update',
+    'members.invite',
+    'members.remove',
+    'members.update',
+    'credentials.manage',
+    'credentials.use',
+  ],
+  billing: ['organization.view', 'billing.manage', 'credentials.use'],
+  member: ['organization.view', 'credentials.use'],
 };
 
 /** The permission table: which role may do what. One per application, extended at register time. */

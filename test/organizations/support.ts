@@ -1,8 +1,10 @@
+import { AppUser } from '../../app/user.js';
 import { accountsProvider } from '../../src/accounts/provider.js';
 import { authProvider } from '../../src/auth/provider.js';
-import { Users } from '../../src/auth/users.js';
+import { UserModelKey, Users } from '../../src/auth/users.js';
 import type { Application } from '../../src/kernel/application.js';
 import { mailProvider } from '../../src/mail/provider.js';
+import { Clients, currentAccessToken, installKeys, oauthProvider } from '../../src/oauth/index.js';
 import { observabilityProvider } from '../../src/observability/provider.js';
 import { type OrganizationsOptions, organizationsProvider } from '../../src/organizations/provider.js';
 import { Browser, tokenIn } from '../auth/browser.js';
@@ -32,11 +34,30 @@ export class Member extends Browser {
   send(path: string, fields: Record<string, string> = {}, json = true): Promise<Response> {
     return this.post(path, { _token: this.token, ...fields }, json ? { accept: 'application/json' } : {});
   }
+
+  /** A JSON API call with the session's CSRF token. */
+  json(method: string, path: string, body?: unknown): Promise<Response> {
+    return this.request(path, {
+      method,
+      headers: {
+        accept: 'application/json',
+        'x-csrf-token': this.token,
+        origin: 'http://localhost',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  }
 }
 
 /** Auth, mail (to a real SMTP server), the audit log and organizations on a fresh database. */
 export async function organizationsApp(
-  options: OrganizationsOptions & { setup?: (app: Application) => void; accounts?: boolean } = {},
+  options: OrganizationsOptions & {
+    setup?: (app: Application) => void;
+    accounts?: boolean;
+    /** Adds oauth (keys installed, a personal access client) and `GET /probe/credential` behind `auth:api`. */
+    oauth?: boolean;
+  } = {},
 ): Promise<OrganizationsTestApp> {
   const mailbox = await startMailbox();
   const t = await createTestApp({
@@ -45,11 +66,28 @@ export async function organizationsApp(
       observabilityProvider(),
       authProvider(),
       mailProvider(),
+      ...(options.oauth ? [oauthProvider()] : []),
       ...(options.accounts ? [accountsProvider()] : []),
       organizationsProvider(options),
     ],
-    setup: options.setup,
+    setup: (app) => {
+      if (options.oauth) {
+        app.container.instance(UserModelKey, AppUser);
+        installKeys(app.config.storagePath, app.config.oauth.signingAlgorithm);
+        app.router
+          .get('/probe/credential', (c) => {
+            const token = currentAccessToken(c)!;
+            return c.json({ user: c.get('user')!.id, organization: token.organizationId });
+          })
+          .middleware('api', 'auth:api');
+      }
+      options.setup?.(app);
+    },
   });
+  if (options.oauth)
+    await t.app.container
+      .make(Clients)
+      .create({ name: 'Personal Access Client', redirect: 'http://localhost', personalAccess: true });
   const member = async (email: string) => {
     const user = await t.app.container
       .make(Users)

@@ -5,6 +5,7 @@ import { EventDispatcher } from '../../core/events.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { isUniqueViolation } from '../../database/errors.js';
 import { ApiKeyRevoked, CredentialCreated } from '../events.js';
+import { OAuthHooks } from '../hooks.js';
 import { Scopes } from '../scopes.js';
 import { hashSecret, randomId } from '../secrets.js';
 import { apiKeyEnvironment } from './environment.js';
@@ -17,6 +18,8 @@ export interface NewApiKeyInput {
   /** Days until it stops working; absent or null: never. */
   expiresInDays?: number | null;
   rateLimitPerMinute?: number | null;
+  /** The organization that owns it (the creator's role must allow managing its keys); absent: the user's own. */
+  organizationId?: number | null;
 }
 
 /** What `create` returns: the key, to show once, and its record. */
@@ -36,7 +39,7 @@ const DAY_MS = 24 * 3600 * 1000;
  * const { plainKey } = await keys.create(user.id, { name: 'CI', scopes: ['check-status'] });
  */
 export class ApiKeys {
-  static inject = [ApiKeyStoreKey, Scopes, EventDispatcher, ConfigKey, ClockKey] as const;
+  static inject = [ApiKeyStoreKey, Scopes, EventDispatcher, ConfigKey, ClockKey, OAuthHooks] as const;
 
   constructor(
     private readonly store: ApiKeyStore,
@@ -44,6 +47,7 @@ export class ApiKeys {
     private readonly events: EventDispatcher,
     private readonly config: TollgateConfig,
     private readonly clock: Clock,
+    private readonly hooks = new OAuthHooks(),
   ) {}
 
   /**
@@ -51,6 +55,8 @@ export class ApiKeys {
    * live key of that name: of two creates at once (a double click) one wins, the other is told.
    */
   async create(userId: number, input: NewApiKeyInput): Promise<CreatedApiKey> {
+    const organizationId = input.organizationId ?? null;
+    if (organizationId !== null) await this.hooks.checkOrganization(userId, organizationId, 'manage');
     const scopes = this.scopes.validate([...new Set(input.scopes ?? [])], { allowAll: false });
     await this.scopes.refuseUnissuable(userId, scopes);
     const environment = apiKeyEnvironment(this.config);
@@ -66,6 +72,7 @@ export class ApiKeys {
         lastFour: lastFour(plainKey),
         scopes,
         rateLimitPerMinute: input.rateLimitPerMinute ?? null,
+        organizationId,
         createdAt: now.toISOString(),
         expiresAt: input.expiresInDays
           ? new Date(now.getTime() + input.expiresInDays * DAY_MS).toISOString()
@@ -80,16 +87,37 @@ export class ApiKeys {
     }
   }
 
-  /** The user's keys that are not revoked, newest first. */
-  forUser(userId: number): Promise<ApiKeyRecord[]> {
-    return this.store.forUser(userId);
+  /** The user's own keys that are not revoked, newest first (not those they made for an organization). */
+  async forUser(userId: number): Promise<ApiKeyRecord[]> {
+    return (await this.store.forUser(userId)).filter((key) => key.organizationId === null);
+  }
+
+  /** The organization's live keys, newest first, for a member whose role may `view` them. */
+  async forOrganization(userId: number, organizationId: number): Promise<ApiKeyRecord[]> {
+    await this.hooks.checkOrganization(userId, organizationId, 'view');
+    return this.store.forOrganization(organizationId);
+  }
+
+  /**
+   * The organization's live key, for a member whose role may `manage` its keys; undefined for a
+   * key of another organization or of a user (404 either way).
+   */
+  async findForOrganization(
+    id: string,
+    userId: number,
+    organizationId: number,
+  ): Promise<ApiKeyRecord | undefined> {
+    await this.hooks.checkOrganization(userId, organizationId, 'manage');
+    if (!isApiKeyId(id)) return undefined;
+    const key = await this.store.find(id);
+    return key && key.organizationId === organizationId && !key.revoked ? key : undefined;
   }
 
   /** The user's own key that is not revoked, or undefined (someone else's is "not found"). */
   async findForUser(id: string, userId: number): Promise<ApiKeyRecord | undefined> {
     if (!isApiKeyId(id)) return undefined;
     const key = await this.store.find(id);
-    return key && key.userId === userId && !key.revoked ? key : undefined;
+    return key && key.userId === userId && key.organizationId === null && !key.revoked ? key : undefined;
   }
 
   /** Revokes the key; every instance's guard refuses it from then on. False when it already was. */
@@ -113,5 +141,6 @@ export function serializeApiKey(key: ApiKeyRecord): Record<string, unknown> {
     created_at: key.createdAt,
     expires_at: key.expiresAt,
     last_used_at: key.lastUsedAt,
+    organization_id: key.organizationId,
   };
 }

@@ -20,6 +20,8 @@ export interface ApiKeyRecord {
   expiresAt: string | null;
   /** When a request last used it, to the minute; null: never used. */
   lastUsedAt: string | null;
+  /** The organization that owns it (it keeps working whoever leaves); null: its user's own key. */
+  organizationId: number | null;
 }
 
 export type NewApiKey = Omit<ApiKeyRecord, 'revoked' | 'updatedAt' | 'lastUsedAt'> & { hash: string };
@@ -33,6 +35,8 @@ export interface ApiKeyStore {
   find(id: string): Promise<ApiKeyRecord | undefined>;
   /** The user's keys that are not revoked, newest first (expired ones included, marked by `expiresAt`). */
   forUser(userId: number): Promise<ApiKeyRecord[]>;
+  /** The organization's keys that are not revoked, newest first, whoever created them. */
+  forOrganization(organizationId: number): Promise<ApiKeyRecord[]>;
   /** Marks a key revoked; false when it already was (or does not exist). */
   revoke(id: string, now: string): Promise<boolean>;
   /** Deletes every key of the user, revoked or not (their account is gone); returns how many. */

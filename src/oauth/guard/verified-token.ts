@@ -24,6 +24,11 @@ export interface VerifiedToken {
   readonly resource: string | null;
   /** RFC 9449: the thumbprint of the DPoP key it is bound to (`cnf.jkt`); null: a bearer token. */
   readonly jkt: string | null;
+  /**
+   * The organization the credential acts for: an access token's `org_id`, an organization's API
+   * key; null for a personal credential.
+   */
+  readonly organizationId: number | null;
   /** What `user.token()` returns and the scope middleware reads; shared, so frozen. */
   readonly current: Readonly<CurrentAccessToken>;
   readonly claims: Readonly<AccessTokenClaims>;
@@ -48,7 +53,15 @@ export function toVerifiedToken(claims: AccessTokenClaims): VerifiedToken {
     expiresAtMs: claims.exp * 1000,
     resource: claims.aud === claims.client_id ? null : claims.aud,
     jkt: claims.cnf?.jkt ?? null,
-    current: Object.freeze({ id: claims.jti, clientId: claims.client_id, userId, scopes, expiresAt }),
+    organizationId: claims.org_id ?? null,
+    current: Object.freeze({
+      id: claims.jti,
+      clientId: claims.client_id,
+      userId,
+      scopes,
+      expiresAt,
+      organizationId: claims.org_id ?? null,
+    }),
     claims: Object.freeze({ ...claims, scopes: scopes as string[] }),
     slots: [],
   });
@@ -101,6 +114,7 @@ export function apiKeyToken(key: {
   userId: number;
   scopes: readonly string[];
   expiresAt: string | null;
+  organizationId?: number | null;
 }): VerifiedToken {
   const expiresAtMs = key.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(key.expiresAt);
   return credentialToken({ ...key, clientId: '', expiresAtMs, kind: 'api_key' });
@@ -114,10 +128,12 @@ function credentialToken(t: {
   expiresAtMs: number;
   expiresAt?: string | null;
   kind?: 'api_key';
+  organizationId?: number | null;
 }): VerifiedToken {
   const { id, clientId, userId } = t;
+  const organizationId = t.organizationId ?? null;
   const list = Object.freeze([...t.scopes]);
-  const current: CurrentAccessToken = { id, clientId, userId, scopes: list };
+  const current: CurrentAccessToken = { id, clientId, userId, scopes: list, organizationId };
   if (t.expiresAt) current.expiresAt = t.expiresAt;
   if (t.kind) current.kind = t.kind;
   return Object.freeze({
@@ -129,6 +145,7 @@ function credentialToken(t: {
     expiresAtMs: t.expiresAtMs,
     resource: null,
     jkt: null,
+    organizationId,
     current: Object.freeze(current),
     claims: Object.freeze({
       iss: '',
@@ -140,6 +157,7 @@ function credentialToken(t: {
       exp: t.expiresAtMs === Number.POSITIVE_INFINITY ? t.expiresAtMs : Math.floor(t.expiresAtMs / 1000),
       scope: list.join(' '),
       scopes: list as string[],
+      ...(organizationId === null ? {} : { org_id: organizationId }),
     }),
     slots: [],
   });

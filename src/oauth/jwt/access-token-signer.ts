@@ -17,6 +17,8 @@ export interface AccessTokenSubject {
   audience?: string | null;
   /** RFC 9449: the DPoP key's thumbprint, for `cnf.jkt`; absent or null: a bearer token. */
   jkt?: string | null;
+  /** The organization the token acts for, its `org_id`; absent or null: none. */
+  organizationId?: number | null;
 }
 
 /** What `crypto.sign` needs for one JWS algorithm and key (RFC 7518 §3.1, RFC 8037 §3.1). */
@@ -109,6 +111,7 @@ export class AccessTokenSigner {
       scopes: [...subject.scopes],
     };
     if (subject.jkt) claims.cnf = { jkt: subject.jkt };
+    if (subject.organizationId != null) claims.org_id = subject.organizationId;
     return signCompact(signing, signing.headerDot, claims);
   }
 

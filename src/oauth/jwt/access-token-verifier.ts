@@ -203,6 +203,7 @@ function normalize(payload: Record<string, unknown>): AccessTokenClaims {
   const cnf = payload.cnf as { jkt?: unknown } | undefined;
   return {
     ...(typeof cnf?.jkt === 'string' ? { cnf: { jkt: cnf.jkt } } : {}),
+    ...(Number.isSafeInteger(payload.org_id) ? { org_id: payload.org_id as number } : {}),
     iss: String(payload.iss),
     sub: String(payload.sub),
     aud,

@@ -20,6 +20,8 @@ export interface AccessTokenClaims {
   scopes: string[];
   /** RFC 9449 §6.1: the DPoP key the token is bound to (its RFC 7638 thumbprint). */
   cnf?: { jkt: string };
+  /** The organization the token acts for (a member's token, an organization's client); absent: none. */
+  org_id?: number;
 }
 
 /** RFC 9068 §2.1: the JWT `typ` header of an access token. */

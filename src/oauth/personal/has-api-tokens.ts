@@ -14,6 +14,8 @@ export interface CurrentAccessToken {
   expiresAt?: string;
   /** `api_key` for an API key (whose `clientId` is empty); absent for an OAuth access token. */
   kind?: 'api_key';
+  /** The organization the credential acts for (`org_id`); null or absent: a personal one. */
+  organizationId?: number | null;
 }
 
 type UserClass = new (...args: any[]) => User;

@@ -4,6 +4,7 @@ import { ConfigurationError } from '../../core/errors.js';
 import { EventDispatcher } from '../../core/events.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { CredentialCreated, PersonalAccessTokenRevoked } from '../events.js';
+import { OAuthHooks } from '../hooks.js';
 import { type AccessTokenRecord, type AccessTokenWithClient, isRecordId } from '../records.js';
 import { Scopes } from '../scopes.js';
 import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
@@ -39,6 +40,7 @@ export class PersonalAccessTokens {
     ConfigKey,
     ClockKey,
     EventDispatcher,
+    OAuthHooks,
   ] as const;
 
   constructor(
@@ -49,19 +51,27 @@ export class PersonalAccessTokens {
     private readonly config: TollgateConfig,
     private readonly clock: Clock,
     private readonly events?: EventDispatcher,
+    private readonly hooks = new OAuthHooks(),
   ) {}
 
   /**
    * Throws `invalid_scope` (OAuthError) for an unknown scope or `*`; 422 for one the user's plan
    * does not allow. `expiresInDays`: its lifetime, chosen at creation; absent or null:
-   * `oauth.personalAccessTokenTtlSeconds`.
+   * `oauth.personalAccessTokenTtlSeconds`. `organizationId`: the token acts for that organization
+   * (its `org_id`; the user's role must allow it) and stops working when they leave it.
    */
   async create(
     userId: number,
     name: string,
     scopes: readonly string[] = [],
-    options: { expiresInDays?: number | null | undefined; ttlSeconds?: number } = {},
+    options: {
+      expiresInDays?: number | null | undefined;
+      ttlSeconds?: number;
+      organizationId?: number | null | undefined;
+    } = {},
   ): Promise<PersonalAccessTokenResult> {
+    const organizationId = options.organizationId ?? null;
+    if (organizationId !== null) await this.hooks.checkOrganization(userId, organizationId, 'use');
     const granted = this.scopes.validate([...new Set(scopes)], { allowAll: false });
     await this.scopes.refuseUnissuable(userId, granted);
     const client = await this.store.clients.personalAccessClient();
@@ -71,6 +81,7 @@ export class PersonalAccessTokens {
       userId,
       name,
       scopes: granted,
+      organizationId,
       ttlSeconds:
         options.ttlSeconds ??
         (options.expiresInDays
@@ -83,16 +94,31 @@ export class PersonalAccessTokens {
     return { accessToken: issued.accessToken, token: issued.record };
   }
 
-  forUser(userId: number): Promise<AccessTokenWithClient[]> {
-    return this.store.accessTokens.forUser(userId, { personal: true, now: this.clock.now().toISOString() });
+  /** The user's live personal access tokens; with `organizationId`, those acting for it (members only). */
+  async forUser(userId: number, organizationId?: number): Promise<AccessTokenWithClient[]> {
+    if (organizationId !== undefined) await this.hooks.checkOrganization(userId, organizationId, 'view');
+    const now = this.clock.now().toISOString();
+    return this.store.accessTokens.forUser(userId, {
+      personal: true,
+      now,
+      ...(organizationId ? { organizationId } : {}),
+    });
   }
 
-  /** The user's own live personal access token, or undefined (someone else's is "not found"). */
-  async findForUser(tokenId: string, userId: number): Promise<AccessTokenRecord | undefined> {
+  /**
+   * The user's own live personal access token, or undefined (someone else's is "not found"); with
+   * `organizationId`, only one acting for that organization.
+   */
+  async findForUser(
+    tokenId: string,
+    userId: number,
+    organizationId?: number,
+  ): Promise<AccessTokenRecord | undefined> {
     if (!isRecordId(tokenId)) return undefined; // an id from a URL path: no query for an impossible one
     const token = await this.store.accessTokens.findWithClient(tokenId);
     if (!token || token.userId !== userId || token.revoked || !token.client.personalAccessClient)
       return undefined;
+    if (organizationId !== undefined && token.organizationId !== organizationId) return undefined;
     return token;
   }
 
@@ -103,7 +129,10 @@ export class PersonalAccessTokens {
   async regenerate(token: AccessTokenRecord): Promise<PersonalAccessTokenResult | undefined> {
     if (!(await this.revoke(token.id))) return undefined;
     const ttlSeconds = Math.round((Date.parse(token.expiresAt) - Date.parse(token.createdAt)) / 1000);
-    return this.create(token.userId!, token.name ?? '', token.scopes, { ttlSeconds });
+    return this.create(token.userId!, token.name ?? '', token.scopes, {
+      ttlSeconds,
+      organizationId: token.organizationId,
+    });
   }
 
   /** Revokes the token; false when it was revoked already (of two at once, the one that came second). */
@@ -128,6 +157,7 @@ export function serializeToken(token: AccessTokenRecord | AccessTokenWithClient)
     updated_at: token.updatedAt,
     expires_at: token.expiresAt,
     last_used_at: token.lastUsedAt ?? null,
+    organization_id: token.organizationId ?? null,
   };
   if ('client' in token) {
     out.client = { id: token.client.id, name: token.client.name, user_id: token.client.userId };

@@ -42,6 +42,8 @@ export interface ClientStore {
   rotateSecret(id: string, rotation: SecretRotation, now: string): Promise<boolean>;
   /** Clients the user owns, not revoked, newest first. */
   forUser(userId: number): Promise<ClientRecord[]>;
+  /** Clients the organization owns, not revoked, newest first. */
+  forOrganization(organizationId: number): Promise<ClientRecord[]>;
   /**
    * Inside a transaction: makes other transactions that call it for the same user wait until
    * this one ends, so a count and an insert of that user's clients are not interleaved.
@@ -58,8 +60,16 @@ export interface AccessTokenStore {
   find(id: string): Promise<AccessTokenRecord | undefined>;
   /** One primary-key lookup joined with the client: what a guard checks on every request. */
   findWithClient(id: string): Promise<AccessTokenWithClient | undefined>;
-  /** The user's live tokens (not revoked, not expired at `now`), newest first; `personal` filters by client kind. */
-  forUser(userId: number, filter: { personal?: boolean; now: string }): Promise<AccessTokenWithClient[]>;
+  /**
+   * The user's live tokens (not revoked, not expired at `now`), newest first; `personal` filters by
+   * client kind, `organizationId` to the tokens acting for that organization.
+   */
+  forUser(
+    userId: number,
+    filter: { personal?: boolean; organizationId?: number; now: string },
+  ): Promise<AccessTokenWithClient[]>;
+  /** Revokes the tokens acting for the organization (only `userId`'s, if given); returns the ids newly revoked. */
+  revokeForOrganization(organizationId: number, now: string, userId?: number): Promise<string[]>;
   /** Marks tokens revoked; returns the ids that were not revoked before. */
   revoke(ids: readonly string[], now: string): Promise<string[]>;
   /** Revokes every token of a client; returns the ids newly revoked. */

@@ -20,6 +20,7 @@ function toAccessToken(row: OAuthAccessTokenRow): AccessTokenRecord {
     expiresAt: row.expires_at,
     kid: row.kid,
     audience: row.audience,
+    ...(row.organization_id != null ? { organizationId: row.organization_id } : {}),
     ...(row.last_used_at ? { lastUsedAt: row.last_used_at } : {}),
   };
 }
@@ -63,6 +64,7 @@ function toTokenWithClient(row: JoinedRow): AccessTokenWithClient {
     previous_secret: undefined,
     previous_secret_expires_at: undefined,
     last_used_at: undefined,
+    organization_id: undefined,
     revoked: row.c_revoked as number,
     created_at: row.c_created_at as string,
     updated_at: row.c_updated_at as string,
@@ -83,6 +85,7 @@ const emptyRow = {
   expires_at: '',
   kid: '',
   audience: '',
+  organization_id: 0,
 };
 
 function parametersOf(token: AccessTokenRecord): unknown[] {
@@ -98,6 +101,7 @@ function parametersOf(token: AccessTokenRecord): unknown[] {
     token.expiresAt,
     token.kid ?? null,
     token.audience ?? null,
+    token.organizationId ?? null,
   ];
 }
 
@@ -171,7 +175,7 @@ export class KyselyAccessTokenStore implements AccessTokenStore {
 
   async forUser(
     userId: number,
-    filter: { personal?: boolean; now: string },
+    filter: { personal?: boolean; organizationId?: number; now: string },
   ): Promise<AccessTokenWithClient[]> {
     const rows = await this.db
       .selectFrom('oauth_access_tokens as t')
@@ -184,10 +188,25 @@ export class KyselyAccessTokenStore implements AccessTokenStore {
       .$if(filter.personal !== undefined, (q) =>
         q.where('c.personal_access_client', '=', filter.personal ? 1 : 0),
       )
+      .$if(filter.organizationId !== undefined, (q) =>
+        q.where('t.organization_id', '=', filter.organizationId!),
+      )
       .orderBy('t.created_at', 'desc')
       .orderBy('t.id')
       .execute();
     return rows.map((row) => toTokenWithClient(row as JoinedRow));
+  }
+
+  async revokeForOrganization(organizationId: number, now: string, userId?: number): Promise<string[]> {
+    const rows = await this.db
+      .updateTable('oauth_access_tokens')
+      .set({ revoked: 1, updated_at: now })
+      .where('organization_id', '=', organizationId)
+      .$if(userId !== undefined, (q) => q.where('user_id', '=', userId!))
+      .where('revoked', '=', 0)
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
   }
 
   async revoke(ids: readonly string[], now: string): Promise<string[]> {

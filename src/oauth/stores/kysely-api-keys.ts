@@ -18,6 +18,7 @@ function toApiKey(row: ApiKeyRow): ApiKeyRecord {
     updatedAt: row.updated_at,
     expiresAt: row.expires_at,
     lastUsedAt: row.last_used_at,
+    organizationId: row.organization_id,
   };
 }
 
@@ -45,6 +46,7 @@ export class KyselyApiKeyStore implements ApiKeyStore {
       updated_at: key.createdAt,
       expires_at: key.expiresAt,
       last_used_at: null,
+      organization_id: key.organizationId,
     };
     await this.db.insertInto('api_keys').values(row).execute();
     return toApiKey(row);
@@ -66,6 +68,18 @@ export class KyselyApiKeyStore implements ApiKeyStore {
       .selectFrom('api_keys')
       .selectAll()
       .where('user_id', '=', userId)
+      .where('revoked', '=', 0)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .execute();
+    return rows.map(toApiKey);
+  }
+
+  async forOrganization(organizationId: number): Promise<ApiKeyRecord[]> {
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
       .where('revoked', '=', 0)
       .orderBy('created_at', 'desc')
       .orderBy('id')

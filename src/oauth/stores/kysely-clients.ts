@@ -24,6 +24,7 @@ export function toClient(row: OAuthClientRow): ClientRecord {
       ? { previousSecret: { hash: row.previous_secret, expiresAt: row.previous_secret_expires_at } }
       : {}),
     ...(row.last_used_at ? { lastUsedAt: row.last_used_at } : {}),
+    ...(row.organization_id != null ? { organizationId: row.organization_id } : {}),
     revoked: row.revoked === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -99,11 +100,19 @@ export class KyselyClientStore implements ClientStore {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async forUser(userId: number): Promise<ClientRecord[]> {
+  forUser(userId: number): Promise<ClientRecord[]> {
+    return this.#live('user_id', userId);
+  }
+
+  forOrganization(organizationId: number): Promise<ClientRecord[]> {
+    return this.#live('organization_id', organizationId);
+  }
+
+  async #live(owner: 'user_id' | 'organization_id', id: number): Promise<ClientRecord[]> {
     const rows = await this.db
       .selectFrom('oauth_clients')
       .selectAll()
-      .where('user_id', '=', userId)
+      .where(owner, '=', id)
       .where('revoked', '=', 0)
       .orderBy('created_at', 'desc')
       .orderBy('id')
@@ -161,6 +170,7 @@ function clientRow(client: NewClient, now: string): OAuthClientRow {
     created_at: now,
     updated_at: now,
     last_used_at: null,
+    organization_id: client.organizationId ?? null,
   };
 }
 

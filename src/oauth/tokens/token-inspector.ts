@@ -22,6 +22,8 @@ export interface IntrospectionResponse {
   aud?: string;
   iss?: string;
   jti?: string;
+  /** The organization the token acts for; absent: none. */
+  org_id?: number;
 }
 
 /** Revocation (RFC 7009) and introspection (RFC 7662) of our access and refresh tokens. */
@@ -76,6 +78,7 @@ export class TokenInspector {
         aud: found.aud,
         iss: found.iss,
         jti: t.id,
+        ...(t.organizationId == null ? {} : { org_id: t.organizationId }),
       };
     }
     const { token: r, access } = found;
@@ -89,6 +92,7 @@ export class TokenInspector {
       exp: Math.floor(Date.parse(r.expiresAt) / 1000),
       iat: Math.floor(Date.parse(r.createdAt) / 1000),
       sub: access.userId === null ? access.clientId : String(access.userId),
+      ...(access.organizationId == null ? {} : { org_id: access.organizationId }),
     };
   }
 

@@ -29,6 +29,12 @@ export interface IssueOptions {
    * client's refresh token is bound to it too (§5: a confidential client authenticates instead).
    */
   jkt?: string | null;
+  /**
+   * The organization the token acts for (its `org_id` claim). Absent: for a client's own token
+   * (client_credentials) its organization, if any; for a user's token, none — a user authorizing
+   * an organization's application does not act for that organization.
+   */
+  organizationId?: number | null;
 }
 
 /** What a refresh token keeps of an OpenID Connect grant, for the ID tokens issued on refresh. */
@@ -168,6 +174,8 @@ export class TokenIssuer {
       expiresAt: new Date(expiresAt * 1000).toISOString(),
       kid,
       audience: options.audience ?? null,
+      organizationId:
+        options.organizationId ?? (options.userId === null ? options.client.organizationId : null) ?? null,
     };
     const subject: AccessTokenSubject = {
       tokenId: record.id,
@@ -178,6 +186,7 @@ export class TokenIssuer {
       expiresAt,
       audience: record.audience,
       jkt: options.jkt ?? null,
+      organizationId: record.organizationId ?? null,
     };
     const issued = {
       accessToken: '',

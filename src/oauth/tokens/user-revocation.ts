@@ -39,7 +39,8 @@ export class UserRevocation {
     const ids = await this.revoker.revokeAccessTokens(tokens.map((t) => t.id));
     await this.revoker.announce(ids);
     let apiKeys = 0;
-    for (const key of await this.apiKeys.forUser(userId)) if (await this.apiKeys.revoke(key)) apiKeys++;
+    // Also the keys they made for an organization: a key acts as its creator, who is gone.
+    for (const key of await this.apiKeyStore.forUser(userId)) if (await this.apiKeys.revoke(key)) apiKeys++;
     return { clients, accessTokens: ids.length, apiKeys };
   }
 
