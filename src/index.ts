@@ -45,6 +45,7 @@ export type { ObservabilityConfig } from './observability/config.js';
 export { Metrics } from './observability/metrics.js';
 export { listenForMetrics } from './observability/metrics-server.js';
 export { observabilityProvider } from './observability/provider.js';
+export { startTracing, stopTracing } from './observability/tracing.js';
 export { organizationsProvider } from './organizations/provider.js';
 export type {
   MeteringConfig,

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { createPrivateFile } from '../core/private-files.js';
+import { tracedDialect } from './traced-dialect.js';
 import type { Database } from './types.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -52,7 +53,7 @@ export function connect(url: string, options: ConnectOptions = {}): Connection {
     // for the next request.
     pool.on('error', lost);
     pool.on('connect', (client) => client.on('error', lost));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: tracedDialect(new PostgresDialect({ pool }), 'postgresql') });
     const poolUsage = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
     return { db, engine: 'postgres', files: [], poolUsage, close: () => db.destroy() };
   }
@@ -68,7 +69,9 @@ export function connect(url: string, options: ConnectOptions = {}): Connection {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
+  const db = new Kysely<Database>({
+    dialect: tracedDialect(new SqliteDialect({ database: cachingStatements(sqlite) }), 'sqlite'),
+  });
   const files = path === ':memory:' ? [] : [path, `${path}-wal`, `${path}-shm`];
   return { db, engine: 'sqlite', files, close: () => db.destroy() };
 }

@@ -3,6 +3,7 @@ import type { Container } from '../core/container.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { currentRequest } from '../core/request-context.js';
+import { tracingEnabled } from '../core/tracing.js';
 import { BodyLimitTable } from './body-limit.js';
 import { type BodyLimits, defaultBodyLimits } from './config.js';
 import { chain } from './controller-middleware.js';
@@ -72,6 +73,9 @@ export function compileRoutes(routes: readonly Route[], options: CompileOptions)
   for (const mw of options.before ?? []) app.use(mw);
   const onError = (err: Error, c: Context) => renderError(err, c, logger, hooks);
   const observers = options.observers ?? [];
+  // A request's span is named by its route, like its metrics are labelled.
+  const traced = tracingEnabled();
+  const labelled = observers.length > 0 || traced;
   for (const route of routes) {
     let middleware: MiddlewareHandler[];
     let endpoint: RouteEndpoint;
@@ -96,11 +100,7 @@ export function compileRoutes(routes: readonly Route[], options: CompileOptions)
       if (request) request.route = label;
       return handler(c);
     };
-    app.on(
-      [...route.methods],
-      [toHonoPath(route.path, route.wheres)],
-      observers.length ? observedHandler : handler,
-    );
+    app.on([...route.methods], [toHonoPath(route.path, route.wheres)], labelled ? observedHandler : handler);
   }
-  return guardEntry(app, limits, options.securityHeaders ?? new SecurityHeaders(), observers);
+  return guardEntry(app, limits, options.securityHeaders ?? new SecurityHeaders(), observers, traced);
 }

@@ -4,9 +4,12 @@ import { type BodyLimitTable, payloadTooLarge, unreadableBody, withinLimit } fro
 import { spoofMethod } from './method-spoofing.js';
 import { requestIdOf, withRequestIdHeader } from './request-id.js';
 import type { RequestObserver } from './request-observer.js';
+import { type RequestSpan, startRequestSpan } from './request-span.js';
 import type { SecurityHeaders } from './security-headers.js';
 
 type Fetch = Hono['fetch'];
+type Env = Parameters<Fetch>[1];
+type ExecutionCtx = Parameters<Fetch>[2];
 
 /**
  * A request that may carry a body: bounded first, then — for a POST — method-spoofed, which may
@@ -51,6 +54,7 @@ export function guardEntry<T extends Hono<any, any, any>>(
   limits: BodyLimitTable,
   headers: SecurityHeaders,
   observers: readonly RequestObserver[] = [],
+  traced = false,
 ): T {
   const inner: Fetch = app.fetch;
   const answer: Fetch = (request, env, executionCtx) => {
@@ -64,8 +68,11 @@ export function guardEntry<T extends Hono<any, any, any>>(
     return res instanceof Response ? headers.addTo(res) : res.then((r) => headers.addTo(r));
   };
   const observed = observers.length > 0;
-  app.fetch = (request, env, executionCtx) => {
-    const context: RequestScope = { id: requestIdOf(request), origin: () => originOf(request, env) };
+  const serve = (request: Request, env: Env, executionCtx: ExecutionCtx, span?: RequestSpan) => {
+    const context: RequestScope = {
+      id: requestIdOf(request, span?.traceId),
+      origin: () => originOf(request, env),
+    };
     const started = observed ? performance.now() : 0;
     const done = (res: Response) => {
       if (observed) {
@@ -77,10 +84,18 @@ export function guardEntry<T extends Hono<any, any, any>>(
         };
         for (const observe of observers) observe(seen);
       }
+      span?.end(context.route, res.status);
       return withRequestIdHeader(res, context.id);
     };
     const res = runInRequest(context, () => answer(request, env, executionCtx));
-    return res instanceof Response ? done(res) : res.then(done);
+    if (res instanceof Response) return done(res);
+    return span ? res.then(done, span.fail) : res.then(done);
   };
+  app.fetch = traced
+    ? (request, env, executionCtx) => {
+        const span = startRequestSpan(request);
+        return span.run(() => serve(request, env, executionCtx, span));
+      }
+    : (request, env, executionCtx) => serve(request, env, executionCtx);
   return app;
 }

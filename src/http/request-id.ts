@@ -8,15 +8,16 @@ const ZERO_TRACE = '0'.repeat(32);
 
 /**
  * The request's id: the `X-Request-Id` a proxy or client sent (when it is a plain token), else the
- * trace id of its `traceparent` (so logs and traces name the request alike), else a fresh UUID.
+ * trace id of its `traceparent` (so logs and traces name the request alike), else `traceId` (the
+ * request's own trace, when traced), else a fresh UUID.
  */
-export function requestIdOf(request: Request): string {
+export function requestIdOf(request: Request, traceId?: string): string {
   const given = request.headers.get('x-request-id');
   if (given !== null && CLIENT_ID.test(given)) return given;
   const traceparent = request.headers.get('traceparent');
-  const traceId = traceparent === null ? undefined : TRACEPARENT.exec(traceparent.trim())?.[1];
-  if (traceId !== undefined && traceId !== ZERO_TRACE) return traceId;
-  return randomUUID();
+  const sent = traceparent === null ? undefined : TRACEPARENT.exec(traceparent.trim())?.[1];
+  if (sent !== undefined && sent !== ZERO_TRACE) return sent;
+  return traceId ?? randomUUID();
 }
 
 /** `response` answering to request `id` (`X-Request-Id`), copied once when its headers are immutable. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
+import { SpanKind, traced } from '../core/tracing.js';
 import type { MailConfig } from './config.js';
 import type { Outbox } from './outbox.js';
 import type { OutboxRow } from './tables.js';
@@ -90,7 +91,14 @@ export class OutboxWorker {
   async #deliver(row: OutboxRow, claim: string): Promise<boolean> {
     const { outbox, transport, clock, logger, config } = this.options;
     try {
-      await transport.send(this.#outgoing(row));
+      await traced(
+        'mail send',
+        {
+          kind: SpanKind.CLIENT,
+          attributes: { 'tollgate.mail.kind': row.kind, 'tollgate.mail.attempt': row.attempts },
+        },
+        () => transport.send(this.#outgoing(row)),
+      );
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const last = row.attempts >= config.maxAttempts;

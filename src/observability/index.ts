@@ -14,3 +14,5 @@ export { observabilityConfig } from './config.js';
 export { Metrics } from './metrics.js';
 export { listenForMetrics } from './metrics-server.js';
 export { observabilityProvider } from './provider.js';
+export type { Tracing, TracingOptions } from './tracing.js';
+export { otlpConfigured, startTracing, stopTracing, tracingEnabled } from './tracing.js';

@@ -3,7 +3,7 @@ import { UserModelKey } from '../../src/auth/users.js';
 import { billingProvider, closeBilling, type WebhookController } from '../../src/billing/index.js';
 import type { TestClock } from '../../src/core/clock.js';
 import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
-import type { ServiceProvider } from '../../src/kernel/application.js';
+import type { Application, ServiceProvider } from '../../src/kernel/application.js';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { TestUser } from './contract/context.js';
@@ -29,6 +29,8 @@ export async function startBillingApp(options: {
   providers?: ServiceProvider[];
   /** More configuration (not billing's). */
   config?: DeepPartial<TollgateConfig>;
+  /** More routes or bindings, before the app boots. */
+  setup?: (app: Application) => void;
 }): Promise<BillingApp> {
   const { harness, sandbox } = options;
   const t = await createTestApp({
@@ -41,6 +43,7 @@ export async function startBillingApp(options: {
       app.router.post(harness.webhook.path, [options.controller, 'handle']);
       // Where a test points the sandbox to lose deliveries: accepted (so not retried), never processed.
       app.router.post(HELD_WEBHOOKS, (c) => c.body(null, 204));
+      options.setup?.(app);
     },
   });
   const server = await listen(t.app, '127.0.0.1', 0);

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { Logger } from '../../core/logger.js';
 import { currentRequest } from '../../core/request-context.js';
 import { SampledWarning } from '../../core/sampled-log.js';
+import { traced } from '../../core/tracing.js';
 import { BillingError } from '../errors.js';
 import type { PaymentGateway, SubscriptionSync, WebhookEvent } from '../gateway/payment-gateway.js';
 import type { CheckoutAdoption, CheckoutAdoptions } from '../subscriptions/checkout-adoption.js';
@@ -169,16 +170,30 @@ export const webhookPipeline: readonly WebhookStep[] = [
   dispatch,
 ];
 
-/** Runs `steps` until one answers. */
-export async function runWebhookSteps(
+/** Runs `steps` until one answers, in a span named by the event once it is verified. */
+export function runWebhookSteps(
   c: Context,
   steps: readonly WebhookStep[],
   parts: WebhookParts,
 ): Promise<Response> {
-  const delivery = { c, handler: undefined, checkout: null } as WebhookDelivery;
-  for (const step of steps) {
-    await step(delivery, parts);
-    if (delivery.response !== undefined) return delivery.response;
-  }
-  return c.json({ received: true, handled: true });
+  const edition = parts.gateway.capabilities.edition;
+  return traced('billing webhook', { attributes: { 'tollgate.payment.provider': edition } }, async (span) => {
+    const delivery = { c, handler: undefined, checkout: null } as WebhookDelivery;
+    try {
+      for (const step of steps) {
+        await step(delivery, parts);
+        if (delivery.response !== undefined) return delivery.response;
+      }
+      return c.json({ received: true, handled: true });
+    } finally {
+      if (span && delivery.event) {
+        span.updateName(`billing webhook ${delivery.event.name}`);
+        span.setAttributes({
+          'tollgate.webhook.type': delivery.event.name,
+          'tollgate.webhook.id': delivery.event.id,
+        });
+      }
+      if (span && delivery.response) span.setAttribute('http.response.status_code', delivery.response.status);
+    }
+  });
 }

@@ -1,5 +1,7 @@
 import braintree from 'braintree';
 import { ConfigurationError } from '../../../core/errors.js';
+import { tracedAgent } from '../../../core/traced-agent.js';
+import { tracingEnabled } from '../../../core/tracing.js';
 
 export interface BraintreeClientOptions {
   /** `sandbox`, `production`, `development` or `qa` (Braintree's own environments). */
@@ -18,10 +20,14 @@ const ENVIRONMENTS: Record<string, braintree.Environment> = {
   qa: braintree.Environment.Qa,
 };
 
+/** Whether the SDK speaks HTTPS to `environment` (a field its type declaration leaves out). */
+const sslOf = (environment: braintree.Environment) => (environment as unknown as { ssl: boolean }).ssl;
+
 /**
  * The official SDK configured from `billing.braintree` (the spec applies these four values to the SDK
  * at boot). `apiBase` points it at another host through the SDK's own `Environment`, which needs all
- * six arguments: gateway host, port, auth URL, ssl, GraphQL host and port.
+ * six arguments: gateway host, port, auth URL, ssl, GraphQL host and port. With tracing on, each
+ * API call is a client span (through the SDK's `customHttpAgent`).
  */
 export function createBraintreeGateway(options: BraintreeClientOptions): braintree.BraintreeGateway {
   let environment: braintree.Environment | undefined;
@@ -43,5 +49,6 @@ export function createBraintreeGateway(options: BraintreeClientOptions): braintr
     merchantId: options.merchantId,
     publicKey: options.publicKey,
     privateKey: options.privateKey,
+    ...(tracingEnabled() ? { customHttpAgent: tracedAgent(sslOf(environment), 'braintree') } : {}),
   });
 }

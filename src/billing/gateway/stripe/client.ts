@@ -1,4 +1,6 @@
 import Stripe from 'stripe';
+import { tracedAgent } from '../../../core/traced-agent.js';
+import { tracingEnabled } from '../../../core/tracing.js';
 
 export interface StripeClientOptions {
   secret: string;
@@ -7,14 +9,19 @@ export interface StripeClientOptions {
   maxNetworkRetries?: number;
 }
 
-/** The official SDK, pointed at Stripe or at a sandbox through its own host/port/protocol settings. */
+/**
+ * The official SDK, pointed at Stripe or at a sandbox through its own host/port/protocol settings.
+ * With tracing on, each API call is a client span (through the SDK's `httpAgent`).
+ */
 export function createStripeClient(options: StripeClientOptions): Stripe {
-  if (!options.apiBase) {
-    return new Stripe(options.secret, { maxNetworkRetries: options.maxNetworkRetries ?? 2 });
+  const url = options.apiBase ? new URL(options.apiBase) : undefined;
+  const protocol = url?.protocol === 'http:' ? 'http' : 'https';
+  const httpAgent = tracingEnabled() ? tracedAgent(protocol === 'https', 'stripe') : undefined;
+  if (!url) {
+    return new Stripe(options.secret, { maxNetworkRetries: options.maxNetworkRetries ?? 2, httpAgent });
   }
-  const url = new URL(options.apiBase);
-  const protocol = url.protocol === 'https:' ? 'https' : 'http';
   return new Stripe(options.secret, {
+    httpAgent,
     host: url.hostname,
     port: url.port || (protocol === 'https' ? 443 : 80),
     protocol,

@@ -1,0 +1,140 @@
+import { SpanKind } from '@opentelemetry/api';
+import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Users } from '../../src/auth/users.js';
+import { TestClock } from '../../src/core/clock.js';
+import { observabilityProvider } from '../../src/observability/provider.js';
+import { startTracing, stopTracing } from '../../src/observability/tracing.js';
+import { type BillingApp, startBillingApp, stopBillingApp } from '../billing/billing-app.js';
+import type { TestUser } from '../billing/contract/context.js';
+import type { EditionSandbox } from '../billing/harness.js';
+import { stripeHarness } from '../billing/stripe-harness.js';
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+const exporter = new InMemorySpanExporter();
+
+/** `span`'s ancestors up to the trace's root, nearest first. */
+function ancestors(span: ReadableSpan, spans: ReadableSpan[]): ReadableSpan[] {
+  const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
+  const chain: ReadableSpan[] = [];
+  for (let parent = span.parentSpanContext; parent; ) {
+    const found = byId.get(parent.spanId);
+    if (!found) break;
+    chain.push(found);
+    parent = found.parentSpanContext;
+  }
+  return chain;
+}
+
+describe(`traces (${engine})`, () => {
+  const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
+  const { plans } = stripeHarness;
+  let sandbox: EditionSandbox;
+  let billing: BillingApp;
+  let user: TestUser;
+
+  beforeAll(async () => {
+    await startTracing({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    sandbox = await stripeHarness.startSandbox({
+      clock,
+      plans: [plans.monthly],
+      coupons: [],
+      currency: 'usd',
+    });
+    billing = await startBillingApp({
+      harness: stripeHarness,
+      sandbox,
+      clock,
+      billing: { plans: [plans.monthly] },
+      controller: stripeHarness.webhook.controller,
+      providers: [observabilityProvider()],
+      setup(app) {
+        app.router
+          .post('/subscribe', async (c) => {
+            const sub = await user
+              .newSubscription('main', plans.monthly.id)
+              .create(stripeHarness.tokens.card);
+            return c.json({ id: sub.id });
+          })
+          .name('test.subscribe');
+      },
+    });
+    user = await billing.t.app.container.make(Users).create<TestUser>({
+      name: 'Traced',
+      email: 'traced@example.com',
+      password: 'correct horse battery',
+    });
+  });
+  afterAll(async () => {
+    await stopBillingApp(billing, sandbox);
+    await stopTracing();
+  });
+
+  it('one trace spans the request, its queries and its calls to the provider, under the caller’s traceparent', async () => {
+    exporter.reset();
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const parentId = '00f067aa0ba902b7';
+    const res = await fetch(`${billing.server.url}/subscribe`, {
+      method: 'POST',
+      headers: { traceparent: `00-${traceId}-${parentId}-01` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe(traceId);
+    await sandbox.settled();
+
+    const spans = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
+    const server = spans.filter((s) => s.kind === SpanKind.SERVER);
+    expect(server.map((s) => s.name)).toEqual(['POST test.subscribe']);
+    const root = server[0]!;
+    expect(root.parentSpanContext?.spanId).toBe(parentId);
+    expect(root.attributes).toMatchObject({
+      'http.route': 'test.subscribe',
+      'http.request.method': 'POST',
+      'http.response.status_code': 200,
+    });
+
+    const queries = spans.filter((s) => s.attributes['db.system.name'] !== undefined);
+    expect(queries.map((s) => s.name)).toContain('INSERT subscriptions');
+    for (const q of queries) {
+      expect(q.attributes['db.system.name']).toBe(engine === 'postgres' ? 'postgresql' : 'sqlite');
+      expect(ancestors(q, spans)).toContain(root);
+    }
+
+    const calls = spans.filter((s) => s.attributes['tollgate.payment.provider'] === 'stripe');
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) {
+      expect(call.kind).toBe(SpanKind.CLIENT);
+      expect(call.attributes['http.response.status_code']).toBe(200);
+      expect(ancestors(call, spans)).toContain(root);
+    }
+    expect(calls.map((s) => `${s.name} ${s.attributes['url.path']}`)).toContain('POST /v1/subscriptions');
+  });
+
+  it('a webhook is its own trace: the request, then a span named by the event over its queries', async () => {
+    const webhooks = exporter
+      .getFinishedSpans()
+      .filter((s) => s.name === 'billing webhook invoice.payment_succeeded');
+    // The sandbox may deliver an event twice; each delivery is a trace of its own.
+    expect(webhooks.length).toBeGreaterThan(0);
+    const [webhook] = webhooks;
+    const spans = exporter
+      .getFinishedSpans()
+      .filter((s) => s.spanContext().traceId === webhook!.spanContext().traceId);
+    const [server] = ancestors(webhook!, spans);
+    expect(server?.kind).toBe(SpanKind.SERVER);
+    expect(server?.attributes['url.path']).toBe(stripeHarness.webhook.path);
+    expect(webhook!.attributes).toMatchObject({ 'tollgate.webhook.type': 'invoice.payment_succeeded' });
+    const under = spans.filter((s) => ancestors(s, spans).includes(webhook!));
+    expect(under.some((s) => s.name.startsWith('INSERT'))).toBe(true);
+  });
+
+  it('without a traceparent the request starts a trace, whose id is its X-Request-Id', async () => {
+    exporter.reset();
+    const res = await fetch(`${billing.server.url}/ready`);
+    const id = res.headers.get('x-request-id');
+    const [server] = exporter.getFinishedSpans().filter((s) => s.kind === SpanKind.SERVER);
+    expect(server?.name).toBe('GET ready');
+    expect(server?.parentSpanContext).toBeUndefined();
+    expect(server?.spanContext().traceId).toBe(id);
+  });
+});
