@@ -374,6 +374,8 @@ export function tollgate(
     {
       ...row('protected.new', 'auth:api + scopes, new token every request', 'req/s', 'jose-verify'),
       env: env('protected_new'),
+      // BENCH_TOKENS signatures before BENCH_READY: minutes on a loaded machine.
+      startTimeoutMs: 180_000,
       load: (f) => ({ path: f.path, requests: rotating(f.path, f.tokens) }),
     },
     {

@@ -38,6 +38,17 @@ describe(`app_token cookie (${engine})`, () => {
     expect(value).not.toContain(String(ADA.email));
   });
 
+  it('a redirect to a signed-in user sets no app_token: the page it leads to does', async () => {
+    const browser = new Browser(t.url);
+    await browser.login(ADA);
+    browser.setCookie.clear();
+    const redirect = await browser.request('/login');
+    expect(redirect.status).toBe(302);
+    expect(browser.setCookie.has('app_token')).toBe(false);
+    await browser.page('/dashboard');
+    expect(browser.setCookie.get('app_token')).toMatch(/^app_token=[^;]+/);
+  });
+
   it('a guest gets no app_token', async () => {
     const browser = new Browser(t.url);
     await browser.request('/login');

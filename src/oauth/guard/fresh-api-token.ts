@@ -4,7 +4,7 @@ import type { AppTokenCookie } from './app-token.js';
 
 /**
  * Passport's `CreateFreshApiToken`, for the `web` group: a GET answered to a signed-in session
- * carries a fresh `app_token` cookie bound to the user and the session's CSRF token, so the
+ * with a page (not a redirect) carries a fresh `app_token` cookie bound to the user and the session's CSRF token, so the
  * application's own JavaScript calls `auth:api` routes without ever handling a token. When the
  * session has no user (after logout) a presented cookie is deleted.
  *
@@ -21,8 +21,9 @@ export function createFreshApiToken(cookie: AppTokenCookie): MiddlewareHandler {
         deleteCookie(c, cookie.name, { path: '/', secure: cookie.secure });
       return;
     }
-    // Passport refreshes on GET only: page loads, not the API calls the cookie itself authenticates.
-    if (c.req.method !== 'GET') return;
+    // Passport refreshes on GET only: page loads, not the API calls the cookie itself authenticates;
+    // and not on a redirect (its `RedirectResponse` is not a page), whose next page gets one.
+    if (c.req.method !== 'GET' || (c.res.status >= 300 && c.res.status < 400)) return;
     setCookie(c, cookie.name, cookie.seal({ userId: user.id, csrf: session.csrfToken }), attributes);
   };
 }
