@@ -64,6 +64,8 @@ export class CredentialCreated {
     readonly userId: number,
     /** The name the user gave it. */
     readonly name: string,
+    /** The organization that owns it or that it acts for; null: the user's own. */
+    readonly organizationId: number | null = null,
   ) {}
 }
 

@@ -23,6 +23,11 @@ export const OrganizationPage: FC<OrganizationPageProps> = (p) => {
       <section class="card">
         <h1>{organization.name}</h1>
         <p>Your role: {role}</p>
+        {can('audit.view') ? (
+          <p>
+            <a href={`${base}/audit`}>Audit log</a>
+          </p>
+        ) : null}
         <form method="post" action={`${base}/leave`}>
           <CsrfField token={p.csrfToken} />
           <button type="submit" class="btn">

@@ -10,7 +10,7 @@ import { Organizations } from './organizations.js';
 import { OrganizationsPage } from './organizations-page.js';
 
 /** An id from the path; anything that is not one is a 404, like an organization one is not in. */
-function idParam(c: Context, name: string): number {
+export function idParam(c: Context, name: string): number {
   const value = c.req.param(name) ?? '';
   if (!/^[1-9][0-9]{0,9}$/.test(value)) throw new HttpError(404, 'Not Found');
   return Number(value);

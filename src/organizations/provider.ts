@@ -3,6 +3,7 @@ import { ConfigurationError } from '../core/errors.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { Mailer } from '../mail/mailer.js';
 import { AuditLog } from '../observability/audit/audit-log.js';
+import { OrganizationAuditController } from './audit/organization-audit-controller.js';
 import { useOrganizationCredentials } from './credentials/organization-credentials.js';
 import { InvitationController } from './invitation-controller.js';
 import { Invitations } from './invitations.js';
@@ -70,6 +71,13 @@ export function organizationsProvider(options: OrganizationsOptions = {}): Servi
           .post('/:organization/delete', [OrganizationsController, 'destroy'])
           .name('organizations.destroy');
         orgs.post('/:organization/leave', [OrganizationsController, 'leave']).name('organizations.leave');
+        if (container.has(AuditLog)) {
+          router.controllers.register(
+            OrganizationAuditController,
+            'Organizations/OrganizationAuditController',
+          );
+          orgs.get('/:organization/audit', [OrganizationAuditController, 'show']).name('organizations.audit');
+        }
         orgs
           .post('/:organization/transfer', [OrganizationsController, 'transfer'])
           .name('organizations.transfer');

@@ -1,10 +1,11 @@
 import type { EventDispatcher } from '../core/events.js';
+import { CredentialCreated } from '../oauth/events.js';
 import type { AuditLog } from '../observability/audit/audit-log.js';
 import { InvitationRevoked, MemberAdded, MemberInvited, MemberRemoved, MemberRoleChanged } from './events.js';
 
 /**
- * Writes who invited, who joined, who was removed (or left) and whose role changed to the audit
- * log, with the organization as the subject: what an organization's history page lists.
+ * Writes who invited, who joined, who was removed (or left), whose role changed and who created a
+ * credential for the organization to the audit log, with the organization as the subject: what an organization's history page lists.
  */
 export function recordOrganizationAudit(events: EventDispatcher, audit: AuditLog): void {
   const subject = (id: number) => `organization:${id}`;
@@ -44,6 +45,16 @@ export function recordOrganizationAudit(events: EventDispatcher, audit: AuditLog
       details: { from: e.from, to: e.to },
     }),
   );
+  events.listen(CredentialCreated, (e) => {
+    if (e.organizationId === null) return;
+    audit.record({
+      kind: 'organization.credential-created',
+      actor: `user:${e.userId}`,
+      userId: e.userId,
+      subject: subject(e.organizationId),
+      details: { credential: e.kind, id: e.id, name: e.name },
+    });
+  });
   events.listen(MemberRemoved, (e) =>
     audit.record({
       kind: e.actorId === e.userId ? 'organization.member-left' : 'organization.member-removed',

@@ -17,6 +17,8 @@ export type Permission =
   | 'credentials.manage'
   /** Create personal access tokens that act for the organization (its `org_id`). */
   | 'credentials.use'
+  /** See the organization's audit page. */
+  | 'audit.view'
   | (string & {});
 
 const DEFAULTS: Record<string, readonly Permission[]> = {
@@ -32,6 +34,7 @@ const DEFAULTS: Record<string, readonly Permission[]> = {
     'billing.manage',
     'credentials.manage',
     'credentials.use',
+    'audit.view',
   ],
   admin: [
     'organization.view',
@@ -41,6 +44,7 @@ const DEFAULTS: Record<string, readonly Permission[]> = {
     'members.update',
     'credentials.manage',
     'credentials.use',
+    'audit.view',
   ],
   billing: ['organization.view', 'billing.manage', 'credentials.use'],
   member: ['organization.view', 'credentials.use'],

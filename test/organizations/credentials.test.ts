@@ -185,3 +185,69 @@ describe(`organization-owned credentials (${engine})`, () => {
     expect((await probe(pat.accessToken)).status).toBe(401);
   });
 });
+
+describe(`an organization's audit page (${engine})`, () => {
+  let t: OrganizationsTestApp;
+  beforeAll(async () => {
+    t = await organizationsApp({ oauth: true });
+  });
+  afterAll(() => t?.close());
+
+  it('lists who invited, removed, changed a role and created a key, newest first, without script; members without audit.view get 403', async () => {
+    const organizations = t.app.container.make(Organizations);
+    const owner = await t.member('boss@example.com');
+    const bob = await t.member('bob@example.com');
+    const carol = await t.member('carol@example.com');
+    const acme = (await organizations.create(owner.id, 'Acme')).id;
+    const other = (await organizations.create(owner.id, 'Other')).id;
+    expect(
+      (await owner.send(`/organizations/${acme}/invitations`, { email: 'dan@example.com', role: 'member' }))
+        .status,
+    ).toBe(200);
+    await organizations.addMember(acme, bob.id, 'member', owner.id);
+    await organizations.addMember(acme, carol.id, 'member', owner.id);
+    expect(
+      (await owner.send(`/organizations/${acme}/members/${bob.id}/role`, { role: 'admin' })).status,
+    ).toBe(200);
+    expect((await owner.send(`/organizations/${acme}/members/${carol.id}/remove`)).status).toBe(200);
+    expect((await bob.json('POST', `/api-keys?organization_id=${acme}`, { name: 'deploy' })).status).toBe(
+      201,
+    );
+    expect(
+      (await owner.json('POST', `/api-keys?organization_id=${other}`, { name: 'elsewhere' })).status,
+    ).toBe(201);
+    expect((await owner.json('POST', '/api-keys', { name: 'personal' })).status).toBe(201);
+
+    const page = await owner.get(`/organizations/${acme}/audit`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).not.toContain('<script');
+    const rows = [...html.matchAll(/<tr data-kind="[^"]+"><td>.*?<\/td><td>(.*?)<\/td><\/tr>/g)].map((m) =>
+      m[1]!.replaceAll('&quot;', '"'),
+    );
+    expect(rows.slice(0, 5)).toEqual([
+      'bob@example.com created the API key "deploy"',
+      'boss@example.com removed carol@example.com',
+      'boss@example.com changed the role of bob@example.com from member to admin',
+      'carol@example.com joined as member',
+      'bob@example.com joined as member',
+    ]);
+    expect(rows).toContain('boss@example.com invited dan@example.com as member');
+    expect(html).not.toContain('elsewhere');
+    expect(html).not.toContain('personal');
+    expect(await (await owner.get(`/organizations/${acme}`)).text()).toContain(
+      `/organizations/${acme}/audit`,
+    );
+
+    const asAdmin = await bob.get(`/organizations/${acme}/audit`, { accept: 'application/json' });
+    expect(asAdmin.status).toBe(200);
+    const member = await t.member('mia@example.com');
+    await organizations.addMember(acme, member.id, 'member', owner.id);
+    const denied = await member.get(`/organizations/${acme}/audit`, { accept: 'application/json' });
+    expect(denied.status).toBe(403);
+    expect((await denied.json()).message).toBe(
+      "Your role in this organization does not allow you to see the organization's audit log.",
+    );
+    expect((await carol.get(`/organizations/${acme}/audit`)).status).toBe(404);
+  });
+});

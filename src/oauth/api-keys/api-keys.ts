@@ -78,7 +78,7 @@ export class ApiKeys {
           ? new Date(now.getTime() + input.expiresInDays * DAY_MS).toISOString()
           : null,
       });
-      await this.events.dispatch(new CredentialCreated('api-key', key.id, userId, key.name));
+      await this.events.dispatch(new CredentialCreated('api-key', key.id, userId, key.name, organizationId));
       return { plainKey, key };
     } catch (err) {
       if (isUniqueViolation(err))

@@ -89,7 +89,7 @@ export class PersonalAccessTokens {
           : this.config.oauth.personalAccessTokenTtlSeconds),
     });
     await this.events?.dispatch(
-      new CredentialCreated('personal-access-token', issued.record.id, userId, name),
+      new CredentialCreated('personal-access-token', issued.record.id, userId, name, organizationId),
     );
     return { accessToken: issued.accessToken, token: issued.record };
   }

@@ -6,6 +6,8 @@ export interface AuditFilter {
   userId?: number;
   actor?: string;
   kind?: string;
+  /** What the events are about (`organization:7`). */
+  subject?: string;
   /** Inclusive, ISO-8601. */
   since?: string;
   /** Exclusive, ISO-8601. */
@@ -56,6 +58,7 @@ export class AuditReader {
     if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
     if (filter.actor !== undefined) query = query.where('actor', '=', filter.actor);
     if (filter.kind !== undefined) query = query.where('kind', '=', filter.kind);
+    if (filter.subject !== undefined) query = query.where('subject', '=', filter.subject);
     if (filter.since !== undefined) query = query.where('at', '>=', filter.since);
     if (filter.until !== undefined) query = query.where('at', '<', filter.until);
     return query;
