@@ -1,5 +1,6 @@
 // oidc-provider ships no types; the bench constructs it, takes its request listener, and finishes
-// interactions with a grant (servers/oidc-provider-user.ts).
+// interactions with a grant (servers/oidc-provider-user.ts); the tests run it as an upstream
+// identity provider the same way (test/support/upstream-idp.ts).
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
 

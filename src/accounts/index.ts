@@ -3,6 +3,8 @@
  * `accountsProvider()` after `authProvider()` and `mailProvider()`.
  */
 
+export type { AccountSection } from './account/account-sections.js';
+export { AccountSections } from './account/account-sections.js';
 export { changeEmailMail } from './account/change-email-mail.js';
 export type { RedeemFailure } from './account-tokens.js';
 export { AccountTokens } from './account-tokens.js';

@@ -14,6 +14,7 @@ import { UserRevocation } from '../oauth/tokens/user-revocation.js';
 import { AuditLog } from '../observability/audit/audit-log.js';
 import { RateLimits } from '../rate-limits/rate-limits.js';
 import { AccountController } from './account/account-controller.js';
+import { AccountSections } from './account/account-sections.js';
 import { AccountSecurity } from './account/account-security.js';
 import { EmailChange } from './account/email-change.js';
 import { EmailChangeController } from './account/email-change-controller.js';
@@ -172,6 +173,7 @@ function registerAccountPage(app: Application): void {
   );
   // Guesses at the current password on these forms: a few a minute per user.
   container.make(RateLimits).define('account.password', { points: 10, durationSeconds: 600 });
+  container.instance(AccountSections, new AccountSections());
   router.controllers.register(AccountController, 'Accounts/AccountController');
   router.group({ prefix: '/account', middleware: ['web', 'auth'] }, (account) => {
     account.get('/', [AccountController, 'show']).name('account');

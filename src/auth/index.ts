@@ -10,11 +10,14 @@ export { LoggedOut, Registered, RegistrationWithTakenEmail, SignedIn } from './e
 export { requireFreshAuth, SIGN_IN_AGAIN } from './fresh-auth.js';
 export type { Guard } from './guards.js';
 export { Guards } from './guards.js';
-export type { AuthOptions } from './options.js';
+export { sameSitePath } from './intended.js';
+export { LoginThrottle, waitMessage } from './login-throttle.js';
+export type { AuthOptions, ResolvedAuthOptions } from './options.js';
+export { AuthOptionsKey } from './options.js';
 export { hashPassword, verifyPassword } from './password.js';
 export { authProvider } from './provider.js';
-export type { SecondFactor } from './second-factor.js';
-export { LoginSteps } from './second-factor.js';
+export type { PendingLogin, SecondFactor, SignInAlternative } from './second-factor.js';
+export { awaitSecondFactor, LoginSteps, PENDING_LOGIN_SECONDS } from './second-factor.js';
 export { SessionStore } from './session-store.js';
 export type { TableUsersOptions } from './table-users.js';
 export { tableUsers } from './table-users.js';
@@ -26,3 +29,4 @@ export { UserDeletionGuards, UserDeletionRefused } from './user-deletion-guards.
 export type { NewUserInput } from './users.js';
 export { UserModelKey, Users } from './users.js';
 export type { UserRecord, UsersProvider } from './users-provider.js';
+export { formFields } from './validation.js';

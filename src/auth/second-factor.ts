@@ -28,9 +28,25 @@ export interface PendingLogin {
 /** How long the second step waits for its code after the password. */
 export const PENDING_LOGIN_SECONDS = 300;
 
-/** Where the login page's second step plugs in (a singleton of `authProvider()`). */
+/** Another way to sign in, offered on the login page as a link ("Sign in with GitHub"). */
+export interface SignInAlternative {
+  label: string;
+  /** Where the link leads; the page adds `?intended=` when it has one. */
+  href: string;
+}
+
+/**
+ * Where the login page's second step, and the other ways to sign in, plug in (a singleton of
+ * `authProvider()`).
+ */
 export class LoginSteps {
   secondFactor: SecondFactor | undefined;
+  readonly alternatives: SignInAlternative[] = [];
+
+  /** Offers another way to sign in on the login page, after the password form. */
+  offer(alternative: SignInAlternative): void {
+    this.alternatives.push(alternative);
+  }
 
   /** Registers the second factor; one module offers it. */
   useSecondFactor(step: SecondFactor): void {

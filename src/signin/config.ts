@@ -1,4 +1,5 @@
 import { type ConfigSlice, envBool } from '../core/config.js';
+import { type UpstreamConfig, upstreamDefaults, upstreamFromEnv } from './upstream/upstream-config.js';
 
 export interface SigninConfig {
   passkeys: {
@@ -17,6 +18,8 @@ export interface SigninConfig {
      */
     origins: string[];
   };
+  /** "Sign in with …": upstream identity providers by id (docs/sign-in.md). */
+  upstream: UpstreamConfig;
 }
 
 declare module '../core/config.js' {
@@ -29,6 +32,7 @@ export const signinConfig: ConfigSlice<'signin'> = {
   defaults: {
     signin: {
       passkeys: { enabled: true, rpId: '', rpName: '', origins: [] },
+      upstream: upstreamDefaults,
     },
   },
   fromEnv: (env) => ({
@@ -42,6 +46,7 @@ export const signinConfig: ConfigSlice<'signin'> = {
               .filter(Boolean)
           : undefined,
       },
+      upstream: upstreamFromEnv(env),
     },
   }),
 };

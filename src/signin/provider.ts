@@ -3,11 +3,13 @@ import type { Application, ServiceProvider } from '../kernel/application.js';
 import { signinMigrations } from './migrations.js';
 import { registerPasskeys } from './passkeys/register-passkeys.js';
 import { SignInMethods } from './sign-in-methods.js';
+import { registerUpstream } from './upstream/register-upstream.js';
 
 /**
- * The sign-in methods beyond the password (docs/sign-in.md): passkeys (`signin.passkeys`), each
- * in its own folder with its tables, routes, pages and events. Needs `authProvider()`; register it
- * after `accountsProvider()`, whose account page and notices it adds to.
+ * The sign-in methods beyond the password (docs/sign-in.md): passkeys (`signin.passkeys`) and
+ * upstream identity providers (`signin.upstream`), each in its own folder with its tables, routes,
+ * pages and events. Needs `authProvider()`; register it after `accountsProvider()`, whose account
+ * page and notices it adds to.
  *
  * @example
  * await app.register(signinProvider());
@@ -28,6 +30,7 @@ export function signinProvider(): ServiceProvider {
           }),
       );
       if (app.config.signin.passkeys.enabled) registerPasskeys(app);
+      registerUpstream(app);
     },
   };
 }

@@ -11,6 +11,7 @@ import { requestOrigin } from '../request-origin.js';
 import { TwoFactor } from '../two-factor/two-factor.js';
 import { verifiedAt } from '../verification/email-verification.js';
 import { AccountPage, type AccountPageProps } from './account-page.js';
+import { AccountSections } from './account-sections.js';
 import { AccountSecurity } from './account-security.js';
 import { EmailChange } from './email-change.js';
 
@@ -24,7 +25,14 @@ export const SAME_EMAIL = 'This is already your e-mail address.';
 
 /** `GET /account` and its password, e-mail and sessions forms (all behind `auth`). */
 export class AccountController {
-  static inject = [AccountSecurity, EmailChange, SessionStore, TwoFactor, Container] as const;
+  static inject = [
+    AccountSecurity,
+    EmailChange,
+    SessionStore,
+    TwoFactor,
+    AccountSections,
+    Container,
+  ] as const;
   readonly securityLog: boolean;
 
   constructor(
@@ -32,6 +40,7 @@ export class AccountController {
     private readonly emails: EmailChange,
     private readonly sessions: SessionStore,
     private readonly twoFactor: TwoFactor,
+    private readonly sections: AccountSections,
     container: Container,
   ) {
     this.securityLog = container.has(AuditLog);
@@ -116,6 +125,7 @@ export class AccountController {
         twoFactor={await this.twoFactor.state(user.id)}
         csrfToken={csrfToken(c)}
         securityLogPath={this.securityLog ? '/account/security-log' : undefined}
+        sections={await this.sections.render(c, user)}
         {...props}
       />,
     );

@@ -1,4 +1,4 @@
-import type { FC } from 'hono/jsx';
+import type { Child, FC } from 'hono/jsx';
 import type { SessionRow } from '../../auth/tables.js';
 import { CsrfField, Field } from '../../views/components.js';
 import { AccountClosingSections } from '../deletion/account-closing-sections.js';
@@ -21,6 +21,8 @@ export interface AccountPageProps {
   newEmail?: string;
   /** The security log's page, when the audit log is on. */
   securityLogPath?: string;
+  /** The cards other modules add (`AccountSections`). */
+  sections?: Child[];
 }
 
 /** `GET /account`: the profile, password, e-mail address and sessions. */
@@ -96,6 +98,7 @@ export const AccountPage: FC<AccountPageProps> = (p) => (
     </section>
 
     <TwoFactorSection state={p.twoFactor} csrfToken={p.csrfToken} />
+    {p.sections ?? null}
 
     <section class="card" id="sessions">
       <h2>Sessions</h2>

@@ -15,6 +15,8 @@ const LABELS: Record<string, string> = {
   'two-factor.disabled': 'Authenticator app turned off',
   'two-factor.recovery-codes-regenerated': 'New recovery codes made',
   'two-factor.locked': 'Too many wrong codes: two-factor sign-in locked',
+  'sign-in.upstream-linked': 'Sign-in provider linked',
+  'sign-in.upstream-unlinked': 'Sign-in provider unlinked',
   'account.deleted': 'Account deleted',
   'client.created': 'OAuth client created',
   'client.updated': 'OAuth client changed',

@@ -114,6 +114,7 @@ export class LoginController {
         csrfToken={csrfToken(c)}
         registration={this.options.registration}
         passwordResetPath={c.get('passwordResetPath')}
+        alternatives={this.steps.alternatives}
         {...props}
       />,
     );

@@ -1,6 +1,7 @@
 import type { FC } from 'hono/jsx';
 import { CsrfField, Field } from '../../views/components.js';
 import { withIntended } from '../../views/intended-link.js';
+import type { SignInAlternative } from '../second-factor.js';
 
 export interface LoginPageProps {
   csrfToken: string;
@@ -10,6 +11,8 @@ export interface LoginPageProps {
   registration?: boolean;
   /** Where "Forgot your password?" leads; no link without one. */
   passwordResetPath?: string | undefined;
+  /** Other ways to sign in ("Sign in with GitHub"). */
+  alternatives?: readonly SignInAlternative[];
 }
 
 export const LoginPage: FC<LoginPageProps> = ({
@@ -19,6 +22,7 @@ export const LoginPage: FC<LoginPageProps> = ({
   errors = {},
   registration,
   passwordResetPath,
+  alternatives = [],
 }) => (
   <div class="card narrow">
     <h1>Log in</h1>
@@ -59,5 +63,14 @@ export const LoginPage: FC<LoginPageProps> = ({
         ) : null}
       </div>
     </form>
+    {alternatives.length > 0 ? (
+      <nav class="actions" aria-label="Other ways to sign in">
+        {alternatives.map((alternative) => (
+          <a class="btn" href={withIntended(alternative.href, intended)}>
+            {alternative.label}
+          </a>
+        ))}
+      </nav>
+    ) : null}
   </div>
 );
