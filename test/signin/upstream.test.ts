@@ -2,8 +2,11 @@ import type { Kysely } from 'kysely';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountsProvider } from '../../src/accounts/provider.js';
+import { codeAt } from '../../src/accounts/two-factor/totp.js';
+import { TwoFactor } from '../../src/accounts/two-factor/two-factor.js';
+import { Users } from '../../src/auth/users.js';
 import { mailProvider } from '../../src/mail/provider.js';
-import { ACR_ONE_FACTOR } from '../../src/oauth/oidc/amr.js';
+import { ACR_ONE_FACTOR, ACR_TWO_FACTORS } from '../../src/oauth/oidc/amr.js';
 import { AuditLog } from '../../src/observability/audit/audit-log.js';
 import { observabilityProvider } from '../../src/observability/provider.js';
 import { signinProvider } from '../../src/signin/provider.js';
@@ -36,6 +39,19 @@ describe(`Upstream identity providers (${engine})`, () => {
     const authorization = await upstreamRedirect(browser, start);
     const callback = await new IdpBrowser().authorize(authorization, login);
     return browser.get(pathOf(callback));
+  }
+
+  /** The ID token an OpenID Connect client (oauth4webapi) gets from the signed-in `browser`. */
+  async function idTokenOf(browser: Browser) {
+    const clientId = (await t.createClient({ confidential: false })).client.id;
+    const client = openIdClient(t, clientId);
+    const request = await openIdRequest(clientId);
+    const callback = await authorizeInBrowser(browser, request.path);
+    const response = await exchange(t, client, oauth.None(), callback, request);
+    const tokens = await oauth.processAuthorizationCodeResponse(t.as, client, response, {
+      expectedNonce: request.nonce,
+    });
+    return oauth.getValidatedIdTokenClaims(tokens)!;
   }
 
   beforeAll(async () => {
@@ -127,15 +143,7 @@ describe(`Upstream identity providers (${engine})`, () => {
   it('an ID token after an upstream sign-in says amr fed, one factor', async () => {
     const browser = new Browser(t.url);
     await viaProvider(browser, 'grace');
-    const clientId = (await t.createClient({ confidential: false })).client.id;
-    const client = openIdClient(t, clientId);
-    const request = await openIdRequest(clientId);
-    const callback = await authorizeInBrowser(browser, request.path);
-    const response = await exchange(t, client, oauth.None(), callback, request);
-    const tokens = await oauth.processAuthorizationCodeResponse(t.as, client, response, {
-      expectedNonce: request.nonce,
-    });
-    const claims = oauth.getValidatedIdTokenClaims(tokens)!;
+    const claims = await idTokenOf(browser);
     expect(claims.amr).toEqual(['fed']);
     expect(claims.acr).toBe(ACR_ONE_FACTOR);
   });
@@ -253,6 +261,30 @@ describe(`Upstream identity providers (${engine})`, () => {
     const html = await res.text();
     expect(html).toContain('Sign-in with Test IdP was cancelled: The user refused.');
     expect(html).not.toContain('at ');
+  });
+
+  it('a user with the authenticator app gives its code after the provider: amr fed otp, two factors', async () => {
+    idp.accounts.set('hedy', { email: 'hedy@example.com', email_verified: true, name: 'Hedy Lamarr' });
+    await viaProvider(new Browser(t.url), 'hedy');
+    const hedy = (await t.app.container.make(Users).findByEmail('hedy@example.com'))!;
+    const twoFactor = t.app.container.make(TwoFactor);
+    const seed = (await twoFactor.begin(hedy))!.seed;
+    await twoFactor.confirm(hedy, codeAt(seed, t.clock.now()), {});
+    t.clock.advance(30_000);
+
+    const browser = new Browser(t.url);
+    const res = await viaProvider(browser, 'hedy');
+    expect(res.headers.get('location')).toBe('/login/two-factor');
+    expect((await browser.get('/dashboard')).status).toBe(302);
+    const step = await browser.get('/login/two-factor');
+    const done = await browser.post('/login/two-factor', {
+      _token: tokenIn(await step.text()),
+      code: codeAt(seed, t.clock.now()),
+    });
+    expect(done.headers.get('location')).toBe('/dashboard');
+    const claims = await idTokenOf(browser);
+    expect(claims.amr).toEqual(['fed', 'otp']);
+    expect(claims.acr).toBe(ACR_TWO_FACTORS);
   });
 
   it('an unknown provider is a 404', async () => {
