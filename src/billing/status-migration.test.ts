@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/database.js';
+import { ENGINES } from '../../test/support/engines.js';
 import { authMigrations, usersTableMigrations } from '../auth/migrations.js';
 import { connect } from '../database/connection.js';
 import { createMigrator } from '../database/migrator.js';
@@ -10,10 +11,10 @@ const folders = [usersTableMigrations, authMigrations, oauthMigrations, billingM
 const BEFORE = '2026_11_25_120001_no_double_charge';
 const STATUS = '2026_11_25_130001_add_status_to_subscriptions';
 
-describe(`the status migration backfills existing subscriptions (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'})`, () => {
+describe.each(ENGINES)('the status migration backfills existing subscriptions (%s)', (engine) => {
   let database: TestDatabase;
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(engine);
   });
   afterAll(async () => database.drop());
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/support/database.js';
+import { ENGINES } from '../../test/support/engines.js';
 
 const exec = promisify(execFile);
 
@@ -28,11 +29,13 @@ describe('tollgate CLI', () => {
     const sub = await tollgate(['user:create', '--help'], {});
     expect(sub.stdout).toContain('--email');
   });
+});
 
+describe.each(ENGINES)('tollgate CLI (%s)', (engine) => {
   // Six `tollgate` processes, each loading the TypeScript sources through tsx: about 3 s apiece on
   // a quiet machine, 17-21 s at load average 12 (measured), so the default 60 s is not enough.
   it('migrates, creates a user, and refuses bad input with exit code 1', async () => {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase(engine);
     const env = {
       DATABASE_URL: database.url,
       STORAGE_PATH: mkdtempSync(join(tmpdir(), 'tollgate-cli-')),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/database.js';
+import { ENGINES } from '../../test/support/engines.js';
 import { authMigrations, usersTableMigrations } from '../auth/migrations.js';
 import { billingMigrations } from '../billing/migrations.js';
 import { oauthMigrations } from '../oauth/migrations.js';
@@ -8,10 +9,10 @@ import { createMigrator, migrateToLatest } from './migrator.js';
 
 const folders = [usersTableMigrations, authMigrations, oauthMigrations, billingMigrations];
 
-describe(`database (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'})`, () => {
+describe.each(ENGINES)('database (%s)', (engine) => {
   let database: TestDatabase;
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(engine);
   });
   afterAll(async () => database.drop());
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/support/database.js';
+import { ENGINES } from '../../test/support/engines.js';
 import { connect } from './connection.js';
 import { migrateToLatest } from './migrator.js';
 
@@ -11,7 +12,7 @@ import { migrateToLatest } from './migrator.js';
  * An upgrade that ships a migration dated before the application's latest one: it runs, as
  * Laravel's `migrate` would run it, instead of stopping every later deploy.
  */
-describe(`migrations from several folders (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'})`, () => {
+describe.each(ENGINES)('migrations from several folders (%s)', (engine) => {
   const root = mkdtempSync(join(tmpdir(), 'tollgate-migrations-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -29,7 +30,7 @@ describe(`migrations from several folders (${process.env.TEST_DATABASE_URL ? 'po
   };
 
   it('runs a pending migration that sorts before one already run', async () => {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase(engine);
     const { db, close } = connect(database.url);
     try {
       const app = folder('app', { '2026_12_01_000000_create_app_things': 'app_things' });

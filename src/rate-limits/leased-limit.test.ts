@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { ENGINES } from '../../test/support/engines.js';
 import { RateLimits } from './rate-limits.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const redisUrl = process.env.REDIS_URL;
 const stores = [{ name: 'database', redis: '' }, ...(redisUrl ? [{ name: 'Redis', redis: redisUrl }] : [])];
 
 for (const store of stores) {
-  describe(`leased limits in the ${store.name} (${engine})`, () => {
+  describe.each(ENGINES)(`leased limits in the ${store.name} (%s)`, (engine) => {
     const apps: TestApp[] = [];
     afterEach(async () => {
       for (const t of apps.splice(0)) await t.close();
@@ -17,7 +17,7 @@ for (const store of stores) {
     /** A limit as two instances see it: each its own RateLimits (own connection), one store. */
     const twoInstances = async (points: number) => {
       const redis = { url: store.redis, keyPrefix: `test-${randomUUID()}:` };
-      const t = await createTestApp({ config: { redis } });
+      const t = await createTestApp({ engine, config: { redis } });
       apps.push(t);
       const other = new RateLimits({
         db: t.app.db,

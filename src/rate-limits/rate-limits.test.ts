@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
+import { ENGINES } from '../../test/support/engines.js';
 import { clientAddress } from './http.js';
 import { blockSeconds, IN_FLIGHT_SECONDS, parsePolicy } from './policy.js';
 import { RateLimits } from './rate-limits.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const redisUrl = process.env.REDIS_URL;
 const stores = [{ name: 'database', redis: '' }, ...(redisUrl ? [{ name: 'Redis', redis: redisUrl }] : [])];
 
@@ -42,7 +42,7 @@ describe('clientAddress', () => {
 });
 
 for (const store of stores) {
-  describe(`rate limits in the ${store.name} (${engine})`, () => {
+  describe.each(ENGINES)(`rate limits in the ${store.name} (%s)`, (engine) => {
     let t: TestApp | undefined;
     afterEach(async () => {
       await t?.close();
@@ -51,6 +51,7 @@ for (const store of stores) {
 
     const setup = async () => {
       t = await createTestApp({
+        engine,
         config: { redis: { url: store.redis, keyPrefix: `test-${randomUUID()}:` } },
       });
       return t.app.container.make(RateLimits);
@@ -107,7 +108,7 @@ for (const store of stores) {
   });
 }
 
-describe(`a Redis that does not answer (${engine})`, () => {
+describe.each(ENGINES)('a Redis that does not answer (%s)', (engine) => {
   let t: TestApp | undefined;
   afterEach(async () => {
     await t?.close();
@@ -115,7 +116,10 @@ describe(`a Redis that does not answer (${engine})`, () => {
   });
 
   it('the database counts instead, and the limit still holds', async () => {
-    t = await createTestApp({ config: { redis: { url: 'redis://127.0.0.1:1', keyPrefix: 'down:' } } });
+    t = await createTestApp({
+      engine,
+      config: { redis: { url: 'redis://127.0.0.1:1', keyPrefix: 'down:' } },
+    });
     const limits = t.app.container.make(RateLimits);
     const limit = limits.define('probe.insured', { points: 5, durationSeconds: 60 });
     await limits.start(100);
@@ -125,7 +129,7 @@ describe(`a Redis that does not answer (${engine})`, () => {
   });
 });
 
-describe(`back-off in the database (${engine}), on the application clock`, () => {
+describe.each(ENGINES)('back-off in the database (%s), on the application clock', (engine) => {
   let t: TestApp | undefined;
   afterEach(async () => {
     await t?.close();
@@ -133,7 +137,7 @@ describe(`back-off in the database (${engine}), on the application clock`, () =>
   });
 
   it('blocks for the window after the limit, then twice as long after the next', async () => {
-    t = await createTestApp();
+    t = await createTestApp({ engine });
     const limit = t.app.container
       .make(RateLimits)
       .define('probe.backoff', { points: 2, durationSeconds: 60, maxBlockSeconds: 600 });
@@ -160,7 +164,7 @@ describe(`back-off in the database (${engine}), on the application clock`, () =>
   });
 
   it('failures only: attempts a crash never settled stop counting after the in-flight window, failures do not', async () => {
-    t = await createTestApp();
+    t = await createTestApp({ engine });
     const limits = t.app.container.make(RateLimits);
     const limit = limits.define(
       'probe.in-flight',
@@ -178,7 +182,7 @@ describe(`back-off in the database (${engine}), on the application clock`, () =>
   });
 
   it('expired counters are swept', async () => {
-    t = await createTestApp();
+    t = await createTestApp({ engine });
     const limit = t.app.container.make(RateLimits).define('probe.sweep', { points: 2, durationSeconds: 60 });
     await limit.consume('a');
     await limit.consume('b');

@@ -6,9 +6,8 @@ import { ApiKeyRevoked } from '../../src/oauth/events.js';
 import { LastUsed } from '../../src/oauth/guard/last-used.js';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
 import { BOB, Browser, type ProtectionApp, protectionApp } from '../protection/support.js';
+import { ENGINES } from '../support/engines.js';
 import { holdUntilBoth } from '../support/hold-until-both.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
 interface Created {
   key: string;
@@ -24,7 +23,7 @@ interface Listed {
 }
 
 /** API keys over HTTP: the JSON API creates and revokes them, `auth:api` accepts them beside tokens. */
-describe(`API keys (${engine})`, () => {
+describe.each(ENGINES)('API keys (%s)', (engine) => {
   let t: ProtectionApp;
   let ada: Browser;
   let csrf: string;
@@ -32,7 +31,7 @@ describe(`API keys (${engine})`, () => {
   beforeAll(async () => {
     // The JSON API's own per-user limit (60 a minute) is not what these tests are about.
     const throttle = { api: { user: { points: 1000, durationSeconds: 60 } } };
-    t = await protectionApp({ config: { oauth: { ...referenceConfig.oauth, throttle } } });
+    t = await protectionApp({ engine, config: { oauth: { ...referenceConfig.oauth, throttle } } });
     ada = new Browser(t.url);
     await ada.login({ email: 'ada@example.com', password: 'correct horse battery' });
     csrf = await ada.page();

@@ -6,18 +6,17 @@ import { createApp } from '../../app/bootstrap.js';
 import { run } from '../../src/cli/main.js';
 import { listen } from '../../src/kernel/server.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+import { ENGINES } from '../support/engines.js';
 
 /** `tollgate key:create` against the reference app on a fresh database; the key is used over HTTP. */
-describe(`tollgate key:create (${engine})`, () => {
+describe.each(ENGINES)('tollgate key:create (%s)', (engine) => {
   let database: TestDatabase;
   let storage: string;
   let output: string[];
   let errors: string[];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(engine);
     storage = mkdtempSync(join(tmpdir(), 'tollgate-cli-keys-'));
     process.env.DATABASE_URL = database.url;
     process.env.STORAGE_PATH = storage;

@@ -4,19 +4,19 @@ import { ApiKeys } from '../../src/oauth/index.js';
 import { deleteFromTwoSessions } from '../app/dashboard-support.js';
 import { type ReferenceServer, startReferenceServer } from '../browser/server.js';
 import { Browser, tokenIn } from '../oauth/support.js';
+import { ENGINES } from '../support/engines.js';
 import { holdUntilBoth } from '../support/hold-until-both.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 
 /** `/dashboard/tokens`'s API keys as plain form posts over HTTP (what a browser without JavaScript sends). */
-describe(`API keys in the dashboard, form posts (${engine})`, () => {
+describe.each(ENGINES)('API keys in the dashboard, form posts (%s)', (engine) => {
   let server: ReferenceServer;
   let ada: Browser;
   let csrf: string;
 
   beforeAll(async () => {
-    server = await startReferenceServer();
+    server = await startReferenceServer({}, { engine });
     await server.app.container.make(Users).create(ADA);
     ada = new Browser(server.url);
     await ada.login(ADA);

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADA, type ProtectionApp, protectionApp } from '../protection/support.js';
+import { ENGINES } from '../support/engines.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const run = promisify(execFile);
 
 /** The shell script under `<!-- api-keys-curl-script -->` in docs/api-keys.md. */
@@ -17,11 +17,11 @@ function documentedScript(): string {
 }
 
 /** docs/api-keys.md's curl round, run as written against a real server. */
-describe(`API keys: the documented curl session works (${engine})`, () => {
+describe.each(ENGINES)('API keys: the documented curl session works (%s)', (engine) => {
   let t: ProtectionApp;
 
   beforeAll(async () => {
-    t = await protectionApp();
+    t = await protectionApp({ engine });
   });
   afterAll(async () => t.stop());
 

@@ -3,12 +3,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { ApiKeys } from '../../src/oauth/index.js';
 import { type Instances, requireRedis, twoInstances } from '../protection/instances.js';
+import { ENGINES } from '../support/engines.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const redisUrl = process.env.REDIS_URL;
 
 /** Two instances on one database, each on its own socket: what one revokes, the other refuses. */
-describe(`API key revocation across instances (${engine})`, () => {
+describe.each(ENGINES)('API key revocation across instances (%s)', (engine) => {
   let t: Instances | undefined;
   let servers: RunningServer[] = [];
   afterEach(async () => {
@@ -47,6 +47,7 @@ describe(`API key revocation across instances (${engine})`, () => {
     const channel = `tollgate-test:${randomUUID()}`;
     const { key, callA, callB } = await serve(
       await twoInstances(
+        engine,
         { redis: { url: redisUrl } },
         { a: { redisChannel: channel }, b: { redisChannel: channel } },
       ),
@@ -59,7 +60,7 @@ describe(`API key revocation across instances (${engine})`, () => {
 
   it('without Redis, B reads the row again after recheckAfterMs and refuses the key', async () => {
     const { key, callA, callB } = await serve(
-      await twoInstances({ redis: { url: '' } }, { b: { recheckAfterMs: 200 } }),
+      await twoInstances(engine, { redis: { url: '' } }, { b: { recheckAfterMs: 200 } }),
     );
     for (let i = 0; i < 3; i++) expect(await callB()).toBe(200);
     await t!.a.container.make(ApiKeys).revoke(key);

@@ -2,15 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys } from '../../src/oauth/index.js';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
 import { type ProtectionApp, protectionApp } from '../protection/support.js';
+import { ENGINES } from '../support/engines.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const DAY = 24 * 3_600_000;
 
 /** `tollgate purge` and API keys: revoked and long-expired keys go, live ones and keys without an expiry stay. */
-describe(`purging API keys (${engine})`, () => {
+describe.each(ENGINES)('purging API keys (%s)', (engine) => {
   let t: ProtectionApp;
   beforeAll(async () => {
-    t = await protectionApp();
+    t = await protectionApp({ engine });
   });
   afterAll(async () => t.stop());
 

@@ -90,7 +90,8 @@ describe('architecture: the path of a metered API-key request', () => {
   const stackLimit = Error.stackTraceLimit;
 
   beforeAll(async () => {
-    t = await startPlansApp();
+    // The walk is the same code path on either engine.
+    t = await startPlansApp('sqlite');
     for (const [proto, method, file] of PROBES) {
       const target = proto as unknown as Record<string, (...args: unknown[]) => unknown>;
       const real = target[method]!;

@@ -1,15 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { csrfExcept } from '../../src/auth/index.js';
 import type { TestApp } from '../support/app.js';
+import { ENGINES } from '../support/engines.js';
 import { Browser } from './browser.js';
 import { ADA, authApp, countRows } from './fixture.js';
 
-describe('CSRF protection of the web group', () => {
+describe.each(ENGINES)('CSRF protection of the web group (%s)', (engine) => {
   let t: TestApp;
   let browser: Browser;
 
   beforeEach(async () => {
     t = await authApp({
+      engine,
       config: { csrf: { except: ['/hooks/config/*'] } },
       setup(app) {
         csrfExcept(app, 'webhooks/*');

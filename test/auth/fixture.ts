@@ -4,6 +4,7 @@ import { Users } from '../../src/auth/users.js';
 import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
 import type { Application } from '../../src/kernel/application.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import type { Engine } from '../support/engines.js';
 
 export const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 
@@ -14,12 +15,15 @@ export const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: '
  */
 export async function authApp(
   options: {
+    /** The database engine (see test/support/engines.ts); default the process's one. */
+    engine?: Engine;
     auth?: AuthOptions;
     config?: DeepPartial<TollgateConfig>;
     setup?: (app: Application) => void | Promise<void>;
   } = {},
 ): Promise<TestApp> {
   const t = await createTestApp({
+    engine: options.engine,
     providers: [authProvider(options.auth)],
     config: options.config,
     setup: async (app) => {

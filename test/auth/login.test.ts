@@ -1,15 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REGISTERED } from '../../src/auth/controllers/register-controller.js';
 import type { TestApp } from '../support/app.js';
+import { ENGINES } from '../support/engines.js';
 import { Browser, tokenIn } from './browser.js';
 import { ADA, authApp, countRows } from './fixture.js';
 
-describe('login, logout and registration pages', () => {
+describe.each(ENGINES)('login, logout and registration pages (%s)', (engine) => {
   let t: TestApp;
   let browser: Browser;
 
   beforeEach(async () => {
-    t = await authApp();
+    t = await authApp({ engine });
     browser = new Browser(t);
   });
   afterEach(() => t.close());

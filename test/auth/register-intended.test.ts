@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, type OAuthTestApp, oauthApp, REDIRECT, tokenIn } from '../oauth/support.js';
+import { ENGINES } from '../support/engines.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const GRACE = { name: 'Grace Hopper', email: 'grace@example.com', password: 'a long password' };
 
 const authorizePath = (clientId: string) =>
@@ -14,10 +14,10 @@ const authorizePath = (clientId: string) =>
   })}`;
 
 /** A visitor sent to log in by an approval page registers first: the way back to it is kept. */
-describe(`registering from the login page keeps the approval waiting (${engine})`, () => {
+describe.each(ENGINES)('registering from the login page keeps the approval waiting (%s)', (engine) => {
   let t: OAuthTestApp;
   beforeAll(async () => {
-    t = await oauthApp();
+    t = await oauthApp({ engine });
   });
   afterAll(async () => t?.stop());
 

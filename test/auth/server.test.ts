@@ -1,16 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
 import type { TestApp } from '../support/app.js';
+import { ENGINES } from '../support/engines.js';
 import { Browser, tokenIn } from './browser.js';
 import { ADA, authApp } from './fixture.js';
 
 /** The same flow over a real socket: the node adapter's cookies, bodies and peer address. */
-describe('login over HTTP', () => {
+describe.each(ENGINES)('login over HTTP (%s)', (engine) => {
   let t: TestApp;
   let server: RunningServer;
 
   beforeAll(async () => {
-    t = await authApp({ config: { throttle: { login: { address: { points: 2, durationSeconds: 60 } } } } });
+    t = await authApp({
+      engine,
+      config: { throttle: { login: { address: { points: 2, durationSeconds: 60 } } } },
+    });
     server = await listen(t.app, '127.0.0.1', 0);
   });
   afterAll(async () => {

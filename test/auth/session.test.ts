@@ -5,10 +5,11 @@ import { SessionStore } from '../../src/auth/session-store.js';
 import { Users } from '../../src/auth/users.js';
 import { HttpError } from '../../src/core/errors.js';
 import type { TestApp } from '../support/app.js';
+import { ENGINES } from '../support/engines.js';
 import { Browser } from './browser.js';
 import { ADA, authApp, countRows } from './fixture.js';
 
-describe('database sessions', () => {
+describe.each(ENGINES)('database sessions (%s)', (engine) => {
   let t: TestApp;
   afterEach(() => t.close());
 
@@ -16,7 +17,7 @@ describe('database sessions', () => {
   const sessionCookie = (b: Browser) => b.cookies.get('tollgate_session');
 
   it('sets an HttpOnly, SameSite=Lax, Path=/ cookie holding a 256-bit id; the table holds only its hash', async () => {
-    t = await authApp();
+    t = await authApp({ engine });
     const res = await new Browser(t).get('/login');
     const line = res.headers.getSetCookie().find((l) => l.startsWith('tollgate_session='))!;
     expect(line).toMatch(/^tollgate_session=[A-Za-z0-9_-]{43};/);
@@ -33,21 +34,24 @@ describe('database sessions', () => {
   });
 
   it('marks the cookie Secure when the app URL is https, and uses the configured name', async () => {
-    t = await authApp({ config: { app: { url: 'https://tollgate.example' }, session: { cookie: 'sid' } } });
+    t = await authApp({
+      engine,
+      config: { app: { url: 'https://tollgate.example' }, session: { cookie: 'sid' } },
+    });
     const line = (await new Browser(t).get('/login')).headers.getSetCookie()[0]!;
     expect(line).toMatch(/^sid=/);
     expect(line).toContain('Secure');
   });
 
   it('stores nothing for visits that never use the session', async () => {
-    t = await authApp();
+    t = await authApp({ engine });
     const res = await new Browser(t).get('/me');
     expect(res.headers.getSetCookie()).toEqual([]);
     expect(await countRows(t, 'sessions')).toBe(0);
   });
 
   it('fixation: the session cookie from before login is not valid after it', async () => {
-    t = await authApp();
+    t = await authApp({ engine });
     const browser = new Browser(t);
     const token = await browser.csrfToken('/login');
     const before = sessionCookie(browser)!;
@@ -66,7 +70,7 @@ describe('database sessions', () => {
   });
 
   it('keeps data between requests (put) and slides the expiry at most once a minute', async () => {
-    t = await authApp();
+    t = await authApp({ engine });
     const browser = new Browser(t);
     const token = await browser.csrfToken('/login');
     await browser.post('/notes', { _token: token, note: 'kept' });
@@ -85,7 +89,7 @@ describe('database sessions', () => {
   });
 
   it('a session past its lifetime is not accepted', async () => {
-    t = await authApp({ config: { session: { lifetimeMinutes: 30 } } });
+    t = await authApp({ engine, config: { session: { lifetimeMinutes: 30 } } });
     const browser = new Browser(t);
     await browser.submit('/login', { email: ADA.email, password: ADA.password });
     expect(await whoAmI(browser)).toBe(ADA.email);
@@ -102,7 +106,7 @@ describe('database sessions', () => {
   });
 
   it('a deleted user is signed out', async () => {
-    t = await authApp();
+    t = await authApp({ engine });
     const browser = new Browser(t);
     await browser.submit('/login', { email: ADA.email, password: ADA.password });
     await t.app.db.deleteFrom('users').where('email', '=', ADA.email).execute();
@@ -110,7 +114,7 @@ describe('database sessions', () => {
   });
 
   it('claim: takes a one-time value from the stored row once; `_` and `%` in the marker are literal', async () => {
-    t = await authApp();
+    t = await authApp({ engine });
     const store = t.app.container.make(SessionStore);
     const session = new Session().put('pending', { authToken: 'a_b%cXd' });
     await store.save(session);
@@ -125,12 +129,12 @@ describe('database sessions', () => {
   });
 });
 
-describe('the auth and guest middleware', () => {
+describe.each(ENGINES)('the auth and guest middleware (%s)', (engine) => {
   let t: TestApp;
   afterEach(() => t.close());
 
   it('redirects pages to the login page with the intended URL, and answers JSON with 401', async () => {
-    t = await authApp();
+    t = await authApp({ engine });
     const page = await t.request('/private?tab=keys');
     expect(page.status).toBe(302);
     expect(page.headers.get('location')).toBe('/login?intended=%2Fprivate%3Ftab%3Dkeys');
@@ -143,6 +147,7 @@ describe('the auth and guest middleware', () => {
 
   it('lets a signed-in user through and sets user and guard', async () => {
     t = await authApp({
+      engine,
       setup(app) {
         app.router
           .get('/whoami', (c) => c.json({ user: c.get('user')?.email, guard: c.get('guard') }))
@@ -157,6 +162,7 @@ describe('the auth and guest middleware', () => {
 
   it('tries guards in order (auth:web,api); a guard can reject with its own HttpError', async () => {
     t = await authApp({
+      engine,
       setup(app) {
         // A stand-in for the token guard: "Bearer ada" is Ada, any other bearer token is rejected.
         Guards.of(app).define('api', async (c) => {
@@ -198,11 +204,12 @@ describe('the auth and guest middleware', () => {
   it('an unknown guard name fails at boot, naming it', async () => {
     await expect(
       authApp({
+        engine,
         setup(app) {
           app.router.get('/x', () => 'x').middleware('web', 'auth:nope');
         },
       }),
     ).rejects.toThrow(/Unknown auth guard "nope"/);
-    t = await authApp();
+    t = await authApp({ engine });
   });
 });

@@ -6,6 +6,7 @@ import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
 import type { Application, ServiceProvider } from '../../src/kernel/application.js';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import type { Engine } from '../support/engines.js';
 import { TestUser } from './contract/context.js';
 import type { EditionHarness, EditionSandbox } from './harness.js';
 import { stripeHarness } from './stripe-harness.js';
@@ -20,6 +21,8 @@ export interface BillingApp {
 
 /** The app under test on the edition's sandbox, served over HTTP, the sandbox's webhooks pointed at it. */
 export async function startBillingApp(options: {
+  /** The database engine (see test/support/engines.ts); default the process's one. */
+  engine?: Engine;
   harness: EditionHarness;
   sandbox: EditionSandbox;
   clock: TestClock;
@@ -34,6 +37,7 @@ export async function startBillingApp(options: {
 }): Promise<BillingApp> {
   const { harness, sandbox } = options;
   const t = await createTestApp({
+    engine: options.engine,
     clock: options.clock,
     config: { ...options.config, billing: { ...sandbox.config, ...options.billing } },
     providers: [...(options.providers ?? []), authProvider(), billingProvider()],

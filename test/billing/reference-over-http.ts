@@ -14,6 +14,7 @@ import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { Browser, tokenIn } from '../auth/browser.js';
 import type { TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { Engine } from '../support/engines.js';
 import type { EditionHarness, EditionSandbox } from './harness.js';
 
 export interface ReferenceOverHttp {
@@ -35,9 +36,9 @@ export interface ReferenceOverHttp {
  */
 export async function startReferenceOverHttp(
   harness: EditionHarness,
-  options: { clock: TestClock; config?: DeepPartial<TollgateConfig> },
+  options: { clock: TestClock; config?: DeepPartial<TollgateConfig>; engine?: Engine },
 ): Promise<ReferenceOverHttp> {
-  const database: TestDatabase = await createTestDatabase();
+  const database: TestDatabase = await createTestDatabase(options.engine);
   const sandbox = await harness.startSandbox({
     clock: options.clock,
     plans: referenceConfig.billing!.plans as PlanConfig[],

@@ -3,6 +3,7 @@ import type { Logger } from '../../src/core/logger.js';
 import { Browser } from '../auth/browser.js';
 import type { TestApp } from '../support/app.js';
 import { createTestDatabase } from '../support/database.js';
+import type { Engine } from '../support/engines.js';
 import { type ReferenceServer, serveReferenceService } from './reference-server.js';
 
 export type { ReferenceServer };
@@ -10,9 +11,9 @@ export type { ReferenceServer };
 /** The reference service (see `serveReferenceService`) on a fresh database of the engine under test. */
 export async function startReferenceServer(
   overrides: DeepPartial<TollgateConfig> = {},
-  options: { logger?: Logger } = {},
+  options: { logger?: Logger; engine?: Engine } = {},
 ): Promise<ReferenceServer> {
-  return serveReferenceService(await createTestDatabase(), overrides, options);
+  return serveReferenceService(await createTestDatabase(options.engine), overrides, options);
 }
 
 /** A cookie-keeping form browser (no JavaScript) on the running server, its posts same-origin. */

@@ -3,6 +3,7 @@ import { BillingError } from '../../src/billing/errors.js';
 import { ConfigurationError, HttpError, ValidationError } from '../../src/core/errors.js';
 import { OAuthError } from '../../src/oauth/errors.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { ENGINES } from '../support/engines.js';
 
 const json = { accept: 'application/json' };
 /** What a stack trace or a leaked internal would look like in a body. */
@@ -19,12 +20,13 @@ function expectNoLeak(body: string): void {
 }
 
 // docs/errors.md "How an error becomes a response" and "Application": driven through a booted app.
-describe('error responses (docs/errors.md)', () => {
+describe.each(ENGINES)('error responses (docs/errors.md) (%s)', (engine) => {
   let t: TestApp;
   let logged: ReturnType<typeof vi.spyOn>;
 
   beforeAll(async () => {
     t = await createTestApp({
+      engine,
       setup: (app) => {
         const r = app.router;
         r.get('/boom', () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProtectionApp, protectionApp } from '../protection/support.js';
+import { ENGINES } from '../support/engines.js';
 import { catalogue } from './doc.js';
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -17,10 +18,10 @@ const METADATA = 'resource_metadata="http://localhost/.well-known/oauth-protecte
 const withMetadata = (challenge: string) =>
   challenge === 'Bearer' ? `Bearer ${METADATA}` : `${challenge}, ${METADATA}`;
 
-describe('error bodies per surface (docs/errors.md)', () => {
+describe.each(ENGINES)('error bodies per surface (docs/errors.md) (%s)', (engine) => {
   let p: ProtectionApp;
   beforeAll(async () => {
-    p = await protectionApp();
+    p = await protectionApp({ engine });
   });
   afterAll(() => p.stop());
 

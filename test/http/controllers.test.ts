@@ -4,6 +4,7 @@ import { Container } from '../../src/core/container.js';
 import { createLogger } from '../../src/core/logger.js';
 import { Router } from '../../src/http/index.js';
 import { createTestApp } from '../support/app.js';
+import { ENGINES } from '../support/engines.js';
 import { controllersRoot, type ServedApp, serve, tempCachePath } from './support.js';
 
 class InvokableController {
@@ -26,10 +27,10 @@ class ReturnsController {
 }
 
 // Issue item 2; spec rules 6 (single-action controllers) and 7 (controller strings and nesting).
-describe('controllers', () => {
+describe.each(ENGINES)('controllers (%s)', (engine) => {
   let s: ServedApp;
   beforeAll(async () => {
-    s = await serve((app) => {
+    s = await serve(engine, (app) => {
       const r = app.router;
       r.middleware.alias('tag', (value = 'x') => async (c, next) => {
         await next();
@@ -106,6 +107,7 @@ describe('controllers', () => {
   it('takes the controllers root from config.routes.controllersPath', async () => {
     const config = { routes: { controllersPath: controllersRoot, cachePath: tempCachePath() } };
     const test = await createTestApp({
+      engine,
       config: config as DeepPartial<TollgateConfig>,
       setup: (app) => void app.router.get('/p/{photo}', 'Admin/PhotoController@show'),
     });
@@ -122,7 +124,7 @@ describe('controllers', () => {
   });
 
   it('registered controllers are found by name without a file', async () => {
-    const test = await serve((app) => {
+    const test = await serve(engine, (app) => {
       app.router.controllers.register(InvokableController, 'Billing/Invoke');
       app.router.get('/x/{id}', 'Billing/Invoke');
       app.router.get('/y/{id}', 'Billing\\Invoke@invoke');

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InjectionKey } from '../../src/core/container.js';
 import { ConfigKey } from '../../src/core/keys.js';
 import { RequestContext, Router } from '../../src/http/index.js';
+import { ENGINES } from '../support/engines.js';
 import { type ServedApp, serve } from './support.js';
 
 class Greeter {
@@ -54,10 +55,10 @@ class BrokenAction {
 }
 
 // Issue item 3; spec rule 9: dependencies through the constructor and the action, then route parameters.
-describe('dependency injection (rule 9)', () => {
+describe.each(ENGINES)('dependency injection (rule 9) (%s)', (engine) => {
   let s: ServedApp;
   beforeAll(async () => {
-    s = await serve((app) => {
+    s = await serve(engine, (app) => {
       app.container.instance(Prefix, 'world');
       const exposeError = async (c: Context, next: () => Promise<void>) => {
         await next();

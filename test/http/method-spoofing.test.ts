@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../support/engines.js';
 import { PhotoController, type ServedApp, serve } from './support.js';
 
 const form = (fields: Record<string, string>) => ({
@@ -8,10 +9,10 @@ const form = (fields: Record<string, string>) => ({
 });
 
 // Issue item 6; spec rule 4: HTML forms carry PUT, PATCH and DELETE in a hidden `_method` field.
-describe('method spoofing (rule 4)', () => {
+describe.each(ENGINES)('method spoofing (rule 4) (%s)', (engine) => {
   let s: ServedApp;
   beforeAll(async () => {
-    s = await serve((app) => {
+    s = await serve(engine, (app) => {
       app.router.resource('photos', PhotoController);
       app.router.put('/profile', async (c) => ({ method: c.req.method, body: await c.req.parseBody() }));
       app.router.post('/profile', async (c) => ({ method: c.req.method, body: await c.req.parseBody() }));

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Container } from '../../src/core/container.js';
 import { createLogger } from '../../src/core/logger.js';
 import { Router } from '../../src/http/index.js';
+import { ENGINES } from '../support/engines.js';
 import { type ServedApp, serve } from './support.js';
 
 /** Appends its label to `x-trail` on the way in, so the header shows the order middleware ran in. */
@@ -34,10 +35,10 @@ class AccountController {
 }
 
 // Issue item 4; spec rule 8: per route, aliases with parameters, groups, controller only/except, closures.
-describe('middleware (rule 8)', () => {
+describe.each(ENGINES)('middleware (rule 8) (%s)', (engine) => {
   let s: ServedApp;
   beforeAll(async () => {
-    s = await serve((app) => {
+    s = await serve(engine, (app) => {
       const r = app.router;
       r.middleware.alias('mark', (label = '?') => mark(label));
       r.middleware.alias('scopes', (...scopes) => async (c, next) => {

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../support/engines.js';
 import { PhotoController, type ServedApp, serve } from './support.js';
 
 // Issue item 7; spec rule 5: extra routes must be registered before the resource, else the resource wins.
-describe('route precedence (rule 5)', () => {
+describe.each(ENGINES)('route precedence (rule 5) (%s)', (engine) => {
   let s: ServedApp;
   beforeAll(async () => {
-    s = await serve((app) => {
+    s = await serve(engine, (app) => {
       const r = app.router;
       r.get('/photos/popular', () => ({ extra: 'popular' })).name('photos.popular');
       r.resource('photos', PhotoController);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Route } from '../../src/http/index.js';
+import { ENGINES } from '../support/engines.js';
 import { PhotoController, type ServedApp, serve } from './support.js';
 
 class CommentController {
@@ -27,10 +28,10 @@ const table = (routes: readonly Route[]) =>
   routes.map((r) => [r.methods.filter((m) => m !== 'HEAD').join('|'), r.path, r.routeName]);
 
 // Issue item 5; spec "Resource route set" table and rules 1–3.
-describe('resources', () => {
+describe.each(ENGINES)('resources (%s)', (engine) => {
   let s: ServedApp;
   beforeAll(async () => {
-    s = await serve((app) => {
+    s = await serve(engine, (app) => {
       const r = app.router;
       r.resource('photos', PhotoController);
       r.resource('categories', Echo, { only: ['show'] });

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { route, UrlGenerationError } from '../../src/http/index.js';
+import { ENGINES } from '../support/engines.js';
 import { type ServedApp, serve } from './support.js';
 
 // Issue item 1: verbs, names, groups, parameters, patterns, URL generation.
-describe('routes', () => {
+describe.each(ENGINES)('routes (%s)', (engine) => {
   let s: ServedApp;
   beforeAll(async () => {
-    s = await serve((app) => {
+    s = await serve(engine, (app) => {
       const r = app.router;
       r.middleware.alias('tag', (value = 'x') => async (c, next) => {
         await next();

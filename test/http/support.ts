@@ -5,6 +5,7 @@ import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
 import type { Application } from '../../src/kernel/application.js';
 import { listen } from '../../src/kernel/server.js';
 import { createTestApp } from '../support/app.js';
+import type { Engine } from '../support/engines.js';
 
 export const controllersRoot = join(import.meta.dirname, 'fixtures', 'controllers');
 
@@ -24,10 +25,12 @@ export function tempCachePath(): string {
 
 /** A booted test app with routes declared by `setup`, served on 127.0.0.1 on a free port. */
 export async function serve(
+  engine: Engine,
   setup: (app: Application) => void | Promise<void>,
   config: DeepPartial<TollgateConfig> = {},
 ): Promise<ServedApp> {
   const test = await createTestApp({
+    engine,
     config: { routes: { cachePath: tempCachePath() }, ...config },
     setup: async (app) => {
       app.router.controllers.root = controllersRoot;

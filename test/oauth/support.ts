@@ -16,6 +16,7 @@ import {
   oauthProvider,
 } from '../../src/oauth/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import type { Engine } from '../support/engines.js';
 import { Browser } from './http-client.js';
 
 export { approvalFields, Browser, basic, insecure, tokenIn, tokenRequest } from './http-client.js';
@@ -43,6 +44,8 @@ export interface OAuthTestApp extends TestApp {
 /** The auth and OAuth providers on a fresh database, keys installed, Ada and Bob registered, served on a free port. */
 export async function oauthApp(
   options: {
+    /** The database engine (see test/support/engines.ts); default the process's one. */
+    engine?: Engine;
     config?: DeepPartial<TollgateConfig>;
     oauth?: OAuthOptions;
     /** Runs before boot, after the keys are installed: declare the test's routes here. */
@@ -56,6 +59,7 @@ export async function oauthApp(
   } = {},
 ): Promise<OAuthTestApp> {
   const t = await createTestApp({
+    engine: options.engine,
     providers: [
       ...(options.providers ?? []),
       authProvider(),

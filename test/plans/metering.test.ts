@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageMeter } from '../../src/plans/index.js';
+import { ENGINES } from '../support/engines.js';
 import { call, PLANS, type PlansApp, startPlansApp, stopPlansApp, userWithCredentials } from './support.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
 /** The free plan with room enough that metering, not the limits, is what these tests see. */
 const ROOMY = {
@@ -22,11 +21,11 @@ const usage = (t: PlansApp, userId: string | number) =>
 
 const flush = (t: PlansApp) => t.app.container.make(UsageMeter).flush();
 
-describe(`metering over HTTP (${engine})`, () => {
+describe.each(ENGINES)('metering over HTTP (%s)', (engine) => {
   let t: PlansApp | undefined;
   let b: PlansApp | undefined;
   beforeEach(async () => {
-    t = await startPlansApp({ plans: ROOMY });
+    t = await startPlansApp(engine, { plans: ROOMY });
   });
   afterEach(async () => {
     await stopPlansApp(t, b);
@@ -68,7 +67,7 @@ describe(`metering over HTTP (${engine})`, () => {
   });
 
   it('concurrent requests to two instances add up exactly after both flush', async () => {
-    b = await startPlansApp({ plans: ROOMY }, t);
+    b = await startPlansApp(engine, { plans: ROOMY }, t);
     const { user, apiKey, personal } = await userWithCredentials(t!);
     const statuses = await Promise.all(
       Array.from({ length: 60 }, (_, i) => call(i % 2 ? b! : t!, '/api/user', i % 3 ? apiKey : personal)),

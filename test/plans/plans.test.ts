@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SubscriptionRepository } from '../../src/billing/subscriptions/subscription-repository.js';
 import { ApiKeys } from '../../src/oauth/index.js';
 import { PlanResolver } from '../../src/plans/plan-resolver.js';
+import { ENGINES } from '../support/engines.js';
 import {
   call,
   credentialsOf,
@@ -12,13 +13,12 @@ import {
   userWithCredentials,
 } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const DAY_MS = 86_400_000;
 
-describe(`plans and their entitlements, through HTTP (${engine})`, () => {
+describe.each(ENGINES)('plans and their entitlements, through HTTP (%s)', (engine) => {
   let t: PlansApp;
   beforeAll(async () => {
-    t = await startPlansApp();
+    t = await startPlansApp(engine);
   });
   afterAll(() => stopPlansApp(t));
 

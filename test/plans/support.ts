@@ -13,6 +13,7 @@ import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { ApiKeys, Clients, installKeys } from '../../src/oauth/index.js';
 import { meter } from '../../src/plans/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import type { Engine } from '../support/engines.js';
 
 /** Free: one scope, 3 calls a minute, 6 a month. Basic: the same scope, 5 a minute. Pro: every scope, exports. */
 export const PLANS: DeepPartial<TollgateConfig>['plans'] = {
@@ -43,11 +44,12 @@ export interface PlansApp {
 
 /** The reference service (embedded Stripe sandbox) with plans declared, served on a socket. */
 export async function startPlansApp(
+  engine: Engine,
   config: DeepPartial<TollgateConfig> = {},
   /** A second instance: the first one's database and storage (keys, app key). */
   share?: PlansApp,
 ): Promise<PlansApp> {
-  const db = share?.database ?? (await createTestDatabase());
+  const db = share?.database ?? (await createTestDatabase(engine));
   const storagePath = share?.storagePath ?? mkdtempSync(join(tmpdir(), 'tollgate-plans-'));
   const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
   const app = await createApp(

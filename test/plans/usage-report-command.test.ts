@@ -16,14 +16,13 @@ import { UsageMeter } from '../../src/plans/metering/usage-meter.js';
 import type { EditionSandbox } from '../billing/harness.js';
 import { stripeHarness } from '../billing/stripe-harness.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+import { ENGINES } from '../support/engines.js';
 
 /**
  * `tollgate usage:report` through the CLI on the reference app, pointed at a Stripe sandbox that
  * outlives each process (the embedded one would not: the command runs its own application).
  */
-describe(`tollgate usage:report (${engine})`, () => {
+describe.each(ENGINES)('tollgate usage:report (%s)', (engine) => {
   let database: TestDatabase;
   let storage: string;
   let sandbox: EditionSandbox;
@@ -31,7 +30,7 @@ describe(`tollgate usage:report (${engine})`, () => {
   const saved = { ...process.env };
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(engine);
     storage = mkdtempSync(join(tmpdir(), 'tollgate-usage-report-'));
     const configFile = join(storage, 'tollgate.config.mjs');
     writeFileSync(

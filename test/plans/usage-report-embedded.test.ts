@@ -12,17 +12,19 @@ import { plansProvider } from '../../src/plans/provider.js';
 import { UsageReporter } from '../../src/plans/reporting/usage-reporter.js';
 import { TestUser } from '../billing/contract/context.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { acrossEngines } from '../support/engines.js';
 
 const TOKENS: Record<BillingEdition, string> = { stripe: 'tok_visa', braintree: 'fake-valid-nonce' };
 
 /** No provider credentials: the embedded sandbox offers the plans' metered prices by itself. */
-describe.each<BillingEdition>(['stripe', 'braintree'])(
-  'metered prices on the embedded %s sandbox',
-  (edition) => {
+describe.each(acrossEngines<{ edition: BillingEdition }>([{ edition: 'stripe' }, { edition: 'braintree' }]))(
+  'metered prices on the embedded $edition sandbox ($engine)',
+  ({ engine, edition }) => {
     let t: TestApp;
 
     beforeAll(async () => {
       t = await createTestApp({
+        engine,
         config: {
           billing: {
             edition,

@@ -14,17 +14,17 @@ import { UsageReporter } from '../../src/plans/reporting/usage-reporter.js';
 import { reportUsageOnce } from '../../src/plans/reporting/usage-schedule.js';
 import { braintreeHarness } from '../billing/braintree-harness.js';
 import { DAY_MS, TestUser } from '../billing/contract/context.js';
-import type { EditionHarness, EditionSandbox } from '../billing/harness.js';
+import type { EditionSandbox } from '../billing/harness.js';
 import { stripeHarness } from '../billing/stripe-harness.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { deferred } from '../support/deferred.js';
+import { acrossEngines } from '../support/engines.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const METERED = { id: 'metered-calls', name: 'API calls', unitMinor: 2 };
 
-describe.each<EditionHarness>([stripeHarness, braintreeHarness])(
-  'usage:report on the $edition sandbox ($engine)'.replace('$engine', engine),
-  (harness) => {
+describe.each(acrossEngines([stripeHarness, braintreeHarness].map((harness) => ({ harness }))))(
+  'usage:report on the $harness.edition sandbox ($engine)',
+  ({ engine, harness }) => {
     const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
     let sandbox: EditionSandbox;
     let t: TestApp;
@@ -37,6 +37,7 @@ describe.each<EditionHarness>([stripeHarness, braintreeHarness])(
       };
       sandbox = await harness.startSandbox({ clock, ...catalog, currency: 'usd', metered: METERED });
       t = await createTestApp({
+        engine,
         clock,
         config: {
           billing: { ...sandbox.config, ...catalog, currency: 'usd' },

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../support/engines.js';
 import { ADA, BOB, Browser, type ProtectionApp, protectionApp } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };
 
 /** Spec "Authentication" 5: the frontend's encrypted app_token cookie, with X-CSRF-TOKEN and X-Requested-With. */
-describe(`app_token cookie (${engine})`, () => {
+describe.each(ENGINES)('app_token cookie (%s)', (engine) => {
   let t: ProtectionApp;
 
   beforeAll(async () => {
-    t = await protectionApp();
+    t = await protectionApp({ engine });
   });
   afterAll(async () => t.stop());
 
@@ -137,9 +137,9 @@ describe(`app_token cookie (${engine})`, () => {
   });
 });
 
-describe(`app_token cookie under https (${engine})`, () => {
+describe.each(ENGINES)('app_token cookie under https (%s)', (engine) => {
   it('is Secure when the application URL is https', async () => {
-    const t = await protectionApp({ config: { app: { url: 'https://tollgate.test' } } });
+    const t = await protectionApp({ engine, config: { app: { url: 'https://tollgate.test' } } });
     try {
       const browser = new Browser(t.url);
       await browser.login(ADA);

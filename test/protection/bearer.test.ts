@@ -3,16 +3,15 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenGuard } from '../../src/oauth/guard/index.js';
 import { AccessTokenSigner, Clients, PersonalAccessTokens } from '../../src/oauth/index.js';
+import { ENGINES } from '../support/engines.js';
 import { ADA, Browser, type ProtectionApp, protectionApp } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
 /** `auth:api` with bearer tokens over HTTP, on the reference routes (app/api). */
-describe(`auth:api bearer tokens (${engine})`, () => {
+describe.each(ENGINES)('auth:api bearer tokens (%s)', (engine) => {
   let t: ProtectionApp;
 
   beforeAll(async () => {
-    t = await protectionApp();
+    t = await protectionApp({ engine });
   });
   afterAll(async () => t.stop());
 

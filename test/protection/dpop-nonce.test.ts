@@ -3,15 +3,15 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceConfig } from '../../app/config.js';
 import { Clients } from '../../src/oauth/index.js';
+import { ENGINES } from '../support/engines.js';
 import { type Instances, twoInstances } from './instances.js';
 import { ADA, dpopGet, type ProtectionApp, protectionApp } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const LIFETIME = 300;
 
 /** RFC 9449 §8 and §9 over real HTTP with oauth4webapi: server nonces at the token endpoint and at a protected route. */
-describe(`DPoP nonces (${engine})`, () => {
+describe.each(ENGINES)('DPoP nonces (%s)', (engine) => {
   let t: ProtectionApp;
   let as: oauth.AuthorizationServer;
   let client: oauth.Client;
@@ -20,6 +20,7 @@ describe(`DPoP nonces (${engine})`, () => {
 
   beforeAll(async () => {
     t = await protectionApp({
+      engine,
       config: {
         oauth: { ...referenceConfig.oauth, dpopNonces: { enabled: true, lifetimeSeconds: LIFETIME } },
       },
@@ -167,13 +168,13 @@ async function signedProof(
 }
 
 /** §8's "valid across instances": two processes with one application key and no shared store. */
-describe(`DPoP nonces across instances (${engine})`, () => {
+describe.each(ENGINES)('DPoP nonces across instances (%s)', (engine) => {
   let t: Instances;
   let keys: CryptoKeyPair;
   let client: { id: string; secret: string };
 
   beforeAll(async () => {
-    t = await twoInstances({ oauth: { dpopNonces: { enabled: true, lifetimeSeconds: LIFETIME } } });
+    t = await twoInstances(engine, { oauth: { dpopNonces: { enabled: true, lifetimeSeconds: LIFETIME } } });
     const created = await t.a.container
       .make(Clients)
       .create({ name: 'CLI', redirect: 'http://localhost', password: true });

@@ -2,9 +2,9 @@ import { decodeJwt, SignJWT } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Clients } from '../../src/oauth/index.js';
+import { ENGINES } from '../support/engines.js';
 import { ADA, dpopGet, type ProtectionApp, protectionApp } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
 /** A hand-made proof, for the cases oauth4webapi would never produce. */
@@ -26,7 +26,7 @@ const ath = async (token: string) =>
   Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))).toString('base64url');
 
 /** RFC 9449 over real HTTP, driven by oauth4webapi's DPoP support: issuance, the guard, refusals. */
-describe(`DPoP (${engine})`, () => {
+describe.each(ENGINES)('DPoP (%s)', (engine) => {
   let t: ProtectionApp;
   let as: oauth.AuthorizationServer;
   let client: oauth.Client;
@@ -35,7 +35,7 @@ describe(`DPoP (${engine})`, () => {
   let now: number;
 
   beforeAll(async () => {
-    t = await protectionApp();
+    t = await protectionApp({ engine });
     as = { issuer: t.url, token_endpoint: `${t.url}/oauth/token` };
     const created = await t.app.container
       .make(Clients)

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RECHECK_MS } from '../../src/oauth/guard/index.js';
 import { Clients, PersonalAccessTokens } from '../../src/oauth/index.js';
+import { ENGINES } from '../support/engines.js';
 import { type Instances, requireRedis, twoInstances } from './instances.js';
 import { protectionApp } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const redisUrl = process.env.REDIS_URL;
 
 /** Polls until the request is refused; returns how long it took (ms). */
@@ -23,7 +23,7 @@ async function refusedWithin(t: Instances, path: string, token: string, limitMs:
 
 // With REDIS_URL set (CI runs both ways): instances tell each other over pub/sub.
 if (redisUrl) {
-  describe(`revocation across instances (${engine}, Redis)`, () => {
+  describe.each(ENGINES)('revocation across instances (%s, Redis)', (engine) => {
     let t: Instances | undefined;
     afterEach(async () => {
       await t?.close();
@@ -34,6 +34,7 @@ if (redisUrl) {
       await requireRedis(redisUrl);
       const channel = `tollgate-test:${randomUUID()}`;
       return twoInstances(
+        engine,
         { redis: { url: redisUrl } },
         { a: { redisChannel: channel }, b: { redisChannel: channel } },
       );
@@ -60,7 +61,7 @@ if (redisUrl) {
   });
 }
 
-describe(`revocation across instances without Redis (${engine})`, () => {
+describe.each(ENGINES)('revocation across instances without Redis (%s)', (engine) => {
   let t: Instances | undefined;
   afterEach(async () => {
     await t?.close();
@@ -68,7 +69,7 @@ describe(`revocation across instances without Redis (${engine})`, () => {
   });
 
   it('by default, instance B refuses a token revoked on A within DEFAULT_RECHECK_MS', async () => {
-    t = await twoInstances({ redis: { url: '' } });
+    t = await twoInstances(engine, { redis: { url: '' } });
     const { accessToken, token } = await t.ada.createToken('shared', ['check-status']);
     for (let i = 0; i < 3; i++) expect((await t.call(t.b, '/api/orders', accessToken)).status).toBe(200);
     const revokedAt = performance.now();
@@ -80,7 +81,7 @@ describe(`revocation across instances without Redis (${engine})`, () => {
   });
 
   it('recheckAfterMs sets the bound: 0 reads the row on every request', async () => {
-    t = await twoInstances({ redis: { url: '' } }, { b: { recheckAfterMs: 0 } });
+    t = await twoInstances(engine, { redis: { url: '' } }, { b: { recheckAfterMs: 0 } });
     const { accessToken, token } = await t.ada.createToken('shared', []);
     expect((await t.call(t.b, '/api/user', accessToken)).status).toBe(200);
     await t.a.container.make(PersonalAccessTokens).revoke(token.id);
@@ -88,9 +89,9 @@ describe(`revocation across instances without Redis (${engine})`, () => {
   });
 });
 
-describe(`a Redis that is down (${engine})`, () => {
+describe.each(ENGINES)('a Redis that is down (%s)', (engine) => {
   it('does not stop the instance: it boots, serves, and refuses what it revoked itself', async () => {
-    const t = await protectionApp({ config: { redis: { url: 'redis://127.0.0.1:1' } } });
+    const t = await protectionApp({ engine, config: { redis: { url: 'redis://127.0.0.1:1' } } });
     try {
       const { accessToken, token } = await t.ada.createToken('local', []);
       expect((await t.call('/api/user', accessToken)).status).toBe(200);

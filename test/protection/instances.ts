@@ -16,6 +16,7 @@ import { Application } from '../../src/kernel/application.js';
 import type { ApiGuardOptions } from '../../src/oauth/guard/index.js';
 import { type ApiTokensUser, Clients, installKeys, oauthProvider } from '../../src/oauth/index.js';
 import { createTestDatabase } from '../support/database.js';
+import type { Engine } from '../support/engines.js';
 import { ADA } from './support.js';
 
 export interface Instances {
@@ -31,10 +32,11 @@ export interface Instances {
  * behind a load balancer would be: what one revokes, the other must refuse.
  */
 export async function twoInstances(
+  engine: Engine,
   config: DeepPartial<TollgateConfig>,
   guards: { a?: ApiGuardOptions; b?: ApiGuardOptions } = {},
 ): Promise<Instances> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(engine);
   const storagePath = mkdtempSync(join(tmpdir(), 'tollgate-instances-'));
   const merged = defineConfig(
     { app: { env: 'test', url: 'http://localhost' }, log: { level: 'silent' }, oauth: referenceConfig.oauth },

@@ -1,9 +1,9 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceConfig } from '../../app/config.js';
+import { ENGINES } from '../support/engines.js';
 import { type ProtectionApp, protectionApp } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ISSUER = 'http://localhost';
 const json = { accept: 'application/json' };
 
@@ -12,7 +12,7 @@ const json = { accept: 'application/json' };
  * whose `resource_metadata` names the metadata of the resource the request was for, so a client
  * that knows only the API's URL (an MCP client) finds its authorization server from the first 401.
  */
-describe(`the 401 challenge points at the resource's metadata (${engine})`, () => {
+describe.each(ENGINES)("the 401 challenge points at the resource's metadata (%s)", (engine) => {
   let t: ProtectionApp;
   const toServer = () => ({
     [oauth.allowInsecureRequests]: true,
@@ -21,6 +21,7 @@ describe(`the 401 challenge points at the resource's metadata (${engine})`, () =
 
   beforeAll(async () => {
     t = await protectionApp({
+      engine,
       config: {
         oauth: {
           ...referenceConfig.oauth,

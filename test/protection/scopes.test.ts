@@ -1,15 +1,14 @@
 import { actingAs, stopActing } from 'tollgate/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../support/engines.js';
 import { type ProtectionApp, protectionApp } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
 /** `scopes:a,b` (all), `scope:a,b` (any), `*`, `tokenCan`, and `actingAs`, on the reference routes. */
-describe(`scope middleware (${engine})`, () => {
+describe.each(ENGINES)('scope middleware (%s)', (engine) => {
   let t: ProtectionApp;
 
   beforeAll(async () => {
-    t = await protectionApp();
+    t = await protectionApp({ engine });
   });
   afterAll(async () => t.stop());
   afterEach(() => stopActing(t.app));

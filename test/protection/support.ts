@@ -18,6 +18,7 @@ import {
 } from '../../src/oauth/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { CookieJar } from '../support/cookie-jar.js';
+import type { Engine } from '../support/engines.js';
 
 export const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 export const BOB = { name: 'Bob Babbage', email: 'bob@example.com', password: 'difference engine 2' };
@@ -43,9 +44,10 @@ export interface ProtectionApp extends TestApp {
  * `tokenCan`).
  */
 export async function protectionApp(
-  options: { config?: DeepPartial<TollgateConfig>; guard?: ApiGuardOptions } = {},
+  options: { engine?: Engine; config?: DeepPartial<TollgateConfig>; guard?: ApiGuardOptions } = {},
 ): Promise<ProtectionApp> {
   const t = await createTestApp({
+    engine: options.engine,
     providers: [authProvider(), oauthProvider({ guard: options.guard }), routes],
     config: { oauth: referenceConfig.oauth, ...options.config },
     setup: (app) => {

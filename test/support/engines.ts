@@ -14,3 +14,8 @@ export const DEFAULT_POSTGRES_SERVER = 'postgres://postgres@127.0.0.1:5432/postg
 export function postgresServerUrl(): string {
   return process.env.TEST_DATABASE_URL || DEFAULT_POSTGRES_SERVER;
 }
+
+/** Each case on each engine, for a suite that already loops something else (`describe.each`). */
+export function acrossEngines<Case extends object>(cases: readonly Case[]): (Case & { engine: Engine })[] {
+  return ENGINES.flatMap((engine) => cases.map((each) => ({ ...each, engine })));
+}

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { authProvider } from '../../src/auth/index.js';
 import { Users } from '../../src/auth/users.js';
 import { installKeys, oauthProvider } from '../../src/oauth/index.js';
-import { ADA, engine, HttpBrowser, type Served, serveInstances, store } from './support.js';
+import { ENGINES } from '../support/engines.js';
+import { ADA, HttpBrowser, type Served, serveInstances, store } from './support.js';
 
 const GRACE = { name: 'Grace Hopper', email: 'grace@example.com', password: 'a ship in harbour' };
 
@@ -16,7 +17,7 @@ async function signedIn(base: string, user: { email: string; password: string })
 const getJson = (browser: HttpBrowser, path: string) =>
   browser.request(path, { headers: { accept: 'application/json' } });
 
-describe(`the OAuth JSON APIs' per-user limit (${engine}, counters in the ${store})`, () => {
+describe.each(ENGINES)(`the OAuth JSON APIs' per-user limit (%s, counters in the ${store})`, (engine) => {
   let s: Served | undefined;
   afterEach(async () => {
     await s?.close();
@@ -25,6 +26,7 @@ describe(`the OAuth JSON APIs' per-user limit (${engine}, counters in the ${stor
 
   it('counts every call per user across the APIs and instances; another user keeps their own budget', async () => {
     s = await serveInstances({
+      engine,
       count: 2,
       config: { oauth: { throttle: { api: { user: { points: 3, durationSeconds: 60 } } } } },
       providers: () => [authProvider(), oauthProvider()],
@@ -57,6 +59,7 @@ describe(`the OAuth JSON APIs' per-user limit (${engine}, counters in the ${stor
 
   it('pages are not limited by it: the dashboard stays outside', async () => {
     s = await serveInstances({
+      engine,
       config: { oauth: { throttle: { api: { user: { points: 1, durationSeconds: 60 } } } } },
       providers: () => [authProvider(), oauthProvider()],
       setup: (app) => {

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REGISTERED } from '../../src/auth/controllers/register-controller.js';
 import { verifyPassword } from '../../src/auth/password.js';
-import { ADA, engine, HttpBrowser, type Served, serveInstances, statuses, store } from './support.js';
+import { ENGINES } from '../support/engines.js';
+import { ADA, HttpBrowser, type Served, serveInstances, statuses, store } from './support.js';
 
 // Every password check goes through verifyPassword: counting its calls counts the argon2
 // verifications the server actually ran, whatever the timing.
@@ -18,7 +19,7 @@ async function loginForms(bases: readonly string[], n: number) {
   );
 }
 
-describe(`password guessing over HTTP (${engine}, counters in the ${store})`, () => {
+describe.each(ENGINES)(`password guessing over HTTP (%s, counters in the ${store})`, (engine) => {
   let s: Served | undefined;
   beforeEach(() => vi.mocked(verifyPassword).mockClear());
   afterEach(async () => {
@@ -27,7 +28,7 @@ describe(`password guessing over HTTP (${engine}, counters in the ${store})`, ()
   });
 
   it('30 parallel wrong logins for one account: at most 5 passwords checked, the rest 429', async () => {
-    s = await serveInstances();
+    s = await serveInstances({ engine });
     const posts = await loginForms([s.servers[0]!.url], 30);
     const responses = await Promise.all(
       posts.map((post, i) => post({ email: ADA.email, password: `guess ${i}` })),
@@ -48,7 +49,7 @@ describe(`password guessing over HTTP (${engine}, counters in the ${store})`, ()
   });
 
   it('two instances on one store share the limit: 30 guesses split between them, at most 5 checked', async () => {
-    s = await serveInstances({ count: 2 });
+    s = await serveInstances({ engine, count: 2 });
     const posts = await loginForms(
       s.servers.map((server) => server.url),
       30,
@@ -66,6 +67,7 @@ describe(`password guessing over HTTP (${engine}, counters in the ${store})`, ()
 
   it('guesses from one address against many accounts stop at the address limit', async () => {
     s = await serveInstances({
+      engine,
       config: { throttle: { login: { address: { points: 10, durationSeconds: 60 } } } },
     });
     const posts = await loginForms([s.servers[0]!.url], 20);
@@ -80,7 +82,7 @@ describe(`password guessing over HTTP (${engine}, counters in the ${store})`, ()
   });
 });
 
-describe(`registration races over HTTP (${engine})`, () => {
+describe.each(ENGINES)('registration races over HTTP (%s)', (engine) => {
   let s: Served | undefined;
   afterEach(async () => {
     await s?.close();
@@ -88,7 +90,7 @@ describe(`registration races over HTTP (${engine})`, () => {
   });
 
   it('5 parallel sign-ups with one e-mail: one account, five identical answers, no 5xx', async () => {
-    s = await serveInstances({ count: 2 });
+    s = await serveInstances({ engine, count: 2 });
     const bases = s.servers.map((server) => server.url);
     const visitors = Array.from({ length: 5 }, (_, i) => new HttpBrowser(bases[i % 2]!));
     const posts = await Promise.all(visitors.map((v) => v.form('/register')));
@@ -116,6 +118,7 @@ describe(`registration races over HTTP (${engine})`, () => {
 
   it('sign-ups are limited per address', async () => {
     s = await serveInstances({
+      engine,
       config: { throttle: { registration: { address: { points: 3, durationSeconds: 3600 } } } },
     });
     const visitor = new HttpBrowser(s.servers[0]!.url);

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { authProvider } from '../../src/auth/index.js';
 import type { Application } from '../../src/kernel/application.js';
 import { Clients, installKeys, oauthProvider } from '../../src/oauth/index.js';
-import { ADA, engine, HttpBrowser, type Served, serveInstances, statuses, store } from './support.js';
+import { ENGINES } from '../support/engines.js';
+import { ADA, HttpBrowser, type Served, serveInstances, statuses, store } from './support.js';
 
 /** The users table out of reach, as in a database outage: every password check fails with 5xx. */
 async function duringOutage<T>(app: Application, work: () => Promise<T>): Promise<T> {
@@ -15,7 +16,7 @@ async function duringOutage<T>(app: Application, work: () => Promise<T>): Promis
   }
 }
 
-describe(`an outage is not a lock-out (${engine}, counters in the ${store})`, () => {
+describe.each(ENGINES)(`an outage is not a lock-out (%s, counters in the ${store})`, (engine) => {
   let s: Served | undefined;
   afterEach(async () => {
     await s?.close();
@@ -23,7 +24,7 @@ describe(`an outage is not a lock-out (${engine}, counters in the ${store})`, ()
   });
 
   it('35 login forms answered 500 during an outage count nothing: the right password then logs in', async () => {
-    s = await serveInstances({ providers: () => [authProvider(), oauthProvider()] });
+    s = await serveInstances({ engine, providers: () => [authProvider(), oauthProvider()] });
     const browser = new HttpBrowser(s.servers[0]!.url);
     const post = await browser.form('/login');
     const failed = await duringOutage(s.apps[0]!, async () => {
@@ -40,6 +41,7 @@ describe(`an outage is not a lock-out (${engine}, counters in the ${store})`, ()
 
   it('35 password grants answered 500 during an outage count nothing: the right password then gets a token', async () => {
     s = await serveInstances({
+      engine,
       providers: () => [authProvider(), oauthProvider()],
       setup: (app) => {
         installKeys(app.config.storagePath, app.config.oauth.signingAlgorithm);

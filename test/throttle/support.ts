@@ -13,6 +13,7 @@ import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { tokenIn } from '../auth/browser.js';
 import { CookieJar } from '../support/cookie-jar.js';
 import { createTestDatabase } from '../support/database.js';
+import type { Engine } from '../support/engines.js';
 
 export const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 export const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
@@ -33,13 +34,15 @@ export interface Served {
  */
 export async function serveInstances(
   options: {
+    /** The database engine (see test/support/engines.ts); default the process's one. */
+    engine?: Engine;
     count?: number;
     config?: DeepPartial<TollgateConfig>;
     providers?: () => ServiceProvider[];
     setup?: (app: Application) => Promise<void> | void;
   } = {},
 ): Promise<Served> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(options.engine);
   const storagePath = mkdtempSync(join(tmpdir(), 'tollgate-throttle-'));
   const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
   const config = defineConfig(

@@ -4,7 +4,8 @@ import { verifyPassword } from '../../src/auth/password.js';
 import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
 import { Clients, installKeys, oauthProvider } from '../../src/oauth/index.js';
 import { secretMatches } from '../../src/oauth/secrets.js';
-import { ADA, engine, HttpBrowser, type Served, serveInstances, statuses, store } from './support.js';
+import { ENGINES, type Engine } from '../support/engines.js';
+import { ADA, HttpBrowser, type Served, serveInstances, statuses, store } from './support.js';
 
 // Counting the checks the server really ran: argon2 verifications and client-secret comparisons.
 vi.mock('../../src/auth/password.js', async (original) => {
@@ -21,8 +22,9 @@ const secretChecks = () => vi.mocked(secretMatches).mock.calls.length;
 const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
-async function oauthServer(config: DeepPartial<TollgateConfig> = {}, count = 1) {
+async function oauthServer(engine: Engine, config: DeepPartial<TollgateConfig> = {}, count = 1) {
   const s = await serveInstances({
+    engine,
     count,
     config: { ...config, oauth: { scopes: { 'check-status': 'Check status' }, ...config.oauth } },
     providers: () => [authProvider(), oauthProvider()],
@@ -45,7 +47,7 @@ async function oauthServer(config: DeepPartial<TollgateConfig> = {}, count = 1) 
   return { s, service, app, token };
 }
 
-describe(`the token endpoint's limits over HTTP (${engine}, counters in the ${store})`, () => {
+describe.each(ENGINES)(`the token endpoint's limits over HTTP (%s, counters in the ${store})`, (engine) => {
   let s: Served | undefined;
   beforeEach(() => {
     vi.mocked(verifyPassword).mockClear();
@@ -57,7 +59,7 @@ describe(`the token endpoint's limits over HTTP (${engine}, counters in the ${st
   });
 
   it('RFC 6749 §4.3.2: 30 parallel password-grant guesses for one user: 5 passwords checked, 25 × 429', async () => {
-    const o = await oauthServer();
+    const o = await oauthServer(engine);
     s = o.s;
     const auth = basic(o.app.client.id, o.app.plainSecret!);
     const responses = await Promise.all(
@@ -86,7 +88,7 @@ describe(`the token endpoint's limits over HTTP (${engine}, counters in the ${st
   });
 
   it('the password grant and the login form share one budget per account', async () => {
-    const o = await oauthServer();
+    const o = await oauthServer(engine);
     s = o.s;
     const auth = basic(o.app.client.id, o.app.plainSecret!);
     for (let i = 0; i < 5; i++) {
@@ -101,7 +103,7 @@ describe(`the token endpoint's limits over HTTP (${engine}, counters in the ${st
   });
 
   it('a successful password grant clears the account count', async () => {
-    const o = await oauthServer();
+    const o = await oauthServer(engine);
     s = o.s;
     const auth = basic(o.app.client.id, o.app.plainSecret!);
     for (let i = 0; i < 4; i++)
@@ -118,6 +120,7 @@ describe(`the token endpoint's limits over HTTP (${engine}, counters in the ${st
 
   it('client-secret guessing: 20 parallel wrong secrets for one client, 5 compared, 15 × 429; other clients unaffected', async () => {
     const o = await oauthServer(
+      engine,
       { oauth: { throttle: { token: { client: { points: 5, durationSeconds: 60 } } } } },
       2,
     );
@@ -156,7 +159,7 @@ describe(`the token endpoint's limits over HTTP (${engine}, counters in the ${st
   });
 
   it('successes are not counted: a busy confidential client never meets the failure limit', async () => {
-    const o = await oauthServer({
+    const o = await oauthServer(engine, {
       oauth: {
         throttle: {
           token: { client: { points: 2, durationSeconds: 60 }, address: { points: 2, durationSeconds: 60 } },
@@ -176,7 +179,7 @@ describe(`the token endpoint's limits over HTTP (${engine}, counters in the ${st
   });
 
   it('guessing across many clients from one address stops at the address limit', async () => {
-    const o = await oauthServer({
+    const o = await oauthServer(engine, {
       oauth: { throttle: { token: { address: { points: 4, durationSeconds: 60 } } } },
     });
     s = o.s;

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/database.js';
+import { ENGINES } from '../../../test/support/engines.js';
 import { authMigrations, usersTableMigrations } from '../../auth/migrations.js';
 import { connect } from '../../database/connection.js';
 import { createMigrator } from '../../database/migrator.js';
 import { oauthMigrations } from '../../oauth/migrations.js';
 import { billingMigrations } from '../migrations.js';
 import { type IssuedInvoice, IssuedInvoices } from './issued-invoices.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
 const invoice = (providerId: string, overrides: Partial<IssuedInvoice> = {}): IssuedInvoice => ({
   providerId,
@@ -26,13 +25,13 @@ const invoice = (providerId: string, overrides: Partial<IssuedInvoice> = {}): Is
   ...overrides,
 });
 
-describe(`issued invoices are written once and never changed (${engine})`, () => {
+describe.each(ENGINES)('issued invoices are written once and never changed (%s)', (engine) => {
   let database: TestDatabase;
   let connection: ReturnType<typeof connect>;
   let store: IssuedInvoices;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(engine);
     connection = connect(database.url);
     const migrator = createMigrator(connection.db, [
       usersTableMigrations,

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, type OAuthTestApp, oauthApp, tokenRequest } from '../../../test/oauth/support.js';
+import { ENGINES } from '../../../test/support/engines.js';
 import { TokenRevoker } from '../tokens/token-revoker.js';
 import { tokenPipeline } from './token-steps.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
-describe(`ClientAuthenticator: the token endpoint's client cache (${engine})`, () => {
+describe.each(ENGINES)("ClientAuthenticator: the token endpoint's client cache (%s)", (engine) => {
   let t: OAuthTestApp;
   beforeAll(async () => {
-    t = await oauthApp();
+    t = await oauthApp({ engine });
   });
   afterAll(async () => t.stop());
 

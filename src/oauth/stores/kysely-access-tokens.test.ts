@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OAuthTestApp, oauthApp } from '../../../test/oauth/support.js';
+import { ENGINES } from '../../../test/support/engines.js';
 import type { AccessTokenRecord } from '../records.js';
 import { type OAuthStore, OAuthStoreKey } from './contracts.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
-describe(`KyselyAccessTokenStore inserts (${engine})`, () => {
+describe.each(ENGINES)('KyselyAccessTokenStore inserts (%s)', (engine) => {
   let t: OAuthTestApp;
   let store: OAuthStore;
   beforeAll(async () => {
-    t = await oauthApp();
+    t = await oauthApp({ engine });
     store = t.app.container.make(OAuthStoreKey);
   });
   afterAll(async () => t.stop());

@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { ENGINES } from '../../../test/support/engines.js';
 import { plansProvider } from '../provider.js';
 import { UsageLedger } from './usage-ledger.js';
 import { UsageMeter } from './usage-meter.js';
 import { KyselyUsageWriter, type UsageCount } from './usage-writer.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
 const key = (over: Partial<Parameters<UsageMeter['record']>[0]> = {}) => ({
   day: '2026-01-15',
@@ -18,7 +17,7 @@ const key = (over: Partial<Parameters<UsageMeter['record']>[0]> = {}) => ({
   ...over,
 });
 
-describe(`the usage meter (${engine})`, () => {
+describe.each(ENGINES)('the usage meter (%s)', (engine) => {
   let t: TestApp | undefined;
   afterEach(async () => {
     await t?.close();
@@ -34,7 +33,7 @@ describe(`the usage meter (${engine})`, () => {
       .execute();
 
   it('counts in memory and writes one upsert per flush; a second flush adds to the rows', async () => {
-    t = await createTestApp({ providers: [plansProvider()] });
+    t = await createTestApp({ engine, providers: [plansProvider()] });
     const meter = t.app.container.make(UsageMeter);
     for (let i = 0; i < 5; i++) meter.record(key());
     meter.record(key({ meter: 'emails' }), 3);
@@ -51,7 +50,7 @@ describe(`the usage meter (${engine})`, () => {
   });
 
   it('a count kept from record takes more units until its flush, then refuses them (the caller records again)', async () => {
-    t = await createTestApp({ providers: [plansProvider()] });
+    t = await createTestApp({ engine, providers: [plansProvider()] });
     const meter = t.app.container.make(UsageMeter);
     const count = meter.record(key())!;
     expect(meter.add(count, 2)).toBe(true);
@@ -66,7 +65,7 @@ describe(`the usage meter (${engine})`, () => {
   });
 
   it('two instances flushing the same keys in opposite orders at once both land (no deadlock)', async () => {
-    t = await createTestApp({ providers: [plansProvider()] });
+    t = await createTestApp({ engine, providers: [plansProvider()] });
     const writers = [new KyselyUsageWriter(t.app.db), new KyselyUsageWriter(t.app.db)];
     const one = { key: key(), units: 1 };
     const two = { key: key({ meter: 'emails' }), units: 1 };
@@ -79,7 +78,7 @@ describe(`the usage meter (${engine})`, () => {
   });
 
   it('a flush that fails keeps its counts for the next one', async () => {
-    t = await createTestApp({ providers: [plansProvider()] });
+    t = await createTestApp({ engine, providers: [plansProvider()] });
     let failing = true;
     const real = new KyselyUsageWriter(t.app.db);
     const writer = {
@@ -98,7 +97,7 @@ describe(`the usage meter (${engine})`, () => {
   });
 
   it('two meters flushing into one database add up, also in parallel', async () => {
-    t = await createTestApp({ providers: [plansProvider()] });
+    t = await createTestApp({ engine, providers: [plansProvider()] });
     const meters = [0, 1].map(
       () => new UsageMeter(new KyselyUsageWriter(t!.app.db), t!.clock, t!.app.logger),
     );
@@ -114,7 +113,7 @@ describe(`the usage meter (${engine})`, () => {
   });
 
   it('the ledger reads totals and per-day series', async () => {
-    t = await createTestApp({ providers: [plansProvider()] });
+    t = await createTestApp({ engine, providers: [plansProvider()] });
     const meter = t.app.container.make(UsageMeter);
     meter.record(key(), 3);
     meter.record(key({ day: '2026-01-16', clientId: 'c1', credentialKind: 'oauth', credentialId: 'tok' }), 2);
@@ -149,7 +148,7 @@ describe(`the usage meter (${engine})`, () => {
           written = await app.db.selectFrom('api_usage_daily').select('units').execute();
         }),
     };
-    t = await createTestApp({ providers: [probe, plansProvider()] });
+    t = await createTestApp({ engine, providers: [probe, plansProvider()] });
     t.app.container.make(UsageMeter).record(key(), 4);
     await t.app.close();
     expect(written.map((r) => Number((r as { units: string }).units))).toEqual([4]);
