@@ -1,9 +1,11 @@
-// A complete Tollgate service in one file: users with login pages, an OAuth 2.0 server with a
-// protected API and scopes, personal access tokens, and subscription billing on the embedded Stripe
-// sandbox (no account needed). Install both packages (`npm install tollgate @tollgate/sandbox`; the
-// sandbox is optional once STRIPE_SECRET is set), run `node server.mjs`, then open http://127.0.0.1:4000.
+// A complete Tollgate service in one file: users with login pages and an account page (e-mail
+// verification, password reset, sessions), an OAuth 2.0 server with a protected API and scopes,
+// personal access tokens, and subscription billing on the embedded Stripe sandbox (no account
+// needed). Install both packages (`npm install tollgate @tollgate/sandbox`; the sandbox is optional
+// once STRIPE_SECRET is set), run `node server.mjs`, then open http://127.0.0.1:4000.
 import { pathToFileURL } from 'node:url';
 import {
+  accountsProvider,
   Application,
   authProvider,
   Billable,
@@ -17,6 +19,7 @@ import {
   installOAuth,
   listen,
   loadEnvFile,
+  mailProvider,
   oauthProvider,
   StripeWebhookController,
   User,
@@ -24,7 +27,8 @@ import {
 } from 'tollgate';
 import { html, renderPage } from 'tollgate/views';
 
-// 1. Configuration: your settings, then the environment (PORT, DATABASE_URL, STRIPE_SECRET, …).
+// 1. Configuration: your settings, then the environment (PORT, DATABASE_URL, STRIPE_SECRET,
+// MAIL_URL, …). With no MAIL_URL, mail waits in the outbox: read it at /dev/mail.
 const settings = {
   app: { name: 'Starter', url: 'http://127.0.0.1:4000' },
   http: { port: 4000 },
@@ -95,6 +99,7 @@ async function dashboard(c, newToken) {
       <h1>Hello, ${user.name}</h1>
       ${(await user.subscribed('main')) ? html`<p>You are subscribed to <strong>Pro</strong>.</p>` : form('/subscribe', 'Subscribe to Pro ($19/month, test card)')}
       ${form('/tokens', 'Create a personal access token')}
+      <p><a href="/account">Your account</a>: password, e-mail address, sessions.</p>
       ${newToken ? html`<p>Your token, shown once:</p><pre>${newToken}</pre>` : ''}
     </div>`,
   );
@@ -105,11 +110,14 @@ export async function createApp(overrides = {}, options = {}) {
   const app = await Application.create(defineConfig(settings, configFromEnv(), overrides), options);
   app.container.instance(UserModelKey, Customer);
   await app.register(authProvider());
+  await app.register(mailProvider());
   await app.register(oauthProvider());
   await app.register(billingProvider());
   await app.register(routes);
-  // Organizations with members, roles and invitations (docs/organizations.md): import both, uncomment.
-  // await app.register(mailProvider()); await app.register(organizationsProvider());
+  // Sign-up by a mailed link, password reset, the account page (docs/accounts.md).
+  await app.register(accountsProvider());
+  // Organizations with members, roles and invitations (docs/organizations.md): import it, uncomment.
+  // await app.register(organizationsProvider());
   return app;
 }
 

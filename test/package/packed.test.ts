@@ -6,6 +6,8 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvalFields, Browser, insecure, tokenIn } from '../oauth/http-client.js';
 import { freePort } from '../support/free-port.js';
+import { type Mailbox, startMailbox } from '../support/mailbox.js';
+import { walkAccountFlows } from './account-walk.js';
 import { importsFile, typecheck, writeConsumer } from './consumer-check.js';
 import { blockFile, type DocBlock } from './doc-blocks.js';
 import { installPackedProject, repo } from './packed-project.js';
@@ -13,7 +15,8 @@ import { installPackedProject, repo } from './packed-project.js';
 /**
  * The packages as a user gets them (`npm pack` of both, installed in an empty folder), packed once
  * for three checks: the README's starter (`examples/starter/server.mjs`) started with plain `node`
- * and driven over HTTP like a person and a third-party client would; a strict TypeScript consumer
+ * and driven over HTTP like a person and a third-party client would (its mail received by a real
+ * SMTP server in process); a strict TypeScript consumer
  * importing every entry point; and every code block of README.md and docs/ against the package.
  */
 const REDIRECT = 'http://127.0.0.1:9999/callback';
@@ -25,6 +28,7 @@ describe('the packed package, installed in an empty folder', () => {
   let blocks: DocBlock[];
   let typeErrors: Promise<Map<string, string[]>>;
   let server: ChildProcess;
+  let mailbox: Mailbox;
   let base: string;
   let output = '';
 
@@ -36,10 +40,11 @@ describe('the packed package, installed in an empty folder', () => {
     typeErrors.catch(() => {});
 
     // Another port than the starter's own, told only by the project's .env (the server and the
-    // `tollgate` command read it alike).
+    // `tollgate` command read it alike), and the mail server a user would set there.
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    writeFileSync(join(project, '.env'), `PORT=${port}\nAPP_URL=${base}\n`);
+    mailbox = await startMailbox();
+    writeFileSync(join(project, '.env'), `PORT=${port}\nAPP_URL=${base}\nMAIL_URL=${mailbox.url}\nMAIL_POLL_MS=100\n`);
     server = spawn(process.execPath, ['server.mjs'], {
       cwd: project,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn' },
@@ -55,6 +60,7 @@ describe('the packed package, installed in an empty folder', () => {
 
   afterAll(async () => {
     server?.kill();
+    await mailbox?.close();
     await typeErrors?.catch(() => {});
     if (project) rmSync(project, { recursive: true, force: true });
   }, 300_000);
@@ -251,5 +257,9 @@ describe('the packed package, installed in an empty folder', () => {
     expect(subscribed.status, output).toBe(302);
     expect(await (await api('/api/me', tokens.access_token)).json()).toMatchObject({ subscribed: true });
     expect(await (await browser.get('/dashboard')).text()).toContain('You are subscribed');
+  });
+
+  it('verifies a sign-up, resets a password, changes the e-mail address and ends sessions, every link from a received mail', async () => {
+    await walkAccountFlows(base, mailbox);
   });
 });
