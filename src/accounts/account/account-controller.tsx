@@ -4,6 +4,7 @@ import { csrfToken, currentUser, requireSession } from '../../auth/context.js';
 import { SessionStore } from '../../auth/session-store.js';
 import { fieldErrors, formFields, registerSchema } from '../../auth/validation.js';
 import { Container } from '../../core/container.js';
+import { formBody } from '../../http/form-body.js';
 import { wantsJson } from '../../http/respond.js';
 import { AuditLog } from '../../observability/audit/audit-log.js';
 import { renderPage } from '../../views/render.js';
@@ -13,6 +14,7 @@ import { verifiedAt } from '../verification/email-verification.js';
 import { AccountPage, type AccountPageProps } from './account-page.js';
 import { AccountSections } from './account-sections.js';
 import { AccountSecurity } from './account-security.js';
+import { deviceName } from './device-name.js';
 import { EmailChange } from './email-change.js';
 
 export const WRONG_PASSWORD = 'The current password is incorrect.';
@@ -47,16 +49,30 @@ export class AccountController {
   }
 
   show(c: Context): Promise<Response> {
-    return this.page(c, {});
+    return wantsJson(c) ? this.json(c) : this.page(c, {});
+  }
+
+  /** `GET /account` for a JSON client: the profile and the live sessions, newest first. */
+  private async json(c: Context): Promise<Response> {
+    const user = currentUser(c)!;
+    const current = requireSession(c).storedHash;
+    const sessions = await this.sessions.forUser(user.id);
+    return c.json({
+      name: user.name,
+      email: user.email,
+      email_verified: !!verifiedAt(user),
+      sessions: sessions.map((s) => ({
+        device: deviceName(s.user_agent),
+        ip_address: s.ip_address,
+        last_activity: s.last_activity,
+        current: s.id === current,
+      })),
+    });
   }
 
   async password(c: Context): Promise<Response> {
     const user = currentUser(c)!;
-    const input = formFields(await c.req.parseBody(), [
-      'current_password',
-      'password',
-      'password_confirmation',
-    ]);
+    const input = formFields(await formBody(c), ['current_password', 'password', 'password_confirmation']);
     const parsed = newPassword.safeParse(input);
     const errors = parsed.success ? {} : fieldErrors(parsed.error);
     if (input.password !== input.password_confirmation)
@@ -71,7 +87,7 @@ export class AccountController {
   /** Mails a link to the new address; nothing changes until it is confirmed there. */
   async email(c: Context): Promise<Response> {
     const user = currentUser(c)!;
-    const input = formFields(await c.req.parseBody(), ['email', 'current_password']);
+    const input = formFields(await formBody(c), ['email', 'current_password']);
     const parsed = newEmail.safeParse(input);
     const errors = parsed.success ? {} : fieldErrors(parsed.error);
     if (!(await this.security.confirms(user, input.current_password)))

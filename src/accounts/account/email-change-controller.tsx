@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { FC } from 'hono/jsx';
 import { csrfToken, currentUser } from '../../auth/context.js';
 import { formFields } from '../../auth/validation.js';
+import { formBody } from '../../http/form-body.js';
 import { wantsJson } from '../../http/respond.js';
 import { renderPage } from '../../views/render.js';
 import { ConfirmLinkPage } from '../confirm-link-page.js';
@@ -45,7 +46,7 @@ export class EmailChangeController {
   }
 
   async confirm(c: Context): Promise<Response> {
-    const { token } = formFields(await c.req.parseBody(), ['token']);
+    const { token } = formFields(await formBody(c), ['token']);
     const signedIn = currentUser(c);
     const outcome = await this.emails.confirm(token, signedIn, requestOrigin(c));
     if (!outcome.ok) return this.failed(c, outcome.reason);

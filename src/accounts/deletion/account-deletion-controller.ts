@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { currentUser, logout } from '../../auth/context.js';
 import { UserDeletionRefused } from '../../auth/user-deletion-guards.js';
 import { formFields } from '../../auth/validation.js';
+import { formBody } from '../../http/form-body.js';
 import { wantsJson } from '../../http/respond.js';
 import { AccountController, WRONG_PASSWORD } from '../account/account-controller.js';
 import { AccountSecurity } from '../account/account-security.js';
@@ -28,7 +29,7 @@ export class AccountDeletionController {
    */
   async destroy(c: Context): Promise<Response> {
     const user = currentUser(c)!;
-    const { current_password } = formFields(await c.req.parseBody(), ['current_password']);
+    const { current_password } = formFields(await formBody(c), ['current_password']);
     if (!(await this.security.confirms(user, current_password)))
       return this.account.invalid(c, { errors: { delete: { current_password: [WRONG_PASSWORD] } } });
     try {

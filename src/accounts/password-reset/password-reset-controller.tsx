@@ -7,6 +7,7 @@ import { csrfToken } from '../../auth/context.js';
 import { fieldErrors, formFields, registerSchema } from '../../auth/validation.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { ConfigKey } from '../../core/keys.js';
+import { formBody } from '../../http/form-body.js';
 import { wantsJson } from '../../http/respond.js';
 import { clientAddress, withRateLimitHeaders } from '../../rate-limits/http.js';
 import { RateLimits } from '../../rate-limits/rate-limits.js';
@@ -50,7 +51,7 @@ export class PasswordResetController {
 
   async send(c: Context): Promise<Response> {
     const answerAt = performance.now() + this.config.accounts.passwordReset.answerMs;
-    const input = formFields(await c.req.parseBody(), ['email']);
+    const input = formFields(await formBody(c), ['email']);
     const perAddress = await this.limits.get('password-reset.address').consume(clientAddress(c));
     if (!perAddress.allowed) {
       const message = 'Too many reset requests from your network. Try again later.';
@@ -84,7 +85,7 @@ export class PasswordResetController {
   }
 
   async reset(c: Context): Promise<Response> {
-    const input = formFields(await c.req.parseBody(), ['token', 'password', 'password_confirmation']);
+    const input = formFields(await formBody(c), ['token', 'password', 'password_confirmation']);
     const parsed = newPassword.safeParse(input);
     const errors = parsed.success ? {} : fieldErrors(parsed.error);
     if (input.password !== input.password_confirmation)

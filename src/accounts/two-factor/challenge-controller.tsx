@@ -9,6 +9,7 @@ import { formFields } from '../../auth/validation.js';
 import type { Clock } from '../../core/clock.js';
 import { EventDispatcher } from '../../core/events.js';
 import { ClockKey } from '../../core/keys.js';
+import { formBody } from '../../http/form-body.js';
 import { wantsJson } from '../../http/respond.js';
 import { socketAddress, withRateLimitHeaders } from '../../rate-limits/http.js';
 import { RateLimits } from '../../rate-limits/rate-limits.js';
@@ -49,7 +50,7 @@ export class TwoFactorChallengeController {
     const pending = pendingLogin(session, now);
     const user = pending && (await this.users.find(pending.userId));
     if (!pending || !user) return this.restart(c);
-    const { code = '' } = formFields(await c.req.parseBody(), ['code']);
+    const { code = '' } = formFields(await formBody(c), ['code']);
     if (!code.trim()) return this.refuse(c, 'The code field is required.', 422);
     const limit = this.limits.get('two-factor.account');
     const counted = await limit.consume(`user:${user.id}`);

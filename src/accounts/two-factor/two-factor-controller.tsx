@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import QRCode from 'qrcode';
 import { csrfToken, currentUser } from '../../auth/context.js';
 import { formFields } from '../../auth/validation.js';
+import { formBody } from '../../http/form-body.js';
 import { wantsJson } from '../../http/respond.js';
 import { renderPage } from '../../views/render.js';
 import { requestOrigin } from '../request-origin.js';
@@ -53,7 +54,7 @@ export class TwoFactorController {
 
   /** `POST /account/two-factor/confirm`: a code from the app turns it on; the recovery codes, once. */
   async confirm(c: Context): Promise<Response> {
-    const { code } = formFields(await c.req.parseBody(), ['code']);
+    const { code } = formFields(await formBody(c), ['code']);
     const codes = await this.twoFactor.confirm(currentUser(c)!, code, requestOrigin(c));
     if (!codes) return this.setup(c, [WRONG_SETUP_CODE]);
     return this.showCodes(c, codes, true);

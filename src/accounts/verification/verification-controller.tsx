@@ -4,6 +4,7 @@ import { csrfToken, currentUser, login } from '../../auth/context.js';
 import { formFields } from '../../auth/validation.js';
 import type { Clock } from '../../core/clock.js';
 import { ClockKey } from '../../core/keys.js';
+import { formBody } from '../../http/form-body.js';
 import { wantsJson } from '../../http/respond.js';
 import { CsrfField } from '../../views/components.js';
 import { renderPage } from '../../views/render.js';
@@ -79,7 +80,7 @@ export class VerificationController {
 
   async verify(c: Context): Promise<Response> {
     const signedIn = currentUser(c);
-    const { token } = formFields(await c.req.parseBody(), ['token']);
+    const { token } = formFields(await formBody(c), ['token']);
     const outcome = await this.verification.verify(token, signedIn);
     if (!outcome.ok) return this.failed(c, outcome.reason);
     // A link from the mailbox is not a second factor: a user with one logs in with both.

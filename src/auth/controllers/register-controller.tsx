@@ -3,7 +3,7 @@ import type { TollgateConfig } from '../../core/config.js';
 import { ValidationError } from '../../core/errors.js';
 import { EventDispatcher } from '../../core/events.js';
 import { ConfigKey } from '../../core/keys.js';
-import { jsonBody } from '../../http/json-body.js';
+import { formBody } from '../../http/form-body.js';
 import { wantsJson } from '../../http/respond.js';
 import { clientAddress, withRateLimitHeaders } from '../../rate-limits/http.js';
 import { RateLimits } from '../../rate-limits/rate-limits.js';
@@ -50,7 +50,7 @@ export class RegisterController {
   }
 
   async store(c: Context): Promise<Response> {
-    const input = formFields(await registrationBody(c), FIELDS);
+    const input = formFields(await formBody(c), FIELDS);
     const old = { name: input.name, email: input.email };
     const intended = sameSitePath(input.intended, this.config.app.url);
     const limit = await this.limits.get('registration.address').consume(clientAddress(c));
@@ -89,13 +89,4 @@ export class RegisterController {
       <RegisterPage csrfToken={csrfToken(c)} {...props} />,
     );
   }
-}
-
-/** The form's fields, from a JSON body or a form; a JSON body that is not an object has none. */
-async function registrationBody(c: Context): Promise<Record<string, unknown>> {
-  if (!(c.req.header('content-type') ?? '').includes('application/json')) return c.req.parseBody();
-  const body = await jsonBody(c);
-  return typeof body === 'object' && body !== null && !Array.isArray(body)
-    ? (body as Record<string, unknown>)
-    : {};
 }
