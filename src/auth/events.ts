@@ -26,6 +26,18 @@ export class LoggedOut {
 }
 
 /**
+ * Sessions of a user were ended for them, not by their own logout: a password change or reset,
+ * "sign out other sessions", the account's deletion. `ended` holds what each ended session kept
+ * (its data as stored), so a module that put something there (an OpenID `sid`) can act on it.
+ */
+export class SessionsEnded {
+  constructor(
+    readonly userId: number,
+    readonly ended: ReadonlyArray<Readonly<Record<string, unknown>>>,
+  ) {}
+}
+
+/**
  * A user signed in on the login page (the password, and the second factor when they have one).
  * Raised after the session is theirs; carries the client's address and browser for whoever keeps
  * track of devices, and how the user proved who they are.

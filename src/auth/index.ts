@@ -6,7 +6,7 @@
 export { authConfig } from './config.js';
 export { csrfToken, currentUser, login, logout, requireSession } from './context.js';
 export { csrfExcept } from './csrf.js';
-export { LoggedOut, Registered, RegistrationWithTakenEmail, SignedIn } from './events.js';
+export { LoggedOut, Registered, RegistrationWithTakenEmail, SessionsEnded, SignedIn } from './events.js';
 export { requireFreshAuth, SIGN_IN_AGAIN } from './fresh-auth.js';
 export type { Guard } from './guards.js';
 export { Guards } from './guards.js';

@@ -1,9 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import type { Clock } from '../core/clock.js';
 import type { TollgateConfig } from '../core/config.js';
+import { EventDispatcher } from '../core/events.js';
 import { ClockKey, ConfigKey } from '../core/keys.js';
 import { DbKey } from '../database/keys.js';
 import type { Database } from '../database/types.js';
+import { SessionsEnded } from './events.js';
 import { hashSessionId, Session, type SessionPayload } from './session.js';
 import type { SessionRow } from './tables.js';
 import { type UserRecord, type UsersProvider, UsersProviderKey } from './users-provider.js';
@@ -15,7 +17,7 @@ const PRUNE_ODDS = 50;
 
 /** Sessions in the `sessions` table, keyed by the SHA-256 of their id. */
 export class SessionStore {
-  static inject = [DbKey, ClockKey, ConfigKey, UsersProviderKey] as const;
+  static inject = [DbKey, ClockKey, ConfigKey, UsersProviderKey, EventDispatcher] as const;
   readonly lifetimeMs: number;
 
   constructor(
@@ -23,6 +25,7 @@ export class SessionStore {
     private readonly clock: Clock,
     config: TollgateConfig,
     private readonly users: UsersProvider,
+    private readonly events: EventDispatcher,
   ) {
     this.lifetimeMs = config.session.lifetimeMinutes * 60_000;
   }
@@ -130,20 +133,40 @@ export class SessionStore {
       .execute();
   }
 
-  /** Ends every session of the user but `current` ("sign out other sessions"); returns how many. */
+  /**
+   * Ends every session of the user but `current` ("sign out other sessions"); returns how many.
+   * Raises `SessionsEnded` with what they held.
+   */
   async destroyOthers(userId: number, current: Session): Promise<number> {
     const keep = current.storedHash ?? hashSessionId(current.id);
-    const result = await this.db
+    const rows = await this.db
       .deleteFrom('sessions')
       .where('user_id', '=', userId)
       .where('id', '!=', keep)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+      .returning('payload')
+      .execute();
+    await this.#ended(userId, rows);
+    return rows.length;
   }
 
-  /** Logs a user out everywhere (after a password change, say). */
+  /** Logs a user out everywhere (after a password reset, say); raises `SessionsEnded`. */
   async destroyForUser(userId: number): Promise<void> {
-    await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    const rows = await this.db
+      .deleteFrom('sessions')
+      .where('user_id', '=', userId)
+      .returning('payload')
+      .execute();
+    await this.#ended(userId, rows);
+  }
+
+  async #ended(userId: number, rows: { payload: string }[]): Promise<void> {
+    if (rows.length > 0)
+      await this.events.dispatch(
+        new SessionsEnded(
+          userId,
+          rows.map((row) => parsePayload(row.payload).data),
+        ),
+      );
   }
 }
 

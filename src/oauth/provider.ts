@@ -1,5 +1,5 @@
 import { CsrfExceptions } from '../auth/csrf.js';
-import { LoggedOut } from '../auth/events.js';
+import { LoggedOut, SessionsEnded } from '../auth/events.js';
 import { LoginThrottle } from '../auth/login-throttle.js';
 import type { Container } from '../core/container.js';
 import { ClockKey, LoggerKey } from '../core/keys.js';
@@ -45,7 +45,7 @@ import { SigningKeys } from './keys/signing-keys.js';
 import { BackchannelDeliveries } from './logout/backchannel-deliveries.js';
 import { BackchannelLogout } from './logout/backchannel-logout.js';
 import { ClientLogout } from './logout/client-logout.js';
-import { existingSid } from './logout/session-sid.js';
+import { existingSid, sidInData } from './logout/session-sid.js';
 import { oauthMigrations } from './migrations.js';
 import { AccessTokenClaims } from './oidc/access-token-claims.js';
 import { IdTokenSigner } from './oidc/id-token-signer.js';
@@ -126,6 +126,14 @@ export function oauthProvider(options: OAuthOptions = {}): ServiceProvider {
       app.events.listen(LoggedOut, (event) => {
         const sid = existingSid(event.session);
         if (sid !== null) app.container.make(BackchannelLogout).sessionEnded(sid);
+      });
+      // …and so do sessions ended for the user: a password reset or change, "sign out other
+      // sessions", the account's deletion.
+      app.events.listen(SessionsEnded, (event) => {
+        for (const data of event.ended) {
+          const sid = sidInData(data);
+          if (sid !== null) app.container.make(BackchannelLogout).sessionEnded(sid);
+        }
       });
       return bootApiGuard(app);
     },

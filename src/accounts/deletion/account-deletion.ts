@@ -64,9 +64,11 @@ export class AccountDeletion {
       })
       .onConflict((oc) => oc.column('user_id').doNothing())
       .execute();
-    const deleted = await users.delete(user);
-    // A users provider of the application's own has no foreign keys to cascade: end them here too.
+    // Ended before the row goes (its foreign key would delete them unannounced), so the clients
+    // the user signed in to hear of it (OpenID back-channel logout); a users provider of the
+    // application's own has no foreign keys to cascade either.
     await sessions.destroyForUser(user.id);
+    const deleted = await users.delete(user);
     await credentials?.forget(user.id);
     if (deleted) await events.dispatch(new AccountDeleted(user.id, user.email, user.name, origin, at));
     return deleted;

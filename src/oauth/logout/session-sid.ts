@@ -21,3 +21,9 @@ export function existingSid(session: Session | undefined): string | null {
   const known = session?.get<unknown>(SID);
   return typeof known === 'string' ? known : null;
 }
+
+/** The `sid` in an ended session's stored data (`SessionsEnded`), if an authorization made one. */
+export function sidInData(data: Readonly<Record<string, unknown>>): string | null {
+  const known = data[SID];
+  return typeof known === 'string' ? known : null;
+}
