@@ -5,8 +5,8 @@
 // once STRIPE_SECRET is set), run `node server.mjs`, then open http://127.0.0.1:4000.
 import { pathToFileURL } from 'node:url';
 import {
-  accountsProvider,
   Application,
+  accountsProvider,
   authProvider,
   Billable,
   billingProvider,

@@ -13,7 +13,12 @@ function linkIn(text: string | undefined, base: string, path: string): string {
 }
 
 /** The link's page, then its form posted back with the token (a GET uses nothing up). */
-async function followLink(browser: Browser, link: string, action: string, fields: Record<string, string> = {}) {
+async function followLink(
+  browser: Browser,
+  link: string,
+  action: string,
+  fields: Record<string, string> = {},
+) {
   const page = await browser.get(link);
   expect(page.status, link).toBe(200);
   const token = new URL(link).searchParams.get('token')!;
@@ -62,11 +67,18 @@ export async function walkAccountFlows(base: string, mailbox: Mailbox): Promise<
   const forgot = await forgetful.get('/forgot-password');
   const asked = await forgetful.post('/forgot-password', { _token: tokenIn(await forgot.text()), email });
   expect([asked.status, asked.headers.get('location')]).toEqual([303, '/forgot-password']);
-  const resetMail = await mailbox.waitFor(email, (mail) => (mail.text ?? '').includes('/reset-password?token='));
-  const reset = await followLink(forgetful, linkIn(resetMail.text, base, '/reset-password'), '/reset-password', {
-    password: NEW_PASSWORD,
-    password_confirmation: NEW_PASSWORD,
-  });
+  const resetMail = await mailbox.waitFor(email, (mail) =>
+    (mail.text ?? '').includes('/reset-password?token='),
+  );
+  const reset = await followLink(
+    forgetful,
+    linkIn(resetMail.text, base, '/reset-password'),
+    '/reset-password',
+    {
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    },
+  );
   expect([reset.status, reset.headers.get('location')]).toEqual([303, '/login']);
   expect((await accountPage(visitor)).status).toBe(302);
   await expect(logIn(base, email, PASSWORD)).rejects.toThrow('login failed: 422');

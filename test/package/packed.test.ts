@@ -44,7 +44,10 @@ describe('the packed package, installed in an empty folder', () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     mailbox = await startMailbox();
-    writeFileSync(join(project, '.env'), `PORT=${port}\nAPP_URL=${base}\nMAIL_URL=${mailbox.url}\nMAIL_POLL_MS=100\n`);
+    writeFileSync(
+      join(project, '.env'),
+      `PORT=${port}\nAPP_URL=${base}\nMAIL_URL=${mailbox.url}\nMAIL_POLL_MS=100\n`,
+    );
     server = spawn(process.execPath, ['server.mjs'], {
       cwd: project,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn' },
