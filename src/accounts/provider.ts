@@ -9,6 +9,7 @@ import { Subscriptions } from '../billing/subscriptions/subscriptions.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { Mailer } from '../mail/mailer.js';
+import { Outbox } from '../mail/outbox.js';
 import { AuthorizedApps } from '../oauth/tokens/authorized-apps.js';
 import { UserRevocation } from '../oauth/tokens/user-revocation.js';
 import { AuditLog } from '../observability/audit/audit-log.js';
@@ -23,8 +24,10 @@ import { AccountTokens } from './account-tokens.js';
 import { auditAccountEvents } from './audit-events.js';
 import { AccountDeletion } from './deletion/account-deletion.js';
 import { AccountDeletionController } from './deletion/account-deletion-controller.js';
+import { AccountDeleted } from './events.js';
 import { AccountExport } from './export/account-export.js';
 import { accountsMigrations } from './migrations.js';
+import { accountDeletedMail } from './notifications/account-deleted.js';
 import { registerNotifications } from './notifications/register-notifications.js';
 import { PasswordReset } from './password-reset/password-reset.js';
 import { PasswordResetController } from './password-reset/password-reset-controller.js';
@@ -241,6 +244,11 @@ function registerAccountClosing(app: Application): void {
         authorizedApps: has('oauth') ? (userId) => c.make(AuthorizedApps).forUser(userId) : undefined,
       }),
   );
+  // What the outbox holds for the deleted address goes (links, notices); the goodbye stays until
+  // it is sent, and then goes too (docs/accounts.md, "What is kept").
+  events.listen(AccountDeleted, async ({ email }) => {
+    await container.make(Outbox).forgetRecipient(email, [accountDeletedMail.name]);
+  });
   router.controllers.register(AccountDeletionController, 'Accounts/AccountDeletionController');
   router.group({ prefix: '/account', middleware: ['web', 'auth'] }, (account) => {
     account

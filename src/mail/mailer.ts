@@ -15,6 +15,11 @@ export interface SendOptions {
    */
   db?: Kysely<Database>;
   attachments?: MailAttachment[];
+  /**
+   * Keep nothing of the mail once the server took it: its row is deleted then (a last mail to an
+   * address whose account is gone). Without a transport the mail is held, and stays.
+   */
+  eraseAfterSending?: boolean;
 }
 
 export interface MailerOptions {
@@ -53,7 +58,13 @@ export class Mailer {
     const { outbox, worker, clock, logger } = this.options;
     const mail = await renderMail(template, data, this.options.context);
     const id = await outbox.add(
-      { ...mail, to, attachments: options.attachments, messageId: `<${randomUUID()}@${this.#messageHost}>` },
+      {
+        ...mail,
+        to,
+        attachments: options.attachments,
+        messageId: `<${randomUUID()}@${this.#messageHost}>`,
+        eraseAfterSending: options.eraseAfterSending,
+      },
       worker ? 'pending' : 'held',
       clock.now(),
       options.db,

@@ -12,6 +12,8 @@ export interface QueuedMail {
   html: string;
   attachments?: MailAttachment[];
   messageId: string;
+  /** Delete the row once the server took the mail. */
+  eraseAfterSending?: boolean;
 }
 
 /**
@@ -40,6 +42,7 @@ export class Outbox {
         html: mail.html,
         attachments: mail.attachments?.length ? JSON.stringify(mail.attachments) : null,
         message_id: mail.messageId,
+        erase_after_send: mail.eraseAfterSending ? 1 : 0,
         status,
         attempts: 0,
         available_at: at,
@@ -80,8 +83,19 @@ export class Outbox {
       .execute();
   }
 
-  /** Records the server's acceptance; false when this claim no longer holds the mail. */
+  /**
+   * Records the server's acceptance (a mail queued with `eraseAfterSending` is deleted instead);
+   * false when this claim no longer holds the mail.
+   */
   async sent(id: number, claim: string, now: Date): Promise<boolean> {
+    const erased = await this.db
+      .deleteFrom('mail_outbox')
+      .where('id', '=', id)
+      .where('claim', '=', claim)
+      .where('status', '=', 'sending')
+      .where('erase_after_send', '=', 1)
+      .executeTakeFirst();
+    if (erased.numDeletedRows > 0n) return true;
     const at = now.toISOString();
     const result = await this.release(id, claim)
       .set({
@@ -138,6 +152,18 @@ export class Outbox {
     if (options.status) query = query.where('status', '=', options.status);
     if (options.to) query = query.where('recipient', '=', options.to);
     return query.execute();
+  }
+
+  /**
+   * Deletes every mail to `address` but those of the `keep` kinds that have not gone out yet
+   * (a deleted account's: its links and notices are not needed any more). Returns how many.
+   */
+  async forgetRecipient(address: string, keep: string[] = []): Promise<number> {
+    let query = this.db.deleteFrom('mail_outbox').where('recipient', '=', address);
+    if (keep.length > 0)
+      query = query.where((eb) => eb.or([eb('kind', 'not in', keep), eb('status', '=', 'sent')]));
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /** Makes failed (or held) mails due again with fresh attempts: all failed ones, or the ids given. */

@@ -35,6 +35,8 @@ export interface MailOutboxTable {
   claimed_until: NullableTimestamp;
   last_error: Nullable<string>;
   sent_at: NullableTimestamp;
+  /** 1: the row is deleted once the server took the mail (nothing of it is kept). */
+  erase_after_send: ColumnType<number, number | undefined, number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

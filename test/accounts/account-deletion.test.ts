@@ -2,10 +2,12 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppUser } from '../../app/user.js';
 import { AccountDeleted } from '../../src/accounts/events.js';
+import { verifyEmailMail } from '../../src/accounts/index.js';
 import { Users } from '../../src/auth/users.js';
 import { PaymentGatewayKey } from '../../src/billing/gateway/payment-gateway.js';
 import { Invoices } from '../../src/billing/invoices/invoices.js';
 import { Mailer } from '../../src/mail/mailer.js';
+import { Outbox } from '../../src/mail/outbox.js';
 import { ApiKeys } from '../../src/oauth/api-keys/api-keys.js';
 import { Clients } from '../../src/oauth/clients/clients.js';
 import { Browser, tokenIn } from '../auth/browser.js';
@@ -238,5 +240,42 @@ describe(`deleting an account without billing (${engine})`, () => {
     expect(res.status).toBe(303);
     expect(await t.app.container.make(Users).find(user.id)).toBeUndefined();
     await t.mailbox.waitFor(email, (m) => m.subject?.includes('account was deleted') ?? false);
+  });
+
+  it('keeps nothing addressed to the deleted account in the outbox: its links and notices go at once, the goodbye once sent', async () => {
+    const email = 'outboxed@example.com';
+    const neighbour = 'neighbour@example.com';
+    const outbox = t.app.container.make(Outbox);
+    const users = t.app.container.make(Users);
+    await users.create({ name: 'Outboxed', email, password: PASSWORD });
+    const device = new Browser(t);
+    expect((await device.submit('/login', { email, password: PASSWORD })).status).toBe(302);
+    const resend = async () =>
+      device.post('/email/verification-notification', { _token: await device.csrfToken('/email/verify') });
+
+    // A verification link sent, and another the server refused, waiting in the outbox for its retry.
+    expect((await resend()).status).toBe(303);
+    await t.mailbox.waitFor(email);
+    t.mailbox.refuseNext(1);
+    expect((await resend()).status).toBe(303);
+    const refused = async () =>
+      (await outbox.list({ to: email })).filter((m) => m.status === 'pending' && m.attempts === 1);
+    while ((await refused()).length === 0) await new Promise((r) => setTimeout(r, 25));
+    await t.app.container
+      .make(Mailer)
+      .send(verifyEmailMail, neighbour, { name: 'Neighbour', link: 'x', expiresMinutes: 60 });
+    expect((await outbox.list({ to: email })).map((m) => m.kind)).toEqual(['verify-email', 'verify-email']);
+
+    const res = await device.post('/account/delete', {
+      _token: tokenIn(await (await device.get('/account')).text()),
+      current_password: PASSWORD,
+    });
+    expect(res.status).toBe(303);
+    for (const row of await outbox.list({ to: email })) expect(row.kind).toBe('account-deleted');
+    await t.mailbox.waitFor(email, (m) => m.subject?.includes('account was deleted') ?? false);
+    // The server took the goodbye: its row goes as the worker records it.
+    while ((await outbox.list({ to: email })).length > 0) await new Promise((r) => setTimeout(r, 25));
+    expect(t.mailbox.to(email)).toHaveLength(2);
+    expect((await outbox.list({ to: neighbour })).map((m) => m.kind)).toEqual(['verify-email']);
   });
 });

@@ -30,6 +30,8 @@ export const accountDeletedNotification = defineNotification({
       userId,
       to: email,
       data: { name, origin, at: at.toISOString() },
+      // The outbox keeps nothing addressed to a deleted account once this has gone out.
+      eraseAfterSending: true,
     });
   },
 });

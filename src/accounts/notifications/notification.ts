@@ -13,6 +13,8 @@ export interface NoticeMail<D> {
   to: string;
   data: D;
   attachments?: MailAttachment[];
+  /** Keep nothing of the mail in the outbox once it is sent (`SendOptions.eraseAfterSending`). */
+  eraseAfterSending?: boolean;
 }
 
 /** What a notification's `deliver` gets beside its event. */

@@ -100,7 +100,11 @@ export class Notifications {
         .returning('key')
         .executeTakeFirst();
       if (!claimed) return false;
-      const id = await mailer.send(template, mail.to, mail.data, { db: trx, attachments: mail.attachments });
+      const id = await mailer.send(template, mail.to, mail.data, {
+        db: trx,
+        attachments: mail.attachments,
+        eraseAfterSending: mail.eraseAfterSending,
+      });
       await trx
         .updateTable('account_notifications')
         .set({ mail_id: id })
