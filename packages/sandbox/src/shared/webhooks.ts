@@ -13,7 +13,7 @@ export function hmacHex(
 /** What came of one webhook POST: the receiver's status, or the network error that stopped it. */
 export interface PostOutcome {
   status: number | null;
-  /** A 2xx status and a body read to its end. */
+  /** A 2xx status: the receiver took the event (a body that breaks off after it does not undo that). */
   ok: boolean;
   error: string | null;
 }
@@ -24,8 +24,10 @@ export async function postWebhook(url: string, init: { headers: Record<string, s
   try {
     const response = await fetch(url, { method: 'POST', headers: init.headers, body: init.body });
     outcome.status = response.status;
-    await response.arrayBuffer();
+    // The status is the receiver's answer, as for the real providers: a 2xx whose body is cut off
+    // (a slow or dropped connection) was still taken, and retrying it would deliver it twice.
     outcome.ok = response.ok;
+    await response.arrayBuffer();
   } catch (error) {
     outcome.error = error instanceof Error ? error.message : String(error);
   }

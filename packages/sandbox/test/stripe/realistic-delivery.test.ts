@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { StripeSandboxOptions } from '@tollgate/sandbox/stripe';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, type Receiver, startReceiver, startSandbox } from './support.js';
@@ -54,6 +56,35 @@ describe('Stripe sandbox: realistic webhook delivery (the default)', () => {
     const last = h.sandbox.deliveries.filter((d) => d.type === 'customer.created').slice(-4);
     expect(last.map((d) => d.status)).toEqual([500, 500, 500, 500]);
     expect(h.sandbox.webhooks.pending).toBe(0);
+  });
+
+  it('a 2xx answer is a delivery even when its body breaks off afterwards: no retry, no second copy', async () => {
+    // The receiver answers 200 at once, then stalls and drops the connection before the body's
+    // end: the event was taken; retrying it would deliver it twice, each attempt answered 200.
+    const cutOff = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-length': '64' });
+        res.write('{"received":');
+        setTimeout(() => res.socket?.destroy(), 50);
+      });
+    });
+    await new Promise<void>((resolve) => cutOff.listen(0, '127.0.0.1', resolve));
+    receiver = await startReceiver(SECRET);
+    const url = `http://127.0.0.1:${(cutOff.address() as AddressInfo).port}/webhook`;
+    h = await startSandbox({
+      webhook: { url, secret: SECRET },
+      delivery: { seed: 11, duplicates: 0, maxDelayMs: 0, retryDelaysMs: [5, 5, 5] },
+    });
+    try {
+      await h.stripe.customers.create({ email: 'cut-off@example.com' });
+      await h.sandbox.webhooks.settled();
+      const attempts = h.sandbox.deliveries.filter((d) => d.type === 'customer.created');
+      expect(attempts).toHaveLength(1);
+      expect(attempts[0]).toMatchObject({ status: 200, ok: true, attempt: 1 });
+    } finally {
+      cutOff.close();
+    }
   });
 
   it('retries when the endpoint cannot be reached', async () => {
