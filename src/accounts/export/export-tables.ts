@@ -54,6 +54,11 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
   },
   { table: 'oauth_device_codes', columns: ['client_id', 'scopes', 'status', 'created_at', 'expires_at'] },
   { table: 'oauth_logout_sessions', columns: ['client_id', 'created_at'] },
+  // The passkeys' names and dates, never the credential id or public key.
+  {
+    table: 'signin_passkeys',
+    columns: ['id', 'name', 'device_type', 'backed_up', 'transports', 'created_at', 'last_used_at'],
+  },
   {
     table: 'api_keys',
     columns: [
