@@ -59,6 +59,8 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
     table: 'signin_passkeys',
     columns: ['id', 'name', 'device_type', 'backed_up', 'transports', 'created_at', 'last_used_at'],
   },
+  // Which providers are linked and with which address; the provider's subject stays out.
+  { table: 'signin_upstream_identities', columns: ['provider', 'email', 'created_at', 'last_used_at'] },
   {
     table: 'api_keys',
     columns: [
