@@ -174,9 +174,9 @@ function registerAccountPage(app: Application): void {
     AccountSecurity,
     (c) => new AccountSecurity(c.make(Users), c.make(SessionStore), events, clock),
   );
+  container.instance(AccountSections, new AccountSections());
   // Guesses at the current password on these forms: a few a minute per user.
   container.make(RateLimits).define('account.password', { points: 10, durationSeconds: 600 });
-  container.instance(AccountSections, new AccountSections());
   router.controllers.register(AccountController, 'Accounts/AccountController');
   router.group({ prefix: '/account', middleware: ['web', 'auth'] }, (account) => {
     account.get('/', [AccountController, 'show']).name('account');

@@ -3,6 +3,7 @@
  * signed-in user with `currentUser(c)`.
  */
 
+export { authMethodsOf } from './auth-time.js';
 export { authConfig } from './config.js';
 export { csrfToken, currentUser, login, logout, requireSession } from './context.js';
 export { csrfExcept } from './csrf.js';
@@ -16,8 +17,14 @@ export type { AuthOptions, ResolvedAuthOptions } from './options.js';
 export { AuthOptionsKey } from './options.js';
 export { hashPassword, verifyPassword } from './password.js';
 export { authProvider } from './provider.js';
-export type { PendingLogin, SecondFactor, SignInAlternative } from './second-factor.js';
-export { awaitSecondFactor, LoginSteps, PENDING_LOGIN_SECONDS } from './second-factor.js';
+export type { LoginPageAddition, PendingLogin, SecondFactor, SignInAlternative } from './second-factor.js';
+export {
+  awaitSecondFactor,
+  forgetPendingLogin,
+  LoginSteps,
+  PENDING_LOGIN_SECONDS,
+  pendingLogin,
+} from './second-factor.js';
 export { SessionStore } from './session-store.js';
 export type { TableUsersOptions } from './table-users.js';
 export { tableUsers } from './table-users.js';

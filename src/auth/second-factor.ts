@@ -1,3 +1,4 @@
+import type { FC } from 'hono/jsx';
 import type { Session } from './session.js';
 import type { User } from './user.js';
 
@@ -9,6 +10,19 @@ import type { User } from './user.js';
 export interface SecondFactor {
   requires(user: User): Promise<boolean>;
   path: string;
+  /** How the step's page names it to a user who has several ("Use your passkey"). */
+  label?: string;
+}
+
+/**
+ * What a sign-in module adds to the login page: a section below the password form (a passkey
+ * button, "Sign in with …"), the scripts it needs, and `autocomplete` tokens for the e-mail field
+ * (`webauthn` lets the browser offer passkeys there).
+ */
+export interface LoginPageAddition {
+  section?: FC<{ csrfToken: string; intended?: string | undefined }>;
+  scripts?: string[];
+  autocomplete?: string;
 }
 
 /** The session key of a login waiting for its second factor. */
@@ -40,7 +54,8 @@ export interface SignInAlternative {
  * `authProvider()`).
  */
 export class LoginSteps {
-  secondFactor: SecondFactor | undefined;
+  readonly #secondFactors: SecondFactor[] = [];
+  readonly loginPage: LoginPageAddition[] = [];
   readonly alternatives: SignInAlternative[] = [];
 
   /** Offers another way to sign in on the login page, after the password form. */
@@ -48,9 +63,24 @@ export class LoginSteps {
     this.alternatives.push(alternative);
   }
 
-  /** Registers the second factor; one module offers it. */
-  useSecondFactor(step: SecondFactor): void {
-    this.secondFactor = step;
+  /**
+   * Registers a second factor (the authenticator app, a passkey). A user who has several is sent
+   * to the first registered with `first`, else the first registered; its page offers the others.
+   */
+  useSecondFactor(step: SecondFactor, options: { first?: boolean } = {}): void {
+    if (options.first) this.#secondFactors.unshift(step);
+    else this.#secondFactors.push(step);
+  }
+
+  /** The second factors the user has, in the order they are offered (none: signed in after the password). */
+  async secondFactorsFor(user: User): Promise<SecondFactor[]> {
+    const has = await Promise.all(this.#secondFactors.map((step) => step.requires(user)));
+    return this.#secondFactors.filter((_, i) => has[i]);
+  }
+
+  /** Adds a section, scripts or autocomplete tokens to the login page. */
+  addToLoginPage(addition: LoginPageAddition): void {
+    this.loginPage.push(addition);
   }
 }
 

@@ -130,7 +130,7 @@ meter { display: block; width: 100%; height: 0.9rem; margin: 0.5rem 0; }
 .error-page { text-align: center; padding: 4rem 1rem; }
 .error-page h1 { font-size: 3rem; }
 
-.hidden { display: none !important; }
+.hidden, [hidden] { display: none !important; }
 .grid { display: grid; gap: 1rem; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); }
 .grid-2 { grid-template-columns: repeat(auto-fit, minmax(min(100%, 340px), 1fr)); }
 .nowrap { white-space: nowrap; }

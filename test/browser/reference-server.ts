@@ -25,7 +25,7 @@ export interface ReferenceServer {
 export async function serveReferenceService(
   database: TestDatabase,
   overrides: DeepPartial<TollgateConfig> = {},
-  options: { logger?: Logger } = {},
+  options: { logger?: Logger; urlHost?: string } = {},
 ): Promise<ReferenceServer> {
   const storagePath = mkdtempSync(join(tmpdir(), 'tollgate-browser-'));
   // Listen first (port 0), then build the app with that URL: the server forwards to it once built.
@@ -35,9 +35,11 @@ export async function serveReferenceService(
       target?.fetch(request, env) ?? new Response('starting', { status: 503 }),
   } as unknown as Application;
   const server: RunningServer = await listen(forwarder, '127.0.0.1', 0);
+  // `localhost` for passkeys: an IP address cannot be a WebAuthn relying party id.
+  const url = options.urlHost ? server.url.replace('127.0.0.1', options.urlHost) : server.url;
   const app = await createApp(
     {
-      app: { env: 'test', url: server.url, key: '' },
+      app: { env: 'test', url, key: '' },
       storagePath,
       database: { url: database.url },
       log: { level: process.env.TEST_LOG_LEVEL ?? 'silent' },
@@ -52,7 +54,7 @@ export async function serveReferenceService(
   target = app;
   return {
     app,
-    url: server.url,
+    url,
     stop: async () => {
       await server.close();
       await closeBilling(app);

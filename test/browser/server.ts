@@ -11,7 +11,7 @@ export type { ReferenceServer };
 /** The reference service (see `serveReferenceService`) on a fresh database of the engine under test. */
 export async function startReferenceServer(
   overrides: DeepPartial<TollgateConfig> = {},
-  options: { logger?: Logger; engine?: Engine } = {},
+  options: { logger?: Logger; engine?: Engine; urlHost?: string } = {},
 ): Promise<ReferenceServer> {
   return serveReferenceService(await createTestDatabase(options.engine), overrides, options);
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Notifications } from '../../src/accounts/index.js';
 import { accountsProvider } from '../../src/accounts/provider.js';
 import { authProvider } from '../../src/auth/provider.js';
 import { Users } from '../../src/auth/users.js';
@@ -51,6 +52,12 @@ describe('a user keeps at least one way to sign in', () => {
         .executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     });
+
+  it('registers the notices of added and removed sign-in methods', () => {
+    const notifications = t.app.container.make(Notifications);
+    expect(notifications.enabled('sign-in-method-added')).toBe(true);
+    expect(notifications.enabled('sign-in-method-removed')).toBe(true);
+  });
 
   it('counts the password and each passkey', async () => {
     expect(await methods.count(await userWith(2, true))).toBe(3);

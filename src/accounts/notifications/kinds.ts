@@ -19,6 +19,8 @@ export const SECURITY_NOTIFICATIONS = [
   'two-factor-disabled',
   'recovery-codes-regenerated',
   'two-factor-locked',
+  'sign-in-method-added',
+  'sign-in-method-removed',
   'sessions-ended',
   'account-deleted',
 ] as const;

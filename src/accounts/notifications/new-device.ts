@@ -13,6 +13,8 @@ export interface NewDeviceData {
 /** "with the password and a one-time code" for the notice. */
 function signedInWith(methods: readonly string[] | undefined): string {
   if (!methods?.length) return '';
+  if (methods.includes('hwk'))
+    return methods.includes('pwd') ? ' with the password and a passkey' : ' with a passkey';
   return methods.includes('otp') ? ' with the password and a one-time code' : ' with the password alone';
 }
 

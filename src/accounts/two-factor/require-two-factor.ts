@@ -28,7 +28,7 @@ export function requireTwoFactor(twoFactor: TwoFactor): MiddlewareHandler {
     const session = c.get('session');
     if (
       !user ||
-      authMethodsOf(session).includes('otp') ||
+      authMethodsOf(session).some((method) => method === 'otp' || method === 'hwk') ||
       OPEN.some((path) => path.test(c.req.path)) ||
       !(await twoFactor.requiredFor(user)) ||
       (await twoFactor.enabled(user.id))

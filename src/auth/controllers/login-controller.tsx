@@ -71,8 +71,8 @@ export class LoginController {
     }
     await this.throttle.succeeded(email, address);
     const now = this.clock.now();
-    const second = this.steps.secondFactor;
-    if (second && (await second.requires(user))) {
+    const [second] = await this.steps.secondFactorsFor(user);
+    if (second) {
       const expiresAt = Math.floor(now.getTime() / 1000) + PENDING_LOGIN_SECONDS;
       awaitSecondFactor(requireSession(c), {
         userId: user.id,
@@ -115,6 +115,7 @@ export class LoginController {
         registration={this.options.registration}
         passwordResetPath={c.get('passwordResetPath')}
         alternatives={this.steps.alternatives}
+        additions={this.steps.loginPage}
         {...props}
       />,
     );

@@ -1,7 +1,7 @@
 import type { FC } from 'hono/jsx';
 import { CsrfField, Field } from '../../views/components.js';
 import { withIntended } from '../../views/intended-link.js';
-import type { SignInAlternative } from '../second-factor.js';
+import type { LoginPageAddition, SignInAlternative } from '../second-factor.js';
 
 export interface LoginPageProps {
   csrfToken: string;
@@ -13,6 +13,8 @@ export interface LoginPageProps {
   passwordResetPath?: string | undefined;
   /** Other ways to sign in ("Sign in with GitHub"). */
   alternatives?: readonly SignInAlternative[];
+  /** What sign-in modules add (passkeys, other providers). */
+  additions?: readonly LoginPageAddition[];
 }
 
 export const LoginPage: FC<LoginPageProps> = ({
@@ -23,6 +25,7 @@ export const LoginPage: FC<LoginPageProps> = ({
   registration,
   passwordResetPath,
   alternatives = [],
+  additions = [],
 }) => (
   <div class="card narrow">
     <h1>Log in</h1>
@@ -35,7 +38,10 @@ export const LoginPage: FC<LoginPageProps> = ({
         type="email"
         value={email}
         errors={errors.email}
-        autocomplete="username"
+        autocomplete={[
+          'username',
+          ...additions.flatMap((a) => (a.autocomplete ? [a.autocomplete] : [])),
+        ].join(' ')}
         required
         autofocus
       />
@@ -72,5 +78,13 @@ export const LoginPage: FC<LoginPageProps> = ({
         ))}
       </nav>
     ) : null}
+    {additions.map(({ section: Section }) =>
+      Section ? <Section csrfToken={csrfToken} intended={intended} /> : null,
+    )}
+    {additions
+      .flatMap((a) => a.scripts ?? [])
+      .map((src) => (
+        <script type="module" src={src} />
+      ))}
   </div>
 );

@@ -85,7 +85,7 @@ export class ApprovalController {
 
   /** Whether the user has a second factor to give (a step-up can then ask for it). */
   private async secondFactorOf(user: User): Promise<boolean> {
-    return (await this.steps.secondFactor?.requires(user)) ?? false;
+    return (await this.steps.secondFactorsFor(user)).length > 0;
   }
 
   async authorize(c: Context): Promise<Response> {

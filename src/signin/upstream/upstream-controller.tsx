@@ -233,8 +233,8 @@ export class UpstreamController {
   /** Signs the user in, or parks the sign-in for the second factor the user has. */
   private async complete(c: Context, user: User, methods: string[], intended: string | null) {
     const now = this.clock.now();
-    const second = this.steps.secondFactor;
-    if (second && (await second.requires(user))) {
+    const [second] = await this.steps.secondFactorsFor(user);
+    if (second) {
       awaitSecondFactor(requireSession(c), {
         userId: user.id,
         intended,
