@@ -1,4 +1,4 @@
-import type { BillableUser, User } from './billable-user.js';
+import type { BillableModel, BillableOwner } from './billable-user.js';
 import {
   type CheckoutOptions,
   type CheckoutPrices,
@@ -17,13 +17,15 @@ import type { Subscription } from './subscriptions/subscription.js';
 import { SubscriptionBuilder } from './subscriptions/subscription-builder.js';
 import { Subscriptions } from './subscriptions/subscriptions.js';
 
-type UserClass = new (...args: any[]) => User;
+type BillableClass = new (...args: any[]) => BillableOwner;
 
 const DEFAULT = 'default';
 
 /**
- * The spec's billing operations on the application's user model, as a mixin. Each method is a
- * thin face over the billing services, reached through the container the user holds.
+ * The spec's billing operations on the application's user model, as a mixin — or on any model
+ * that has the billing columns, a name, an e-mail and the container (an organization: see
+ * docs/organizations.md). Each method is a thin face over the billing services, reached through
+ * the container the model holds.
  *
  * @example
  * class AppUser extends Billable(User) {
@@ -32,8 +34,8 @@ const DEFAULT = 'default';
  * app.container.instance(UserModelKey, AppUser);
  * await user.newSubscription('main', 'pro-monthly').create('tok_visa');
  */
-export function Billable<TBase extends UserClass>(Base: TBase) {
-  class BillableModel extends Base implements BillableUser {
+export function Billable<TBase extends BillableClass>(Base: TBase) {
+  class BillableMixin extends Base implements BillableModel {
     /** @internal The billing services, from the container the user holds (not part of the typed API). */
     get billing() {
       const c = this.container;
@@ -214,5 +216,5 @@ export function Billable<TBase extends UserClass>(Base: TBase) {
       return this.billing.invoices.download(this, id, options);
     }
   }
-  return BillableModel;
+  return BillableMixin;
 }

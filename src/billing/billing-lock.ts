@@ -4,6 +4,7 @@ import { setTimeout as wait } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { DbKey } from '../database/keys.js';
 import type { Database } from '../database/types.js';
+import type { BillableRef } from './billable-user.js';
 import { BillingError } from './errors.js';
 
 /** How long a lock and the claimant's patience last; shorter in tests. */
@@ -20,7 +21,7 @@ export interface BillingLockTiming {
 const TIMING: BillingLockTiming = { leaseMs: 10_000, renewMs: 2_500, maxWaitMs: 15_000 };
 
 /**
- * A per-user lock that holds across processes and instances: a row in `billing_locks`, claimed with
+ * A per-owner lock (a user's, an organization's) that holds across processes and instances: a row in `billing_locks`, claimed with
  * `INSERT … ON CONFLICT DO NOTHING` (the primary key decides the winner on SQLite and PostgreSQL),
  * released by deleting it, and expiring after a short lease that a live holder renews while it
  * works, so a holder killed mid-operation (SIGKILL, a lost machine) blocks its user for one lease.
@@ -42,8 +43,13 @@ export class BillingLock {
     this.#timing = { ...TIMING, ...timing };
   }
 
-  async forUser<T>(userId: number, fn: () => Promise<T>): Promise<T> {
-    const name = `user:${userId}`;
+  forUser<T>(userId: number, fn: () => Promise<T>): Promise<T> {
+    return this.forOwner({ type: 'user', id: userId }, fn);
+  }
+
+  /** The lock of one billable owner (`user:7`, `organization:3`). */
+  async forOwner<T>(owner: BillableRef, fn: () => Promise<T>): Promise<T> {
+    const name = `${owner.type}:${owner.id}`;
     const held = this.#held.getStore();
     if (held?.has(name)) return fn();
     const holder = await this.acquire(name);

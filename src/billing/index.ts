@@ -5,7 +5,16 @@
  */
 
 export { Billable } from './billable.js';
-export type { BillableUser } from './billable-user.js';
+export type { BillableStore } from './billable-stores.js';
+export { BillableStores } from './billable-stores.js';
+export type {
+  BillableColumns,
+  BillableModel,
+  BillableOwner,
+  BillableRef,
+  BillableUser,
+  InvoiceAddressee,
+} from './billable-user.js';
 export type {
   CheckoutOptions,
   CheckoutPrices,

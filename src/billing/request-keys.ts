@@ -4,6 +4,7 @@ import type { Clock } from '../core/clock.js';
 import { ClockKey } from '../core/keys.js';
 import { DbKey } from '../database/keys.js';
 import type { Database } from '../database/types.js';
+import type { BillableRef } from './billable-user.js';
 import { BillingLock } from './billing-lock.js';
 import { BillingError } from './errors.js';
 
@@ -35,16 +36,17 @@ export class RequestKeys {
     private readonly clock: Clock,
   ) {}
 
-  async once<T>(userId: number, requestKey: unknown, op: KeyedOperation<T>): Promise<T> {
+  async once<T>(owner: BillableRef, requestKey: unknown, op: KeyedOperation<T>): Promise<T> {
     if (requestKey === undefined || requestKey === null) {
-      return this.lock.forUser(userId, () => op.run(`tollgate-${op.operation}-${randomUUID()}`));
+      return this.lock.forOwner(owner, () => op.run(`tollgate-${op.operation}-${randomUUID()}`));
     }
     if (typeof requestKey !== 'string' || requestKey.length < 1 || requestKey.length > 255) {
       throw BillingError.invalidRequestKey(requestKey);
     }
-    const key = `tollgate-${hash([userId, requestKey])}`;
+    // A user's keys hash as they always did; another owner's type keeps its ids apart from users'.
+    const key = `tollgate-${hash(owner.type === 'user' ? [owner.id, requestKey] : [owner.type, owner.id, requestKey])}`;
     const fingerprint = hash([op.operation, op.params]);
-    return this.lock.forUser(userId, async () => {
+    return this.lock.forOwner(owner, async () => {
       const stored = await this.db
         .selectFrom('billing_requests')
         .select(['fingerprint', 'result'])

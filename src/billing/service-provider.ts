@@ -2,10 +2,12 @@ import type { Constructor } from '../core/container.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { auditBillingEvents } from './audit-events.js';
+import { BillableStores } from './billable-stores.js';
 import { BillingLock } from './billing-lock.js';
 import { checkCatalogAmounts } from './catalog-amounts.js';
 import { countPayments } from './count-payments.js';
 import { Customers } from './customers/customers.js';
+import { userBillableStore } from './customers/user-store.js';
 import { allowCardFormSources } from './gateway/content-security.js';
 import { editions } from './gateway/editions.js';
 import { type PaymentGateway, PaymentGatewayKey } from './gateway/payment-gateway.js';
@@ -59,6 +61,11 @@ export function billingProvider(options: BillingProviderOptions = {}): ServicePr
         ? await (typeof given === 'function' ? given(app) : given)
         : await edition!.createGateway(app);
       app.container.instance(PaymentGatewayKey, gateway);
+      // Billable models by type: users here; organizations (or the application) register theirs.
+      app.container.instance(
+        BillableStores,
+        new BillableStores().register('user', userBillableStore(app.container)),
+      );
       // `billing.subscribe`: the group an application puts on its subscribe routes, for other modules to fill.
       app.router.middleware.appendToGroup('billing.subscribe');
       if (edition) allowCardFormSources(app.router.securityHeaders, edition.cardFormSources);

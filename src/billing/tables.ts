@@ -8,7 +8,11 @@ import type { NullableTimestamp, Timestamp } from '../database/types.js';
  */
 export interface SubscriptionsTable {
   id: Generated<number>;
-  user_id: number;
+  /** The user's id when the owner is a user (`billable_type = 'user'`), else null. */
+  user_id: number | null;
+  /** Who is billed: `user`, or another billable model's type (`organization`). */
+  billable_type: Generated<string>;
+  billable_id: number;
   name: string;
   stripe_id: string | null;
   stripe_plan: string | null;

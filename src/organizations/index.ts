@@ -3,6 +3,11 @@
  * `organizationsProvider()` after `authProvider()` and `mailProvider()`.
  */
 
+export { BillableOrganization, OrganizationModel } from './billing/billable-organization.js';
+export type { BillingDetails } from './billing/organization-billing.js';
+export { OrganizationBilling } from './billing/organization-billing.js';
+export type { SeatOptions } from './billing/seat-sync.js';
+export { SeatSync } from './billing/seat-sync.js';
 export { LAST_OWNER, OrganizationError } from './errors.js';
 export {
   InvitationRevoked,

@@ -4,6 +4,9 @@ import type { Application, ServiceProvider } from '../kernel/application.js';
 import { Mailer } from '../mail/mailer.js';
 import { AuditLog } from '../observability/audit/audit-log.js';
 import { OrganizationAuditController } from './audit/organization-audit-controller.js';
+import { OrganizationBilling } from './billing/organization-billing.js';
+import { registerOrganizationBilling } from './billing/register-billing.js';
+import type { SeatOptions } from './billing/seat-sync.js';
 import { useOrganizationCredentials } from './credentials/organization-credentials.js';
 import { InvitationController } from './invitation-controller.js';
 import { Invitations } from './invitations.js';
@@ -18,6 +21,8 @@ export interface OrganizationsOptions {
   invitationDays?: number;
   /** Extends the permission table: `(roles) => roles.grant('admin', 'keys.create')`. */
   roles?: (roles: OrganizationRoles) => void;
+  /** Per-seat plans (with `billingProvider()` registered first): see docs/organizations.md#billing. */
+  seats?: SeatOptions;
 }
 
 /**
@@ -39,7 +44,21 @@ export function organizationsProvider(options: OrganizationsOptions = {}): Servi
       options.roles?.(roles);
       container
         .instance(OrganizationRoles, roles)
-        .singleton(Organizations, () => new Organizations({ db, roles, events, clock }))
+        .singleton(
+          Organizations,
+          (c) =>
+            new Organizations({
+              db,
+              roles,
+              events,
+              clock,
+              // With billing on, deleting an organization cancels its subscriptions first.
+              refuseDeletion: (id) =>
+                c.has(OrganizationBilling)
+                  ? c.make(OrganizationBilling).cancelBeforeDeletion(id)
+                  : Promise.resolve(undefined),
+            }),
+        )
         .singleton(
           Invitations,
           (c) =>
@@ -58,6 +77,7 @@ export function organizationsProvider(options: OrganizationsOptions = {}): Servi
       // With oauth: clients, API keys and personal access tokens may belong to an organization.
       if (app.providers.some((p) => p.name === 'oauth'))
         useOrganizationCredentials(app, () => container.make(Organizations));
+      registerOrganizationBilling(app, options.seats);
 
       router.controllers
         .register(OrganizationsController, 'Organizations/OrganizationsController')

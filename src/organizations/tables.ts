@@ -47,6 +47,10 @@ export interface OrganizationInvitationsTable {
   created_at: Timestamp;
 }
 
-export type OrganizationRow = Selectable<OrganizationsTable>;
+/** An organization as the membership pages show it (its billing columns are billing's: `billing/`). */
+export type OrganizationRow = Pick<
+  Selectable<OrganizationsTable>,
+  'id' | 'name' | 'created_at' | 'updated_at'
+>;
 export type MemberRow = Selectable<OrganizationMembersTable>;
 export type InvitationRow = Selectable<OrganizationInvitationsTable>;

@@ -13,6 +13,8 @@ const catalog = planCatalog({
 
 const subscription = (plan: string): SubscriptionRecord => ({
   id: 1,
+  billableType: 'user',
+  billableId: 1,
   userId: 1,
   name: 'default',
   providerId: 'sub_1',

@@ -57,6 +57,7 @@ export function plansProvider(): ServiceProvider {
         .alias('plan', (...names) => requirePlan(names, plans.catalog, resolver()))
         .alias('entitled', (...features) => requireFeature(features, plans.catalog, resolver()));
       app.events.listen(SubscriptionChanged, (e) => {
+        if (e.userId === undefined) return;
         resolver().forget(e.userId);
         if (container.has(PlanBroadcast)) container.make(PlanBroadcast).publish(e.userId);
       });

@@ -123,7 +123,14 @@ export const braintreeHarness: EditionHarness = {
           })),
       subscription: async (id) => {
         const s = sandbox.store.subscriptions.get(id);
-        return s ? { plan: s.planId, quantity: null, status: s.status } : null;
+        return s
+          ? {
+              plan: s.planId,
+              quantity: null,
+              status: s.status,
+              addOns: Object.fromEntries(s.addOns.map((a) => [a.id, a.quantity])),
+            }
+          : null;
       },
       // What the Control Panel's edit does; no notification is sent for it.
       resumeAtProvider: async (id) => {

@@ -110,7 +110,13 @@ export interface EditionSandbox {
   /** Money the provider collected or tried to collect from a customer, oldest first, in minor units. */
   payments(customerId: string): Promise<Array<{ amount: number; succeeded: boolean }>>;
   /** The subscription at the provider: plan, quantity, and whether it is trialing/cancelled. */
-  subscription(id: string): Promise<{ plan: string; quantity: number | null; status: string } | null>;
+  subscription(id: string): Promise<{
+    plan: string;
+    quantity: number | null;
+    status: string;
+    /** Braintree: the add-ons and their quantities. */
+    addOns?: Record<string, number>;
+  } | null>;
   /**
    * Lifts a cancellation at period end at the provider itself (its dashboard), bypassing the app:
    * Stripe `cancel_at_period_end: false`; Braintree unlimited billing cycles again.

@@ -19,6 +19,7 @@ export async function scanTrialsEnding(app: Application): Promise<number> {
     .where('trial_ends_at', '>', now.toISOString())
     .where('trial_ends_at', '<=', until.toISOString())
     .where('ends_at', 'is', null)
+    .where('user_id', 'is not', null)
     .where('status', 'not in', ['canceled', 'incomplete', 'incomplete_expired'])
     .execute();
   const notifications = app.container.make(Notifications);
@@ -28,7 +29,7 @@ export async function scanTrialsEnding(app: Application): Promise<number> {
     const plan = row.stripe_plan ?? row.braintree_plan ?? '';
     await notifications.handle(
       'trial-ending',
-      new TrialWillEnd(row.user_id, subscription, plan, row.trial_ends_at),
+      new TrialWillEnd(row.user_id ?? undefined, subscription, plan, row.trial_ends_at),
     );
   }
   return rows.length;

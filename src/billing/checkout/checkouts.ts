@@ -4,7 +4,7 @@ import { ConfigKey, LoggerKey } from '../../core/keys.js';
 import type { Logger } from '../../core/logger.js';
 import { DbKey } from '../../database/keys.js';
 import type { Database } from '../../database/types.js';
-import type { BillableUser } from '../billable-user.js';
+import { type BillableModel, refOf } from '../billable-user.js';
 import { currency } from '../currencies.js';
 import { Customers } from '../customers/customers.js';
 import { BillingError } from '../errors.js';
@@ -91,7 +91,7 @@ export class Checkouts {
 
   /** `newSubscription(name, plan).checkout(options)`: a session in subscription mode. */
   async subscription(
-    owner: BillableUser,
+    owner: BillableModel,
     options: NewSubscriptionOptions,
     checkout: CheckoutOptions,
   ): Promise<CheckoutSession> {
@@ -117,7 +117,7 @@ export class Checkouts {
 
   /** `user.checkout(prices, options)`: a one-off payment for catalog prices. */
   async payment(
-    owner: BillableUser,
+    owner: BillableModel,
     prices: CheckoutPrices,
     checkout: CheckoutOptions,
   ): Promise<CheckoutSession> {
@@ -132,7 +132,7 @@ export class Checkouts {
 
   /** `user.checkoutCharge(amount, name, options)`: a one-off payment of an amount (minor units). */
   async charge(
-    owner: BillableUser,
+    owner: BillableModel,
     amount: number,
     name: string,
     quantity: number,
@@ -153,7 +153,7 @@ export class Checkouts {
   }
 
   /** The customer portal's address for this user, coming back to `returnUrl`. */
-  async portalUrl(owner: BillableUser, returnUrl: string): Promise<string> {
+  async portalUrl(owner: BillableModel, returnUrl: string): Promise<string> {
     this.supported('The billing portal');
     const customerId = await this.customers.createOrUpdate(owner, null);
     const session = await this.gateway.createBillingPortalSession!({ customerId, returnUrl });
@@ -165,13 +165,13 @@ export class Checkouts {
    * local row — stored here if the webhook has not stored it yet (the same idempotent step, so the
    * two together make one row). Another user's session is `checkout_session_not_found`.
    */
-  async complete(owner: BillableUser, sessionId: string): Promise<CompletedCheckout> {
+  async complete(owner: BillableModel, sessionId: string): Promise<CompletedCheckout> {
     this.supported('Checkout');
     const session = sessionId ? await this.gateway.findCheckoutSession!(sessionId) : null;
     const customerId = this.customers.idOf(owner);
     if (
       !session ||
-      session.clientReferenceId !== String(owner.id) ||
+      session.clientReferenceId !== Customers.referenceOf(owner) ||
       !customerId ||
       session.customerId !== customerId
     )
@@ -202,7 +202,7 @@ export class Checkouts {
   }
 
   private async start(
-    owner: BillableUser,
+    owner: BillableModel,
     operation: string,
     checkout: CheckoutOptions,
     what: Pick<
@@ -212,7 +212,7 @@ export class Checkouts {
   ): Promise<CheckoutSession> {
     if (!checkout?.successUrl) throw new TypeError('checkout() needs { successUrl }');
     const { requestKey, ...rest } = checkout;
-    return this.requestKeys.once(owner.id, requestKey, {
+    return this.requestKeys.once(refOf(owner), requestKey, {
       operation,
       params: { what, rest },
       run: async (key) => {
@@ -222,7 +222,7 @@ export class Checkouts {
           customerId,
           successUrl: checkout.successUrl,
           cancelUrl: checkout.cancelUrl ?? null,
-          clientReferenceId: String(owner.id),
+          clientReferenceId: Customers.referenceOf(owner),
           metadata: checkout.metadata ?? {},
           idempotencyKey: `${key}-checkout`,
         });

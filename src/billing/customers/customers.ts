@@ -1,25 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import { type User, Users } from '../billable-user.js';
+import { BillableStores } from '../billable-stores.js';
+import { type BillableOwner, refOf } from '../billable-user.js';
 import { BillingLock } from '../billing-lock.js';
 import { BillingError } from '../errors.js';
 import { type GatewayCustomer, type PaymentGateway, PaymentGatewayKey } from '../gateway/payment-gateway.js';
 
-/** The user as a customer at the provider: its id column and its default payment method. */
+/**
+ * A billable owner (a user, an organization) as a customer at the provider: its id column and its
+ * default payment method, written through the owner type's `BillableStore`.
+ */
 export class Customers {
-  static inject = [PaymentGatewayKey, Users, BillingLock] as const;
+  static inject = [PaymentGatewayKey, BillableStores, BillingLock] as const;
 
   constructor(
     private readonly gateway: PaymentGateway,
-    private readonly users: Users,
+    private readonly stores: BillableStores,
     private readonly lock: BillingLock,
   ) {}
 
   /** The customer id, or undefined before the first subscription or card. */
-  idOf(user: User): string | undefined {
+  idOf(user: BillableOwner): string | undefined {
     return user[this.gateway.capabilities.columns.customerId] ?? undefined;
   }
 
-  idOrFail(user: User): string {
+  idOrFail(user: BillableOwner): string {
     const id = this.idOf(user);
     if (!id) throw BillingError.customerMissing();
     return id;
@@ -32,12 +36,12 @@ export class Customers {
    * so concurrent calls (two requests, two instances) make one customer and reuse it.
    */
   createOrUpdate(
-    user: User,
+    user: BillableOwner,
     token: string | null,
     details: Record<string, unknown> = {},
     idempotencyKey = `tollgate-customer-${randomUUID()}`,
   ): Promise<string> {
-    return this.lock.forUser(user.id, async () => {
+    return this.lock.forOwner(refOf(user), async () => {
       const existing = await this.freshId(user);
       if (existing) {
         if (token) await this.updateCard(user, token, `${idempotencyKey}-card`);
@@ -56,24 +60,47 @@ export class Customers {
   }
 
   /**
-   * The user with that id, if it is the provider's customer `customerId` (what a Checkout Session
-   * names: the user it was started for and the customer that paid). Anyone else: undefined.
+   * The owner a Checkout Session's reference names (`7` for user 7, `organization:3`), if it is the
+   * provider's customer `customerId` (the owner it was started for and the customer that paid).
+   * Anyone else: undefined.
    */
-  async userFor(userId: number, customerId: string | null): Promise<User | undefined> {
-    if (!Number.isSafeInteger(userId) || !customerId) return undefined;
-    const user = await this.users.find(userId);
-    return user && this.idOf(user) === customerId ? user : undefined;
+  async ownerFor(reference: string | null, customerId: string | null): Promise<BillableOwner | undefined> {
+    const match = /^(?:([a-z][a-z0-9_-]*):)?(\d{1,15})$/.exec(reference ?? '');
+    if (!match || !customerId) return undefined;
+    const owner = await this.stores.find({ type: match[1] ?? 'user', id: Number(match[2]) });
+    return owner && this.idOf(owner) === customerId ? owner : undefined;
+  }
+
+  /** What a Checkout Session carries to name its owner (`ownerFor` reads it back). */
+  static referenceOf(owner: Pick<BillableOwner, 'id' | 'billableType'>): string {
+    const { type, id } = refOf(owner);
+    return type === 'user' ? String(id) : `${type}:${id}`;
+  }
+
+  /** The owner (of any billable type) whose customer id is `customerId`, if any. */
+  async ownerOfCustomer(customerId: string): Promise<BillableOwner | undefined> {
+    const ref = await this.stores.ownerOfCustomer(this.gateway.capabilities.columns.customerId, customerId);
+    return ref && this.stores.find(ref);
+  }
+
+  /** The owner as stored now (the store of its type), or undefined once deleted. */
+  fresh(owner: BillableOwner): Promise<BillableOwner | undefined> {
+    return this.stores.find(refOf(owner));
   }
 
   /**
    * The card a Checkout payment used becomes the default payment method when the user has none
    * yet (Checkout sets it on the subscription only), so a later `create()` or renewal finds it.
    */
-  async adoptCard(user: User, paymentMethodId: string | null, idempotencyKey: string): Promise<void> {
+  async adoptCard(
+    user: BillableOwner,
+    paymentMethodId: string | null,
+    idempotencyKey: string,
+  ): Promise<void> {
     if (!paymentMethodId) return;
     // Under the lock, read again: the webhook and the customer's return may both get here.
-    await this.lock.forUser(user.id, async () => {
-      const fresh = (await this.users.find(user.id)) ?? user;
+    await this.lock.forOwner(refOf(user), async () => {
+      const fresh = (await this.fresh(user)) ?? user;
       if (fresh.card_brand || fresh.paypal_email) return;
       await this.updateCard(user, paymentMethodId, idempotencyKey);
     });
@@ -83,8 +110,12 @@ export class Customers {
    * Makes `token` the default payment method and stores its brand and last four digits, under the
    * user's billing lock (a charge or a subscription change in flight bills the card it started with).
    */
-  updateCard(user: User, token: string, idempotencyKey = `tollgate-card-${randomUUID()}`): Promise<void> {
-    return this.lock.forUser(user.id, async () => {
+  updateCard(
+    user: BillableOwner,
+    token: string,
+    idempotencyKey = `tollgate-card-${randomUUID()}`,
+  ): Promise<void> {
+    return this.lock.forOwner(refOf(user), async () => {
       const customer = await this.gateway.updatePaymentMethod(this.idOrFail(user), token, idempotencyKey);
       await this.store(user, customer);
     });
@@ -95,7 +126,7 @@ export class Customers {
    * user — fetched, so a late or repeated `customer.updated` or payment-method webhook never
    * stores an older card. Returns false when the user has no customer or the provider has none.
    */
-  async refreshCard(user: User): Promise<boolean> {
+  async refreshCard(user: BillableOwner): Promise<boolean> {
     const id = this.idOf(user);
     const customer = id ? await this.gateway.findCustomer(id) : null;
     if (!customer) return false;
@@ -104,16 +135,16 @@ export class Customers {
   }
 
   /** The customer id as the database has it now (another request may have just created it). */
-  private async freshId(user: User): Promise<string | undefined> {
+  private async freshId(user: BillableOwner): Promise<string | undefined> {
     const column = this.gateway.capabilities.columns.customerId;
-    const id = (await this.users.find(user.id))?.[column] ?? this.idOf(user);
+    const id = (await this.fresh(user))?.[column] ?? this.idOf(user);
     if (id && id !== user[column]) user.fill({ [column]: id });
     return id ?? undefined;
   }
 
-  private async store(user: User, customer: GatewayCustomer): Promise<void> {
+  private async store(user: BillableOwner, customer: GatewayCustomer): Promise<void> {
     const { capabilities } = this.gateway;
-    await this.users.update(user, {
+    await this.stores.of(refOf(user).type).update(user, {
       [capabilities.columns.customerId]: customer.id,
       card_brand: customer.cardBrand,
       card_last_four: customer.cardLastFour,

@@ -93,6 +93,12 @@ export interface PaymentGateway {
   reportUsage?(report: UsageReport): Promise<void>;
 
   /**
+   * Sets how many of add-on `addOn` a subscription bills from now on (Braintree, which has no
+   * quantities: a seat add-on); 0 removes it. The subscription as it is afterwards.
+   */
+  setAddOnQuantity?(subscriptionId: string, addOn: string, quantity: number): Promise<GatewaySubscription>;
+
+  /**
    * Hosted pages (an edition with `capabilities.supportsHostedCheckout`): a Checkout Session the
    * customer pays on, the session as it is now (what a completed one made), and a customer portal
    * session whose `url` the customer is sent to.

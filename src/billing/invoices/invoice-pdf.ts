@@ -19,8 +19,8 @@ export interface InvoicePdfOptions {
   phone?: string;
   url?: string;
   vatId?: string;
-  /** Customer name and e-mail for the "Bill to" block. */
-  customer?: { name?: string; email?: string };
+  /** Who is billed, for the "Bill to" block: name and e-mail, and a tax id and address when given. */
+  customer?: { name?: string; email?: string; taxId?: string; address?: string[] };
   /** Uncompressed content streams: readable text in the raw PDF (tests, debugging). */
   compress?: boolean;
 }
@@ -58,6 +58,8 @@ export function renderInvoicePdf(invoice: Invoice, options: InvoicePdfOptions): 
       `Bill to: ${[options.customer.name, options.customer.email].filter(Boolean).join(' <')}${options.customer.email && options.customer.name ? '>' : ''}`,
     );
   }
+  for (const line of options.customer?.address ?? []) doc.text(`         ${line}`);
+  if (options.customer?.taxId) doc.text(`Customer tax id: ${options.customer.taxId}`);
   if (options.paymentMethod) doc.text(`Payment method: ${options.paymentMethod}`);
   doc.moveDown();
 

@@ -1,6 +1,6 @@
 import type { TollgateConfig } from '../../core/config.js';
 import { ConfigKey } from '../../core/keys.js';
-import type { BillableUser } from '../billable-user.js';
+import { type BillableModel, refOf } from '../billable-user.js';
 import { currency } from '../currencies.js';
 import { Customers } from '../customers/customers.js';
 import { BillingError } from '../errors.js';
@@ -30,12 +30,12 @@ export class Invoices {
 
   /** A one-off charge in the edition's amount unit; no tax (the spec applies tax to subscriptions only). */
   async charge(
-    user: BillableUser,
+    user: BillableModel,
     amount: number,
     { requestKey, ...options }: Record<string, unknown> = {},
   ): Promise<ChargeResponse> {
     this.checkAmount(amount);
-    return this.requestKeys.once(user.id, requestKey, {
+    return this.requestKeys.once(refOf(user), requestKey, {
       operation: 'charge',
       params: { amount, options },
       run: (key) =>
@@ -52,14 +52,14 @@ export class Invoices {
 
   /** Invoice item + invoice + payment. A failed payment throws, with the open invoice's id on the error. */
   async invoiceFor(
-    user: BillableUser,
+    user: BillableModel,
     description: string,
     amount: number,
     { requestKey, ...options }: Record<string, unknown> = {},
   ): Promise<Invoice> {
     this.checkAmount(amount);
     const customerId = this.customers.idOrFail(user);
-    const invoice = await this.requestKeys.once(user.id, requestKey, {
+    const invoice = await this.requestKeys.once(refOf(user), requestKey, {
       operation: 'invoice-for',
       params: { description, amount, options },
       run: (key) =>
@@ -76,26 +76,26 @@ export class Invoices {
     return this.wrap(invoice);
   }
 
-  async list(user: BillableUser, includePending: boolean): Promise<Invoice[]> {
+  async list(user: BillableModel, includePending: boolean): Promise<Invoice[]> {
     const id = this.customers.idOf(user);
     if (!id) return [];
     return (await this.gateway.invoices(id, { includePending })).map(this.wrap);
   }
 
-  async find(user: BillableUser, id: string): Promise<Invoice | undefined> {
+  async find(user: BillableModel, id: string): Promise<Invoice | undefined> {
     const customerId = this.customers.idOf(user);
     if (!customerId) return undefined;
     const invoice = await this.gateway.findInvoice(customerId, id);
     return invoice ? this.wrap(invoice) : undefined;
   }
 
-  async findOrFail(user: BillableUser, id: string): Promise<Invoice> {
+  async findOrFail(user: BillableModel, id: string): Promise<Invoice> {
     const invoice = await this.find(user, id);
     if (!invoice) throw BillingError.invoiceNotFound(id);
     return invoice;
   }
 
-  async upcoming(user: BillableUser, subscriptionId?: string): Promise<Invoice | undefined> {
+  async upcoming(user: BillableModel, subscriptionId?: string): Promise<Invoice | undefined> {
     const customerId = this.customers.idOf(user);
     if (!customerId) return undefined;
     const invoice = await this.gateway.upcomingInvoice(customerId, subscriptionId);
@@ -103,7 +103,7 @@ export class Invoices {
   }
 
   /** The PDF; what `options` leaves out comes from `billing.seller`, the app and the user. */
-  async download(user: BillableUser, id: string, options: InvoicePdfOptions = {}): Promise<Response> {
+  async download(user: BillableModel, id: string, options: InvoicePdfOptions = {}): Promise<Response> {
     const invoice = await this.findOrFail(user, id);
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
     return invoicePdfResponse(invoice, { ...invoicePdfDefaults(this.config, user), ...given });

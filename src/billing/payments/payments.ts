@@ -4,7 +4,7 @@ import type { Clock } from '../../core/clock.js';
 import { ClockKey } from '../../core/keys.js';
 import { DbKey } from '../../database/keys.js';
 import type { Database } from '../../database/types.js';
-import type { User } from '../billable-user.js';
+import { type BillableOwner, refOf } from '../billable-user.js';
 import { BillingLock } from '../billing-lock.js';
 import { Customers } from '../customers/customers.js';
 import { BillingError } from '../errors.js';
@@ -48,7 +48,7 @@ export class Payments {
   ) {}
 
   /** A SetupIntent for the user's card form (for the customer, when the user is one). */
-  createSetupIntent(user: User): Promise<GatewaySetupIntent> {
+  createSetupIntent(user: BillableOwner): Promise<GatewaySetupIntent> {
     const create = gatewayMethod(this.gateway, 'createSetupIntent', 'SetupIntents');
     return create({
       customerId: this.customers.idOf(user) ?? null,
@@ -60,7 +60,7 @@ export class Payments {
    * The PaymentMethod a SetupIntent saved, once it succeeded — only the user's own (one made for
    * another customer is not found). Hand it to `create()` or `updateCard()`.
    */
-  async setupIntentPaymentMethod(user: User, id: string): Promise<string | null> {
+  async setupIntentPaymentMethod(user: BillableOwner, id: string): Promise<string | null> {
     const find = gatewayMethod(this.gateway, 'findSetupIntent', 'SetupIntents');
     const intent = await find(id);
     if (!intent || (intent.customerId !== null && intent.customerId !== this.customers.idOf(user)))
@@ -73,7 +73,7 @@ export class Payments {
    * the reason, when it was for a subscription that has ended here (an attempt replaced by
    * subscribing again), so the page offers no confirmation for it.
    */
-  async find(user: User, id: string): Promise<GatewayPayment> {
+  async find(user: BillableOwner, id: string): Promise<GatewayPayment> {
     const find = gatewayMethod(this.gateway, 'findPayment', 'Payment confirmation');
     const customerId = this.customers.idOf(user);
     const payment = customerId ? await find(id) : null;
@@ -90,9 +90,9 @@ export class Payments {
    * here is not paid at all. Under the user's billing lock, so a `create()` that replaces the
    * attempt and this completion run one after the other.
    */
-  complete(user: User, id: string, verification: string): Promise<GatewayPayment> {
+  complete(user: BillableOwner, id: string, verification: string): Promise<GatewayPayment> {
     const complete = gatewayMethod(this.gateway, 'completePayment', 'Completing a payment on the server');
-    return this.lock.forUser(user.id, async () => {
+    return this.lock.forOwner(refOf(user), async () => {
       const found = await this.find(user, id);
       if (found.status === 'canceled') return found;
       const payment = await complete(id, verification);

@@ -13,7 +13,7 @@ import {
 import { providerTime } from '../subscriptions/provider-sync.js';
 import type { SubscriptionRecord } from '../subscriptions/record.js';
 import * as status from '../subscriptions/status.js';
-import { SubscriptionRepository } from '../subscriptions/subscription-repository.js';
+import { ownerOf, SubscriptionRepository } from '../subscriptions/subscription-repository.js';
 import { changesFrom, type Drift, differences, isLiveAtProvider, type ReconcileReport } from './drift.js';
 
 export interface ReconcileOptions {
@@ -157,7 +157,7 @@ export class Reconciler {
    * which replaced that subscription; one still live there (its cancel failed) is cancelled now.
    */
   private sync(record: SubscriptionRecord, sub: GatewaySubscription, replacing?: string): Promise<boolean> {
-    return this.lock.forUser(record.userId, async () => {
+    return this.lock.forOwner(ownerOf(record), async () => {
       const current = await this.repository.find(record.id);
       if (!current) return false;
       // Fetched again: the state as of now, with the provider's time of it (a list has none).
@@ -185,7 +185,7 @@ export class Reconciler {
 
   /** Another live row of the same user and name (the one the customer chose last). */
   private async otherLive(record: SubscriptionRecord): Promise<boolean> {
-    const live = await this.repository.findLive(record.userId, record.name);
+    const live = await this.repository.findLive(ownerOf(record), record.name);
     return live !== undefined && live.id !== record.id;
   }
 
@@ -194,7 +194,7 @@ export class Reconciler {
    * name: cancelled now at the provider (what the customer paid on it is left to a refund).
    */
   private cancelDuplicate(record: SubscriptionRecord, providerId: string): Promise<boolean> {
-    return this.lock.forUser(record.userId, async () => {
+    return this.lock.forOwner(ownerOf(record), async () => {
       const current = await this.repository.find(record.id);
       if (!current || !status.ended(current, this.clock.now()) || !(await this.otherLive(current)))
         return false;
@@ -205,7 +205,7 @@ export class Reconciler {
   }
 
   private endRow(record: SubscriptionRecord): Promise<boolean> {
-    return this.lock.forUser(record.userId, async () => {
+    return this.lock.forOwner(ownerOf(record), async () => {
       await this.repository.update(record.id, {
         endsAt: record.endsAt ?? this.clock.now().toISOString(),
         status: 'canceled',
@@ -222,11 +222,12 @@ export class Reconciler {
   ): Promise<Pick<Drift, 'fixed' | 'unfixed'>> {
     return this.lock.forUser(userId, async () => {
       if ((await this.repository.findByProviderId(sub.id)).length > 0) return { fixed: true };
-      if (await this.repository.findLive(userId, name))
+      if (await this.repository.findLive({ type: 'user', id: userId }, name))
         return { fixed: false, unfixed: `a live subscription "${name}" already exists; cancel one of them` };
       try {
         const record = await this.repository.insert({
-          userId,
+          billableType: 'user',
+          billableId: userId,
           name,
           providerId: sub.id,
           plan: sub.plan,

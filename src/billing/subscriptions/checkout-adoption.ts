@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../database/types.js';
-import type { BillableUser, User } from '../billable-user.js';
+import { type BillableModel, type BillableOwner, refOf } from '../billable-user.js';
 import { Customers } from '../customers/customers.js';
 import {
   type GatewayCheckoutSession,
@@ -21,7 +21,7 @@ const DEFAULT_NAME = 'default';
 export interface CheckoutAdoption {
   session: GatewayCheckoutSession;
   subscription: GatewaySubscription;
-  user: User;
+  user: BillableOwner;
 }
 
 /**
@@ -50,7 +50,7 @@ export class CheckoutAdoptions {
     const session = await this.gateway.findCheckoutSession(sessionId);
     if (!session?.subscription || session.mode !== 'subscription' || session.status !== 'complete')
       return null;
-    const user = await this.customers.userFor(Number(session.clientReferenceId), session.customerId);
+    const user = await this.customers.ownerFor(session.clientReferenceId, session.customerId);
     return user ? { session, subscription: session.subscription, user } : null;
   }
 
@@ -65,12 +65,13 @@ export class CheckoutAdoptions {
   async adoptCheckout(db: Kysely<Database>, adoption: CheckoutAdoption): Promise<Subscription | undefined> {
     const repository = this.repository.using(db);
     const remote = adoption.subscription;
-    const owner = adoption.user as BillableUser;
+    const owner = adoption.user as BillableModel;
     const byId = async () => (await repository.findByProviderId(remote.id))[0];
     const known = await byId();
     if (known) return this.subscriptions.handle(known, owner);
     const inserted = await repository.insertUnlessLive({
-      userId: owner.id,
+      billableType: refOf(owner).type,
+      billableId: owner.id,
       name: remote.name ?? DEFAULT_NAME,
       providerId: remote.id,
       plan: remote.plan,

@@ -7,7 +7,11 @@ import type { SubscriptionStatus } from './provider-status.js';
  */
 export interface SubscriptionRecord {
   readonly id: number;
-  readonly userId: number;
+  /** Who is billed: `user`, or another billable model's type (`organization`). */
+  readonly billableType: string;
+  readonly billableId: number;
+  /** The owner's id when the owner is a user; null for any other billable model. */
+  readonly userId: number | null;
   readonly name: string;
   /** The subscription's id at the payment provider. */
   readonly providerId: string;
@@ -36,7 +40,7 @@ export interface SubscriptionRecord {
  */
 export type NewSubscription = Omit<
   SubscriptionRecord,
-  'id' | 'endsAt' | 'providerUpdatedAt' | 'pastDueSince' | 'createdAt' | 'updatedAt'
+  'id' | 'userId' | 'endsAt' | 'providerUpdatedAt' | 'pastDueSince' | 'createdAt' | 'updatedAt'
 > & { readonly providerUpdatedAt?: string | null };
 
 /** What an operation changes on a stored subscription (`updatedAt` always moves). */

@@ -1,4 +1,4 @@
-import type { BillableUser } from '../billable-user.js';
+import type { BillableModel } from '../billable-user.js';
 import type { CheckoutOptions, CheckoutSession, Checkouts } from '../checkout/checkouts.js';
 import type { Subscription } from './subscription.js';
 import type { NewSubscriptionOptions, Subscriptions } from './subscriptions.js';
@@ -13,7 +13,7 @@ export class SubscriptionBuilder {
   readonly #options: NewSubscriptionOptions;
 
   constructor(
-    private readonly owner: BillableUser,
+    private readonly owner: BillableModel,
     private readonly subscriptions: Subscriptions,
     name: string,
     plan: string,

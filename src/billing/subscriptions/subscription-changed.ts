@@ -1,12 +1,16 @@
+import type { BillableRef } from '../billable-user.js';
+
 /**
  * A subscription row was written (created, swapped, cancelled, resumed, synced from the provider):
- * dispatched after the write, so caches of what the user is subscribed to can forget it.
+ * dispatched after the write, so caches of what the owner is subscribed to can forget it.
  */
 export class SubscriptionChanged {
   constructor(
-    readonly userId: number,
+    /** The user billed; undefined when the owner is another billable model (`owner` names it). */
+    readonly userId: number | undefined,
     readonly subscriptionId: number,
     /** The plan the row now holds (the provider's plan id). */
     readonly plan: string,
+    readonly owner: BillableRef = { type: 'user', id: userId ?? 0 },
   ) {}
 }

@@ -1,4 +1,5 @@
 import type { EventDispatcher } from '../../core/events.js';
+import type { BillableRef } from '../billable-user.js';
 import type { SubscriptionRecord } from './record.js';
 
 /**
@@ -7,7 +8,8 @@ import type { SubscriptionRecord } from './record.js';
  */
 export class TrialWillEnd {
   constructor(
-    readonly userId: number,
+    /** The user billed; undefined when the owner is another billable model. */
+    readonly userId: number | undefined,
     /** The provider's subscription id. */
     readonly subscriptionId: string,
     readonly plan: string,
@@ -22,13 +24,15 @@ export class TrialWillEnd {
  */
 export class SubscriptionCancelled {
   constructor(
-    readonly userId: number,
+    /** The user billed; undefined when the owner is another billable model (`owner` names it). */
+    readonly userId: number | undefined,
     /** The provider's subscription id. */
     readonly subscriptionId: string,
     readonly plan: string,
     /** ISO 8601: when access ends (now, or the end of the grace period). */
     readonly endsAt: string,
     readonly by: 'user' | 'provider',
+    readonly owner: BillableRef = { type: 'user', id: userId ?? 0 },
   ) {}
 }
 
@@ -40,6 +44,9 @@ export async function announceCancelled(
 ): Promise<void> {
   if (record.endsAt === null) return;
   await events?.dispatch(
-    new SubscriptionCancelled(record.userId, record.providerId, record.plan, record.endsAt, by),
+    new SubscriptionCancelled(record.userId ?? undefined, record.providerId, record.plan, record.endsAt, by, {
+      type: record.billableType,
+      id: record.billableId,
+    }),
   );
 }

@@ -5,6 +5,7 @@ import { ClockKey, EventsKey } from '../../core/keys.js';
 import { DbKey } from '../../database/keys.js';
 import { isPostgres } from '../../database/schema.js';
 import type { Database } from '../../database/types.js';
+import type { BillableRef } from '../billable-user.js';
 import type { EditionColumns } from '../gateway/capabilities.js';
 import { type PaymentGateway, PaymentGatewayKey } from '../gateway/payment-gateway.js';
 import type { SubscriptionRow, SubscriptionsTable } from '../tables.js';
@@ -60,7 +61,9 @@ export class SubscriptionRepository {
   private newRow(subscription: NewSubscription) {
     const now = this.clock.now().toISOString();
     return {
-      user_id: subscription.userId,
+      user_id: subscription.billableType === 'user' ? subscription.billableId : null,
+      billable_type: subscription.billableType,
+      billable_id: subscription.billableId,
       name: subscription.name,
       stripe_id: null,
       stripe_plan: null,
@@ -81,11 +84,13 @@ export class SubscriptionRepository {
   }
 
   /** The newest subscription of that name (a user may re-subscribe after one ended). */
-  async findByName(userId: number, name: string): Promise<SubscriptionRecord | undefined> {
+  async findByName(owner: BillableRef | number, name: string): Promise<SubscriptionRecord | undefined> {
+    const { type, id } = asRef(owner);
     const row = await this.db
       .selectFrom('subscriptions')
       .selectAll()
-      .where('user_id', '=', userId)
+      .where('billable_type', '=', type)
+      .where('billable_id', '=', id)
       .where('name', '=', name)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
@@ -99,11 +104,12 @@ export class SubscriptionRepository {
   }
 
   /** The live (not cancelled) row of that name: at most one, by the partial unique index. */
-  async findLive(userId: number, name: string): Promise<SubscriptionRecord | undefined> {
+  async findLive(owner: BillableRef, name: string): Promise<SubscriptionRecord | undefined> {
     const row = await this.db
       .selectFrom('subscriptions')
       .selectAll()
-      .where('user_id', '=', userId)
+      .where('billable_type', '=', owner.type)
+      .where('billable_id', '=', owner.id)
       .where('name', '=', name)
       .where('ends_at', 'is', null)
       .executeTakeFirst();
@@ -117,6 +123,7 @@ export class SubscriptionRepository {
       .selectFrom('subscriptions')
       .select('user_id')
       .distinct()
+      .where('billable_type', '=', 'user')
       .where('name', '=', name)
       .where(this.#columns.subscriptionPlan, 'in', [...plans])
       .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now.toISOString())]))
@@ -127,10 +134,16 @@ export class SubscriptionRepository {
 
   /** Newest first. */
   async forUser(userId: number): Promise<SubscriptionRecord[]> {
+    return this.forOwner({ type: 'user', id: userId });
+  }
+
+  /** Newest first. */
+  async forOwner(owner: BillableRef): Promise<SubscriptionRecord[]> {
     const rows = await this.db
       .selectFrom('subscriptions')
       .selectAll()
-      .where('user_id', '=', userId)
+      .where('billable_type', '=', owner.type)
+      .where('billable_id', '=', owner.id)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
@@ -205,14 +218,18 @@ export class SubscriptionRepository {
    * upgrade or a downgrade takes effect at the next request.
    */
   private async changed(record: SubscriptionRecord): Promise<SubscriptionRecord> {
-    await this.events?.dispatch(new SubscriptionChanged(record.userId, record.id, record.plan));
+    await this.events?.dispatch(
+      new SubscriptionChanged(record.userId ?? undefined, record.id, record.plan, ownerOf(record)),
+    );
     return record;
   }
 
   private toRecord(row: SubscriptionRow): SubscriptionRecord {
     return {
       id: row.id,
-      userId: row.user_id,
+      billableType: row.billable_type,
+      billableId: row.billable_id,
+      userId: row.billable_type === 'user' ? row.billable_id : null,
       name: row.name,
       providerId: row[this.#columns.subscriptionId] ?? '',
       plan: row[this.#columns.subscriptionPlan] ?? '',
@@ -245,6 +262,16 @@ export class SubscriptionRepository {
     if (changes.providerUpdatedAt !== undefined) values.provider_updated_at = changes.providerUpdatedAt;
     return values;
   }
+}
+
+/** A user's id stands for the user (the plan resolver asks by user id). */
+function asRef(owner: BillableRef | number): BillableRef {
+  return typeof owner === 'number' ? { type: 'user', id: owner } : owner;
+}
+
+/** Who a record bills. */
+export function ownerOf(record: Pick<SubscriptionRecord, 'billableType' | 'billableId'>): BillableRef {
+  return { type: record.billableType, id: record.billableId };
 }
 
 /** An API answer is as fresh as the second it came in (webhook event times have whole seconds). */

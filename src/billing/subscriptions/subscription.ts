@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock.js';
-import type { BillableUser } from '../billable-user.js';
+import type { BillableModel } from '../billable-user.js';
 import type { EditionColumns } from '../gateway/capabilities.js';
 import type { GatewaySubscription } from '../gateway/payment-gateway.js';
 import type { SubscriptionRow } from '../tables.js';
@@ -11,16 +11,21 @@ import * as status from './status.js';
 export interface SubscriptionOperations {
   swap(record: SubscriptionRecord, plan: string): Promise<SubscriptionRecord>;
   updateQuantity(record: SubscriptionRecord, quantity: number): Promise<SubscriptionRecord>;
+  updateSeats(
+    record: SubscriptionRecord,
+    seats: () => Promise<number>,
+    addOn?: string,
+  ): Promise<SubscriptionRecord>;
   cancel(record: SubscriptionRecord): Promise<SubscriptionRecord>;
   cancelNow(record: SubscriptionRecord): Promise<SubscriptionRecord>;
   resume(record: SubscriptionRecord): Promise<SubscriptionRecord>;
-  syncTaxPercentage(record: SubscriptionRecord, owner: BillableUser): Promise<SubscriptionRecord>;
+  syncTaxPercentage(record: SubscriptionRecord, owner: BillableModel): Promise<SubscriptionRecord>;
   asProviderSubscription(record: SubscriptionRecord): Promise<GatewaySubscription>;
 }
 
 /** Everything a Subscription needs, given when it is made. */
 export interface SubscriptionContext {
-  readonly owner: BillableUser;
+  readonly owner: BillableModel;
   readonly clock: Clock;
   /** The edition's columns, for the row-shaped attributes (`stripe_id`, `braintree_plan`, …). */
   readonly columns: EditionColumns;
@@ -54,8 +59,15 @@ export class Subscription implements SubscriptionRow {
   get id(): number {
     return this.#record.id;
   }
-  get user_id(): number {
+  get user_id(): number | null {
     return this.#record.userId;
+  }
+  /** `user`, or the billable model that owns it (`organization`). */
+  get billable_type(): string {
+    return this.#record.billableType;
+  }
+  get billable_id(): number {
+    return this.#record.billableId;
   }
   get name(): string {
     return this.#record.name;
@@ -148,6 +160,20 @@ export class Subscription implements SubscriptionRow {
     return this.#hold(await this.#context.operations.updateQuantity(this.#record, quantity));
   }
 
+  /**
+   * Bills `seats` seats (a per-seat plan: an organization's members). `seats` may be a function,
+   * called under the owner's billing lock, so of two changes at once the later counts last and the
+   * provider ends up with the true count. Editions with quantities set the quantity (the provider
+   * prorates); others (Braintree) bill the plan as the first seat and `addOn` for each other seat.
+   */
+  async updateSeats(
+    seats: number | (() => Promise<number>),
+    options: { addOn?: string } = {},
+  ): Promise<this> {
+    const count = typeof seats === 'number' ? () => Promise.resolve(seats) : seats;
+    return this.#hold(await this.#context.operations.updateSeats(this.#record, count, options.addOn));
+  }
+
   /** Ends the trial at the next `swap` (which then bills at once). Not saved by itself, as in Cashier. */
   skipTrial(): this {
     return this.#hold({ ...this.#record, trialEndsAt: null });
@@ -179,12 +205,24 @@ export class Subscription implements SubscriptionRow {
   }
 
   toJSON(): SubscriptionRow {
-    const { id, user_id, name, stripe_id, stripe_plan, braintree_id, braintree_plan } = this;
+    const {
+      id,
+      user_id,
+      billable_type,
+      billable_id,
+      name,
+      stripe_id,
+      stripe_plan,
+      braintree_id,
+      braintree_plan,
+    } = this;
     const { quantity, trial_ends_at, ends_at, status, provider_updated_at, past_due_since } = this;
     const { created_at, updated_at } = this;
     return {
       id,
       user_id,
+      billable_type,
+      billable_id,
       name,
       stripe_id,
       stripe_plan,

@@ -4,7 +4,7 @@ import type { TollgateConfig } from '../../core/config.js';
 import type { EventDispatcher } from '../../core/events.js';
 import { ClockKey, ConfigKey, EventsKey } from '../../core/keys.js';
 import { isUniqueViolation } from '../../database/errors.js';
-import type { BillableUser } from '../billable-user.js';
+import { type BillableModel, type BillableRef, refOf } from '../billable-user.js';
 import { BillingLock } from '../billing-lock.js';
 import { Customers } from '../customers/customers.js';
 import { BillingError, IncompletePayment } from '../errors.js';
@@ -22,7 +22,7 @@ import { isoOrNull, type SubscriptionRecord, type SubscriptionUpdate } from './r
 import * as status from './status.js';
 import { Subscription, type SubscriptionOperations } from './subscription.js';
 import { announceCancelled } from './subscription-lifecycle.js';
-import { SubscriptionRepository } from './subscription-repository.js';
+import { ownerOf, SubscriptionRepository } from './subscription-repository.js';
 
 export interface NewSubscriptionOptions {
   name: string;
@@ -68,7 +68,7 @@ export class Subscriptions implements SubscriptionOperations {
   }
 
   /** The handle for `owner`'s subscription. */
-  handle(record: SubscriptionRecord, owner: BillableUser): Subscription {
+  handle(record: SubscriptionRecord, owner: BillableModel): Subscription {
     return new Subscription(record, {
       owner,
       clock: this.clock,
@@ -78,13 +78,13 @@ export class Subscriptions implements SubscriptionOperations {
     });
   }
 
-  async find(owner: BillableUser, name: string): Promise<Subscription | undefined> {
-    const record = await this.repository.findByName(owner.id, name);
+  async find(owner: BillableModel, name: string): Promise<Subscription | undefined> {
+    const record = await this.repository.findByName(refOf(owner), name);
     return record ? this.handle(record, owner) : undefined;
   }
 
-  async all(owner: BillableUser): Promise<Subscription[]> {
-    return (await this.repository.forUser(owner.id)).map((record) => this.handle(record, owner));
+  async all(owner: BillableModel): Promise<Subscription[]> {
+    return (await this.repository.forOwner(refOf(owner))).map((record) => this.handle(record, owner));
   }
 
   /**
@@ -92,7 +92,7 @@ export class Subscriptions implements SubscriptionOperations {
    * under the user's billing lock, once per `details.requestKey` (see `RequestKeys`).
    */
   async create(
-    owner: BillableUser,
+    owner: BillableModel,
     options: NewSubscriptionOptions,
     token: string | null,
     details: Record<string, unknown>,
@@ -101,7 +101,7 @@ export class Subscriptions implements SubscriptionOperations {
     this.checkQuantity(options.quantity);
     const taxPercentage = validateTaxPercentage(owner.taxPercentage());
     let pending: GatewayPayment | undefined;
-    const sub = await this.requestKeys.once(owner.id, requestKey, {
+    const sub = await this.requestKeys.once(refOf(owner), requestKey, {
       operation: `subscription.create:${options.name}`,
       params: { options, token, customerDetails },
       run: async (key) => {
@@ -122,7 +122,7 @@ export class Subscriptions implements SubscriptionOperations {
   }
 
   private async createNow(
-    owner: BillableUser,
+    owner: BillableModel,
     options: NewSubscriptionOptions,
     token: string | null,
     details: Record<string, unknown>,
@@ -130,7 +130,7 @@ export class Subscriptions implements SubscriptionOperations {
     key: string,
   ): Promise<{ subscription: Subscription; pendingPayment?: GatewayPayment }> {
     // One live subscription per (user, name): checked here, enforced by the partial unique index.
-    const live = await this.repository.findLive(owner.id, options.name);
+    const live = await this.repository.findLive(refOf(owner), options.name);
     if (live && !status.awaitsFirstPayment(live)) throw BillingError.subscriptionExists(options.name);
     // One whose first payment was never authenticated is given up for the new attempt.
     if (live) await this.abandon(live);
@@ -153,7 +153,8 @@ export class Subscriptions implements SubscriptionOperations {
     });
     const record = await this.repository
       .insert({
-        userId: owner.id,
+        billableType: refOf(owner).type,
+        billableId: owner.id,
         name: options.name,
         providerId: remote.id,
         plan: remote.plan,
@@ -242,6 +243,26 @@ export class Subscriptions implements SubscriptionOperations {
     return updated;
   }
 
+  /** See `Subscription.updateSeats`: the count is taken under the owner's lock, then set if it changed. */
+  updateSeats(
+    record: SubscriptionRecord,
+    seats: () => Promise<number>,
+    addOn?: string,
+  ): Promise<SubscriptionRecord> {
+    return this.locked(record, async (current) => {
+      if (status.ended(current, this.clock.now())) return current;
+      const count = await seats();
+      this.checkQuantity(count, true);
+      if (this.caps.supportsQuantities)
+        return current.quantity === count ? current : this.updateQuantityNow(current, count);
+      const set = this.gateway.setAddOnQuantity;
+      if (!addOn || typeof set !== 'function')
+        throw BillingError.unsupportedByEdition('Seats without an add-on', this.caps.edition);
+      const remote = await set.call(this.gateway, current.providerId, addOn, count - 1);
+      return this.repository.update(current.id, this.answered(remote));
+    });
+  }
+
   async cancel(record: SubscriptionRecord): Promise<SubscriptionRecord> {
     return this.cancelled(await this.locked(record, (current) => this.cancelAtPeriodEnd(current)), 'user');
   }
@@ -278,15 +299,17 @@ export class Subscriptions implements SubscriptionOperations {
   }
 
   /**
-   * Cancels every subscription of the user that is not over yet, at the provider, now (the account
-   * is closing); returns the records it ended. Each runs under the user's billing lock on the row as
-   * saved, so two calls at once cancel each at the provider once: the second finds it ended.
+   * Cancels every subscription of the owner (a user's id, or any billable by type and id) that is
+   * not over yet, at the provider, now (the account or organization is closing); returns the
+   * records it ended. Each runs under the owner's billing lock on the row as saved, so two calls at
+   * once cancel each at the provider once: the second finds it ended.
    */
-  async cancelAllNow(userId: number): Promise<SubscriptionRecord[]> {
+  async cancelAllNow(owner: BillableRef | number): Promise<SubscriptionRecord[]> {
+    const ref = typeof owner === 'number' ? { type: 'user', id: owner } : owner;
     const ended: SubscriptionRecord[] = [];
-    for (const record of await this.repository.forUser(userId)) {
+    for (const record of await this.repository.forOwner(ref)) {
       // Read again under the lock: another call may have ended it, or deleted it with its user.
-      const result = await this.lock.forUser(userId, async () => {
+      const result = await this.lock.forOwner(ref, async () => {
         const current = await this.repository.find(record.id);
         return current && !status.ended(current, this.clock.now())
           ? this.cancelImmediately(current)
@@ -329,7 +352,7 @@ export class Subscriptions implements SubscriptionOperations {
     });
   }
 
-  syncTaxPercentage(record: SubscriptionRecord, owner: BillableUser): Promise<SubscriptionRecord> {
+  syncTaxPercentage(record: SubscriptionRecord, owner: BillableModel): Promise<SubscriptionRecord> {
     const taxPercentage = validateTaxPercentage(owner.taxPercentage());
     return this.locked(record, async (current) => {
       await this.gateway.updateSubscription(current.providerId, {
@@ -350,7 +373,7 @@ export class Subscriptions implements SubscriptionOperations {
     record: SubscriptionRecord,
     change: (current: SubscriptionRecord) => Promise<SubscriptionRecord>,
   ): Promise<SubscriptionRecord> {
-    return this.lock.forUser(record.userId, async () => {
+    return this.lock.forOwner(ownerOf(record), async () => {
       const saved = await this.repository.find(record.id);
       if (!saved) return change(record);
       return change(record.trialEndsAt === null ? { ...saved, trialEndsAt: null } : saved);
@@ -377,9 +400,9 @@ export class Subscriptions implements SubscriptionOperations {
     };
   }
 
-  private checkQuantity(quantity: number): void {
+  private checkQuantity(quantity: number, seats = false): void {
     if (!Number.isInteger(quantity) || quantity < 1) throw BillingError.invalidQuantity(quantity);
-    if (quantity !== 1 && !this.caps.supportsQuantities) {
+    if (quantity !== 1 && !this.caps.supportsQuantities && !seats) {
       throw BillingError.unsupportedByEdition('Subscription quantities', this.caps.edition);
     }
   }

@@ -11,17 +11,16 @@ export interface CardRefreshDeps {
 
 /**
  * Copies the provider customer's current default payment method (fetched, so a late or repeated
- * event applies what is true now) to its user, if the customer is one of ours.
+ * event applies what is true now) to its owner (a user, an organization), if the customer is ours.
  */
 export async function refreshCardOf(
   customerId: string | null | undefined,
   deps: CardRefreshDeps,
 ): Promise<void> {
-  const { payments, users, customers } = deps;
-  if (!customerId || !payments || !users || !customers) return;
-  const userId = await payments.userIdOf(customerId);
-  const user = userId === undefined ? undefined : await users.find(userId);
-  if (user) await customers.refreshCard(user);
+  const { customers } = deps;
+  if (!customerId || !customers) return;
+  const owner = await customers.ownerOfCustomer(customerId);
+  if (owner) await customers.refreshCard(owner);
 }
 
 /** `refreshCardOf` as an injectable service, for a webhook controller to take as one dependency. */

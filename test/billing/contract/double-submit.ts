@@ -78,6 +78,7 @@ export function doubleSubmitCases(ctx: ContractContext): void {
       const user = await newUser();
       const row = {
         user_id: user.id,
+        billable_id: user.id,
         name: 'main',
         quantity: 1,
         created_at: '2026-01-01T00:00:00.000Z',

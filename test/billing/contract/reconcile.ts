@@ -96,7 +96,8 @@ export function reconcileCases(ctx: ContractContext): void {
         .where('id', '=', sub.id)
         .execute();
       const ghost = await repository().insert({
-        userId: user.id,
+        billableType: 'user',
+        billableId: user.id,
         name: 'extra',
         providerId: 'gone_123',
         plan: plans.monthly.id,

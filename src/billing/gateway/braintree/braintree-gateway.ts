@@ -168,6 +168,19 @@ export class BraintreePaymentGateway implements PaymentGateway {
     return this.#subscriptions.change(id, changes);
   }
 
+  async setAddOnQuantity(id: string, addOn: string, quantity: number): Promise<GatewaySubscription> {
+    const sub = await this.#subscriptions.find(id);
+    const existing = (sub.addOns ?? []).find((m) => m.id === addOn);
+    if (quantity === (existing?.quantity ?? 0)) return mapSubscription(sub);
+    const addOns =
+      quantity === 0
+        ? { remove: [addOn] }
+        : existing
+          ? { update: [{ existingId: addOn, quantity }] }
+          : { add: [{ inheritedFromId: addOn, quantity, neverExpires: true }] };
+    return mapSubscription(await this.#subscriptions.update(id, { addOns }));
+  }
+
   cancelSubscription(id: string, options: { atPeriodEnd: boolean }): Promise<GatewaySubscription> {
     return this.#subscriptions.cancel(id, options.atPeriodEnd);
   }

@@ -60,7 +60,9 @@ export class BraintreeWebhookController extends WebhookController {
     if (!event.subscriptionId) return;
     const record = await this.subscriptions.providerUpdates.findByProviderId(event.subscriptionId);
     const reference = notification.subscription?.transactions?.[0]?.id ?? event.id;
-    await this.dispatcher?.dispatch(new PaymentFailed(record?.userId, reference, event.subscriptionId));
+    await this.dispatcher?.dispatch(
+      new PaymentFailed(record?.userId ?? undefined, reference, event.subscriptionId),
+    );
   }
 
   /** A renewal was charged: `InvoicePaid` with its transaction (Braintree's invoice). */
@@ -71,7 +73,9 @@ export class BraintreeWebhookController extends WebhookController {
     const transaction = notification.subscription?.transactions?.[0]?.id;
     if (!event.subscriptionId || !transaction) return;
     const record = await this.subscriptions.providerUpdates.findByProviderId(event.subscriptionId);
-    await this.dispatcher?.dispatch(new InvoicePaid(record?.userId, transaction, event.subscriptionId));
+    await this.dispatcher?.dispatch(
+      new InvoicePaid(record?.userId ?? undefined, transaction, event.subscriptionId),
+    );
   }
 
   async handlePaymentMethodRevokedByCustomer(notification: BtNotification): Promise<void> {

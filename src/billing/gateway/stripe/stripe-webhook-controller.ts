@@ -131,7 +131,7 @@ export class StripeWebhookController extends WebhookController {
     if (!record || !subscription.trial_end) return;
     const trialEndsAt = new Date(subscription.trial_end * 1000).toISOString();
     await this.dispatcher?.dispatch(
-      new TrialWillEnd(record.userId, subscription.id, record.plan, trialEndsAt),
+      new TrialWillEnd(record.userId ?? undefined, subscription.id, record.plan, trialEndsAt),
     );
   }
 
