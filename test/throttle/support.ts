@@ -10,6 +10,7 @@ import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/logger.js';
 import { Application, type ServiceProvider } from '../../src/kernel/application.js';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
+import { RateLimits } from '../../src/rate-limits/rate-limits.js';
 import { tokenIn } from '../auth/browser.js';
 import { CookieJar } from '../support/cookie-jar.js';
 import { createTestDatabase } from '../support/database.js';
@@ -61,6 +62,9 @@ export async function serveInstances(
     if (i === 0) await app.migrate();
     await options.setup?.(app);
     await app.boot();
+    // Boot waits 2 s for Redis and then counts in the database meanwhile (by design); on a loaded
+    // machine the connection can take longer, and these tests are about where the counts live.
+    if (process.env.REDIS_URL) await app.container.make(RateLimits).start(30_000);
     apps.push(app);
   }
   await apps[0]!.container.make(Users).create(ADA);
