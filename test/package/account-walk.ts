@@ -35,8 +35,9 @@ const accountPage = async (browser: Browser) => browser.get('/account');
 const formToken = async (browser: Browser) => tokenIn(await (await accountPage(browser)).text());
 
 /**
- * A person's account, from sign-up to a changed address, against a running service with the
- * accounts module and `MAIL_URL` pointing at `mailbox`: every link comes from a received mail.
+ * A person's account, from sign-up through a changed address to its deletion, against a running
+ * service with the accounts module and `MAIL_URL` pointing at `mailbox`: every link comes from a
+ * received mail.
  */
 export async function walkAccountFlows(base: string, mailbox: Mailbox): Promise<void> {
   const email = 'grace@example.com';
@@ -111,5 +112,16 @@ export async function walkAccountFlows(base: string, mailbox: Mailbox): Promise<
   expect([confirmed.status, confirmed.headers.get('location')]).toEqual([303, '/account']);
   expect(await (await accountPage(laptop)).text()).toContain(`<strong>${newEmail}</strong> (verified)`);
   await mailbox.waitFor(email, (mail) => /e-mail address was changed/.test(mail.subject ?? ''));
-  await logIn(base, newEmail, NEW_PASSWORD);
+  const current = await logIn(base, newEmail, NEW_PASSWORD);
+
+  // Deleting the account: the password confirms it, the browser is signed out, a last mail goes to
+  // the address, and the account no longer signs in.
+  const deleted = await current.post('/account/delete', {
+    _token: await formToken(current),
+    current_password: NEW_PASSWORD,
+  });
+  expect([deleted.status, deleted.headers.get('location')]).toEqual([303, '/login']);
+  await mailbox.waitFor(newEmail, (mail) => /account was deleted/.test(mail.subject ?? ''));
+  expect((await accountPage(current)).status).toBe(302);
+  await expect(logIn(base, newEmail, NEW_PASSWORD)).rejects.toThrow('login failed: 422');
 }

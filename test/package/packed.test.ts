@@ -262,7 +262,7 @@ describe('the packed package, installed in an empty folder', () => {
     expect(await (await browser.get('/dashboard')).text()).toContain('You are subscribed');
   });
 
-  it('verifies a sign-up, resets a password, changes the e-mail address and ends sessions, every link from a received mail', async () => {
+  it('verifies a sign-up, resets a password, changes the e-mail address, ends sessions and deletes the account, every link from a received mail', async () => {
     await walkAccountFlows(base, mailbox);
   });
 });
