@@ -15,7 +15,8 @@ const Scripts: FC = () => (
 );
 
 /** Where the passkey script reports a refusal. */
-const PasskeyAlert: FC = () => <p class="flash flash-error" id="passkey-error" role="alert" hidden />;
+// Styled as a flash only once the script fills it: a hidden `.flash` would be one more on every page.
+const PasskeyAlert: FC = () => <p id="passkey-error" role="alert" hidden />;
 
 /** Below the login form: "Sign in with a passkey" (shown by the script: a passkey needs JavaScript). */
 export const PasskeyLoginSection: FC<{ csrfToken: string }> = () => (

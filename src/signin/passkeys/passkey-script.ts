@@ -29,7 +29,16 @@ function show(error) {
   if (error && (error.name === 'NotAllowedError' || error.name === 'AbortError')) return;
   if (error && error.code === 'ERROR_CEREMONY_ABORTED') return;
   box.textContent = error instanceof Error ? error.message : String(error);
+  box.className = 'flash flash-error';
   box.hidden = false;
+}
+
+// Autofill is offered, not asked for: where the browser cannot offer it (a host that is an IP
+// address is no valid relying party), the page says nothing; a refusal after a pick is shown.
+function showPicked(error) {
+  if (error && (error.code === 'ERROR_INVALID_DOMAIN' || error.code === 'ERROR_INVALID_RP_ID')) return;
+  if (error && error.name === 'SecurityError') return;
+  show(error);
 }
 
 async function signIn(autofill) {
@@ -59,7 +68,7 @@ if (browserSupportsWebAuthn()) {
     });
   }
   if (document.querySelector('input[autocomplete~="webauthn"]')) {
-    browserSupportsWebAuthnAutofill().then((yes) => (yes ? signIn(true).catch(show) : undefined));
+    browserSupportsWebAuthnAutofill().then((yes) => (yes ? signIn(true).catch(showPicked) : undefined));
   }
 }
 `;
