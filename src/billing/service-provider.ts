@@ -6,6 +6,7 @@ import { BillableStores } from './billable-stores.js';
 import { BillingLock } from './billing-lock.js';
 import { checkCatalogAmounts } from './catalog-amounts.js';
 import { countPayments } from './count-payments.js';
+import { countWebhooks } from './count-webhooks.js';
 import { Customers } from './customers/customers.js';
 import { userBillableStore } from './customers/user-store.js';
 import { allowCardFormSources } from './gateway/content-security.js';
@@ -90,6 +91,7 @@ export function billingProvider(options: BillingProviderOptions = {}): ServicePr
       }
       auditBillingEvents(app);
       countPayments(app);
+      countWebhooks(app);
     },
   };
 }

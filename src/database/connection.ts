@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type SqliteDatabase, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { createPrivateFile } from '../core/private-files.js';
 import { tracedDialect } from './traced-dialect.js';
@@ -35,7 +35,12 @@ export interface PoolUsage {
   idle: number;
   /** Queries waiting for a connection. */
   waiting: number;
+  /** Checkouts since start that had to wait for a connection (all were busy), and the seconds they waited. */
+  waits: number;
+  waitedSeconds: number;
 }
+
+const POOL_SIZE = 10;
 
 export interface ConnectOptions {
   /** Told when the server drops a PostgreSQL connection (a restart, a failover, a killed backend). */
@@ -45,7 +50,7 @@ export interface ConnectOptions {
 /** One Kysely connection from a URL. SQLite runs in WAL mode with foreign keys on. */
 export function connect(url: string, options: ConnectOptions = {}): Connection {
   if (engineOf(url) === 'postgres') {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
     const lost = (err: Error) => options.onConnectionLost?.(err);
     // A client whose connection the server ends emits 'error': an idle one through the pool, a
     // checked-out one only on itself — unhandled, either would crash the process. The query it
@@ -53,8 +58,20 @@ export function connect(url: string, options: ConnectOptions = {}): Connection {
     // for the next request.
     pool.on('error', lost);
     pool.on('connect', (client) => client.on('error', lost));
-    const db = new Kysely<Database>({ dialect: tracedDialect(new PostgresDialect({ pool }), 'postgresql') });
-    const poolUsage = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    const waits = { count: 0, seconds: 0 };
+    const db = new Kysely<Database>({
+      dialect: tracedDialect(
+        new PostgresDialect({ pool: countingWaits(pool, POOL_SIZE, waits) }),
+        'postgresql',
+      ),
+    });
+    const poolUsage = () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      waits: waits.count,
+      waitedSeconds: waits.seconds,
+    });
     return { db, engine: 'postgres', files: [], poolUsage, close: () => db.destroy() };
   }
   const path = sqlitePath(url);
@@ -74,6 +91,26 @@ export function connect(url: string, options: ConnectOptions = {}): Connection {
   });
   const files = path === ':memory:' ? [] : [path, `${path}-wal`, `${path}-shm`];
   return { db, engine: 'sqlite', files, close: () => db.destroy() };
+}
+
+/**
+ * The pool as Kysely uses it, counting the checkouts that wait for a busy connection: those queued
+ * behind more callers than there are idle connections and room for new ones.
+ */
+function countingWaits(pool: pg.Pool, max: number, waits: { count: number; seconds: number }): PostgresPool {
+  return {
+    connect() {
+      const free = pool.idleCount + max - pool.totalCount;
+      const checkout = pool.connect();
+      if (pool.waitingCount <= free) return checkout;
+      waits.count++;
+      const start = performance.now();
+      return checkout.finally(() => {
+        waits.seconds += (performance.now() - start) / 1000;
+      });
+    },
+    end: () => pool.end(),
+  };
 }
 
 const STATEMENT_CACHE_SIZE = 500;

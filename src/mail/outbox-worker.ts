@@ -27,6 +27,8 @@ export class OutboxWorker {
   #stopped = false;
   /** A wake not yet followed by a drain: `stop()` sends those mails (a CLI command exits at once). */
   #woken = false;
+  /** Sends the server refused since start (metrics read it when scraped). */
+  refusals = 0;
 
   constructor(private readonly options: OutboxWorkerOptions) {}
 
@@ -100,6 +102,7 @@ export class OutboxWorker {
         () => transport.send(this.#outgoing(row)),
       );
     } catch (err) {
+      this.refusals++;
       const message = err instanceof Error ? err.message : String(err);
       const last = row.attempts >= config.maxAttempts;
       const wait = Math.min(config.backoffSeconds * 2 ** (row.attempts - 1), config.maxBackoffSeconds);

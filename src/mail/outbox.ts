@@ -138,6 +138,17 @@ export class Outbox {
       .where('status', '=', 'sending');
   }
 
+  /** How many mails wait in each state other than `sent` (`held`, `pending`, `sending`, `failed`). */
+  async depth(): Promise<Partial<Record<OutboxRow['status'], number>>> {
+    const rows = await this.db
+      .selectFrom('mail_outbox')
+      .select(['status', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('status', '!=', 'sent')
+      .groupBy('status')
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
+  }
+
   find(id: number): Promise<OutboxRow | undefined> {
     return this.db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirst();
   }

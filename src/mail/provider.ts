@@ -1,5 +1,6 @@
 import type { Application, ServiceProvider } from '../kernel/application.js';
 import { senderOf } from './config.js';
+import { countMail } from './count-mail.js';
 import { Mailer } from './mailer.js';
 import { mailMigrations } from './migrations.js';
 import { Outbox } from './outbox.js';
@@ -63,6 +64,7 @@ function createMailer(app: Application): Mailer {
       await transport.close?.();
     });
   }
+  countMail(app, outbox, worker);
   const heldAt = (id: number) =>
     config.app.env === 'production' ? `tollgate mail:outbox --id ${id}` : context.url(`/dev/mail/${id}`);
   return new Mailer({ outbox, worker, context, clock, logger, heldAt });

@@ -72,6 +72,24 @@ export class Metrics {
           this.set({ state: 'waiting' }, usage.waiting);
         },
       });
+      new Counter({
+        name: 'tollgate_db_pool_waits_total',
+        help: 'PostgreSQL queries that had to wait for a pool connection (all were busy).',
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc(app.poolUsage()!.waits);
+        },
+      });
+      new Counter({
+        name: 'tollgate_db_pool_wait_seconds_total',
+        help: 'Seconds PostgreSQL queries waited for a pool connection, in all.',
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc(app.poolUsage()!.waitedSeconds);
+        },
+      });
     }
   }
 

@@ -46,7 +46,8 @@ const allowed: Record<string, readonly string[]> = {
   oauth: [...foundation, 'auth'],
   billing: ['core', 'database', 'http', 'views', 'kernel', 'observability', 'auth'],
   plans: [...foundation, 'auth', 'oauth', 'billing'],
-  mail: ['core', 'database', 'http', 'views', 'kernel'],
+  // Above observability, which it reports its outbox and failed sends to.
+  mail: ['core', 'database', 'http', 'views', 'kernel', 'observability'],
   accounts: [...foundation, 'auth', 'oauth', 'billing', 'mail'],
   // Beside accounts, not on it: members sign in through auth, invitations go through mail.
   organizations: [...foundation, 'auth', 'oauth', 'billing', 'mail'],

@@ -99,7 +99,7 @@ describe(`audited subscription and payment events, webhook-driven ones once per 
     return parseExposition(await res.text());
   };
 
-  it('tollgate_payments_total moves by exactly the payment webhooks handled, not by redeliveries', async () => {
+  it('tollgate_payments_total moves by exactly the payment webhooks handled, not by redeliveries; every webhook request is counted by type and outcome, with its lag', async () => {
     const before = await scrape();
     const from = sandbox.deliveries().length;
     const users = t.app.container.make(Users);
@@ -130,8 +130,28 @@ describe(`audited subscription and payment events, webhook-driven ones once per 
     expect(
       (await fetch(`${server.url}${stripeHarness.webhook.path}`, { method: 'POST', body, headers })).status,
     ).toBe(200);
+    const unsigned = await fetch(`${server.url}${stripeHarness.webhook.path}`, { method: 'POST', body });
+    expect(unsigned.status).toBe(400);
 
     const after = await scrape();
+    const movedBy = (name: string, labels: Record<string, string> = {}) =>
+      sampleValue(after, name, labels) - sampleValue(before, name, labels);
+    const EVENTS = 'tollgate_billing_webhook_events_total';
+    const sum = (samples: Sample[]) =>
+      samples.filter((s) => s.name === EVENTS).reduce((total, s) => total + s.value, 0);
+    // Every request the sandbox made that reached the service, the redelivery and the unsigned one.
+    const received = delivered.filter((d) => d.status !== null);
+    expect(sum(after) - sum(before)).toBe(received.length + 2);
+    const ofType = (type: string) => received.filter((d) => d.type === type).length;
+    expect(movedBy(EVENTS, { type: 'invoice.payment_succeeded', outcome: 'handled' })).toBe(2);
+    expect(movedBy(EVENTS, { type: 'invoice.payment_succeeded', outcome: 'duplicate' })).toBe(
+      ofType('invoice.payment_succeeded') - 2 + 1,
+    );
+    expect(movedBy(EVENTS, { type: '', outcome: 'refused' })).toBe(1);
+    const LAG = 'tollgate_billing_webhook_lag_seconds';
+    expect(movedBy(`${LAG}_count`)).toBe(received.length + 1);
+    // The redelivered payment is three days old; the sandbox delivered the others on its own clock (this one).
+    expect(movedBy(`${LAG}_bucket`, { le: '86400' })).toBe(received.length);
     const moved = (outcome: string) =>
       sampleValue(after, 'tollgate_payments_total', { outcome }) -
       sampleValue(before, 'tollgate_payments_total', { outcome });

@@ -1,26 +1,48 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentUser } from '../../src/auth/context.js';
+import { defineMail, html } from '../../src/mail/index.js';
+import { Mailer } from '../../src/mail/mailer.js';
+import { mailProvider } from '../../src/mail/provider.js';
+import { AuditLog } from '../../src/observability/audit/audit-log.js';
 import { listenForMetrics } from '../../src/observability/metrics-server.js';
 import { observabilityProvider } from '../../src/observability/provider.js';
 import { RateLimits } from '../../src/rate-limits/rate-limits.js';
 import { ADA, type OAuthTestApp, oauthApp, tokenRequest } from '../oauth/support.js';
 import { createTestApp } from '../support/app.js';
 import { freePort } from '../support/free-port.js';
+import { type Mailbox, startMailbox } from '../support/mailbox.js';
 import { parseExposition, type Sample, sampleValue } from './scrape.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const TOKEN = 'scrape-me-0123456789';
 const DURATION = 'http_server_request_duration_seconds_count';
 
+const hello = defineMail<{ name: string }>({
+  name: 'hello',
+  subject: (d) => `Hello ${d.name}`,
+  text: (d) => `Hello ${d.name}`,
+  html: (d) => html`<p>Hello ${d.name}</p>`,
+});
+
 describe(`GET /metrics (${engine})`, () => {
   let t: OAuthTestApp;
   let service: { id: string; secret: string };
   let password: { id: string; secret: string };
+  let mailbox: Mailbox;
 
   beforeAll(async () => {
+    mailbox = await startMailbox();
     t = await oauthApp({
       providers: [observabilityProvider()],
-      config: { observability: { metrics: { token: TOKEN } } },
+      modules: [mailProvider()],
+      config: {
+        observability: { metrics: { token: TOKEN } },
+        // Polling off: the test drains the outbox when it means to.
+        mail: { url: mailbox.url, worker: { pollMs: 0 } },
+      },
       setup(app) {
+        app.router.get('/api/me', (c) => c.json({ id: currentUser(c)?.id })).middleware('auth:api');
         const burst = app.container
           .make(RateLimits)
           .define('test.burst', { points: 2, durationSeconds: 600 });
@@ -34,7 +56,10 @@ describe(`GET /metrics (${engine})`, () => {
     const p = await t.createClient({ password: true });
     password = { id: p.client.id, secret: p.plainSecret! };
   });
-  afterAll(async () => t?.stop());
+  afterAll(async () => {
+    await t?.stop();
+    await mailbox?.close();
+  });
 
   const scrape = async (): Promise<Sample[]> => {
     const res = await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -43,7 +68,46 @@ describe(`GET /metrics (${engine})`, () => {
     return parseExposition(await res.text());
   };
 
+  const accessToken = async () => {
+    const res = await tokenRequest(t, {
+      grant_type: 'password',
+      client_id: password.id,
+      client_secret: password.secret,
+      username: ADA.email,
+      password: ADA.password,
+    });
+    return ((await res.json()) as { access_token: string }).access_token;
+  };
+  const me = (authorization?: string) =>
+    fetch(`${t.url}/api/me`, {
+      headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) },
+    }).then((r) => r.status);
+
+  it.runIf(engine === 'postgres')(
+    'counts the queries that waited for a pool connection: 30 at once on 10 connections, 20 waits',
+    async () => {
+      // Nothing of the setup may hold a connection meanwhile.
+      await t.app.container.make(AuditLog).flush();
+      const before = await scrape();
+      await Promise.all(Array.from({ length: 30 }, () => sql`select pg_sleep(0.05)`.execute(t.app.db)));
+      const after = await scrape();
+      const moved = (name: string) => sampleValue(after, name) - sampleValue(before, name);
+      expect(moved('tollgate_db_pool_waits_total')).toBe(20);
+      // Each of the 20 waited for at least one sleep to end.
+      expect(moved('tollgate_db_pool_wait_seconds_total')).toBeGreaterThanOrEqual(20 * 0.04);
+    },
+  );
+
   it('counters move by exactly what a scripted mix of requests sent', async () => {
+    // Tokens for the guard's checks, got before counting (they are tokens issued too).
+    const [valid, revoked, expired] = await Promise.all([accessToken(), accessToken(), accessToken()]);
+    const revocation = await fetch(`${t.url}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: revoked, client_id: password.id, client_secret: password.secret }),
+    });
+    expect(revocation.status).toBe(200);
+    const mailer = t.app.container.make(Mailer);
     const before = await scrape();
     const grant = (fields: Record<string, string>) => tokenRequest(t, fields).then((r) => r.status);
     const clientCredentials = {
@@ -73,6 +137,25 @@ describe(`GET /metrics (${engine})`, () => {
     for (let i = 0; i < 5; i++) burst.push((await fetch(`${t.url}/burst`)).status);
     expect(burst).toEqual([200, 200, 429, 429, 429]);
 
+    // The guard: a token verified, then reused twice (cached); garbage; none; revoked; expired.
+    const checks = [];
+    for (const header of [`Bearer ${valid}`, `Bearer ${valid}`, `Bearer ${valid}`, 'Bearer not-a-token'])
+      checks.push(await me(header));
+    checks.push(await me(), await me(`Bearer ${revoked}`));
+    t.clock.advanceDays(366);
+    try {
+      checks.push(await me(`Bearer ${expired}`));
+    } finally {
+      t.clock.advanceDays(-366);
+    }
+    expect(checks).toEqual([200, 200, 200, 401, 401, 401, 401]);
+
+    // Mail: three sent, the first refused once (it waits for its retry), one queued and not sent yet.
+    mailbox.refuseNext(1);
+    for (const name of ['a', 'b', 'c']) await mailer.send(hello, `${name}@example.com`, { name });
+    await mailer.drain();
+    await mailer.send(hello, 'd@example.com', { name: 'd' }, { db: t.app.db });
+
     const after = await scrape();
     const moved = (name: string, labels: Record<string, string> = {}) =>
       sampleValue(after, name, labels) - sampleValue(before, name, labels);
@@ -99,6 +182,11 @@ describe(`GET /metrics (${engine})`, () => {
     });
     expect([moved(DURATION, burstRoute('200')), moved(DURATION, burstRoute('429'))]).toEqual([2, 3]);
     expect(moved('tollgate_rate_limit_refusals_total', { limit: 'test.burst' })).toBe(3);
+    const verifications = (outcome: string) => moved('tollgate_oauth_token_verifications_total', { outcome });
+    expect(['valid', 'invalid', 'missing', 'revoked', 'expired'].map(verifications)).toEqual([3, 1, 1, 1, 1]);
+    expect(moved('tollgate_mail_send_failures_total')).toBe(1);
+    const depth = (state: string) => sampleValue(after, 'tollgate_mail_outbox_depth', { state });
+    expect(['pending', 'sending', 'failed'].map(depth)).toEqual([2, 0, 0]);
     // The scrape before this one is the only /metrics request in between.
     expect(
       moved(DURATION, {

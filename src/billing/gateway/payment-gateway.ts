@@ -375,6 +375,8 @@ export interface WebhookEvent {
   id: string;
   /** `invoice.payment_succeeded` (Stripe) or `subscription_charged_unsuccessfully` (Braintree). */
   name: string;
+  /** When the provider created the event (Stripe's `created`, Braintree's `timestamp`): the webhook lag's start. */
+  createdAt?: Date;
   /** What the handler receives: the event as an object (Stripe) or the parsed notification (Braintree). */
   payload: unknown;
   /** The provider subscription this event is about, if any (default handlers cancel it). */

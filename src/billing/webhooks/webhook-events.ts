@@ -4,6 +4,7 @@ import { ClockKey } from '../../core/keys.js';
 import { isUniqueViolation } from '../../database/errors.js';
 import { DbKey } from '../../database/keys.js';
 import type { Database } from '../../database/types.js';
+import type { ProcessedWebhook, WebhookObserver } from './webhook-outcome.js';
 
 /** The claim was rolled back because the event's subscription has no row here yet. */
 class NotKnownYet extends Error {}
@@ -19,6 +20,8 @@ export type ClaimOutcome = 'claimed' | 'duplicate' | 'unknown';
  */
 export class WebhookEvents {
   static inject = [DbKey, ClockKey] as const;
+  /** Told of every webhook request once it is answered; an observer must not throw. */
+  readonly observers: WebhookObserver[] = [];
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -68,6 +71,10 @@ export class WebhookEvents {
       if (isUniqueViolation(err)) return 'duplicate';
       throw err;
     }
+  }
+
+  processed(webhook: ProcessedWebhook): void {
+    for (const observe of this.observers) observe(webhook);
   }
 
   async release(provider: string, eventId: string): Promise<void> {

@@ -8,6 +8,7 @@ import type { PaymentGateway, SubscriptionSync, WebhookEvent } from '../gateway/
 import type { CheckoutAdoption, CheckoutAdoptions } from '../subscriptions/checkout-adoption.js';
 import type { ProviderUpdates } from '../subscriptions/provider-updates.js';
 import type { ClaimOutcome, WebhookEvents } from './webhook-events.js';
+import { processedWebhook } from './webhook-outcome.js';
 
 export type WebhookHandler = (payload: unknown, event: WebhookEvent) => unknown;
 
@@ -179,13 +180,16 @@ export function runWebhookSteps(
   const edition = parts.gateway.capabilities.edition;
   return traced('billing webhook', { attributes: { 'tollgate.payment.provider': edition } }, async (span) => {
     const delivery = { c, handler: undefined, checkout: null } as WebhookDelivery;
+    let threw = true;
     try {
       for (const step of steps) {
         await step(delivery, parts);
-        if (delivery.response !== undefined) return delivery.response;
+        if (delivery.response !== undefined) break;
       }
-      return c.json({ received: true, handled: true });
+      threw = false;
+      return delivery.response ?? c.json({ received: true, handled: true });
     } finally {
+      parts.events.processed(processedWebhook(delivery, threw));
       if (span && delivery.event) {
         span.updateName(`billing webhook ${delivery.event.name}`);
         span.setAttributes({

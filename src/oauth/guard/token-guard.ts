@@ -10,6 +10,7 @@ import { meantForHere } from './resource-audience.js';
 import type { TokenGuardDeps, TokenGuardOptions } from './token-guard-deps.js';
 import { bindsTo, RevocationCache } from './token-states.js';
 import { bindToken, UserResolver } from './user-resolver.js';
+import { VerificationOutcomes } from './verification-outcomes.js';
 import type { VerifiedToken } from './verified-token.js';
 import { type VerifiedEntry, VerifiedTokenCache } from './verified-tokens.js';
 
@@ -28,6 +29,8 @@ export class TokenGuard {
   readonly verified: VerifiedTokenCache;
   readonly revocations: RevocationCache;
   readonly users: UserResolver;
+  /** How each credential check ended (`tollgate_oauth_token_verifications_total`). */
+  readonly outcomes = new VerificationOutcomes();
   /** The injected clock in milliseconds (`millis`). */
   readonly #now: () => number;
   readonly #dpop: DpopBinding;
@@ -51,12 +54,13 @@ export class TokenGuard {
    */
   user = (c: Context, header = requestHeader(c, 'authorization')): User | Promise<User> => {
     if (this.actingAs !== undefined) return this.#acting(c);
-    if (header === undefined) return this.#otherCredential(c, header);
+    if (header === undefined) return this.outcomes.settle(this.#otherCredential(c, header));
     const entry = this.verified.get(header);
     const now = performance.now();
     const user = this.#reusable(c, entry, now) ? this.users.cached(entry, now) : undefined;
-    if (user === undefined) return this.#userOf(c, header);
+    if (user === undefined) return this.outcomes.settle(this.#userOf(c, header));
     c.set('accessToken', touchToken(this.deps.lastUsed, entry!, now));
+    this.outcomes.valid++;
     return user;
   };
 
@@ -66,9 +70,12 @@ export class TokenGuard {
     const header = requestHeader(c, 'authorization');
     const entry = header === undefined ? undefined : this.verified.get(header);
     const now = performance.now();
-    if (this.#reusable(c, entry, now)) return this.#use(c, touchToken(this.deps.lastUsed, entry, now));
-    if (accessTokenOf(header) === undefined) throw refuse('missing');
-    return this.#check(c, header!).then(({ token }) => this.#use(c, token));
+    if (this.#reusable(c, entry, now)) {
+      this.outcomes.valid++;
+      return this.#use(c, touchToken(this.deps.lastUsed, entry, now));
+    }
+    if (accessTokenOf(header) === undefined) return this.outcomes.refuse(refuse('missing'));
+    return this.outcomes.settle(this.#check(c, header!).then(({ token }) => this.#use(c, token)));
   }
 
   /**

@@ -340,6 +340,7 @@ export class BraintreePaymentGateway implements PaymentGateway {
     return {
       id: notificationId(payload),
       name: notification.kind,
+      createdAt: new Date(notification.timestamp),
       payload: notification,
       subscriptionId: notification.subscription?.id ?? null,
       sync: sync && replacedBy ? { ...sync, replacedBy } : sync,

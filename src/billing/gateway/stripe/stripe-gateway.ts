@@ -359,6 +359,7 @@ export class StripePaymentGateway implements PaymentGateway {
     return {
       id: event.id,
       name: event.type,
+      createdAt: new Date(event.created * 1000),
       payload: event,
       subscriptionId,
       sync: subscriptionSyncOf(event) ?? invoiceSyncOf(event, subscriptionId),
