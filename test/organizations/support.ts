@@ -2,6 +2,7 @@ import { AppUser } from '../../app/user.js';
 import { accountsProvider } from '../../src/accounts/provider.js';
 import { authProvider } from '../../src/auth/provider.js';
 import { UserModelKey, Users } from '../../src/auth/users.js';
+import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
 import type { Application } from '../../src/kernel/application.js';
 import { mailProvider } from '../../src/mail/provider.js';
 import { Clients, currentAccessToken, installKeys, oauthProvider } from '../../src/oauth/index.js';
@@ -9,6 +10,7 @@ import { observabilityProvider } from '../../src/observability/provider.js';
 import { type OrganizationsOptions, organizationsProvider } from '../../src/organizations/provider.js';
 import { Browser, tokenIn } from '../auth/browser.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import type { Engine } from '../support/engines.js';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';
 
 export const PASSWORD = 'correct horse battery';
@@ -54,6 +56,10 @@ export class Member extends Browser {
 export async function organizationsApp(
   options: OrganizationsOptions & {
     setup?: (app: Application) => void;
+    /** Default: the process's one engine (files that do not loop ENGINES). */
+    engine?: Engine;
+    /** Configuration beside the mailbox's. */
+    config?: DeepPartial<TollgateConfig>;
     accounts?: boolean;
     /** Adds oauth (keys installed, a personal access client) and `GET /probe/credential` behind `auth:api`. */
     oauth?: boolean;
@@ -61,7 +67,8 @@ export async function organizationsApp(
 ): Promise<OrganizationsTestApp> {
   const mailbox = await startMailbox();
   const t = await createTestApp({
-    config: { mail: { url: mailbox.url, worker: { pollMs: 100 } } },
+    engine: options.engine,
+    config: { ...options.config, mail: { url: mailbox.url, worker: { pollMs: 100 } } },
     providers: [
       observabilityProvider(),
       authProvider(),

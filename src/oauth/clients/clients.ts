@@ -4,6 +4,7 @@ import { EventDispatcher } from '../../core/events.js';
 import { ClockKey } from '../../core/keys.js';
 import { ClientSecretRotated, ClientUpdated, CredentialCreated } from '../events.js';
 import type { GrantRegistry } from '../grants/registry.js';
+import { OAuthHooks } from '../hooks.js';
 import type { ClientRecord } from '../records.js';
 import { hashSecret, randomSecret } from '../secrets.js';
 import { type ClientChanges, type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
@@ -29,6 +30,8 @@ export interface NewClientInput {
   requirePushedAuthorizationRequests?: boolean;
   /** RFC 9449 §5.2 `dpop_bound_access_tokens`: its token requests must carry a DPoP proof. */
   dpopBoundAccessTokens?: boolean;
+  /** The organization that owns it (then `userId` is null): see `createForOrganization`. */
+  organizationId?: number | null;
 }
 
 export interface CreatedClient {
@@ -39,13 +42,14 @@ export interface CreatedClient {
 
 /** Creates, finds, updates and revokes OAuth clients (Passport's ClientRepository). */
 export class Clients {
-  static inject = [OAuthStoreKey, ClockKey, TokenRevoker, EventDispatcher] as const;
+  static inject = [OAuthStoreKey, ClockKey, TokenRevoker, EventDispatcher, OAuthHooks] as const;
 
   constructor(
     private readonly store: OAuthStore,
     private readonly clock: Clock,
     private readonly revoker: TokenRevoker,
     private readonly events?: EventDispatcher,
+    private readonly hooks = new OAuthHooks(),
   ) {}
 
   /**
@@ -62,6 +66,31 @@ export class Clients {
       return this.create(input, store);
     });
     if (created) await this.announce(created.client);
+    return created;
+  }
+
+  /**
+   * A new client the organization owns, made by `creatorId` (whose role must allow managing the
+   * organization's credentials), unless it already owns `max` live clients (then undefined). The
+   * client belongs to the organization alone: its creator leaving does not end it.
+   */
+  async createForOrganization(
+    input: Omit<NewClientInput, 'userId' | 'organizationId'>,
+    creatorId: number,
+    organizationId: number,
+    max: number,
+  ): Promise<CreatedClient | undefined> {
+    await this.hooks.checkOrganization(creatorId, organizationId, 'manage');
+    const created = await this.store.transaction(async (store) => {
+      await store.clients.lockOrganization(organizationId);
+      if ((await store.clients.forOrganization(organizationId)).length >= max) return undefined;
+      return this.insert({ ...input, userId: null, organizationId }, store);
+    });
+    const client = created?.client;
+    if (client)
+      await this.events?.dispatch(
+        new CredentialCreated('client', client.id, creatorId, client.name, organizationId),
+      );
     return created;
   }
 
@@ -94,6 +123,7 @@ export class Clients {
         resourceServer: input.resourceServer ?? false,
         requirePushedAuthorizationRequests: input.requirePushedAuthorizationRequests ?? false,
         ...(input.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
+        ...(input.organizationId ? { organizationId: input.organizationId } : {}),
       },
       this.clock.now().toISOString(),
     );
@@ -114,6 +144,26 @@ export class Clients {
 
   forUser(userId: number): Promise<ClientRecord[]> {
     return this.store.clients.forUser(userId);
+  }
+
+  /** The organization's live clients, newest first, for a member whose role may `view` them. */
+  async forOrganization(userId: number, organizationId: number): Promise<ClientRecord[]> {
+    await this.hooks.checkOrganization(userId, organizationId, 'view');
+    return this.store.clients.forOrganization(organizationId);
+  }
+
+  /**
+   * The organization's live client, for a member whose role may `manage` its clients; undefined
+   * for a client of another organization or of a user (404 either way).
+   */
+  async findForOrganization(
+    id: string,
+    userId: number,
+    organizationId: number,
+  ): Promise<ClientRecord | undefined> {
+    await this.hooks.checkOrganization(userId, organizationId, 'manage');
+    const client = await this.find(id);
+    return client?.organizationId === organizationId ? client : undefined;
   }
 
   async update(client: ClientRecord, values: ClientChanges): Promise<ClientRecord> {
@@ -175,6 +225,7 @@ export function serializeClient(client: ClientRecord, plainSecret?: string | nul
   return {
     id: client.id,
     user_id: client.userId,
+    organization_id: client.organizationId ?? null,
     name: client.name,
     redirect: client.redirect,
     personal_access_client: client.personalAccessClient,

@@ -7,6 +7,7 @@ import { Clients, type CreatedClient, knownGrantTypes, serializeClient } from '.
 import { GrantRegistry } from '../grants/registry.js';
 import { type ClientRecord, isPublicClient } from '../records.js';
 import { Scopes } from '../scopes.js';
+import { organizationScope } from './organization-scope.js';
 import { type ClientLimits, clientSchema, clientUpdateSchema, secretRotationSchema } from './schemas.js';
 import { validateBody } from './validate.js';
 
@@ -14,7 +15,10 @@ function notFound(): HttpError {
   return new HttpError(404, 'Not Found', { body: { message: 'Not Found' } });
 }
 
-/** `/oauth/clients`: the signed-in user's own clients (Passport's ClientController). */
+/**
+ * `/oauth/clients`: the signed-in user's own clients (Passport's ClientController); with
+ * `?organization_id=`, the organization's clients (as the member's role allows).
+ */
 export class ClientsController {
   static inject = [Clients, Scopes, GrantRegistry, ConfigKey] as const;
   readonly #limits: ClientLimits;
@@ -32,7 +36,12 @@ export class ClientsController {
   }
 
   async index(c: Context): Promise<Response> {
-    const list = await this.clients.forUser(c.get('user')!.id);
+    const userId = c.get('user')!.id;
+    const organizationId = organizationScope(c);
+    const list =
+      organizationId === undefined
+        ? await this.clients.forUser(userId)
+        : await this.clients.forOrganization(userId, organizationId);
     return c.json(list.map((client) => serializeClient(client)));
   }
 
@@ -40,47 +49,68 @@ export class ClientsController {
    * The response is the only time the plain secret is shown.
    */
   async store(c: Context): Promise<Response> {
-    const { client, plainSecret } = await this.createForUser(c.get('user')!.id, await jsonBody(c));
+    const organizationId = organizationScope(c);
+    const body = await jsonBody(c);
+    const { client, plainSecret } = await this.createForUser(c.get('user')!.id, body, organizationId);
     return c.json(serializeClient(client, plainSecret), 201, { 'Cache-Control': 'no-store' });
   }
 
   /**
-   * A new client of `userId` from a request body (the JSON API's, or a form's fields); a 422
-   * `ValidationError` with Laravel's messages otherwise. A user owns at most
-   * `oauth.maxClientsPerUser` clients, also when creates are sent at once.
+   * A new client of `userId` (or, given `organizationId`, of that organization, made by `userId`)
+   * from a request body (the JSON API's, or a form's fields); a 422 `ValidationError` with
+   * Laravel's messages otherwise. A user or an organization owns at most `oauth.maxClientsPerUser`
+   * clients, also when creates are sent at once.
    */
-  async createForUser(userId: number, body: unknown): Promise<CreatedClient> {
+  async createForUser(userId: number, body: unknown, organizationId?: number): Promise<CreatedClient> {
     const input = validateBody(clientSchema(this.#limits), body);
-    const created = await this.clients.createForOwner(
-      {
-        name: input.name,
-        redirect: input.redirect,
-        confidential: input.confidential ?? true,
-        allowedScopes: input.scopes ?? null,
-        grantTypes: input.grant_types ?? null,
-        userId,
-      },
-      this.#maxClients,
-    );
+    const fields = {
+      name: input.name,
+      redirect: input.redirect,
+      confidential: input.confidential ?? true,
+      allowedScopes: input.scopes ?? null,
+      grantTypes: input.grant_types ?? null,
+    };
+    const created =
+      organizationId === undefined
+        ? await this.clients.createForOwner({ ...fields, userId }, this.#maxClients)
+        : await this.clients.createForOrganization(fields, userId, organizationId, this.#maxClients);
     if (created === undefined) {
-      const message = `You may have at most ${this.#maxClients} OAuth clients: delete one to create another.`;
+      const whose = organizationId === undefined ? 'You' : 'An organization';
+      const message = `${whose} may have at most ${this.#maxClients} OAuth clients: delete one to create another.`;
       throw new ValidationError({ clients: [message] }, message);
     }
     return created;
   }
 
   async update(clientId: string, c: Context): Promise<Response> {
-    const updated = await this.updateForUser(c.get('user')!.id, clientId, await jsonBody(c));
+    const organizationId = organizationScope(c);
+    const body = await jsonBody(c);
+    const updated = await this.updateForUser(c.get('user')!.id, clientId, body, organizationId);
     if (!updated) throw notFound();
     return c.json(serializeClient(updated));
   }
 
   /**
-   * Changes a client of `userId` from a request body (the JSON API's, or a form's fields):
-   * undefined if the user has no such client, a 422 `ValidationError` for bad fields.
+   * A live client `userId` may manage: their own, or with `organizationId` that organization's (as
+   * their role allows: 404 for a non-member, 403 without `credentials.manage`).
    */
-  async updateForUser(userId: number, clientId: string, body: unknown): Promise<ClientRecord | undefined> {
-    const client = await this.clients.findForUser(clientId, userId);
+  findManaged(clientId: string, userId: number, organizationId?: number): Promise<ClientRecord | undefined> {
+    return organizationId === undefined
+      ? this.clients.findForUser(clientId, userId)
+      : this.clients.findForOrganization(clientId, userId, organizationId);
+  }
+
+  /**
+   * Changes a client `userId` manages (see `findManaged`) from a request body (the JSON API's, or a
+   * form's fields): undefined if there is no such client, a 422 `ValidationError` for bad fields.
+   */
+  async updateForUser(
+    userId: number,
+    clientId: string,
+    body: unknown,
+    organizationId?: number,
+  ): Promise<ClientRecord | undefined> {
+    const client = await this.findManaged(clientId, userId, organizationId);
     if (!client) return undefined;
     const input = validateBody(clientUpdateSchema(this.#limits, isPublicClient(client)), body);
     return this.clients.update(client, {
@@ -96,8 +126,9 @@ export class ClientsController {
    * one keeps working for `grace_seconds` (default 0). 409 when another rotation came first.
    */
   async rotateSecret(clientId: string, c: Context): Promise<Response> {
+    const organizationId = organizationScope(c);
     const body = await jsonBody(c);
-    const rotated = await this.rotateForUser(c.get('user')!.id, clientId, body);
+    const rotated = await this.rotateForUser(c.get('user')!.id, clientId, body, organizationId);
     return c.json(
       {
         ...serializeClient(rotated.client, rotated.secret),
@@ -109,15 +140,17 @@ export class ClientsController {
   }
 
   /**
-   * Rotates the secret of a client of `userId` (the JSON API's body, or a form's fields): 404 for
-   * no such client, 422 for a public one or a bad grace period, 409 when a rotation raced it.
+   * Rotates the secret of a client `userId` manages (see `findManaged`; the JSON API's body, or a
+   * form's fields): 404 for no such client, 422 for a public one or a bad grace period, 409 when a
+   * rotation raced it.
    */
   async rotateForUser(
     userId: number,
     clientId: string,
     body: unknown,
+    organizationId?: number,
   ): Promise<{ client: ClientRecord; secret: string; previousUntil: string | null }> {
-    const client = await this.clients.findForUser(clientId, userId);
+    const client = await this.findManaged(clientId, userId, organizationId);
     if (!client) throw notFound();
     const grace = validateBody(secretRotationSchema, body).grace_seconds ?? 0;
     if (isPublicClient(client)) {
@@ -138,7 +171,7 @@ export class ClientsController {
   }
 
   async destroy(clientId: string, c: Context): Promise<Response> {
-    const client = await this.clients.findForUser(clientId, c.get('user')!.id);
+    const client = await this.findManaged(clientId, c.get('user')!.id, organizationScope(c));
     // Of two deletions at once, the one that did not delete it answers as for a deleted client.
     if (!client || !(await this.clients.delete(client))) throw notFound();
     return c.body(null, 204);

@@ -49,6 +49,8 @@ export interface ClientStore {
    * this one ends, so a count and an insert of that user's clients are not interleaved.
    */
   lockOwner(userId: number): Promise<void>;
+  /** `lockOwner` for an organization's clients. */
+  lockOrganization(organizationId: number): Promise<void>;
   /** The newest personal access client that is not revoked. */
   personalAccessClient(): Promise<ClientRecord | undefined>;
   /** Marks a client revoked; false when it already was (or does not exist). */

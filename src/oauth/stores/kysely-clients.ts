@@ -37,6 +37,8 @@ const findClient = new Precompiled<OAuthClientRow>((db: Kysely<Database>) =>
 
 /** The first key of `lockOwner`'s advisory locks: clients' owners, apart from other locks. */
 const OWNER_LOCK_SPACE = 0x7c11e47;
+/** The same for `lockOrganization`: an organization and a user may share an id. */
+const ORGANIZATION_LOCK_SPACE = 0x7c11e48;
 
 export class KyselyClientStore implements ClientStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -120,11 +122,19 @@ export class KyselyClientStore implements ClientStore {
     return rows.map(toClient);
   }
 
-  async lockOwner(userId: number): Promise<void> {
+  lockOwner(userId: number): Promise<void> {
+    return this.#lock(OWNER_LOCK_SPACE, userId);
+  }
+
+  lockOrganization(organizationId: number): Promise<void> {
+    return this.#lock(ORGANIZATION_LOCK_SPACE, organizationId);
+  }
+
+  async #lock(space: number, id: number): Promise<void> {
     // SQLite: the application's one connection runs one transaction at a time, so there is
-    // nothing to wait for. PostgreSQL: a lock on (this table's lock space, the user) until commit.
+    // nothing to wait for. PostgreSQL: a lock on (the lock space, the owner) until commit.
     if (this.db.getExecutor().adapter instanceof SqliteAdapter) return;
-    await sql`select pg_advisory_xact_lock(${OWNER_LOCK_SPACE}, ${userId})`.execute(this.db);
+    await sql`select pg_advisory_xact_lock(${space}, ${id})`.execute(this.db);
   }
 
   async personalAccessClient(): Promise<ClientRecord | undefined> {
