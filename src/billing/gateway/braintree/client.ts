@@ -1,7 +1,6 @@
 import braintree from 'braintree';
 import { ConfigurationError } from '../../../core/errors.js';
-import { tracedAgent } from '../../../core/traced-agent.js';
-import { tracingEnabled } from '../../../core/tracing.js';
+import { hostHeader, traceHttpCalls } from '../../../core/http-client-spans.js';
 
 export interface BraintreeClientOptions {
   /** `sandbox`, `production`, `development` or `qa` (Braintree's own environments). */
@@ -20,14 +19,20 @@ const ENVIRONMENTS: Record<string, braintree.Environment> = {
   qa: braintree.Environment.Qa,
 };
 
-/** Whether the SDK speaks HTTPS to `environment` (a field its type declaration leaves out). */
-const sslOf = (environment: braintree.Environment) => (environment as unknown as { ssl: boolean }).ssl;
+/** Where the SDK sends its calls (fields its type declaration leaves out). */
+interface Endpoints {
+  server: string;
+  port: string;
+  ssl: boolean;
+  graphQLServer: string;
+  graphQLPort: string;
+}
 
 /**
  * The official SDK configured from `billing.braintree` (the spec applies these four values to the SDK
  * at boot). `apiBase` points it at another host through the SDK's own `Environment`, which needs all
  * six arguments: gateway host, port, auth URL, ssl, GraphQL host and port. With tracing on, each
- * API call is a client span (through the SDK's `customHttpAgent`).
+ * API call is a client span.
  */
 export function createBraintreeGateway(options: BraintreeClientOptions): braintree.BraintreeGateway {
   let environment: braintree.Environment | undefined;
@@ -44,11 +49,13 @@ export function createBraintreeGateway(options: BraintreeClientOptions): braintr
       `billing.braintree.environment must be one of ${Object.keys(ENVIRONMENTS).join(', ')}; got "${options.environment}".`,
     );
   }
+  const { server, port, ssl, graphQLServer, graphQLPort } = environment as unknown as Endpoints;
+  traceHttpCalls(hostHeader(server, port, ssl), 'braintree');
+  traceHttpCalls(hostHeader(graphQLServer, graphQLPort, ssl), 'braintree');
   return new braintree.BraintreeGateway({
     environment,
     merchantId: options.merchantId,
     publicKey: options.publicKey,
     privateKey: options.privateKey,
-    ...(tracingEnabled() ? { customHttpAgent: tracedAgent(sslOf(environment), 'braintree') } : {}),
   });
 }

@@ -1,6 +1,5 @@
 import Stripe from 'stripe';
-import { tracedAgent } from '../../../core/traced-agent.js';
-import { tracingEnabled } from '../../../core/tracing.js';
+import { traceHttpCalls } from '../../../core/http-client-spans.js';
 
 export interface StripeClientOptions {
   secret: string;
@@ -11,17 +10,17 @@ export interface StripeClientOptions {
 
 /**
  * The official SDK, pointed at Stripe or at a sandbox through its own host/port/protocol settings.
- * With tracing on, each API call is a client span (through the SDK's `httpAgent`).
+ * With tracing on, each API call is a client span.
  */
 export function createStripeClient(options: StripeClientOptions): Stripe {
   const url = options.apiBase ? new URL(options.apiBase) : undefined;
   const protocol = url?.protocol === 'http:' ? 'http' : 'https';
-  const httpAgent = tracingEnabled() ? tracedAgent(protocol === 'https', 'stripe') : undefined;
   if (!url) {
-    return new Stripe(options.secret, { maxNetworkRetries: options.maxNetworkRetries ?? 2, httpAgent });
+    traceHttpCalls('api.stripe.com', 'stripe');
+    return new Stripe(options.secret, { maxNetworkRetries: options.maxNetworkRetries ?? 2 });
   }
+  traceHttpCalls(url.host, 'stripe');
   return new Stripe(options.secret, {
-    httpAgent,
     host: url.hostname,
     port: url.port || (protocol === 'https' ? 443 : 80),
     protocol,
