@@ -19,15 +19,21 @@ export class FolderMigrationProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
     const migrations: Record<string, Migration> = {};
     for (const folder of this.folders) {
-      for (const file of (await readdir(folder)).sort()) {
-        if (!/\.(ts|js|mjs)$/.test(file) || /\.(d|test)\.ts$/.test(file)) continue;
-        const name = file.replace(/\.(ts|js|mjs)$/, '');
+      for (const [name, file] of await migrationFiles(folder)) {
         if (migrations[name]) throw new Error(`Two migrations are named ${name}.`);
         migrations[name] = (await import(pathToFileURL(join(folder, file)).href)) as Migration;
       }
     }
     return migrations;
   }
+}
+
+/** A folder's migrations as `[name, file]`, in name order (the name is the file's, less its extension). */
+export async function migrationFiles(folder: string): Promise<[string, string][]> {
+  return (await readdir(folder))
+    .sort()
+    .filter((file) => /\.(ts|js|mjs)$/.test(file) && !/\.(d|test)\.ts$/.test(file))
+    .map((file) => [file.replace(/\.(ts|js|mjs)$/, ''), file]);
 }
 
 /**

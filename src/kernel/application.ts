@@ -10,7 +10,8 @@ import { createLogger, type Logger } from '../core/logger.js';
 import { warnAboutSharedFiles } from '../core/private-files.js';
 import { type Connection, connect, type Engine, type PoolUsage } from '../database/connection.js';
 import { DbKey, EngineKey } from '../database/keys.js';
-import { createMigrator, migrateToLatest } from '../database/migrator.js';
+import { MigrationsCurrent } from '../database/migrations-current.js';
+import { migrateToLatest } from '../database/migrator.js';
 import type { Database } from '../database/types.js';
 import { Router } from '../http/router.js';
 import { rateLimitMigrations } from '../rate-limits/migrations.js';
@@ -47,6 +48,7 @@ export class Application {
   /** What `/ready` checks; modules add theirs in `register` or `boot`. */
   readonly readiness: Readiness;
   readonly #connection: Connection;
+  #migrations: MigrationsCurrent | undefined;
   #http: Hono | undefined;
   #closing: Promise<void> | undefined;
   readonly #closers: (() => Promise<void> | void)[] = [];
@@ -94,11 +96,9 @@ export class Application {
   }
 
   /** Rejects while a migration of a registered module has not run (an instance newer than its database). */
-  async #migrationsCurrent(): Promise<void> {
-    const pending = (await createMigrator(this.db, this.migrationFolders).getMigrations()).filter(
-      (migration) => !migration.executedAt,
-    );
-    if (pending.length) throw new Error(`${pending.length} migrations have not run: ${pending[0]!.name}…`);
+  #migrationsCurrent(): Promise<void> {
+    this.#migrations ??= new MigrationsCurrent(this.db);
+    return this.#migrations.check(this.migrationFolders);
   }
 
   /** Builds the application and registers its providers; call `boot()` (or `start()`) next. */
