@@ -17,14 +17,22 @@ export type { AuthOptions, ResolvedAuthOptions } from './options.js';
 export { AuthOptionsKey } from './options.js';
 export { hashPassword, verifyPassword } from './password.js';
 export { authProvider } from './provider.js';
-export type { LoginPageAddition, PendingLogin, SecondFactor, SignInAlternative } from './second-factor.js';
+export type {
+  DeviceMemory,
+  LoginPageAddition,
+  PendingLogin,
+  SecondFactor,
+  SignInAlternative,
+} from './second-factor.js';
 export {
   awaitSecondFactor,
   forgetPendingLogin,
   LoginSteps,
   PENDING_LOGIN_SECONDS,
   pendingLogin,
+  REMEMBER_DEVICE_FIELD,
 } from './second-factor.js';
+export { RememberDeviceField } from './pages/remember-device-field.js';
 export { SessionStore } from './session-store.js';
 export type { TableUsersOptions } from './table-users.js';
 export { tableUsers } from './table-users.js';

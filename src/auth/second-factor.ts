@@ -1,4 +1,6 @@
+import type { Context } from 'hono';
 import type { FC } from 'hono/jsx';
+import { LOG_IN_AGAIN } from './auth-time.js';
 import type { Session } from './session.js';
 import type { User } from './user.js';
 
@@ -50,6 +52,21 @@ export interface SignInAlternative {
 }
 
 /**
+ * "Remember this device": a browser that gave the second factor with the box ticked skips it at
+ * its user's next logins, for `days`. Declared here, kept by a sign-in module.
+ */
+export interface DeviceMemory {
+  days: number;
+  /** Whether this request's browser is remembered for `user` (anything forged, expired or revoked: no). */
+  recognises(c: Context, user: User): Promise<boolean>;
+  /** Remembers this request's browser for `user`, after a second factor they just gave. */
+  remember(c: Context, user: User): Promise<void>;
+}
+
+/** The second step's checkbox (`remember_device=1`). */
+export const REMEMBER_DEVICE_FIELD = 'remember_device';
+
+/**
  * Where the login page's second step, and the other ways to sign in, plug in (a singleton of
  * `authProvider()`).
  */
@@ -57,6 +74,26 @@ export class LoginSteps {
   readonly #secondFactors: SecondFactor[] = [];
   readonly loginPage: LoginPageAddition[] = [];
   readonly alternatives: SignInAlternative[] = [];
+  #deviceMemory: DeviceMemory | undefined;
+
+  /** Offers "Remember this device" on the second step. */
+  rememberDevicesWith(memory: DeviceMemory): void {
+    this.#deviceMemory = memory;
+  }
+
+  get deviceMemory(): DeviceMemory | undefined {
+    return this.#deviceMemory;
+  }
+
+  /**
+   * Whether `user` may skip the second factor on this browser. Never when the login was asked for
+   * again (`prompt=login`, `max_age`, a step-up to two factors, `fresh-auth`): that asks for all.
+   */
+  async skipsSecondFactor(c: Context, user: User): Promise<boolean> {
+    const session = c.get('session');
+    if (!this.#deviceMemory || session?.get(LOG_IN_AGAIN) === 'asked') return false;
+    return this.#deviceMemory.recognises(c, user);
+  }
 
   /** Offers another way to sign in on the login page, after the password form. */
   offer(alternative: SignInAlternative): void {

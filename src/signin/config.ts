@@ -20,6 +20,14 @@ export interface SigninConfig {
   };
   /** "Sign in with …": upstream identity providers by id (docs/sign-in.md). */
   upstream: UpstreamConfig;
+  /** "Remember this device" on the second step (`REMEMBER_DEVICE=off` hides it). */
+  rememberDevice: {
+    enabled: boolean;
+    /** How long a remembered browser skips the second factor. */
+    days: number;
+    /** The cookie's name (path `/login`). */
+    cookie: string;
+  };
 }
 
 declare module '../core/config.js' {
@@ -33,6 +41,7 @@ export const signinConfig: ConfigSlice<'signin'> = {
     signin: {
       passkeys: { enabled: true, rpId: '', rpName: '', origins: [] },
       upstream: upstreamDefaults,
+      rememberDevice: { enabled: true, days: 30, cookie: 'tollgate_device' },
     },
   },
   fromEnv: (env) => ({
@@ -47,6 +56,7 @@ export const signinConfig: ConfigSlice<'signin'> = {
           : undefined,
       },
       upstream: upstreamFromEnv(env),
+      rememberDevice: { enabled: envBool(env.REMEMBER_DEVICE) },
     },
   }),
 };

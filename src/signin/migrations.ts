@@ -6,4 +6,5 @@ const folder = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export const signinMigrations: readonly string[] = [
   folder('./passkeys/migrations'),
   folder('./upstream/migrations'),
+  folder('./remembered-devices/migrations'),
 ];

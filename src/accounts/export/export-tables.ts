@@ -59,6 +59,11 @@ export const EXPORT_TABLES: readonly ExportTable[] = [
     table: 'signin_passkeys',
     columns: ['id', 'name', 'device_type', 'backed_up', 'transports', 'created_at', 'last_used_at'],
   },
+  // The remembered browsers, never the secret's hash.
+  {
+    table: 'signin_remembered_devices',
+    columns: ['id', 'user_agent', 'ip_address', 'created_at', 'last_used_at', 'expires_at'],
+  },
   // Which providers are linked and with which address; the provider's subject stays out.
   { table: 'signin_upstream_identities', columns: ['provider', 'email', 'created_at', 'last_used_at'] },
   {

@@ -3,7 +3,12 @@ import { csrfToken, login, requireSession } from '../../auth/context.js';
 import { SignedIn } from '../../auth/events.js';
 import { waitMessage } from '../../auth/login-throttle.js';
 import { AuthOptionsKey, type ResolvedAuthOptions } from '../../auth/options.js';
-import { forgetPendingLogin, pendingLogin } from '../../auth/second-factor.js';
+import {
+  forgetPendingLogin,
+  LoginSteps,
+  pendingLogin,
+  REMEMBER_DEVICE_FIELD,
+} from '../../auth/second-factor.js';
 import { Users } from '../../auth/users.js';
 import { formFields } from '../../auth/validation.js';
 import type { Clock } from '../../core/clock.js';
@@ -28,7 +33,15 @@ export const SIGN_IN_EXPIRED = 'Your sign-in took too long. Log in again.';
  * row lock the factor (`TwoFactor.check`).
  */
 export class TwoFactorChallengeController {
-  static inject = [TwoFactor, Users, RateLimits, ClockKey, EventDispatcher, AuthOptionsKey] as const;
+  static inject = [
+    TwoFactor,
+    Users,
+    RateLimits,
+    ClockKey,
+    EventDispatcher,
+    AuthOptionsKey,
+    LoginSteps,
+  ] as const;
 
   constructor(
     private readonly twoFactor: TwoFactor,
@@ -37,6 +50,7 @@ export class TwoFactorChallengeController {
     private readonly clock: Clock,
     private readonly events: EventDispatcher,
     private readonly options: ResolvedAuthOptions,
+    private readonly steps: LoginSteps,
   ) {}
 
   show(c: Context): Promise<Response> | Response {
@@ -50,7 +64,8 @@ export class TwoFactorChallengeController {
     const pending = pendingLogin(session, now);
     const user = pending && (await this.users.find(pending.userId));
     if (!pending || !user) return this.restart(c);
-    const { code = '' } = formFields(await formBody(c), ['code']);
+    const fields = formFields(await formBody(c), ['code', REMEMBER_DEVICE_FIELD]);
+    const code = fields.code ?? '';
     if (!code.trim()) return this.refuse(c, 'The code field is required.', 422);
     const limit = this.limits.get('two-factor.account');
     const counted = await limit.consume(`user:${user.id}`);
@@ -65,6 +80,7 @@ export class TwoFactorChallengeController {
         forgetPendingLogin(session);
         const methods = [...pending.methods, 'otp'];
         login(c, user, now, methods);
+        if (fields[REMEMBER_DEVICE_FIELD] === '1') await this.steps.deviceMemory?.remember(c, user);
         await this.events.dispatch(
           new SignedIn(user, socketAddress(c), c.req.header('user-agent'), now, methods),
         );
@@ -104,7 +120,7 @@ export class TwoFactorChallengeController {
     return renderPage(
       c,
       { title: 'Two-factor authentication', status },
-      <ChallengePage csrfToken={csrfToken(c)} errors={errors} />,
+      <ChallengePage csrfToken={csrfToken(c)} errors={errors} rememberDays={this.steps.deviceMemory?.days} />,
     );
   }
 }

@@ -1,4 +1,5 @@
 import type { FC } from 'hono/jsx';
+import { RememberDeviceField } from '../../auth/pages/remember-device-field.js';
 import { CsrfField, Field } from '../../views/components.js';
 
 /** Enrolment: the QR code (and the key to type), then a code from the app to confirm. */
@@ -52,8 +53,12 @@ export const RecoveryCodesPage: FC<{ codes: string[]; enabledNow: boolean }> = (
   </div>
 );
 
-/** The login's second step. */
-export const ChallengePage: FC<{ csrfToken: string; errors?: string[] }> = ({ csrfToken, errors }) => (
+/** The login's second step; `rememberDays` offers "Remember this device". */
+export const ChallengePage: FC<{ csrfToken: string; errors?: string[]; rememberDays?: number | undefined }> = ({
+  csrfToken,
+  errors,
+  rememberDays,
+}) => (
   <div class="card narrow">
     <h1>Two-factor authentication</h1>
     <form method="post" action="/login/two-factor" novalidate>
@@ -67,6 +72,7 @@ export const ChallengePage: FC<{ csrfToken: string; errors?: string[] }> = ({ cs
         required
         autofocus
       />
+      <RememberDeviceField days={rememberDays} />
       <button type="submit" class="btn btn-primary">
         Continue
       </button>

@@ -72,7 +72,7 @@ export class LoginController {
     await this.throttle.succeeded(email, address);
     const now = this.clock.now();
     const [second] = await this.steps.secondFactorsFor(user);
-    if (second) {
+    if (second && !(await this.steps.skipsSecondFactor(c, user))) {
       const expiresAt = Math.floor(now.getTime() / 1000) + PENDING_LOGIN_SECONDS;
       awaitSecondFactor(requireSession(c), {
         userId: user.id,
@@ -82,6 +82,7 @@ export class LoginController {
       });
       return c.redirect(second.path, 302);
     }
+    // A remembered device skips the second factor: `amr` says only what was given now (`pwd`).
     login(c, user, now);
     await this.events.dispatch(new SignedIn(user, socketAddress(c), c.req.header('user-agent'), now));
     return c.redirect(intended ?? this.options.home, 302);

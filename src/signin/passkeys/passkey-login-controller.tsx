@@ -69,7 +69,11 @@ export class PasskeyLoginController {
     return renderPage(
       c,
       { title: 'Use your passkey' },
-      <PasskeyStepPage csrfToken={csrfToken(c)} others={others} />,
+      <PasskeyStepPage
+        csrfToken={csrfToken(c)}
+        others={others}
+        rememberDays={this.steps.deviceMemory?.days}
+      />,
     );
   }
 
@@ -82,7 +86,7 @@ export class PasskeyLoginController {
   }
 
   async verify(c: Context): Promise<Response> {
-    const body = (await jsonBody(c)) as { credential?: unknown; intended?: unknown };
+    const body = (await jsonBody(c)) as { credential?: unknown; intended?: unknown; remember?: unknown };
     const credential = assertionIn(body.credential);
     if (!credential) return c.json({ message: 'The credential field is required.' }, 422);
     const now = this.clock.now();
@@ -101,6 +105,8 @@ export class PasskeyLoginController {
       sameSitePath(typeof body.intended === 'string' ? body.intended : undefined, this.config.app.url);
     if (pending) forgetPendingLogin(session);
     login(c, user, now, methods);
+    // Remembered only after a second step: a passkey alone has no step to skip.
+    if (pending && body.remember === true) await this.steps.deviceMemory?.remember(c, user);
     await this.events.dispatch(
       new SignedIn(user, socketAddress(c), c.req.header('user-agent'), now, methods),
     );

@@ -1,10 +1,10 @@
 import type { FC } from 'hono/jsx';
-import type { SecondFactor } from '../../auth/index.js';
+import { RememberDeviceField, type SecondFactor } from '../../auth/index.js';
 import { CsrfField, Field } from '../../views/components.js';
 import type { Passkey } from './passkeys.js';
 
 /** The scripts every passkey page loads: @simplewebauthn/browser's bundle, then ours. */
-export const PASSKEY_SCRIPTS = ['/signin/passkeys/webauthn.js?v=14.0.0', '/signin/passkeys/passkeys.js?v=1'];
+export const PASSKEY_SCRIPTS = ['/signin/passkeys/webauthn.js?v=14.0.0', '/signin/passkeys/passkeys.js?v=2'];
 
 const Scripts: FC = () => (
   <>
@@ -29,11 +29,16 @@ export const PasskeyLoginSection: FC<{ csrfToken: string }> = () => (
 );
 
 /** `GET /login/passkey`: the second step after the password, for a user with a passkey. */
-export const PasskeyStepPage: FC<{ csrfToken: string; others: SecondFactor[] }> = ({ csrfToken, others }) => (
+export const PasskeyStepPage: FC<{
+  csrfToken: string;
+  others: SecondFactor[];
+  rememberDays?: number | undefined;
+}> = ({ csrfToken, others, rememberDays }) => (
   <div class="card narrow">
     <h1>Use your passkey</h1>
     <p>Confirm it is you with one of your passkeys.</p>
     <CsrfField token={csrfToken} />
+    <RememberDeviceField days={rememberDays} />
     <noscript>
       <p>A passkey needs JavaScript in this browser.</p>
     </noscript>

@@ -45,7 +45,8 @@ async function signIn(autofill) {
   const intended = document.querySelector('input[name="intended"]')?.value;
   const optionsJSON = await post('/login/passkey/options');
   const credential = await startAuthentication({ optionsJSON, useBrowserAutofill: autofill });
-  const answer = await post('/login/passkey', { credential, intended });
+  const remember = document.querySelector('input[name="remember_device"]')?.checked === true;
+  const answer = await post('/login/passkey', { credential, intended, remember });
   window.location.assign(answer.redirect);
 }
 
