@@ -5,8 +5,8 @@
 
 export type { AccountSection } from './account/account-sections.js';
 export { AccountSections } from './account/account-sections.js';
-export { deviceName } from './account/device-name.js';
 export { changeEmailMail } from './account/change-email-mail.js';
+export { deviceName } from './account/device-name.js';
 export type { RedeemFailure } from './account-tokens.js';
 export { AccountTokens } from './account-tokens.js';
 export type { AccountsConfig } from './config.js';

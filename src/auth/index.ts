@@ -15,6 +15,7 @@ export { sameSitePath } from './intended.js';
 export { LoginThrottle, waitMessage } from './login-throttle.js';
 export type { AuthOptions, ResolvedAuthOptions } from './options.js';
 export { AuthOptionsKey } from './options.js';
+export { RememberDeviceField } from './pages/remember-device-field.js';
 export { hashPassword, verifyPassword } from './password.js';
 export { authProvider } from './provider.js';
 export type {
@@ -32,7 +33,6 @@ export {
   pendingLogin,
   REMEMBER_DEVICE_FIELD,
 } from './second-factor.js';
-export { RememberDeviceField } from './pages/remember-device-field.js';
 export { SessionStore } from './session-store.js';
 export type { TableUsersOptions } from './table-users.js';
 export { tableUsers } from './table-users.js';

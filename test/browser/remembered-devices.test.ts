@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PasswordReset, TwoFactor } from '../../src/accounts/index.js';
 import { AccountDeletion } from '../../src/accounts/deletion/account-deletion.js';
+import { PasswordReset, TwoFactor } from '../../src/accounts/index.js';
 import { codeAt } from '../../src/accounts/two-factor/totp.js';
 import { Users } from '../../src/auth/index.js';
 import { ACR_ONE_FACTOR, acrOf } from '../../src/oauth/oidc/amr.js';
@@ -50,8 +50,7 @@ describe.each(ENGINES)('Remember this device in Chromium (%s)', { timeout: 90_00
     await page().fill('#field-code', recovery[user.email]!.shift()!);
     await submit('/dashboard');
   };
-  const deviceCookie = async () =>
-    (await browser.context.cookies()).find((cookie) => cookie.name === COOKIE);
+  const deviceCookie = async () => (await browser.context.cookies()).find((cookie) => cookie.name === COOKIE);
   const devicesOf = async (email: string) => {
     const user = await server.app.container.make(Users).findByEmail(email);
     return db().selectFrom('signin_remembered_devices').selectAll().where('user_id', '=', user!.id).execute();

@@ -54,11 +54,11 @@ export const RecoveryCodesPage: FC<{ codes: string[]; enabledNow: boolean }> = (
 );
 
 /** The login's second step; `rememberDays` offers "Remember this device". */
-export const ChallengePage: FC<{ csrfToken: string; errors?: string[]; rememberDays?: number | undefined }> = ({
-  csrfToken,
-  errors,
-  rememberDays,
-}) => (
+export const ChallengePage: FC<{
+  csrfToken: string;
+  errors?: string[];
+  rememberDays?: number | undefined;
+}> = ({ csrfToken, errors, rememberDays }) => (
   <div class="card narrow">
     <h1>Two-factor authentication</h1>
     <form method="post" action="/login/two-factor" novalidate>
