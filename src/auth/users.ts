@@ -53,10 +53,15 @@ export class Users {
     return this.hydrate<T>(await this.provider.create(input));
   }
 
-  /** The user whose e-mail and password match, or undefined. Constant work either way. */
+  /**
+   * The user whose e-mail and password match, or undefined. Constant work either way: an unknown
+   * address, or an account without a password (made through an upstream provider), costs one
+   * argon2 verify against a dummy hash, as a wrong password does — a fast answer would tell
+   * that the address has no account, or an account without a password.
+   */
   async attempt<T extends User = User>(email: string, password: string): Promise<T | undefined> {
     const record = await this.provider.findByCredentials(email);
-    if (!record) {
+    if (!record || typeof record.password !== 'string' || record.password === '') {
       dummyHash ??= hashPassword(crypto.randomUUID());
       await verifyPassword(await dummyHash, password);
       return undefined;
