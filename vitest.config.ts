@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { usesTestDatabase } from './test/support/uses-test-database.js';
+import { takesTheProcessEngine } from './test/support/uses-test-database.js';
 
 const src = fileURLToPath(new URL('./src/', import.meta.url));
 const sandbox = fileURLToPath(new URL('./packages/sandbox/src/', import.meta.url));
@@ -22,14 +22,13 @@ const testFiles = ['src', 'test', 'app', 'packages']
 // the suite's time: a fresh fork importing the whole application cost more than most files' tests.
 // Each file still gets its own database, Redis prefix and application instances.
 const mocking = testFiles.filter((file) => /\bvi\.(do)?mock\(/.test(readFileSync(file, 'utf8')));
-// A file that loops ENGINES (test/support/engines.ts) covers SQLite and PostgreSQL in every run.
-// The PostgreSQL run (TEST_DATABASE_URL) is for the files that do not loop them yet and can reach
-// the database under test; the others run the same code on any engine and the first run has them.
-// Naming only such files on the command line then finds none, which is not a failure.
+// A file that loops ENGINES (test/support/engines.ts) covers SQLite and PostgreSQL in every run; one
+// that names ANY_ENGINE runs once, on SQLite. The PostgreSQL run (TEST_DATABASE_URL) is for the
+// files that still take the process's one engine (takesTheProcessEngine); the first run has the
+// others. Naming only such files on the command line then finds none, which is not a failure.
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-const loopsEngines = (file: string) => /\bENGINES\b/.test(readFileSync(file, 'utf8'));
-const engineFree = onPostgres
-  ? testFiles.filter((file) => loopsEngines(file) || !usesTestDatabase(file, process.cwd()))
+const firstRunOnly = onPostgres
+  ? testFiles.filter((file) => !takesTheProcessEngine(file, process.cwd()))
   : [];
 
 export default defineConfig({
@@ -54,9 +53,9 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'shared', include, exclude: [...mocking, ...engineFree], isolate: false },
+        test: { name: 'shared', include, exclude: [...mocking, ...firstRunOnly], isolate: false },
       },
-      { extends: true, test: { name: 'isolated', include: mocking, exclude: engineFree, isolate: true } },
+      { extends: true, test: { name: 'isolated', include: mocking, exclude: firstRunOnly, isolate: true } },
     ],
   },
 });

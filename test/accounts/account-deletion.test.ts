@@ -13,17 +13,17 @@ import { Clients } from '../../src/oauth/clients/clients.js';
 import { Browser, tokenIn } from '../auth/browser.js';
 import { pdfText } from '../billing/contract/money.js';
 import { browserOn, type ReferenceServer, startReferenceServer } from '../browser/server.js';
+import { acrossEngines, ENGINES } from '../support/engines.js';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';
 import { type AccountsTestApp, accountsApp } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const PASSWORD = 'correct horse battery';
 const EDITIONS = [
   { edition: 'stripe', token: 'tok_visa' },
   { edition: 'braintree', token: 'fake-valid-nonce' },
 ] as const;
 
-for (const { edition, token } of EDITIONS) {
+for (const { edition, token, engine } of acrossEngines(EDITIONS)) {
   // The reference service over a real socket, its embedded sandbox as the provider, mail to a real
   // SMTP server: deleting an account from the account page.
   describe(`deleting an account (${edition}, ${engine})`, () => {
@@ -35,10 +35,13 @@ for (const { edition, token } of EDITIONS) {
 
     beforeAll(async () => {
       mailbox = await startMailbox();
-      server = await startReferenceServer({
-        billing: { edition },
-        mail: { url: mailbox.url, worker: { pollMs: 100 } },
-      });
+      server = await startReferenceServer(
+        {
+          billing: { edition },
+          mail: { url: mailbox.url, worker: { pollMs: 100 } },
+        },
+        { engine },
+      );
       server.app.events.listen(AccountDeleted, (e) => void deleted.push(e));
       // Counts what reaches the provider, and lets it through.
       const gateway = server.app.container.make(PaymentGatewayKey);
@@ -213,10 +216,10 @@ function customerColumn(edition: 'stripe' | 'braintree'): 'stripe_id' | 'braintr
 }
 
 // The accounts module without billing: nothing to cancel, the rest the same; and a sign-in too old.
-describe(`deleting an account without billing (${engine})`, () => {
+describe.each(ENGINES)('deleting an account without billing (%s)', (engine) => {
   let t: AccountsTestApp;
   beforeAll(async () => {
-    t = await accountsApp();
+    t = await accountsApp({ engine });
   });
   afterAll(() => t?.close());
 

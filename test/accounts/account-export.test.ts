@@ -13,16 +13,16 @@ import { Organizations } from '../../src/organizations/organizations.js';
 import { organizationsProvider } from '../../src/organizations/provider.js';
 import { browserOn, type ReferenceServer, startReferenceServer } from '../browser/server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { ENGINES } from '../support/engines.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const PASSWORD = 'correct horse battery';
 
 // "Download my data" on the reference service, every module registered (so every table exists).
-describe(`download my data (${engine})`, () => {
+describe.each(ENGINES)('download my data (%s)', (engine) => {
   let server: ReferenceServer;
 
   beforeAll(async () => {
-    server = await startReferenceServer({ billing: { edition: 'stripe' } });
+    server = await startReferenceServer({ billing: { edition: 'stripe' } }, { engine });
   }, 60_000);
   afterAll(() => server?.stop());
 
@@ -203,10 +203,11 @@ describe(`download my data (${engine})`, () => {
 });
 
 // With the organizations module: its membership table is in the export too.
-describe(`download my data with organizations (${engine})`, () => {
+describe.each(ENGINES)('download my data with organizations (%s)', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({
+      engine,
       providers: [authProvider(), mailProvider(), organizationsProvider(), accountsProvider()],
     });
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OtherSessionsEnded, PasswordChanged } from '../../src/accounts/events.js';
 import { Users } from '../../src/auth/users.js';
 import { Browser, tokenIn } from '../auth/browser.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type AccountsTestApp, accountsApp } from './support.js';
 
 const OLD = 'correct horse battery';
@@ -35,7 +36,7 @@ describe('the account page over HTTP: password and sessions', () => {
   const signedIn = async (device: Browser) => (await device.get('/account')).status === 200;
 
   beforeAll(async () => {
-    t = await accountsApp();
+    t = await accountsApp({ engine: ANY_ENGINE });
     t.app.events.listen(PasswordChanged, (e) => void raised.push(e));
     t.app.events.listen(OtherSessionsEnded, (e) => void raised.push(e));
     const users = t.app.container.make(Users);

@@ -10,6 +10,7 @@ import { ClientLogout } from '../../src/oauth/logout/client-logout.js';
 import { ISSUER } from '../oauth/openid-support.js';
 import { Browser, tokenIn } from '../oauth/support.js';
 import { codeFlow, type Plan, startPlan } from '../oidc-conformance/support.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';
 
 const PASSWORD = 'correct horse battery';
@@ -53,6 +54,7 @@ describe('back-channel logout when sessions end for the user (reset, "sign out o
   beforeAll(async () => {
     mailbox = await startMailbox();
     plan = await startPlan('query', {
+      engine: ANY_ENGINE,
       modules: [mailProvider(), accountsProvider()],
       config: {
         mail: { url: mailbox.url, worker: { pollMs: 100 } },

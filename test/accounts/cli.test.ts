@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tollgate } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';
 
 describe('tollgate user:create and user:reset-link', () => {
@@ -13,7 +14,7 @@ describe('tollgate user:create and user:reset-link', () => {
   const storage = mkdtempSync(join(tmpdir(), 'tollgate-accounts-cli-'));
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(ANY_ENGINE);
     mailbox = await startMailbox();
     env = { DATABASE_URL: database.url, STORAGE_PATH: storage, LOG_LEVEL: 'silent', MAIL_URL: mailbox.url };
   });

@@ -17,14 +17,13 @@ import type { EditionSandbox } from '../billing/harness.js';
 import { stripeHarness } from '../billing/stripe-harness.js';
 import { tollgate } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+import { ANY_ENGINE } from '../support/engines.js';
 
 /**
  * `tollgate invoice:pdf` on the reference app, against a Stripe sandbox that outlives the command's
  * own application: the operator's copy of a deleted account's invoice.
  */
-describe(`tollgate invoice:pdf for a deleted account (${engine})`, () => {
+describe(`tollgate invoice:pdf for a deleted account`, () => {
   let database: TestDatabase;
   let storage: string;
   let sandbox: EditionSandbox;
@@ -32,7 +31,7 @@ describe(`tollgate invoice:pdf for a deleted account (${engine})`, () => {
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(ANY_ENGINE);
     storage = mkdtempSync(join(tmpdir(), 'tollgate-invoice-pdf-'));
     // The command's application runs on the wall clock: so does the sandbox here.
     const clock = new TestClock(new Date());

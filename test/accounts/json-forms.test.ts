@@ -13,6 +13,7 @@ import {
 import { LINK_SENT, VERIFIED } from '../../src/accounts/verification/verification-controller.js';
 import { Users } from '../../src/auth/users.js';
 import { Browser, tokenIn } from '../auth/browser.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type AccountsTestApp, accountsApp } from './support.js';
 
 const PASSWORD = 'correct horse battery';
@@ -54,7 +55,7 @@ describe('the account forms answer a JSON client in JSON, reading a JSON body', 
   };
 
   beforeAll(async () => {
-    t = await accountsApp({ config: { accounts: { passwordReset: { answerMs: 0 } } } });
+    t = await accountsApp({ engine: ANY_ENGINE, config: { accounts: { passwordReset: { answerMs: 0 } } } });
     const users = t.app.container.make(Users);
     for (const email of ['ada@example.com', 'bob@example.com', 'cy@example.com', 'dee@example.com'])
       await users.create({ name: email.split('@')[0]!, email, password: PASSWORD });

@@ -8,15 +8,15 @@ import { Mailer } from '../../src/mail/mailer.js';
 import { braintreeHarness } from '../billing/braintree-harness.js';
 import { pdfText } from '../billing/contract/money.js';
 import { type ReferenceOverHttp, startReferenceOverHttp } from '../billing/reference-over-http.js';
+import { ENGINES } from '../support/engines.js';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const DAY_MS = 86_400_000;
 const { tokens } = braintreeHarness;
 
 // The reference service over real HTTP on a Braintree sandbox that sends it webhooks, mail to a
 // real SMTP server: the money notices of a subscription's life, as Braintree reports it.
-describe(`money notifications on Braintree (${engine})`, () => {
+describe.each(ENGINES)('money notifications on Braintree (%s)', (engine) => {
   const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
   const plans = referenceConfig.billing!.plans as PlanConfig[];
   const plan = plans.find((p) => !p.trialDays)!;
@@ -28,6 +28,7 @@ describe(`money notifications on Braintree (${engine})`, () => {
     mailbox = await startMailbox();
     service = await startReferenceOverHttp(braintreeHarness, {
       clock,
+      engine,
       config: { mail: { url: mailbox.url, worker: { pollMs: 0 } } },
     });
   }, 60_000);

@@ -10,14 +10,14 @@ import type { Browser } from '../auth/browser.js';
 import { pdfText } from '../billing/contract/money.js';
 import { type ReferenceOverHttp, startReferenceOverHttp } from '../billing/reference-over-http.js';
 import { stripeHarness } from '../billing/stripe-harness.js';
+import { ENGINES } from '../support/engines.js';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const DAY_MS = 86_400_000;
 
 // The reference service over real HTTP on a Stripe sandbox that sends it webhooks, mail to a real
 // SMTP server: the money notices of a subscription's life.
-describe(`money notifications on Stripe (${engine})`, () => {
+describe.each(ENGINES)('money notifications on Stripe (%s)', (engine) => {
   const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
   const plans = referenceConfig.billing!.plans as PlanConfig[];
   const plan = plans.find((p) => !p.trialDays)!;
@@ -30,6 +30,7 @@ describe(`money notifications on Stripe (${engine})`, () => {
     mailbox = await startMailbox();
     service = await startReferenceOverHttp(stripeHarness, {
       clock,
+      engine,
       config: { mail: { url: mailbox.url, worker: { pollMs: 0 } } },
     });
     app = service.app;

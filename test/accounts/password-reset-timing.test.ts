@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Users } from '../../src/auth/users.js';
 import { Browser } from '../auth/browser.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type AccountsTestApp, accountsApp } from './support.js';
 
 const ROUNDS = 20;
@@ -13,6 +14,7 @@ describe('a reset request takes as long for an address with an account as for on
   beforeAll(async () => {
     const many = { points: 10_000, durationSeconds: 3600 };
     t = await accountsApp({
+      engine: ANY_ENGINE,
       config: { accounts: { passwordReset: { email: many, address: many, answerMs: ANSWER_MS } } },
     });
     await t.app.container

@@ -6,6 +6,7 @@ import { Users } from '../../src/auth/users.js';
 import { Outbox } from '../../src/mail/outbox.js';
 import { Clients } from '../../src/oauth/index.js';
 import { Browser } from '../auth/browser.js';
+import { ENGINES } from '../support/engines.js';
 import type { Mailbox } from '../support/mailbox.js';
 import { type AccountsTestApp, accountsApp } from './support.js';
 
@@ -13,7 +14,7 @@ const OLD = 'correct horse battery';
 const NEW = 'tr0ub4dor and three';
 const linkIn = (text: string) => /http:\/\/localhost\/reset-password\?token=([\w-]+)/.exec(text)?.[1];
 
-describe('password reset over HTTP, with a real SMTP server', () => {
+describe.each(ENGINES)('password reset over HTTP, with a real SMTP server (%s)', (engine) => {
   let mailbox: Mailbox;
   let t: AccountsTestApp;
   let users: Users;
@@ -40,6 +41,7 @@ describe('password reset over HTTP, with a real SMTP server', () => {
 
   beforeAll(async () => {
     t = await accountsApp({
+      engine,
       config: { accounts: { passwordReset: { answerMs: 0 } } },
       setup: (app) => {
         app.router.get('/private', (c) => c.text(`hello ${currentUser(c)?.email}`)).middleware('web', 'auth');

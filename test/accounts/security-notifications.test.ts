@@ -11,6 +11,7 @@ import { Users } from '../../src/auth/users.js';
 import { InvoicePaid, PaymentFailed, SubscriptionCancelled, TrialWillEnd } from '../../src/billing/index.js';
 import { Clients } from '../../src/oauth/index.js';
 import { Browser, tokenIn } from '../auth/browser.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type AccountsTestApp, accountsApp } from './support.js';
 
 const PASSWORD = 'correct horse battery';
@@ -64,7 +65,7 @@ describe('security notifications over HTTP, with a real SMTP server', () => {
   const user = (email: string) => users.create({ name: 'Ada', email, password: PASSWORD });
 
   beforeAll(async () => {
-    t = await accountsApp({ config: { app: { name: 'Tollgate Test' } } });
+    t = await accountsApp({ engine: ANY_ENGINE, config: { app: { name: 'Tollgate Test' } } });
     users = t.app.container.make(Users);
   });
   afterAll(() => t?.close());
@@ -187,7 +188,10 @@ describe('security notifications turned off by the operator', () => {
   let t: AccountsTestApp;
 
   beforeAll(async () => {
-    t = await accountsApp({ config: { accounts: { notifications: { off: [...NOTIFICATION_KINDS] } } } });
+    t = await accountsApp({
+      engine: ANY_ENGINE,
+      config: { accounts: { notifications: { off: [...NOTIFICATION_KINDS] } } },
+    });
   });
   afterAll(() => t?.close());
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRATION_MAILED } from '../../src/accounts/registration/taken-email-notice.js';
 import { Users } from '../../src/auth/users.js';
 import { Browser, tokenIn } from '../auth/browser.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type AccountsTestApp, accountsApp } from './support.js';
 
 const PASSWORD = 'correct horse battery';
@@ -22,7 +23,7 @@ describe('sign-up without retyping, and without telling which addresses have an 
   };
 
   beforeAll(async () => {
-    t = await accountsApp();
+    t = await accountsApp({ engine: ANY_ENGINE });
     await t.app.container.make(Users).create({ name: 'Ada', email: 'ada@example.com', password: PASSWORD });
   });
   afterAll(() => t?.close());

@@ -6,6 +6,7 @@ import type { Application } from '../../src/kernel/application.js';
 import { mailProvider } from '../../src/mail/provider.js';
 import { installKeys, oauthProvider } from '../../src/oauth/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import type { Engine } from '../support/engines.js';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';
 
 export interface AccountsTestApp extends TestApp {
@@ -16,11 +17,16 @@ export interface AccountsTestApp extends TestApp {
  * The auth, mail, OAuth (keys installed) and accounts providers on a fresh database, mail sent to a
  * real SMTP server in process.
  */
-export async function accountsApp(
-  options: { config?: DeepPartial<TollgateConfig>; setup?: (app: Application) => void; logger?: Logger } = {},
-): Promise<AccountsTestApp> {
+export async function accountsApp(options: {
+  /** The database engine (see test/support/engines.ts). */
+  engine: Engine;
+  config?: DeepPartial<TollgateConfig>;
+  setup?: (app: Application) => void;
+  logger?: Logger;
+}): Promise<AccountsTestApp> {
   const mailbox = await startMailbox();
   const t = await createTestApp({
+    engine: options.engine,
     // The worker polls often: mail queued in a transaction (a reset's) leaves at the next poll.
     config: { ...options.config, mail: { url: mailbox.url, worker: { pollMs: 100 } } },
     providers: [authProvider(), mailProvider(), oauthProvider(), accountsProvider()],

@@ -4,6 +4,7 @@ import { TwoFactor } from '../../src/accounts/two-factor/two-factor.js';
 import type { User } from '../../src/auth/user.js';
 import { Users } from '../../src/auth/users.js';
 import { Browser, tokenIn } from '../auth/browser.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type AccountsTestApp, accountsApp } from './support.js';
 
 const PASSWORD = 'correct horse battery';
@@ -32,7 +33,7 @@ describe('a second factor required for everyone (TWO_FACTOR_REQUIRED=all)', () =
   let t: AccountsTestApp;
 
   beforeAll(async () => {
-    t = await accountsApp({ config: { accounts: { twoFactor: { required: 'all' } } } });
+    t = await accountsApp({ engine: ANY_ENGINE, config: { accounts: { twoFactor: { required: 'all' } } } });
     await t.app.container.make(Users).create({ name: 'ada', email: 'ada@example.com', password: PASSWORD });
   });
   afterAll(() => t?.close());
@@ -64,6 +65,7 @@ describe('a second factor required for a role (TwoFactor.requireWhen)', () => {
 
   beforeAll(async () => {
     t = await accountsApp({
+      engine: ANY_ENGINE,
       setup: (app) => {
         app.container.make(TwoFactor).requireWhen((user: User) => user.email.endsWith('@staff.example'));
       },

@@ -3,6 +3,7 @@ import { currentUser } from '../../src/auth/context.js';
 import { Users } from '../../src/auth/users.js';
 import { Browser, tokenIn } from '../auth/browser.js';
 import type { TestApp } from '../support/app.js';
+import { ENGINES } from '../support/engines.js';
 import type { Mailbox } from '../support/mailbox.js';
 import { type AccountsTestApp, accountsApp } from './support.js';
 
@@ -36,7 +37,7 @@ async function signIn(t: TestApp, email: string): Promise<Browser> {
   return browser;
 }
 
-describe('e-mail verification over HTTP, with a real SMTP server', () => {
+describe.each(ENGINES)('e-mail verification over HTTP, with a real SMTP server (%s)', (engine) => {
   let mailbox: Mailbox;
   let t: AccountsTestApp;
 
@@ -59,6 +60,7 @@ describe('e-mail verification over HTTP, with a real SMTP server', () => {
 
   beforeAll(async () => {
     t = await accountsApp({
+      engine,
       setup: (app) => {
         app.router
           .get('/members', (c) => c.text(`hello ${currentUser(c)?.email}`))
@@ -182,9 +184,9 @@ describe('e-mail verification over HTTP, with a real SMTP server', () => {
   });
 });
 
-describe('accounts.verification.required', () => {
+describe.each(ENGINES)('accounts.verification.required (%s)', (engine) => {
   it('keeps unverified users from approving OAuth clients', async () => {
-    const t = await accountsApp({ config: { accounts: { verification: { required: true } } } });
+    const t = await accountsApp({ engine, config: { accounts: { verification: { required: true } } } });
     try {
       await t.app.container.make(Users).create({ name: 'U', email: 'u@example.com', password: PASSWORD });
       const member = await signIn(t, 'u@example.com');

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AccessTokenRevoked, ClientRevoked, Clients } from '../../src/oauth/index.js';
+import { ENGINES } from '../support/engines.js';
 import { holdUntilBoth } from '../support/hold-until-both.js';
-import { deleteFromTwoSessions, engine, useDashboard } from './dashboard-support.js';
+import { deleteFromTwoSessions, useDashboard } from './dashboard-support.js';
 
 /** `/dashboard/clients` as plain form posts (a browser without JavaScript). */
-describe(`OAuth clients in the dashboard, form posts (${engine})`, () => {
-  const d = useDashboard({ csrfPage: '/dashboard/clients' });
+describe.each(ENGINES)('OAuth clients in the dashboard, form posts (%s)', (engine) => {
+  const d = useDashboard({ engine, csrfPage: '/dashboard/clients' });
 
   const create = (fields: Record<string, string>) =>
     d.ada.post('/dashboard/clients', { _token: d.csrf, ...fields });

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, expect, type MockInstance } from 'vitest';
 import { Users } from '../../src/auth/users.js';
 import { type ReferenceServer, startReferenceServer } from '../browser/server.js';
 import { Browser, tokenIn } from '../oauth/support.js';
+import type { Engine } from '../support/engines.js';
 
-export const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 export const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 
 /** What `useDashboard` fills in before the file's tests run. */
@@ -18,16 +18,18 @@ export interface Dashboard {
 }
 
 /**
- * One reference server per test file (booted in `beforeAll`, stopped in `afterAll`), Ada
+ * One reference server per test file, on the engine given (booted in `beforeAll`, stopped in `afterAll`), Ada
  * registered, `seed` run, then Ada logged in and, given `csrfPage`, that page's CSRF token read.
  * The returned object is filled in once `beforeAll` has run.
  */
-export function useDashboard(
-  options: { csrfPage?: string; seed?: (d: Dashboard) => Promise<void> } = {},
-): Dashboard {
+export function useDashboard(options: {
+  engine: Engine;
+  csrfPage?: string;
+  seed?: (d: Dashboard) => Promise<void>;
+}): Dashboard {
   const d = { csrf: '' } as Dashboard;
   beforeAll(async () => {
-    d.server = await startReferenceServer();
+    d.server = await startReferenceServer({}, { engine: options.engine });
     d.userId = Number((await d.server.app.container.make(Users).create(ADA)).id);
     await options.seed?.(d);
     d.ada = new Browser(d.server.url);

@@ -12,6 +12,7 @@ import { createLogger } from '../../src/core/logger.js';
 import type { Application } from '../../src/kernel/application.js';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { ENGINES } from '../support/engines.js';
 import { freePort } from '../support/free-port.js';
 
 /**
@@ -19,7 +20,7 @@ import { freePort } from '../support/free-port.js';
  * the embedded sandbox signs with keys made for this process, so the webhook route refuses anything
  * signed with the sandbox's published default keys and accepts what the sandbox itself sends.
  */
-describe('the reference service on the embedded Braintree sandbox', () => {
+describe.each(ENGINES)('the reference service on the embedded Braintree sandbox (%s)', (engine) => {
   let app: Application;
   let database: TestDatabase;
   let storagePath: string;
@@ -37,7 +38,7 @@ describe('the reference service on the embedded Braintree sandbox', () => {
   const reload = async () => (await app.container.make(Users).find<AppUser>(user.id))!;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(engine);
     storagePath = mkdtempSync(join(tmpdir(), 'tollgate-bt-embedded-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Users } from '../../src/auth/users.js';
 import { type ReferenceServer, startReferenceServer } from '../browser/server.js';
 import { CookieJar } from '../support/cookie-jar.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+import { ANY_ENGINE } from '../support/engines.js';
 
 /** A cookie-keeping fetch against the running server. */
 class Jar extends CookieJar {
@@ -17,10 +16,10 @@ class Jar extends CookieJar {
 }
 
 /** The 404 and error pages keep the site's header, navigation and footer, and every page has an icon. */
-describe(`error pages and the favicon in the reference service (${engine})`, () => {
+describe(`error pages and the favicon in the reference service`, () => {
   let server: ReferenceServer;
   beforeAll(async () => {
-    server = await startReferenceServer();
+    server = await startReferenceServer({}, { engine: ANY_ENGINE });
   }, 60_000);
   afterAll(async () => server?.stop());
 

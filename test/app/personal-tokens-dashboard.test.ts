@@ -2,12 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { AccessTokenRevoked, AuthorizedApps, Clients, PersonalAccessTokens } from '../../src/oauth/index.js';
 import { approvalFields, basic, tokenRequest } from '../oauth/support.js';
+import { ENGINES } from '../support/engines.js';
 import { holdUntilBoth } from '../support/hold-until-both.js';
-import { deleteFromTwoSessions, engine, useDashboard } from './dashboard-support.js';
+import { deleteFromTwoSessions, useDashboard } from './dashboard-support.js';
 
 /** `/dashboard/tokens`'s personal access tokens as plain form posts (a browser without JavaScript). */
-describe(`personal access tokens in the dashboard, form posts (${engine})`, () => {
-  const d = useDashboard({ csrfPage: '/dashboard/tokens' });
+describe.each(ENGINES)('personal access tokens in the dashboard, form posts (%s)', (engine) => {
+  const d = useDashboard({ engine, csrfPage: '/dashboard/tokens' });
 
   const create = (fields: Record<string, string>) =>
     d.ada.post('/dashboard/personal-tokens', { _token: d.csrf, ...fields });

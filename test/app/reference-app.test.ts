@@ -7,6 +7,7 @@ import { TestClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import type { Application } from '../../src/kernel/application.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { ANY_ENGINE } from '../support/engines.js';
 
 describe('the reference app wiring', () => {
   let app: Application;
@@ -14,7 +15,7 @@ describe('the reference app wiring', () => {
   let storagePath: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(ANY_ENGINE);
     storagePath = mkdtempSync(join(tmpdir(), 'tollgate-ref-'));
     app = await createApp(
       {

@@ -5,10 +5,11 @@ import { ApiKeys } from '../../src/oauth/api-keys/api-keys.js';
 import { UsageMeter } from '../../src/plans/metering/usage-meter.js';
 import { UsageReporter } from '../../src/plans/reporting/usage-reporter.js';
 import { Browser } from '../oauth/support.js';
-import { ADA, engine, useDashboard } from './dashboard-support.js';
+import { ANY_ENGINE } from '../support/engines.js';
+import { ADA, useDashboard } from './dashboard-support.js';
 
 /** `/dashboard/usage`: the ledger's days as a chart and a table, the free plan's quota and rate limit. */
-describe(`the usage page (${engine})`, () => {
+describe(`the usage page`, () => {
   let keyId: string;
 
   const day = (offsetMonths: number, date: number) => {
@@ -19,6 +20,7 @@ describe(`the usage page (${engine})`, () => {
   };
 
   const d = useDashboard({
+    engine: ANY_ENGINE,
     seed: async ({ server, userId }) => {
       const { key } = await server.app.container.make(ApiKeys).create(userId, { name: 'Billing sync' });
       keyId = key.id;

@@ -6,6 +6,7 @@ import { Metering } from '../../src/plans/metering/metering.js';
 import { UsageMeter } from '../../src/plans/metering/usage-meter.js';
 import { LeasedLimit } from '../../src/rate-limits/leased-limit.js';
 import { call, type PlansApp, startPlansApp, stopPlansApp, userWithCredentials } from '../plans/support.js';
+import { ANY_ENGINE } from '../support/engines.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -91,7 +92,7 @@ describe('architecture: the path of a metered API-key request', () => {
 
   beforeAll(async () => {
     // The walk is the same code path on either engine.
-    t = await startPlansApp('sqlite');
+    t = await startPlansApp(ANY_ENGINE);
     for (const [proto, method, file] of PROBES) {
       const target = proto as unknown as Record<string, (...args: unknown[]) => unknown>;
       const real = target[method]!;

@@ -68,6 +68,7 @@ export async function stopBillingApp(
 
 /** The Stripe sandbox with the harness's monthly and other plans, and the app over it. */
 export async function startStripeBillingApp(
+  engine: Engine,
   clock: TestClock,
 ): Promise<BillingApp & { sandbox: EditionSandbox }> {
   const { plans } = stripeHarness;
@@ -78,6 +79,7 @@ export async function startStripeBillingApp(
     currency: 'usd',
   });
   const app = await startBillingApp({
+    engine,
     harness: stripeHarness,
     sandbox,
     clock,

@@ -5,20 +5,20 @@ import { BillingLock } from '../../src/billing/billing-lock.js';
 import { billingProvider } from '../../src/billing/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { deferred } from '../support/deferred.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+import { ENGINES } from '../support/engines.js';
 
 /**
  * The per-user billing lock's lease is short (a holder killed mid-operation blocks its user for
  * one lease: test/faults/usage-report-crash.test.ts), so a live holder must renew it while it works.
  */
-describe(`BillingLock lease (${engine})`, () => {
+describe.each(ENGINES)('BillingLock lease (%s)', (engine) => {
   let t: TestApp;
   // Short leases, so the test holds the lock for three of them; no waiting for the holder.
   const timing = { leaseMs: 400, renewMs: 80, maxWaitMs: 0 };
 
   beforeAll(async () => {
     t = await createTestApp({
+      engine,
       config: { billing: { stripe: { secret: 'sk_test_lock', apiBase: 'http://127.0.0.1:9' } } },
       providers: [authProvider(), billingProvider()],
     });

@@ -13,9 +13,10 @@ import type { Application } from '../../src/kernel/application.js';
 import { Browser, tokenIn } from '../auth/browser.js';
 import type { TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { ENGINES } from '../support/engines.js';
 
 // The reference app on its embedded Stripe sandbox: the subscribe form posted twice at once.
-describe('the billing page: a double-posted subscribe form', () => {
+describe.each(ENGINES)('the billing page: a double-posted subscribe form (%s)', (engine) => {
   let app: Application;
   let database: TestDatabase;
   let storagePath: string;
@@ -25,7 +26,7 @@ describe('the billing page: a double-posted subscribe form', () => {
   const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(engine);
     // The app's own plans, in a sandbox this test can look into (no webhook: none is needed here).
     const { plans, currency } = { plans: referenceConfig.billing!.plans as PlanConfig[], currency: 'usd' };
     sandbox = createStripeSandbox({ clock, plans: sandboxPlans(plans, currency) });

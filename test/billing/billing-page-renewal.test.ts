@@ -13,6 +13,7 @@ import type { Application } from '../../src/kernel/application.js';
 import { Browser, tokenIn } from '../auth/browser.js';
 import type { TestApp } from '../support/app.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { ANY_ENGINE } from '../support/engines.js';
 
 // The reference app's billing page on a Stripe sandbox: the date the plan renews, ends or leaves its trial.
 describe('the billing page: renewal date of the plan', () => {
@@ -24,7 +25,7 @@ describe('the billing page: renewal date of the plan', () => {
   const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(ANY_ENGINE);
     const plans = referenceConfig.billing!.plans as PlanConfig[];
     server = await createStripeSandbox({ clock, plans: sandboxPlans(plans, 'usd') }).listen(0, '127.0.0.1');
     storagePath = mkdtempSync(join(tmpdir(), 'tollgate-renewal-'));

@@ -6,14 +6,13 @@ import { EventsKey } from '../../src/core/keys.js';
 import type { Application } from '../../src/kernel/application.js';
 import type { RunningServer } from '../../src/kernel/server.js';
 import { type Browser, tokenIn } from '../auth/browser.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type ReferenceOverHttp, startReferenceOverHttp } from './reference-over-http.js';
 import { stripeHarness } from './stripe-harness.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
 // The reference service over real HTTP on a Stripe sandbox that sends it webhooks: 3-D Secure
 // through the billing page, the payment confirmation page and the sandbox's challenge page.
-describe(`the billing page and /billing/payment/{id}: 3-D Secure (${engine})`, () => {
+describe(`the billing page and /billing/payment/{id}: 3-D Secure`, () => {
   const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
   const plans = referenceConfig.billing!.plans as PlanConfig[];
   const plan = plans.find((p) => !p.trialDays)!;
@@ -25,7 +24,7 @@ describe(`the billing page and /billing/payment/{id}: 3-D Secure (${engine})`, (
   let lastEmail = '';
 
   beforeAll(async () => {
-    service = await startReferenceOverHttp(stripeHarness, { clock });
+    service = await startReferenceOverHttp(stripeHarness, { clock, engine: ANY_ENGINE });
     ({ app, server } = service);
     stripeUrl = String(service.sandbox.config.stripe!.apiBase);
   }, 60_000);

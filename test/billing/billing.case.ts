@@ -5,6 +5,7 @@ import { handlerName } from '../../src/billing/webhooks/webhook-controller.js';
 import { TestClock } from '../../src/core/clock.js';
 import type { RunningServer } from '../../src/kernel/server.js';
 import type { TestApp } from '../support/app.js';
+import type { Engine } from '../support/engines.js';
 import { startBillingApp, stopBillingApp } from './billing-app.js';
 import { concurrentChangeCases } from './contract/concurrent-changes.js';
 import { type ContractContext, expectBillingError, TestUser } from './contract/context.js';
@@ -36,11 +37,10 @@ export const SELLER = {
 /**
  * The billing contract every edition meets: the spec's operations and every row of its state
  * table, through the real adapter, the official SDK and the edition's sandbox over HTTP, on the
- * test database (SQLite, or PostgreSQL under TEST_DATABASE_URL). An edition runs it with its
- * harness: `billingContract(stripeHarness)`.
+ * database engine given. An edition runs it with its harness on each engine:
+ * `for (const engine of ENGINES) billingContract(stripeHarness, engine)`.
  */
-export function billingContract(harness: EditionHarness): void {
-  const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+export function billingContract(harness: EditionHarness, engine: Engine): void {
   const webhooks = { handled: [] as string[], failNext: false };
 
   // Counts runs of the "paid" handler per event id, and can be told to fail once.
@@ -67,6 +67,7 @@ export function billingContract(harness: EditionHarness): void {
       const catalog = { plans: [plans.monthly, plans.other, plans.yearly], coupons: [harness.coupon] };
       sandbox = await harness.startSandbox({ clock, ...catalog, currency: 'usd' });
       ({ t, server } = await startBillingApp({
+        engine,
         harness,
         sandbox,
         clock,

@@ -34,6 +34,7 @@ import { Application } from '../../src/kernel/application.js';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase } from '../support/database.js';
+import { ANY_ENGINE, ENGINES } from '../support/engines.js';
 
 let taxPercentage = 0;
 class Customer extends Billable(User) {
@@ -64,7 +65,7 @@ const newUser = (app: Application) =>
     password: 'correct horse battery',
   });
 
-describe('Braintree edition specifics', () => {
+describe.each(ENGINES)('Braintree edition specifics (%s)', (engine) => {
   const clock = new TestClock(new Date('2026-03-10T09:00:00Z'));
   let sandbox: BraintreeSandbox;
   let close: () => Promise<void>;
@@ -81,6 +82,7 @@ describe('Braintree edition specifics', () => {
     close = running.close;
     const { merchantId, publicKey, privateKey } = sandbox.credentials;
     t = await createTestApp({
+      engine,
       clock,
       config: {
         billing: {
@@ -562,7 +564,7 @@ describe('Braintree gateway configuration', () => {
 
 describe('billingProvider() with no Braintree credentials', () => {
   it('runs the embedded sandbox in process, seeded from config, and logs that it does', async () => {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase(ANY_ENGINE);
     const storagePath = mkdtempSync(join(tmpdir(), 'tollgate-embedded-bt-'));
     const lines: string[] = [];
     const sink = new Writable({

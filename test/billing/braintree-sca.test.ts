@@ -4,13 +4,13 @@ import { BillingError, Payments, Reconciler } from '../../src/billing/index.js';
 import { TestClock } from '../../src/core/clock.js';
 import type { RunningServer } from '../../src/kernel/server.js';
 import type { TestApp } from '../support/app.js';
+import { ENGINES } from '../support/engines.js';
 import { startBillingApp, stopBillingApp } from './billing-app.js';
 import { braintreeHarness } from './braintree-harness.js';
 import type { TestUser } from './contract/context.js';
 import type { EditionSandbox } from './harness.js';
 import { incomplete } from './incomplete-payment.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 /** A card whose bank asks for 3-D Secure (the Braintree sandbox's, Visa 4000 0000 0000 1091). */
 const SCA_CARD = 'fake-valid-three-d-secure-visa-nonce';
 const RETURN = 'http://app.test/billing/payment/back';
@@ -34,7 +34,7 @@ async function verify(actionUrl: string | null, outcome: 'complete' | 'fail'): P
 }
 
 // Strong customer authentication on Braintree: 3-D Secure through the Drop-in, IncompletePayment.
-describe(`Braintree SCA: 3-D Secure and IncompletePayment (${engine})`, () => {
+describe.each(ENGINES)('Braintree SCA: 3-D Secure and IncompletePayment (%s)', (engine) => {
   const clock = new TestClock(new Date('2026-02-10T12:00:00Z'));
   const { plans } = braintreeHarness;
   let sandbox: EditionSandbox;
@@ -50,6 +50,7 @@ describe(`Braintree SCA: 3-D Secure and IncompletePayment (${engine})`, () => {
       currency: 'usd',
     });
     ({ t, server } = await startBillingApp({
+      engine,
       harness: braintreeHarness,
       sandbox,
       clock,

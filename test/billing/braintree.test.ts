@@ -1,4 +1,5 @@
+import { ENGINES } from '../support/engines.js';
 import { billingContract } from './billing.case.js';
 import { braintreeHarness } from './braintree-harness.js';
 
-billingContract(braintreeHarness);
+for (const engine of ENGINES) billingContract(braintreeHarness, engine);

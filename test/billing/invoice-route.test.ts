@@ -9,6 +9,7 @@ import { sandboxPlans } from '../../src/billing/gateway/stripe/catalog.js';
 import { Billable, billingProvider, closeBilling, InvoiceController } from '../../src/billing/index.js';
 import { TestClock } from '../../src/core/clock.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { ANY_ENGINE } from '../support/engines.js';
 
 class Customer extends Billable(User) {}
 
@@ -25,6 +26,7 @@ describe('GET /user/invoice/{invoice} (spec, "Invoice download")', () => {
     const running = await sandbox.listen(0);
     stop = running.close;
     t = await createTestApp({
+      engine: ANY_ENGINE,
       clock,
       config: {
         app: { name: 'Acme Billing' },

@@ -4,20 +4,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+import { ENGINES } from '../support/engines.js';
 
 /**
  * `tollgate billing:reconcile` through the CLI on the reference app (its offline sandbox); the
  * drift cases themselves run in the billing contract (`test/billing/contract/reconcile.ts`).
  */
-describe(`tollgate billing:reconcile (${engine})`, () => {
+describe.each(ENGINES)('tollgate billing:reconcile (%s)', (engine) => {
   let database: TestDatabase;
   let storage: string;
   const saved = { ...process.env };
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(engine);
     storage = mkdtempSync(join(tmpdir(), 'tollgate-reconcile-'));
     process.env.DATABASE_URL = database.url;
     process.env.STORAGE_PATH = storage;

@@ -8,17 +8,17 @@ import { Checkouts, Reconciler } from '../../src/billing/index.js';
 import { TestClock } from '../../src/core/clock.js';
 import type { RunningServer } from '../../src/kernel/server.js';
 import type { TestApp } from '../support/app.js';
+import { ENGINES } from '../support/engines.js';
 import { startStripeBillingApp, stopBillingApp } from './billing-app.js';
 import { expectBillingError, type TestUser } from './contract/context.js';
 import type { EditionSandbox } from './harness.js';
 import { stripeHarness } from './stripe-harness.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const SECRET = 'whsec_test_tollgate';
 const SUCCESS = 'https://app.test/billing/checkout/success?session_id={CHECKOUT_SESSION_ID}';
 
 // Stripe Checkout and the billing portal: the session, the page, and the subscription synced back.
-describe(`Stripe Checkout and the billing portal (${engine})`, () => {
+describe.each(ENGINES)('Stripe Checkout and the billing portal (%s)', (engine) => {
   const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
   const { plans } = stripeHarness;
   let sandbox: EditionSandbox;
@@ -28,7 +28,7 @@ describe(`Stripe Checkout and the billing portal (${engine})`, () => {
   let n = 0;
 
   beforeAll(async () => {
-    ({ t, server, sandbox } = await startStripeBillingApp(clock));
+    ({ t, server, sandbox } = await startStripeBillingApp(engine, clock));
     const api = new URL((sandbox.config as { stripe: { apiBase: string } }).stripe.apiBase);
     stripe = new Stripe('sk_test_inspect', {
       host: api.hostname,

@@ -23,6 +23,7 @@ import { createLogger } from '../../src/core/logger.js';
 import { Application } from '../../src/kernel/application.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { createTestDatabase } from '../support/database.js';
+import { ANY_ENGINE, ENGINES } from '../support/engines.js';
 
 class Customer extends Billable(User) {}
 
@@ -36,7 +37,7 @@ const newUser = (app: Application) =>
     password: 'correct horse battery',
   });
 
-describe('Stripe edition specifics', () => {
+describe.each(ENGINES)('Stripe edition specifics (%s)', (engine) => {
   const clock = new TestClock(new Date('2026-03-10T09:00:00Z'));
   let sandbox: StripeSandbox;
   let close: () => Promise<void>;
@@ -51,6 +52,7 @@ describe('Stripe edition specifics', () => {
     const running = await sandbox.listen(0);
     close = running.close;
     t = await createTestApp({
+      engine,
       clock,
       config: {
         billing: {
@@ -225,7 +227,7 @@ describe('Stripe edition specifics', () => {
 
 describe('billingProvider() with no Stripe secret', () => {
   it('runs the embedded sandbox in process, seeded from config, and logs that it does', async () => {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase(ANY_ENGINE);
     const storagePath = mkdtempSync(join(tmpdir(), 'tollgate-embedded-'));
     const lines: string[] = [];
     const sink = new Writable({

@@ -5,13 +5,12 @@ import { TestClock } from '../../src/core/clock.js';
 import { EventsKey } from '../../src/core/keys.js';
 import type { RunningServer } from '../../src/kernel/server.js';
 import type { TestApp } from '../support/app.js';
+import { ENGINES } from '../support/engines.js';
 import { startStripeBillingApp, stopBillingApp } from './billing-app.js';
 import type { TestUser } from './contract/context.js';
 import type { EditionSandbox } from './harness.js';
 import { incomplete } from './incomplete-payment.js';
 import { stripeHarness } from './stripe-harness.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
 /** What the customer's browser does on the issuer's (the sandbox's) 3-D Secure page. */
 async function challenge(actionUrl: string | null, outcome: 'complete' | 'fail'): Promise<Response> {
@@ -24,7 +23,7 @@ async function challenge(actionUrl: string | null, outcome: 'complete' | 'fail')
 }
 
 // Strong customer authentication: PaymentMethods, 3-D Secure and the IncompletePayment flow.
-describe(`Stripe SCA: PaymentMethods and 3-D Secure (${engine})`, () => {
+describe.each(ENGINES)('Stripe SCA: PaymentMethods and 3-D Secure (%s)', (engine) => {
   const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
   const { plans } = stripeHarness;
   let sandbox: EditionSandbox;
@@ -33,7 +32,7 @@ describe(`Stripe SCA: PaymentMethods and 3-D Secure (${engine})`, () => {
   let n = 0;
 
   beforeAll(async () => {
-    ({ t, server, sandbox } = await startStripeBillingApp(clock));
+    ({ t, server, sandbox } = await startStripeBillingApp(engine, clock));
   });
   afterAll(() => stopBillingApp({ t, server }, sandbox));
 

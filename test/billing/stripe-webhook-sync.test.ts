@@ -4,15 +4,14 @@ import { Users } from '../../src/auth/users.js';
 import { TestClock } from '../../src/core/clock.js';
 import type { RunningServer } from '../../src/kernel/server.js';
 import type { TestApp } from '../support/app.js';
+import { ENGINES } from '../support/engines.js';
 import { HELD_WEBHOOKS, startBillingApp, stopBillingApp } from './billing-app.js';
 import type { TestUser } from './contract/context.js';
 import { type EditionSandbox, reportSeed } from './harness.js';
 import { stripeHarness } from './stripe-harness.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
 // Invoice, customer and payment-method events keep local state in step, whatever else is lost.
-describe(`Stripe: invoice, customer and payment-method webhooks (${engine})`, () => {
+describe.each(ENGINES)('Stripe: invoice, customer and payment-method webhooks (%s)', (engine) => {
   const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
   const { plans } = stripeHarness;
   let sandbox: EditionSandbox;
@@ -28,6 +27,7 @@ describe(`Stripe: invoice, customer and payment-method webhooks (${engine})`, ()
       currency: 'usd',
     });
     ({ t, server } = await startBillingApp({
+      engine,
       harness: stripeHarness,
       sandbox,
       clock,

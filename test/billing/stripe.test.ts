@@ -1,4 +1,5 @@
+import { ENGINES } from '../support/engines.js';
 import { billingContract } from './billing.case.js';
 import { stripeHarness } from './stripe-harness.js';
 
-billingContract(stripeHarness);
+for (const engine of ENGINES) billingContract(stripeHarness, engine);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/core/logger.js';
 import { type ReferenceServer, startReferenceServer } from '../browser/server.js';
+import { ANY_ENGINE } from '../support/engines.js';
 
 /** Anyone can post to the webhook URL: a flood of unsigned posts must not become a flood of logs. */
 describe('unsigned webhooks in a flood', () => {
@@ -8,7 +9,7 @@ describe('unsigned webhooks in a flood', () => {
   const lines: string[] = [];
   beforeAll(async () => {
     const logger = createLogger('warn', { write: (line: string) => void lines.push(line) });
-    server = await startReferenceServer({}, { logger });
+    server = await startReferenceServer({}, { logger, engine: ANY_ENGINE });
   });
   afterAll(async () => {
     await server?.stop();

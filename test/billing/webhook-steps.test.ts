@@ -4,11 +4,10 @@ import { type WebhookStep, webhookPipeline } from '../../src/billing/index.js';
 import { TestClock } from '../../src/core/clock.js';
 import type { RunningServer } from '../../src/kernel/server.js';
 import type { TestApp } from '../support/app.js';
+import { ENGINES } from '../support/engines.js';
 import { startBillingApp, stopBillingApp } from './billing-app.js';
 import type { EditionSandbox } from './harness.js';
 import { stripeHarness } from './stripe-harness.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
 /** Events the added step saw, after the signature was verified. */
 const seen: string[] = [];
@@ -25,7 +24,7 @@ class StepsController extends stripeHarness.webhook.controller {
   }
 }
 
-describe(`billing webhooks run named steps an application can add to (${engine})`, () => {
+describe.each(ENGINES)('billing webhooks run named steps an application can add to (%s)', (engine) => {
   const clock = new TestClock(new Date('2026-01-15T12:00:00Z'));
   let sandbox: EditionSandbox;
   let t: TestApp;
@@ -34,6 +33,7 @@ describe(`billing webhooks run named steps an application can add to (${engine})
   beforeAll(async () => {
     sandbox = await stripeHarness.startSandbox({ clock, plans: [], coupons: [], currency: 'usd' });
     ({ t, server } = await startBillingApp({
+      engine,
       harness: stripeHarness,
       sandbox,
       clock,

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Users } from '../../src/auth/users.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type Chromium, launchChromium } from './chromium.js';
 import { browserOn, type ReferenceServer, startReferenceServer } from './server.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 const NEW_PASSWORD = 'analytical engine 1843';
 const NEW_EMAIL = 'countess@example.com';
@@ -14,7 +14,7 @@ const NEW_EMAIL = 'countess@example.com';
  * form): change the password, change the e-mail address through the mailed link, sign out the
  * other sessions, download one's data, delete the account.
  */
-describe(`The account page in Chromium, without JavaScript (${engine})`, { timeout: 60_000 }, () => {
+describe(`The account page in Chromium, without JavaScript`, { timeout: 60_000 }, () => {
   let server: ReferenceServer;
   let browser: Chromium;
 
@@ -30,7 +30,7 @@ describe(`The account page in Chromium, without JavaScript (${engine})`, { timeo
 
   beforeAll(async () => {
     browser = await launchChromium({ javaScript: false });
-    server = await startReferenceServer();
+    server = await startReferenceServer({}, { engine: ANY_ENGINE });
     await server.app.container.make(Users).create(ADA);
   }, 60_000);
 

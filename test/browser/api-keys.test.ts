@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type Chromium, launchChromium } from './chromium.js';
 import { type ReferenceServer, startReferenceServer } from './server.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 
 /** The dashboard in Chromium with JavaScript turned off (API keys, personal tokens, OAuth clients): real form posts only. */
-describe(`API keys in the dashboard without JavaScript (${engine})`, { timeout: 60_000 }, () => {
+describe(`API keys in the dashboard without JavaScript`, { timeout: 60_000 }, () => {
   let server: ReferenceServer;
   let browser: Chromium;
   let key: string;
@@ -22,7 +22,7 @@ describe(`API keys in the dashboard without JavaScript (${engine})`, { timeout: 
 
   beforeAll(async () => {
     browser = await launchChromium({ javaScript: false });
-    server = await startReferenceServer();
+    server = await startReferenceServer({}, { engine: ANY_ENGINE });
   }, 60_000);
 
   afterAll(async () => {

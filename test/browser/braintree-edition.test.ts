@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type Chromium, launchChromium } from './chromium.js';
 import { type ReferenceServer, startReferenceServer } from './server.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
 /** The billing page when the service runs the Braintree edition (its embedded sandbox, nonces). */
-describe(`reference service, Braintree edition, in Chromium (${engine})`, { timeout: 60_000 }, () => {
+describe(`reference service, Braintree edition, in Chromium`, { timeout: 60_000 }, () => {
   let server: ReferenceServer;
   let browser: Chromium;
   const page = () => browser.page;
@@ -15,7 +14,7 @@ describe(`reference service, Braintree edition, in Chromium (${engine})`, { time
 
   beforeAll(async () => {
     browser = await launchChromium();
-    server = await startReferenceServer({ billing: { edition: 'braintree' } });
+    server = await startReferenceServer({ billing: { edition: 'braintree' } }, { engine: ANY_ENGINE });
   }, 60_000);
 
   afterAll(async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type Chromium, launchChromium } from './chromium.js';
 import { type ReferenceServer, startReferenceServer } from './server.js';
 import { signUpAndLogIn } from './sign-up.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 
 /**
@@ -12,7 +12,7 @@ const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct
  * through it, then replace the card and cancel in the portal, and return to a subscription on its
  * grace period with the new card on file.
  */
-describe(`Checkout and the billing portal in Chromium (${engine})`, { timeout: 90_000 }, () => {
+describe(`Checkout and the billing portal in Chromium`, { timeout: 90_000 }, () => {
   let server: ReferenceServer;
   let browser: Chromium;
   const page = () => browser.page;
@@ -20,7 +20,7 @@ describe(`Checkout and the billing portal in Chromium (${engine})`, { timeout: 9
 
   beforeAll(async () => {
     browser = await launchChromium();
-    server = await startReferenceServer();
+    server = await startReferenceServer({}, { engine: ANY_ENGINE });
     await signUpAndLogIn(browser.page, server.url, ADA);
   }, 60_000);
 

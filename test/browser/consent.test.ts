@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Callback, listenForCallback, signIn } from '../../examples/client-app/client.js';
 import { Clients } from '../../src/oauth/index.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type Chromium, launchChromium } from './chromium.js';
 import { type ReferenceServer, startReferenceServer } from './server.js';
 import { signUpAndLogIn } from './sign-up.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 
 /**
  * When the approval page shows and when it is skipped, in Chromium with the sample client:
  * a remembered approval, prompt=consent, the dashboard's Revoke, a first-party client.
  */
-describe(`approval skipping in Chromium (${engine})`, { timeout: 60_000 }, () => {
+describe(`approval skipping in Chromium`, { timeout: 60_000 }, () => {
   let server: ReferenceServer;
   let browser: Chromium;
   let callback: Callback;
@@ -48,7 +48,7 @@ describe(`approval skipping in Chromium (${engine})`, { timeout: 60_000 }, () =>
 
   beforeAll(async () => {
     browser = await launchChromium();
-    server = await startReferenceServer();
+    server = await startReferenceServer({}, { engine: ANY_ENGINE });
     callback = await listenForCallback(0);
     await signUpAndLogIn(page(), server.url, ADA);
     const created = await server.app.container

@@ -3,18 +3,18 @@ import { ResponseBodyError } from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevicePrompt, deviceSignIn } from '../../examples/client-app/device.js';
 import { Clients, DEVICE_CODE_GRANT } from '../../src/oauth/index.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type Chromium, launchChromium } from './chromium.js';
 import { type ReferenceServer, startReferenceServer } from './server.js';
 import { signUpAndLogIn } from './sign-up.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 
 /**
  * The device flow (RFC 8628) with the sample client's `--device` mode as the device and Chromium
  * as the user's browser: the verification page, the code typed or pre-filled, Approve and Deny.
  */
-describe(`device authorization in Chromium (${engine})`, { timeout: 60_000 }, () => {
+describe(`device authorization in Chromium`, { timeout: 60_000 }, () => {
   let server: ReferenceServer;
   let browser: Chromium;
   let clientId: string;
@@ -23,7 +23,10 @@ describe(`device authorization in Chromium (${engine})`, { timeout: 60_000 }, ()
   beforeAll(async () => {
     browser = await launchChromium();
     // A one-second interval keeps the device's polling short.
-    server = await startReferenceServer({ oauth: { deviceCodePollIntervalSeconds: 1 } });
+    server = await startReferenceServer(
+      { oauth: { deviceCodePollIntervalSeconds: 1 } },
+      { engine: ANY_ENGINE },
+    );
     await signUpAndLogIn(page(), server.url, ADA);
     const created = await server.app.container.make(Clients).create({
       name: 'Order TV',

@@ -3,9 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openIdRequest } from '../oauth/openid-support.js';
 import { ADA, type OAuthTestApp, oauthApp } from '../oauth/support.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type Chromium, launchChromium } from './chromium.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
 /** A client's callback that records what is posted to it. */
 async function postCallback(): Promise<{
@@ -33,13 +32,13 @@ async function postCallback(): Promise<{
  * OAuth 2.0 Form Post Response Mode in Chromium: the page's own CSP lets its script submit the
  * form to the client's callback, and a browser without JavaScript gets a button that does.
  */
-describe(`response_mode=form_post in Chromium (${engine})`, { timeout: 60_000 }, () => {
+describe(`response_mode=form_post in Chromium`, { timeout: 60_000 }, () => {
   let t: OAuthTestApp;
   let callback: Awaited<ReturnType<typeof postCallback>>;
   let clientId: string;
 
   beforeAll(async () => {
-    t = await oauthApp();
+    t = await oauthApp({ engine: ANY_ENGINE });
     callback = await postCallback();
     clientId = (await t.createClient({ redirect: callback.url })).client.id;
   });

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DocumentServer, documentServer } from '../oauth/document-server.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type Chromium, launchChromium } from './chromium.js';
 import { type ReferenceServer, startReferenceServer } from './server.js';
 import { signUpAndLogIn } from './sign-up.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 const CALLBACK = 'http://127.0.0.1/callback';
 
 /** The reference service's approval page for a client known only by its metadata document URL. */
-describe(`a Client ID Metadata Document client in Chromium (${engine})`, { timeout: 60_000 }, () => {
+describe(`a Client ID Metadata Document client in Chromium`, { timeout: 60_000 }, () => {
   let server: ReferenceServer;
   let browser: Chromium;
   let site: DocumentServer;
@@ -18,11 +18,14 @@ describe(`a Client ID Metadata Document client in Chromium (${engine})`, { timeo
     site = await documentServer();
     browser = await launchChromium();
     // The document is served on loopback over http: allowed here only, as in development.
-    server = await startReferenceServer({
-      oauth: {
-        clientIdMetadataDocuments: { enabled: true, allowHttp: true, allowAddressRanges: ['loopback'] },
+    server = await startReferenceServer(
+      {
+        oauth: {
+          clientIdMetadataDocuments: { enabled: true, allowHttp: true, allowAddressRanges: ['loopback'] },
+        },
       },
-    });
+      { engine: ANY_ENGINE },
+    );
     await signUpAndLogIn(browser.page, server.url, ADA);
   }, 60_000);
 

@@ -2,10 +2,10 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Cookie } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Users } from '../../src/auth/users.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type Chromium, DESKTOP, launchChromium, PHONE } from './chromium.js';
 import { type ReferenceServer, startReferenceServer } from './server.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 const BOB = { name: 'Bob Babbage', email: 'bob@example.com', password: 'difference engine 1822' };
 
@@ -14,7 +14,7 @@ const BOB = { name: 'Bob Babbage', email: 'bob@example.com', password: 'differen
  * invite through the mailed link (read from the outbox page), accept as the invitee, change a
  * role, transfer ownership, leave; axe finds no serious or critical violation on the list and the organization page.
  */
-describe(`Organizations in Chromium, without JavaScript (${engine})`, { timeout: 90_000 }, () => {
+describe(`Organizations in Chromium, without JavaScript`, { timeout: 90_000 }, () => {
   let server: ReferenceServer;
   let browser: Chromium;
   const page = () => browser.page;
@@ -40,7 +40,7 @@ describe(`Organizations in Chromium, without JavaScript (${engine})`, { timeout:
 
   beforeAll(async () => {
     browser = await launchChromium({ javaScript: false });
-    server = await startReferenceServer();
+    server = await startReferenceServer({}, { engine: ANY_ENGINE });
     const users = server.app.container.make(Users);
     await users.create(ADA);
     await users.create(BOB);

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DocumentServer, documentServer } from '../oauth/document-server.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type Chromium, launchChromium } from './chromium.js';
 import { type ReferenceServer, startReferenceServer } from './server.js';
 import { signUpAndLogIn } from './sign-up.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 const CALLBACK = 'http://127.0.0.1/callback';
 
@@ -13,7 +13,7 @@ const CALLBACK = 'http://127.0.0.1/callback';
  * of service (the Dynamic OP plan's logo/policy/tos modules ask for a screenshot of it): the logo
  * comes from the client's own site, which the page's Content-Security-Policy must let in.
  */
-describe(`a registered client's logo and pages in Chromium (${engine})`, { timeout: 60_000 }, () => {
+describe(`a registered client's logo and pages in Chromium`, { timeout: 60_000 }, () => {
   let server: ReferenceServer;
   let browser: Chromium;
   let site: DocumentServer;
@@ -21,7 +21,7 @@ describe(`a registered client's logo and pages in Chromium (${engine})`, { timeo
   beforeAll(async () => {
     site = await documentServer();
     browser = await launchChromium();
-    server = await startReferenceServer({ oauth: { registration: 'open' } });
+    server = await startReferenceServer({ oauth: { registration: 'open' } }, { engine: ANY_ENGINE });
     await signUpAndLogIn(browser.page, server.url, ADA);
   }, 60_000);
 

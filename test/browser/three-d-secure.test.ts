@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type Chromium, launchChromium } from './chromium.js';
 import { type ReferenceServer, startReferenceServer } from './server.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const GRACE = { name: 'Grace Hopper', email: 'grace@example.com', password: 'correct horse battery' };
 const KATHERINE = {
   name: 'Katherine Johnson',
@@ -15,7 +15,7 @@ const KATHERINE = {
  * with a card that needs authentication goes to the confirmation page, on to the sandbox's
  * challenge page and back; a card typed on the sandbox's card page is saved through a SetupIntent.
  */
-describe(`3-D Secure in Chromium (${engine})`, { timeout: 60_000 }, () => {
+describe(`3-D Secure in Chromium`, { timeout: 60_000 }, () => {
   let server: ReferenceServer;
   let browser: Chromium;
   const page = () => browser.page;
@@ -38,7 +38,7 @@ describe(`3-D Secure in Chromium (${engine})`, { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     browser = await launchChromium();
-    server = await startReferenceServer();
+    server = await startReferenceServer({}, { engine: ANY_ENGINE });
     await signUp(GRACE);
   }, 60_000);
 

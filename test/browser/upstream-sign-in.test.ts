@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANY_ENGINE } from '../support/engines.js';
 import { startUpstreamIdp, type UpstreamIdp } from '../support/upstream-idp.js';
 import { type Chromium, launchChromium } from './chromium.js';
 import { type ReferenceServer, startReferenceServer } from './server.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 
 /**
@@ -11,7 +11,7 @@ const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct
  * (oidc-provider) started here: link and unlink from the account page, sign up and sign in through
  * the provider, the last sign-in method kept, and the provider's refusal shown as a page.
  */
-describe(`Sign in with an upstream provider in Chromium (${engine})`, { timeout: 60_000 }, () => {
+describe(`Sign in with an upstream provider in Chromium`, { timeout: 60_000 }, () => {
   let idp: UpstreamIdp;
   let server: ReferenceServer;
   let browser: Chromium;
@@ -40,21 +40,24 @@ describe(`Sign in with an upstream provider in Chromium (${engine})`, { timeout:
     idp = await startUpstreamIdp();
     idp.accounts.set('ada-idp', { email: 'ada.l@idp.example', email_verified: true, name: 'Ada' });
     idp.accounts.set('grace', { email: 'grace@example.com', email_verified: true, name: 'Grace Hopper' });
-    server = await startReferenceServer({
-      signin: {
-        upstream: {
-          providers: {
-            idp: {
-              type: 'oidc',
-              label: 'Test IdP',
-              issuer: idp.issuer,
-              clientId: idp.clientId,
-              clientSecret: idp.clientSecret,
+    server = await startReferenceServer(
+      {
+        signin: {
+          upstream: {
+            providers: {
+              idp: {
+                type: 'oidc',
+                label: 'Test IdP',
+                issuer: idp.issuer,
+                clientId: idp.clientId,
+                clientSecret: idp.clientSecret,
+              },
             },
           },
         },
       },
-    });
+      { engine: ANY_ENGINE },
+    );
     await idp.register(`${server.url}/login/idp/callback`);
     browser = await launchChromium();
   }, 60_000);

@@ -4,21 +4,21 @@ import { Users } from '../../src/auth/users.js';
 import { ApiKeys } from '../../src/oauth/api-keys/api-keys.js';
 import { UsageMeter } from '../../src/plans/metering/usage-meter.js';
 import { UsageReporter } from '../../src/plans/reporting/usage-reporter.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type Chromium, launchChromium } from './chromium.js';
 import { type ReferenceServer, startReferenceServer } from './server.js';
 import { signUpAndLogIn } from './sign-up.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 
 /** The usage page with a month and a half of calls, in Chromium at desktop and phone widths. */
-describe(`the usage page in the browser (${engine})`, { timeout: 60_000 }, () => {
+describe(`the usage page in the browser`, { timeout: 60_000 }, () => {
   let server: ReferenceServer;
   let browser: Chromium;
 
   beforeAll(async () => {
     browser = await launchChromium();
-    server = await startReferenceServer();
+    server = await startReferenceServer({}, { engine: ANY_ENGINE });
     await signUpAndLogIn(browser.page, server.url, ADA);
     const user = await server.app.container.make(Users).findByEmail(ADA.email);
     const userId = Number(user!.id);

@@ -4,8 +4,9 @@ import { createLogger } from '../../src/core/logger.js';
 import { PUBLISH_TIMEOUT_MS, RevocationBroadcast } from '../../src/oauth/guard/revocation-broadcast.js';
 import { Clients, installKeys, oauthProvider } from '../../src/oauth/index.js';
 import { PlanBroadcast } from '../../src/plans/plan-broadcast.js';
+import { ENGINES } from '../support/engines.js';
 import { type OwnRedis, startRedisServer } from '../support/redis-server.js';
-import { ADA, engine, HttpBrowser, type Served, serveInstances } from '../throttle/support.js';
+import { ADA, HttpBrowser, type Served, serveInstances } from '../throttle/support.js';
 
 /** Milliseconds `work` took, and what it returned. */
 async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
@@ -19,7 +20,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T 
  * swapped-out server): logins fall back to counting in the database within one short command
  * timeout, instead of waiting as long as Redis hangs.
  */
-describe(`a Redis that hangs (${engine})`, () => {
+describe.each(ENGINES)('a Redis that hangs (%s)', (engine) => {
   let redis: OwnRedis;
   let s: Served | undefined;
   beforeAll(async () => {
@@ -37,6 +38,7 @@ describe(`a Redis that hangs (${engine})`, () => {
   /** `count` instances on this Redis, with a first-party client; `grant` asks one for a password grant. */
   const servePasswordGrant = async (count = 1) => {
     const served = await serveInstances({
+      engine,
       count,
       config: { redis: { url: redis.url } },
       providers: () => [authProvider(), oauthProvider()],

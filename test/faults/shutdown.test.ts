@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { freePort } from '../support/free-port.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -43,7 +44,7 @@ describe('the HTTP timeouts and shutdown of the reference service', () => {
   const lines: string[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(ANY_ENGINE);
     storage = mkdtempSync(join(tmpdir(), 'tollgate-shutdown-'));
     port = await freePort();
     child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts'], {

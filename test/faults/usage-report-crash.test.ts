@@ -12,10 +12,10 @@ import { UsageMeter } from '../../src/plans/metering/usage-meter.js';
 import type { UsageReportLine } from '../../src/plans/reporting/usage-reporter.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { deferred } from '../support/deferred.js';
+import { ENGINES } from '../support/engines.js';
 import { type FaultProxy, type ProxiedRequest, startFaultProxy } from './fault-proxy.js';
 import { startTollgate, type TollgateProcess } from './tollgate-process.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 /** The reference service's metered price (app/config.ts), which `tollgate sandbox:stripe` seeds. */
 const METERED_PRICE = 'price_api_calls';
 const isMeterEvent = (r: ProxiedRequest) =>
@@ -35,7 +35,7 @@ interface Subscriber {
  * request or its answer), killed with SIGKILL mid-report and run twice at once: the provider's
  * usage equals the counted calls, never more, never less.
  */
-describe(`usage:report across SIGKILL and two instances (${engine})`, () => {
+describe.each(ENGINES)('usage:report across SIGKILL and two instances (%s)', (engine) => {
   let database: TestDatabase;
   let storage: string;
   let sandbox: TollgateProcess;
@@ -46,7 +46,7 @@ describe(`usage:report across SIGKILL and two instances (${engine})`, () => {
   const proxies: FaultProxy[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(engine);
     storage = mkdtempSync(join(tmpdir(), 'tollgate-usage-crash-'));
     sandbox = startTollgate(['sandbox:stripe', '--port', '0'], {
       DATABASE_URL: database.url,

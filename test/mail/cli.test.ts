@@ -11,6 +11,7 @@ import { mailProvider } from '../../src/mail/provider.js';
 import { testMail } from '../../src/mail/template.js';
 import { tollgate } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { freePort } from '../support/free-port.js';
 import { MAILBOX_PASSWORD, type Mailbox, startMailbox } from '../support/mailbox.js';
 
@@ -21,7 +22,7 @@ describe('tollgate mail:test, mail:outbox, mail:retry', () => {
   const storage = mkdtempSync(join(tmpdir(), 'tollgate-mail-cli-'));
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(ANY_ENGINE);
     mailbox = await startMailbox();
     env = { DATABASE_URL: database.url, STORAGE_PATH: storage, LOG_LEVEL: 'silent', MAIL_URL: mailbox.url };
   });

@@ -8,6 +8,7 @@ import { Mailer } from '../../src/mail/mailer.js';
 import { Outbox } from '../../src/mail/outbox.js';
 import { mailProvider } from '../../src/mail/provider.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { ENGINES } from '../support/engines.js';
 import { freePort } from '../support/free-port.js';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';
 
@@ -21,7 +22,7 @@ const hello = defineMail<{ name: string; link: string }>({
 /** Polling off: each test drains when it means to, so nothing races the assertions. */
 const worker = { pollMs: 0 };
 
-describe('mail through the outbox, to a real SMTP server', () => {
+describe.each(ENGINES)('mail through the outbox, to a real SMTP server (%s)', (engine) => {
   let mailbox: Mailbox;
   let t: TestApp;
   let mailer: Mailer;
@@ -29,6 +30,7 @@ describe('mail through the outbox, to a real SMTP server', () => {
   beforeAll(async () => {
     mailbox = await startMailbox();
     t = await createTestApp({
+      engine,
       config: {
         app: { name: 'Acme', url: 'https://acme.test' },
         mail: { url: mailbox.url, from: 'Acme <no-reply@acme.test>', worker },
@@ -143,10 +145,11 @@ describe('mail through the outbox, to a real SMTP server', () => {
   }, 60_000);
 });
 
-describe('a mail server that is down', () => {
+describe.each(ENGINES)('a mail server that is down (%s)', (engine) => {
   it('keeps the request fast, retries later, and sends the mail once', async () => {
     const port = await freePort();
     const t = await createTestApp({
+      engine,
       config: { mail: { url: `smtp://tollgate:mailbox-secret@127.0.0.1:${port}`, worker } },
       providers: [authProvider(), mailProvider()],
     });
@@ -172,7 +175,7 @@ describe('a mail server that is down', () => {
   }, 60_000);
 });
 
-describe('with no MAIL_URL', () => {
+describe.each(ENGINES)('with no MAIL_URL (%s)', (engine) => {
   it('holds mail in the outbox, logs where to read it without its content, and shows it at /dev/mail', async () => {
     const lines: string[] = [];
     const sink = new Writable({
@@ -182,6 +185,7 @@ describe('with no MAIL_URL', () => {
       },
     });
     const t = await createTestApp({
+      engine,
       config: { app: { env: 'development', url: 'http://localhost' } },
       providers: [authProvider(), mailProvider()],
       logger: createLogger('info', sink),
@@ -213,6 +217,7 @@ describe('with no MAIL_URL', () => {
 
   it('has no outbox page in production', async () => {
     const t = await createTestApp({
+      engine,
       config: {
         app: { env: 'production', url: 'http://localhost', key: Buffer.alloc(32, 7).toString('base64') },
       },

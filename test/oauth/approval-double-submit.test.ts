@@ -2,20 +2,20 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventDispatcher } from '../../src/core/events.js';
 import { ConsentGranted } from '../../src/oauth/events.js';
+import { ENGINES } from '../support/engines.js';
 import { ADA, approvalFields, Browser, type OAuthTestApp, oauthApp, REDIRECT } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const CHALLENGE = createHash('sha256').update('v'.repeat(64)).digest('base64url');
 
 /** A double click on "Authorize": two posts of the same form at once answer the request once. */
-describe(`approval double submit (${engine})`, () => {
+describe.each(ENGINES)('approval double submit (%s)', (engine) => {
   let t: OAuthTestApp;
   let clientId: string;
   let browser: Browser;
   const consents: ConsentGranted[] = [];
 
   beforeAll(async () => {
-    t = await oauthApp();
+    t = await oauthApp({ engine });
     clientId = (await t.createClient({ confidential: false })).client.id;
     t.app.container.make(EventDispatcher).listen(ConsentGranted, (event) => {
       consents.push(event);

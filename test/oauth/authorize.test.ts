@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../support/engines.js';
 import {
   ADA,
   approvalFields,
@@ -11,11 +12,10 @@ import {
   tokenIn,
 } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const CHALLENGE = createHash('sha256').update('x'.repeat(64)).digest('base64url');
 
 /** GET /oauth/authorize and the approve/deny decision (RFC 6749 §4.1.1–§4.1.2.1, RFC 9700). */
-describe(`authorization endpoint (${engine})`, () => {
+describe.each(ENGINES)('authorization endpoint (%s)', (engine) => {
   let t: OAuthTestApp;
   let clientId: string;
   let publicId: string;
@@ -23,6 +23,7 @@ describe(`authorization endpoint (${engine})`, () => {
 
   beforeAll(async () => {
     t = await oauthApp({
+      engine,
       config: { oauth: { scopes: { 'check-status': 'Check the status of your <orders>' } } },
     });
     clientId = (await t.createClient({ name: 'Order Tracker' })).client.id;
@@ -188,11 +189,12 @@ describe(`authorization endpoint (${engine})`, () => {
   });
 });
 
-describe(`implicit grant and a replaced approval page (${engine})`, () => {
+describe.each(ENGINES)('implicit grant and a replaced approval page (%s)', (engine) => {
   let t: OAuthTestApp;
 
   beforeAll(async () => {
     t = await oauthApp({
+      engine,
       config: { oauth: { implicitGrant: true } },
       oauth: {
         approvalView: (_c, props) =>

@@ -8,17 +8,16 @@ import { createApp } from '../../app/bootstrap.js';
 import { run } from '../../src/cli/main.js';
 import { connect } from '../../src/database/connection.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+import { ANY_ENGINE } from '../support/engines.js';
 
 /** `tollgate install | keys | client | purge` against the reference app on a fresh database. */
-describe(`tollgate OAuth commands (${engine})`, () => {
+describe(`tollgate OAuth commands`, () => {
   let database: TestDatabase;
   let storage: string;
   let output: string[];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(ANY_ENGINE);
     storage = mkdtempSync(join(tmpdir(), 'tollgate-cli-'));
     process.env.DATABASE_URL = database.url;
     process.env.STORAGE_PATH = storage;

@@ -2,10 +2,10 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentUser } from '../../src/auth/context.js';
 import { Clients } from '../../src/oauth/index.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type DocumentServer, documentServer } from './document-server.js';
 import { ADA, approvalFields, Browser, insecure, type OAuthTestApp, oauthApp } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const CALLBACK = 'http://127.0.0.1:7777/callback';
 
 /** The documents are served over http on loopback: both need the operator's allow options. */
@@ -27,7 +27,7 @@ function authorizeQuery(clientId: string, challenge: string, redirect = CALLBACK
   });
 }
 
-describe(`Client ID Metadata Documents (${engine})`, () => {
+describe(`Client ID Metadata Documents`, () => {
   let t: OAuthTestApp;
   let site: DocumentServer;
   let ada: Browser;
@@ -35,6 +35,7 @@ describe(`Client ID Metadata Documents (${engine})`, () => {
   beforeAll(async () => {
     site = await documentServer();
     t = await oauthApp({
+      engine: ANY_ENGINE,
       config: { oauth: { clientIdMetadataDocuments: DEV } },
       setup: (app) => {
         app.router.get('/api/me', (c) => c.json({ user: currentUser(c)?.id ?? null })).middleware('auth:api');
@@ -266,7 +267,7 @@ describe(`Client ID Metadata Documents (${engine})`, () => {
   });
 });
 
-describe(`Client ID Metadata Documents: SSRF protection and the default (${engine})`, () => {
+describe(`Client ID Metadata Documents: SSRF protection and the default`, () => {
   let site: DocumentServer;
 
   beforeAll(async () => {
@@ -275,7 +276,7 @@ describe(`Client ID Metadata Documents: SSRF protection and the default (${engin
   afterAll(async () => site.close());
 
   it('off by default: an https client id is an unknown client, and the metadata does not advertise documents', async () => {
-    const t = await oauthApp();
+    const t = await oauthApp({ engine: ANY_ENGINE });
     try {
       const browser = new Browser(t.url);
       await browser.login(ADA);
@@ -293,6 +294,7 @@ describe(`Client ID Metadata Documents: SSRF protection and the default (${engin
 
   it('a metadata document on a loopback or private address is refused, by IP literal and by a name that resolves to one', async () => {
     const t = await oauthApp({
+      engine: ANY_ENGINE,
       config: { oauth: { clientIdMetadataDocuments: { enabled: true, allowHttp: true } } },
     });
     try {
@@ -319,12 +321,13 @@ describe(`Client ID Metadata Documents: SSRF protection and the default (${engin
   });
 });
 
-describe(`Client ID Metadata Documents: fetches per address are limited (${engine})`, () => {
+describe(`Client ID Metadata Documents: fetches per address are limited`, () => {
   let t: OAuthTestApp;
   let site: DocumentServer;
   beforeAll(async () => {
     site = await documentServer();
     t = await oauthApp({
+      engine: ANY_ENGINE,
       config: {
         oauth: {
           clientIdMetadataDocuments: DEV,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ANY_ENGINE } from '../support/engines.js';
 import { Browser, type OAuthTestApp, REDIRECT, serverWithAda } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ELSEWHERE = 'https://app.example/callback';
 
 /** A client registered by dynamic registration (RFC 7591), as anyone on the internet could. */
@@ -41,8 +41,8 @@ function clientFacts(html: string): string {
     .trim();
 }
 
-describe(`the approval page says who registered the client and where the answer goes (${engine})`, () => {
-  const app = serverWithAda({ config: { oauth: { registration: 'open' } } });
+describe(`the approval page says who registered the client and where the answer goes`, () => {
+  const app = serverWithAda({ engine: ANY_ENGINE, config: { oauth: { registration: 'open' } } });
 
   it("an operator's client: registered by the operator, the redirect URI's host shown", async () => {
     const { client } = await app.t.createClient({ name: 'Operator App' });
@@ -70,8 +70,8 @@ describe(`the approval page says who registered the client and where the answer 
   });
 });
 
-describe(`RFC 9700 §4.11.2: errors are not redirected to a client that registered itself (${engine})`, () => {
-  const app = serverWithAda({ config: { oauth: { registration: 'open' } } });
+describe(`RFC 9700 §4.11.2: errors are not redirected to a client that registered itself`, () => {
+  const app = serverWithAda({ engine: ANY_ENGINE, config: { oauth: { registration: 'open' } } });
 
   it("an operator's client gets its error at its redirect URI (RFC 6749 §4.1.2.1)", async () => {
     const { client } = await app.t.createClient();

@@ -1,5 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../support/engines.js';
 import { logInAgain } from './openid-support.js';
 import {
   ADA,
@@ -12,19 +13,17 @@ import {
   REDIRECT,
 } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
 /**
  * When the approval page is skipped (Passport 13's rule, a first-party flag, `prompt=consent`),
  * and the per-client scope and grant limits, through real HTTP with oauth4webapi.
  */
-describe(`consent and per-client limits (${engine})`, () => {
+describe.each(ENGINES)('consent and per-client limits (%s)', (engine) => {
   let t: OAuthTestApp;
   let ada: Browser;
 
   beforeAll(async () => {
     // Tokens live ten minutes here, so expiry can be reached without ending the login session.
-    t = await oauthApp({ config: { oauth: { accessTokenTtlSeconds: 600 } } });
+    t = await oauthApp({ engine, config: { oauth: { accessTokenTtlSeconds: 600 } } });
     ada = new Browser(t.url);
     await ada.login(ADA);
   });

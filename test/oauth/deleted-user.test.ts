@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Users } from '../../src/auth/users.js';
 import { Clients } from '../../src/oauth/index.js';
 import { type ReferenceServer, startReferenceServer } from '../browser/server.js';
+import { ENGINES } from '../support/engines.js';
 
 /**
  * Deletes the user row without the cascades (as an application whose own users table has no
@@ -27,10 +28,10 @@ async function deleteBehindTheAppsBack(server: ReferenceServer, id: number): Pro
  * their tokens): their refresh token names a grant nobody holds. RFC 6749 §5.2: `invalid_grant`,
  * never a 500. The reference service, with its plans and billing, is where it answered 500.
  */
-describe('a refresh token whose user was deleted in the database', () => {
+describe.each(ENGINES)('a refresh token whose user was deleted in the database (%s)', (engine) => {
   let server: ReferenceServer;
   beforeAll(async () => {
-    server = await startReferenceServer();
+    server = await startReferenceServer({}, { engine });
   });
   afterAll(async () => {
     await server?.stop();

@@ -4,6 +4,7 @@ import { AccessTokenCreated, RefreshTokenCreated } from '../../src/oauth/events.
 import { AccessTokenVerifier } from '../../src/oauth/jwt/access-token-verifier.js';
 import { DEVICE_CODE_GRANT } from '../../src/oauth/records.js';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
+import { ENGINES } from '../support/engines.js';
 import {
   ADA,
   approvalFields,
@@ -16,17 +17,15 @@ import {
   tokenIn,
 } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
 /** The device authorization grant (RFC 8628) over HTTP, the device played by oauth4webapi. */
-describe(`device authorization grant (${engine})`, () => {
+describe.each(ENGINES)('device authorization grant (%s)', (engine) => {
   let t: OAuthTestApp;
   let as: oauth.AuthorizationServer;
   let device: oauth.Client;
   let ada: Browser;
 
   beforeAll(async () => {
-    t = await oauthApp();
+    t = await oauthApp({ engine });
     as = { ...t.as, device_authorization_endpoint: `${t.url}/oauth/device/code` };
     const { client } = await t.createClient({
       name: 'Order CLI',

@@ -1,8 +1,8 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANY_ENGINE } from '../support/engines.js';
 import { ADA, approvalFields, Browser, insecure, type OAuthTestApp, oauthApp, REDIRECT } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 /** The configured application URL: the issuer, and the origin of the resource identifiers. */
 const ISSUER = 'http://localhost';
 
@@ -15,14 +15,14 @@ function toServer(t: OAuthTestApp) {
 }
 
 /** RFC 9728 → RFC 8414 → RFC 9207, as an MCP client walks it. */
-describe(`discovery and issuer identification (${engine})`, () => {
+describe(`discovery and issuer identification`, () => {
   let t: OAuthTestApp;
   let as: oauth.AuthorizationServer;
   let ada: Browser;
   let clientId: string;
 
   beforeAll(async () => {
-    t = await oauthApp({ config: { oauth: { implicitGrant: true } } });
+    t = await oauthApp({ engine: ANY_ENGINE, config: { oauth: { implicitGrant: true } } });
     clientId = (await t.createClient({ name: 'Order Tracker' })).client.id;
     ada = new Browser(t.url);
     await ada.login(ADA);
@@ -123,11 +123,12 @@ describe(`discovery and issuer identification (${engine})`, () => {
   });
 });
 
-describe(`protected-resource metadata per API (${engine})`, () => {
+describe(`protected-resource metadata per API`, () => {
   let t: OAuthTestApp;
 
   beforeAll(async () => {
     t = await oauthApp({
+      engine: ANY_ENGINE,
       config: {
         oauth: {
           protectedResources: [

@@ -1,12 +1,11 @@
 import { decodeJwt } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANY_ENGINE } from '../support/engines.js';
 import { ADA, approvalFields, Browser, insecure, type OAuthTestApp, oauthApp, REDIRECT } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
 /** RFC 9449 §10: an authorization code bound to a DPoP key, by `dpop_jkt` or by a proof at PAR. */
-describe(`DPoP authorization code binding (${engine})`, () => {
+describe(`DPoP authorization code binding`, () => {
   let t: OAuthTestApp;
   let ada: Browser;
   let client: oauth.Client;
@@ -14,7 +13,7 @@ describe(`DPoP authorization code binding (${engine})`, () => {
   let other: CryptoKeyPair;
 
   beforeAll(async () => {
-    t = await oauthApp();
+    t = await oauthApp({ engine: ANY_ENGINE });
     const created = await t.createClient({ confidential: false });
     const now = Math.floor(t.clock.now().getTime() / 1000);
     // The test clock is fixed: oauth4webapi's proofs follow it through the client's clock skew.

@@ -1,9 +1,9 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientRegistrations } from '../../src/oauth/registration/client-registrations.js';
+import { ENGINES } from '../support/engines.js';
 import { insecure, type OAuthTestApp, oauthApp } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ISSUER = 'http://localhost';
 const NATIVE = 'http://127.0.0.1/callback';
 
@@ -28,10 +28,10 @@ function manage(t: OAuthTestApp, uri: string, token: string, init: RequestInit =
   });
 }
 
-describe(`dynamic client registration, closed by default (${engine})`, () => {
+describe.each(ENGINES)('dynamic client registration, closed by default (%s)', (engine) => {
   let t: OAuthTestApp;
   beforeAll(async () => {
-    t = await oauthApp();
+    t = await oauthApp({ engine });
   });
   afterAll(async () => t.stop());
 
@@ -43,10 +43,11 @@ describe(`dynamic client registration, closed by default (${engine})`, () => {
   });
 });
 
-describe(`dynamic client registration, open (${engine})`, () => {
+describe.each(ENGINES)('dynamic client registration, open (%s)', (engine) => {
   let t: OAuthTestApp;
   beforeAll(async () => {
     t = await oauthApp({
+      engine,
       config: {
         oauth: {
           registration: 'open',
@@ -246,10 +247,10 @@ describe(`dynamic client registration, open (${engine})`, () => {
   });
 });
 
-describe(`dynamic client registration with initial access tokens (${engine})`, () => {
+describe.each(ENGINES)('dynamic client registration with initial access tokens (%s)', (engine) => {
   let t: OAuthTestApp;
   beforeAll(async () => {
-    t = await oauthApp({ config: { oauth: { registration: 'token' } } });
+    t = await oauthApp({ engine, config: { oauth: { registration: 'token' } } });
   });
   afterAll(async () => t.stop());
 
@@ -275,10 +276,11 @@ describe(`dynamic client registration with initial access tokens (${engine})`, (
   });
 });
 
-describe(`dynamic client registration, limited per address (${engine})`, () => {
+describe.each(ENGINES)('dynamic client registration, limited per address (%s)', (engine) => {
   let t: OAuthTestApp;
   beforeAll(async () => {
     t = await oauthApp({
+      engine,
       config: {
         oauth: {
           registration: 'open',

@@ -3,11 +3,10 @@ import { Clients, defineGrant, OAuthError, oauthProvider, registerOAuthRoutes, S
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installKeys } from '../../src/oauth/keys/key-files.js';
 import { createTestApp, type TestApp } from '../support/app.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+import { ANY_ENGINE } from '../support/engines.js';
 
 /** docs/oauth.md's extension points, imported from the package's entry points as an application does. */
-describe(`a grant of one's own and routes declared by hand (${engine})`, () => {
+describe(`a grant of one's own and routes declared by hand`, () => {
   let t: TestApp;
   const codes = new Set(['123456']);
   const otpGrant = defineGrant({
@@ -23,6 +22,7 @@ describe(`a grant of one's own and routes declared by hand (${engine})`, () => {
 
   beforeAll(async () => {
     t = await createTestApp({
+      engine: ANY_ENGINE,
       providers: [authProvider(), oauthProvider({ grants: [otpGrant], routes: false })],
       config: { oauth: { scopes: { 'check-status': 'Check the status of your orders' } } },
       setup: (app) => {

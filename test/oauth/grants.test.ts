@@ -1,16 +1,15 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessTokenVerifier } from '../../src/oauth/jwt/access-token-verifier.js';
+import { ENGINES } from '../support/engines.js';
 import { ADA, approvalFields, Browser, insecure, type OAuthTestApp, oauthApp, REDIRECT } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
 /** Every grant end to end over HTTP, driven by an independent client library (oauth4webapi). */
-describe(`OAuth grants with oauth4webapi (${engine})`, () => {
+describe.each(ENGINES)('OAuth grants with oauth4webapi (%s)', (engine) => {
   let t: OAuthTestApp;
 
   beforeAll(async () => {
-    t = await oauthApp();
+    t = await oauthApp({ engine });
   });
   afterAll(async () => t.stop());
 

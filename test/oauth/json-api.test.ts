@@ -6,13 +6,12 @@ import { OPENID_SCOPES } from '../../src/oauth/oidc/scopes.js';
 import { PersonalAccessTokens } from '../../src/oauth/personal/personal-access-tokens.js';
 import { REDIRECT_SHAPE } from '../../src/oauth/rules/check-redirect-uri.js';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
+import { ENGINES } from '../support/engines.js';
 import { holdUntilBoth } from '../support/hold-until-both.js';
 import { ADA, BOB, Browser, type OAuthTestApp, oauthApp, SCOPES, tokenRequest } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
 /** The session-authenticated JSON APIs: the user's own records only, 422 on bad bodies. */
-describe(`OAuth JSON APIs (${engine})`, () => {
+describe.each(ENGINES)('OAuth JSON APIs (%s)', (engine) => {
   let t: OAuthTestApp;
   let ada: Browser;
   let bob: Browser;
@@ -20,7 +19,7 @@ describe(`OAuth JSON APIs (${engine})`, () => {
   let bobCsrf: string;
 
   beforeAll(async () => {
-    t = await oauthApp();
+    t = await oauthApp({ engine });
     await t.createClient({ personalAccess: true, name: 'Personal Access Client' });
     ada = new Browser(t.url);
     await ada.login(ADA);

@@ -7,15 +7,14 @@ import { Clients, PersonalAccessTokens } from '../../src/oauth/index.js';
 import { generateKeyPair } from '../../src/oauth/keys/key-files.js';
 import { TokenRevoker } from '../../src/oauth/tokens/token-revoker.js';
 import { type ReferenceServer, startReferenceServer } from '../browser/server.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { insecure } from './support.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
 /**
  * `tollgate keys:rotate` and `keys:prune` run as the CLI, against the database and storage of a
  * reference service that keeps serving meanwhile; tokens come from oauth4webapi and the API.
  */
-describe(`signing key rotation through the CLI and HTTP (${engine})`, { timeout: 60_000 }, () => {
+describe(`signing key rotation through the CLI and HTTP`, { timeout: 60_000 }, () => {
   let server: ReferenceServer;
   let as: oauth.AuthorizationServer;
   let client: oauth.Client;
@@ -24,7 +23,7 @@ describe(`signing key rotation through the CLI and HTTP (${engine})`, { timeout:
   const output: string[] = [];
 
   beforeAll(async () => {
-    server = await startReferenceServer();
+    server = await startReferenceServer({}, { engine: ANY_ENGINE });
     process.env.DATABASE_URL = server.app.config.database.url;
     process.env.STORAGE_PATH = server.app.config.storagePath;
     process.env.LOG_LEVEL = 'silent';

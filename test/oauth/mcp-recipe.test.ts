@@ -1,17 +1,17 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentUser } from '../../src/auth/context.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type DocumentServer, documentServer } from './document-server.js';
 import { ADA, approvalFields, Browser, freePort, insecure, type OAuthTestApp, oauthApp } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const CALLBACK = 'http://127.0.0.1/callback';
 
 /**
  * docs/mcp.md, step by step, as an MCP client does it: only the MCP server's URL is known at the
  * start. The server is configured and routed exactly as the recipe says.
  */
-describe(`MCP recipe: an MCP server's HTTP endpoint behind Tollgate (${engine})`, () => {
+describe(`MCP recipe: an MCP server's HTTP endpoint behind Tollgate`, () => {
   let t: OAuthTestApp;
   let site: DocumentServer;
   let ada: Browser;
@@ -24,6 +24,7 @@ describe(`MCP recipe: an MCP server's HTTP endpoint behind Tollgate (${engine})`
     base = `http://127.0.0.1:${port}`;
     mcp = `${base}/mcp`;
     t = await oauthApp({
+      engine: ANY_ENGINE,
       port,
       config: {
         app: { url: base },

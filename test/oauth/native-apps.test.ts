@@ -1,18 +1,17 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenForCallback } from '../../examples/client-app/client.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { ADA, approvalFields, Browser, insecure, type OAuthTestApp, oauthApp } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
 /** Native apps (RFC 8252) as public clients, driven by oauth4webapi over real sockets. */
-describe(`native apps: loopback and private-use redirects (${engine})`, () => {
+describe(`native apps: loopback and private-use redirects`, () => {
   let t: OAuthTestApp;
   let ada: Browser;
   let csrf: string;
 
   beforeAll(async () => {
-    t = await oauthApp();
+    t = await oauthApp({ engine: ANY_ENGINE });
     ada = new Browser(t.url);
     await ada.login(ADA);
     csrf = await ada.csrfToken();

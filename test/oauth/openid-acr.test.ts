@@ -6,13 +6,12 @@ import { TwoFactor } from '../../src/accounts/two-factor/two-factor.js';
 import { Users } from '../../src/auth/users.js';
 import { mailProvider } from '../../src/mail/provider.js';
 import { ACR_ONE_FACTOR, ACR_TWO_FACTORS } from '../../src/oauth/oidc/amr.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { authorizeInBrowser, exchange, openIdClient, openIdRequest } from './openid-support.js';
 import { ADA, BOB, Browser, insecure, type OAuthTestApp, oauthApp, tokenIn } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
 /** OpenID Connect `acr_values`, `max_age`, and the ID token's `acr`, `amr`, `auth_time` (oauth4webapi as the client). */
-describe(`OpenID Connect: acr, amr and step-up to a second factor (${engine})`, () => {
+describe(`OpenID Connect: acr, amr and step-up to a second factor`, () => {
   let t: OAuthTestApp;
   let clientId: string;
   /** The seed of the user signing in with a code. */
@@ -56,7 +55,7 @@ describe(`OpenID Connect: acr, amr and step-up to a second factor (${engine})`, 
   }
 
   beforeAll(async () => {
-    t = await oauthApp({ modules: [mailProvider(), accountsProvider()] });
+    t = await oauthApp({ engine: ANY_ENGINE, modules: [mailProvider(), accountsProvider()] });
     clientId = (await t.createClient({ confidential: false })).client.id;
   });
   afterAll(async () => t?.stop());

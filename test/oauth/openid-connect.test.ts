@@ -1,6 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SigningAlgorithm } from '../../src/oauth/config.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import {
   authorizeInBrowser,
   exchange,
@@ -13,17 +14,15 @@ import {
 } from './openid-support.js';
 import { ADA, Browser, type OAuthTestApp, oauthApp } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
 for (const algorithm of ['RS256', 'EdDSA'] as SigningAlgorithm[]) {
-  describe(`OpenID Connect: ID tokens from the authorization code flow (${engine}, ${algorithm})`, () => {
+  describe(`OpenID Connect: ID tokens from the authorization code flow (${algorithm})`, () => {
     let t: OAuthTestApp;
     let ada: Browser;
     let loggedInAt: number;
     let as: oauth.AuthorizationServer;
 
     beforeAll(async () => {
-      t = await oauthApp({ config: { oauth: { signingAlgorithm: algorithm } } });
+      t = await oauthApp({ engine: ANY_ENGINE, config: { oauth: { signingAlgorithm: algorithm } } });
       ada = new Browser(t.url);
       loggedInAt = Math.floor(t.clock.now().getTime() / 1000);
       await ada.login(ADA);
@@ -150,11 +149,12 @@ for (const algorithm of ['RS256', 'EdDSA'] as SigningAlgorithm[]) {
   });
 }
 
-describe(`OpenID Connect: the claims mapping hook (${engine})`, () => {
+describe(`OpenID Connect: the claims mapping hook`, () => {
   let t: OAuthTestApp;
 
   beforeAll(async () => {
     t = await oauthApp({
+      engine: ANY_ENGINE,
       oauth: {
         oidc: {
           claims: (user, scopes) => ({

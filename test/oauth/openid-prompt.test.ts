@@ -1,9 +1,8 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANY_ENGINE } from '../support/engines.js';
 import { authorizeInBrowser, exchange, logInAgain, openIdClient, openIdRequest } from './openid-support.js';
 import { ADA, approvalFields, BOB, Browser, type OAuthTestApp, oauthApp, REDIRECT } from './support.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
 /** The error oauth4webapi reads from an authorization response. */
 function authorizationError(t: OAuthTestApp, clientId: string, res: Response, state: string): string {
@@ -20,12 +19,12 @@ function authorizationError(t: OAuthTestApp, clientId: string, res: Response, st
 }
 
 /** OpenID Connect Core §3.1.2.1 `prompt` and `max_age`, and §3.1.2.6 errors, through real HTTP. */
-describe(`OpenID Connect: prompt and max_age (${engine})`, () => {
+describe(`OpenID Connect: prompt and max_age`, () => {
   let t: OAuthTestApp;
   let clientId: string;
 
   beforeAll(async () => {
-    t = await oauthApp();
+    t = await oauthApp({ engine: ANY_ENGINE });
     clientId = (await t.createClient({ confidential: false })).client.id;
   });
   afterAll(async () => t.stop());

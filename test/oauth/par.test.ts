@@ -1,14 +1,14 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
+import { ENGINES } from '../support/engines.js';
 import { logInAgain } from './openid-support.js';
 import { ADA, approvalFields, Browser, insecure, type OAuthTestApp, oauthApp, REDIRECT } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ISSUER = 'http://localhost';
 
 /** RFC 9126 through oauth4webapi: push, authorize with the request_uri, approve, exchange with PKCE. */
-describe(`pushed authorization requests (${engine})`, () => {
+describe.each(ENGINES)('pushed authorization requests (%s)', (engine) => {
   let t: OAuthTestApp;
   let as: oauth.AuthorizationServer;
   let ada: Browser;
@@ -16,7 +16,7 @@ describe(`pushed authorization requests (${engine})`, () => {
   let confidential: { client: oauth.Client; auth: oauth.ClientAuth };
 
   beforeAll(async () => {
-    t = await oauthApp();
+    t = await oauthApp({ engine });
     const pub = await t.createClient({ name: 'Order Tracker', confidential: false });
     publicClient = { client_id: pub.client.id };
     const conf = await t.createClient({ name: 'Back Office' });
@@ -253,11 +253,12 @@ describe(`pushed authorization requests (${engine})`, () => {
   });
 });
 
-describe(`PAR required by the server (${engine})`, () => {
+describe.each(ENGINES)('PAR required by the server (%s)', (engine) => {
   let t: OAuthTestApp;
 
   beforeAll(async () => {
     t = await oauthApp({
+      engine,
       config: { oauth: { requirePushedAuthorizationRequests: true, pushedRequestTtlSeconds: 30 } },
     });
   });

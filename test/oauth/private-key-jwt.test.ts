@@ -3,16 +3,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../support/engines.js';
 import { type ClientKey, clientKey, TOKEN_ENDPOINT } from './client-key-support.js';
 import { type DocumentServer, documentServer } from './document-server.js';
 import { ISSUER } from './openid-support.js';
 import { basic, type OAuthTestApp, oauthApp } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
 /** `private_key_jwt` (RFC 7523) at the token endpoint: what it refuses, and why it says so. */
-describe(`private_key_jwt client authentication (${engine})`, () => {
+describe.each(ENGINES)('private_key_jwt client authentication (%s)', (engine) => {
   let t: OAuthTestApp;
   let site: DocumentServer;
   let silent: Server;
@@ -21,6 +21,7 @@ describe(`private_key_jwt client authentication (${engine})`, () => {
 
   beforeAll(async () => {
     t = await oauthApp({
+      engine,
       config: {
         oauth: {
           registration: 'open',

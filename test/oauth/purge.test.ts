@@ -3,21 +3,22 @@ import { ClientLogout } from '../../src/oauth/logout/client-logout.js';
 import { ClientRegistrations } from '../../src/oauth/registration/client-registrations.js';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
 import { purgeInBatches } from '../../src/oauth/stores/purge.js';
+import { ENGINES } from '../support/engines.js';
 import { ADA, Browser, type OAuthTestApp, oauthApp, tokenRequest } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const HOUR = 3_600;
 
 /**
  * `tollgate purge` on short-lived access tokens with long-lived refresh tokens, the usual set-up:
  * it deletes in batches, and never breaks a refresh token it keeps.
  */
-describe(`purging tokens in batches (${engine})`, () => {
+describe.each(ENGINES)('purging tokens in batches (%s)', (engine) => {
   let t: OAuthTestApp;
   let client: { id: string; secret: string };
 
   beforeAll(async () => {
     t = await oauthApp({
+      engine,
       config: { oauth: { accessTokenTtlSeconds: HOUR, refreshTokenTtlSeconds: 30 * 24 * HOUR } },
     });
     const created = await t.createClient({ password: true });
@@ -92,10 +93,10 @@ describe(`purging tokens in batches (${engine})`, () => {
   });
 });
 
-describe(`purging initial access tokens (${engine})`, () => {
+describe.each(ENGINES)('purging initial access tokens (%s)', (engine) => {
   let t: OAuthTestApp;
   beforeAll(async () => {
-    t = await oauthApp({ config: { oauth: { registration: 'token' } } });
+    t = await oauthApp({ engine, config: { oauth: { registration: 'token' } } });
   });
   afterAll(async () => t.stop());
 
@@ -119,10 +120,10 @@ describe(`purging initial access tokens (${engine})`, () => {
   });
 });
 
-describe(`purging logout session records (${engine})`, () => {
+describe.each(ENGINES)('purging logout session records (%s)', (engine) => {
   let t: OAuthTestApp;
   beforeAll(async () => {
-    t = await oauthApp();
+    t = await oauthApp({ engine });
   });
   afterAll(async () => t.stop());
 

@@ -2,6 +2,7 @@ import { decodeJwt } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentUser } from '../../src/auth/context.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import {
   ADA,
   approvalFields,
@@ -14,14 +15,13 @@ import {
   tokenRequest,
 } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 /** The configured application URL: the issuer, and the origin of the resource identifiers. */
 const ISSUER = 'http://localhost';
 const MCP = `${ISSUER}/mcp`;
 const API = `${ISSUER}/api`;
 
 /** RFC 8707 end to end: the `resource` parameter, audience-bound tokens, and the guard's check. */
-describe(`resource indicators (${engine})`, () => {
+describe(`resource indicators`, () => {
   let t: OAuthTestApp;
   let ada: Browser;
   let publicClient: oauth.Client;
@@ -29,6 +29,7 @@ describe(`resource indicators (${engine})`, () => {
 
   beforeAll(async () => {
     t = await oauthApp({
+      engine: ANY_ENGINE,
       config: { oauth: { protectedResources: [{ resource: MCP }, { resource: API }] } },
       setup: (app) => {
         const who = (c: Parameters<typeof currentUser>[0]) =>

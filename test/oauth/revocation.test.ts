@@ -1,17 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES } from '../support/engines.js';
 import { ADA, basic, type OAuthTestApp, oauthApp } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
 /** RFC 7009 revocation and RFC 7662 introspection over raw HTTP. */
-describe(`POST /oauth/revoke and /oauth/introspect (${engine})`, () => {
+describe.each(ENGINES)('POST /oauth/revoke and /oauth/introspect (%s)', (engine) => {
   let t: OAuthTestApp;
   let app: { id: string; secret: string };
   let other: { id: string; secret: string };
   let publicId: string;
 
   beforeAll(async () => {
-    t = await oauthApp();
+    t = await oauthApp({ engine });
     const a = await t.createClient({ password: true });
     app = { id: a.client.id, secret: a.plainSecret! };
     const o = await t.createClient();

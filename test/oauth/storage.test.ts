@@ -14,18 +14,18 @@ import {
 import { AccessTokenVerifier } from '../../src/oauth/jwt/access-token-verifier.js';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
 import { TokenRevoker } from '../../src/oauth/tokens/token-revoker.js';
+import { ENGINES } from '../support/engines.js';
 import { ADA, type OAuthTestApp, oauthApp, REDIRECT, tokenRequest } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 class AppUser extends HasApiTokens(User) {}
 
-describe(`OAuth storage, events and the HasApiTokens mixin (${engine})`, () => {
+describe.each(ENGINES)('OAuth storage, events and the HasApiTokens mixin (%s)', (engine) => {
   let t: OAuthTestApp;
 
   beforeAll(async () => {
-    t = await oauthApp();
+    t = await oauthApp({ engine });
     t.app.container.instance(UserModelKey, AppUser);
   });
   afterAll(async () => t.stop());
@@ -155,7 +155,7 @@ describe(`OAuth storage, events and the HasApiTokens mixin (${engine})`, () => {
   });
 
   it('personal access tokens ignore the configured access token lifetime', async () => {
-    const short = await oauthApp({ config: { oauth: { accessTokenTtlSeconds: 60 } } });
+    const short = await oauthApp({ engine, config: { oauth: { accessTokenTtlSeconds: 60 } } });
     try {
       short.app.container.instance(UserModelKey, AppUser);
       await short.createClient({ personalAccess: true });
@@ -246,7 +246,7 @@ describe(`OAuth storage, events and the HasApiTokens mixin (${engine})`, () => {
     const [h, p] = access_token.split('.');
     await expect(verifier.verify(`${h}.${p}.AAAA`)).rejects.toMatchObject({ code: 'invalid_token' });
     await expect(verifier.verify('not.a.jwt')).rejects.toMatchObject({ code: 'invalid_token' });
-    const other = await oauthApp();
+    const other = await oauthApp({ engine });
     try {
       await expect(other.app.container.make(AccessTokenVerifier).verify(access_token)).rejects.toMatchObject({
         code: 'invalid_token',

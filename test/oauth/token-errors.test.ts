@@ -3,21 +3,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthorizationRequest } from '../../src/oauth/authorization/authorization-request.js';
 import { AuthorizationService } from '../../src/oauth/authorization/authorization-service.js';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
+import { ENGINES } from '../support/engines.js';
 import { ADA, basic, type OAuthTestApp, oauthApp, REDIRECT, tokenRequest } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const VERIFIER = `${'v'.repeat(43)}erifier-of-fifty-characters`;
 const CHALLENGE = createHash('sha256').update(VERIFIER).digest('base64url');
 
 /** Raw-HTTP error cases of the token endpoint (RFC 6749 §5.2). */
-describe(`POST /oauth/token errors (${engine})`, () => {
+describe.each(ENGINES)('POST /oauth/token errors (%s)', (engine) => {
   let t: OAuthTestApp;
   let standard: { id: string; secret: string };
   let password: { id: string; secret: string };
   let publicClient: { id: string };
 
   beforeAll(async () => {
-    t = await oauthApp();
+    t = await oauthApp({ engine });
     const a = await t.createClient();
     standard = { id: a.client.id, secret: a.plainSecret! };
     const p = await t.createClient({ password: true });

@@ -1,9 +1,8 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANY_ENGINE } from '../support/engines.js';
 import { publicClientFlow } from './openid-support.js';
 import { ADA, Browser, basic, insecure, type OAuthTestApp, oauthApp, tokenRequest } from './support.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
 /** The RFC 6750 §3 challenge oauth4webapi read from a refused userinfo request. */
 async function challengeOf(work: Promise<unknown>): Promise<oauth.WWWAuthenticateChallenge> {
@@ -16,13 +15,13 @@ async function challengeOf(work: Promise<unknown>): Promise<oauth.WWWAuthenticat
 }
 
 /** OpenID Connect Core §5.3 through oauth4webapi's userInfoRequest/processUserInfoResponse. */
-describe(`OpenID Connect: the userinfo endpoint (${engine})`, () => {
+describe(`OpenID Connect: the userinfo endpoint`, () => {
   let t: OAuthTestApp;
   let ada: Browser;
   let as: oauth.AuthorizationServer;
 
   beforeAll(async () => {
-    t = await oauthApp();
+    t = await oauthApp({ engine: ANY_ENGINE });
     as = { ...t.as, userinfo_endpoint: `${t.url}/oauth/userinfo` };
     ada = new Browser(t.url);
     await ada.login(ADA);

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DocumentServer, documentServer } from '../oauth/document-server.js';
 import { ISSUER, logInAgain, verifySignatureAndAtHash } from '../oauth/openid-support.js';
 import { ADA, Browser, insecure, REDIRECT } from '../oauth/support.js';
+import type { Engine } from '../support/engines.js';
 import {
   approveIn,
   authorizationResponse,
   codeFlow,
-  engine,
   exchangeCode,
   type Plan,
   planRequest,
@@ -22,9 +22,9 @@ import {
  * its list, in the plan's order; with `form_post`, the Form Post Basic OP plan (the same list).
  * Modules the plan skips for a feature Tollgate declines check that the discovery document says so.
  */
-export function describeBasicOp(mode: ResponseMode) {
+export function describeBasicOp(mode: ResponseMode, engine: Engine) {
   const profile = mode === 'form_post' ? 'Form Post OP' : 'Basic OP';
-  describe(`${profile} certification modules (${engine})`, () => {
+  describe(`${profile} certification modules`, () => {
     let plan: Plan;
     let metadata: Record<string, unknown>;
     /** The client's site, serving its request objects (a `request_uri`) on loopback. */
@@ -32,6 +32,7 @@ export function describeBasicOp(mode: ResponseMode) {
 
     beforeAll(async () => {
       plan = await startPlan(mode, {
+        engine,
         config: { oauth: { clientFetch: { allowAddressRanges: ['loopback'] } } },
       });
       metadata = await (await fetch(`${plan.t.url}/.well-known/openid-configuration`)).json();

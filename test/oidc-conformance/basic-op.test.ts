@@ -1,3 +1,4 @@
+import { ANY_ENGINE } from '../support/engines.js';
 import { describeBasicOp } from './basic-op.case.js';
 
-describeBasicOp('query');
+describeBasicOp('query', ANY_ENGINE);

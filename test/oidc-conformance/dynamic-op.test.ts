@@ -16,11 +16,11 @@ import { type ClientKey, clientKey, keyAuth } from '../oauth/client-key-support.
 import { type DocumentServer, documentServer } from '../oauth/document-server.js';
 import { ISSUER, openIdClient } from '../oauth/openid-support.js';
 import { insecure, REDIRECT } from '../oauth/support.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import {
   approveIn,
   clientAuth,
   codeFlow,
-  engine,
   exchangeCode,
   type Plan,
   planRequest,
@@ -35,7 +35,7 @@ import {
  * the client's site (its `jwks_uri`, a `request_uri`) is a server on loopback, which the plan's
  * server may fetch from (`clientFetch.allowAddressRanges`).
  */
-describe(`Dynamic OP certification modules (${engine})`, () => {
+describe(`Dynamic OP certification modules`, () => {
   let plan: Plan;
   let metadata: Record<string, unknown>;
   let site: DocumentServer;
@@ -43,6 +43,7 @@ describe(`Dynamic OP certification modules (${engine})`, () => {
 
   beforeAll(async () => {
     plan = await startPlan('query', {
+      engine: ANY_ENGINE,
       config: {
         oauth: {
           registration: 'open',

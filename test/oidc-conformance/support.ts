@@ -11,8 +11,6 @@ import {
   REDIRECT,
 } from '../oauth/support.js';
 
-export const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
 /** A conformance module: one test named as the suite's module (`oidcc-…`). */
 export interface Plan {
   t: OAuthTestApp;

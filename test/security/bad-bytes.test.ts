@@ -3,6 +3,7 @@ import { createLogger } from '../../src/core/logger.js';
 import { Clients } from '../../src/oauth/index.js';
 import type { Browser } from '../auth/browser.js';
 import { type ReferenceServer, startReferenceServer } from '../browser/server.js';
+import { ENGINES } from '../support/engines.js';
 import { httpBrowser, jsonHeaders, register } from './http-browser.js';
 
 const NUL = '\u0000';
@@ -12,7 +13,7 @@ const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secr
 // A NUL byte is a value PostgreSQL refuses in any text parameter: each one must be stopped by a
 // validator or an id check before a query, and answered 4xx — on both engines, with nothing
 // logged at error level (no stack trace per request).
-describe('control characters and impossible ids: 4xx before any query', () => {
+describe.each(ENGINES)('control characters and impossible ids: 4xx before any query (%s)', (engine) => {
   let server: ReferenceServer;
   let browser: Browser;
   let headers: Record<string, string>;
@@ -22,7 +23,7 @@ describe('control characters and impossible ids: 4xx before any query', () => {
 
   beforeAll(async () => {
     const logger = createLogger('debug', { write: (line: string) => void logs.push(JSON.parse(line)) });
-    server = await startReferenceServer({}, { logger });
+    server = await startReferenceServer({}, { logger, engine });
     const created = await server.app.container
       .make(Clients)
       .create({ name: 'Password', redirect: server.url, password: true });

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { Engine } from '../support/engines.js';
 
 export interface ChildServer {
   pid: number;
@@ -19,11 +20,17 @@ export interface ChildServer {
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Spawns `test/security/reference-child.ts` under plain node (+ tsx) and waits for its READY line. */
-export async function startChildServer(env: Record<string, string> = {}): Promise<ChildServer> {
+/**
+ * Spawns `test/security/reference-child.ts` under plain node (+ tsx) on a fresh database of the
+ * engine (see test/support/engines.ts) and waits for its READY line.
+ */
+export async function startChildServer(
+  engine: Engine,
+  env: Record<string, string> = {},
+): Promise<ChildServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/security/reference-child.ts'], {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, TOLLGATE_TEST_ENGINE: engine },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const ready = await new Promise<{ url: string; storagePath: string; databaseUrl: string }>(

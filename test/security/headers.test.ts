@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from '../auth/browser.js';
+import { ANY_ENGINE } from '../support/engines.js';
 import { type ChildServer, startChildServer } from './child.js';
 import { httpBrowser, jsonHeaders, register } from './http-browser.js';
 
@@ -24,7 +25,7 @@ describe('response headers on every response', () => {
   let server: ChildServer;
   let browser: Browser;
   beforeAll(async () => {
-    server = await startChildServer();
+    server = await startChildServer(ANY_ENGINE);
     browser = httpBrowser(server.url);
     await register(browser, 'grace@example.com');
   }, 120_000);

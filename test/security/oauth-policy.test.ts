@@ -3,6 +3,7 @@ import { Users } from '../../src/auth/users.js';
 import { Clients, type CreatedClient } from '../../src/oauth/index.js';
 import type { Browser } from '../auth/browser.js';
 import { type ReferenceServer, startReferenceServer } from '../browser/server.js';
+import { ENGINES } from '../support/engines.js';
 import { httpBrowser, jsonHeaders, register } from './http-browser.js';
 
 /** RFC 6749 §4.1.2.1 / §5.2: the characters an error_description may use. */
@@ -10,7 +11,7 @@ const DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
 const CALLBACK = 'https://client.example/cb';
 const EVIL_SCOPE = '"<script>alert(1)</script>\\ \u0001 é';
 
-describe('OAuth policy: introspection, error texts, per-user limits', () => {
+describe.each(ENGINES)('OAuth policy: introspection, error texts, per-user limits (%s)', (engine) => {
   let server: ReferenceServer;
   let browser: Browser;
   let headers: Record<string, string>;
@@ -20,7 +21,10 @@ describe('OAuth policy: introspection, error texts, per-user limits', () => {
   let passwordClient: CreatedClient;
 
   beforeAll(async () => {
-    server = await startReferenceServer({ oauth: { maxClientsPerUser: 3, maxRedirectsPerClient: 2 } });
+    server = await startReferenceServer(
+      { oauth: { maxClientsPerUser: 3, maxRedirectsPerClient: 2 } },
+      { engine },
+    );
     const clients = server.app.container.make(Clients);
     own = await clients.create({ name: 'Own', redirect: CALLBACK });
     other = await clients.create({ name: 'Other', redirect: CALLBACK });

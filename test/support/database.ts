@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { type Engine, postgresServerUrl } from './engines.js';
 import { createSqliteDatabase, type TestDatabase } from './sqlite-database.js';
@@ -12,6 +12,9 @@ export type { TestDatabase };
  * TEST_DATABASE_URL is set (the files that do not loop ENGINES yet).
  */
 export async function createTestDatabase(engine: Engine = engineOfThisProcess()): Promise<TestDatabase> {
+  // A database is a deployment of its own, and so are its Redis keys (rate limits, revocations):
+  // a file that loops ENGINES must not meet, on PostgreSQL, the counts its SQLite half left.
+  process.env.REDIS_PREFIX = `tollgate-test:${randomUUID()}:`;
   if (engine === 'sqlite') return createSqliteDatabase();
   const server = postgresServerUrl();
   const name = `tollgate_test_${process.pid}_${randomBytes(4).toString('hex')}`;

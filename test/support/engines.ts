@@ -7,6 +7,12 @@ export const ENGINES = ['sqlite', 'postgres'] as const;
 
 export type Engine = (typeof ENGINES)[number];
 
+/**
+ * The engine of a suite whose behaviour cannot differ by engine (pages, HTML, routing, CLI output,
+ * protocol checks on top of stores that other suites loop): it runs once, in the first run.
+ */
+export const ANY_ENGINE: Engine = 'sqlite';
+
 /** Where the postgres engine goes when TEST_DATABASE_URL is unset: the local server's superuser. */
 export const DEFAULT_POSTGRES_SERVER = 'postgres://postgres@127.0.0.1:5432/postgres';
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { usesTestDatabase } from './uses-test-database.js';
+import { takesTheProcessEngine, usesTestDatabase } from './uses-test-database.js';
 
 const repository = join(import.meta.dirname, '../..');
 
@@ -56,6 +56,29 @@ describe('which test files the PostgreSQL run keeps', () => {
         "import { x } from '../../src/x.js';\nimport './cycle-one.js';\nimport 'vitest';",
     });
     expect(usesTestDatabase('test/a/pure.test.ts', root)).toBe(false);
+  });
+
+  it('leaves out a file that only reads a document mentioning it', () => {
+    write({
+      'docs/testing.md': 'Set TEST_DATABASE_URL to run on PostgreSQL.',
+      'test/a/docs.test.ts': "readFileSync(join(import.meta.dirname, '../../docs/testing.md'), 'utf8');",
+    });
+    expect(usesTestDatabase('test/a/docs.test.ts', root)).toBe(false);
+  });
+
+  it('keeps for the PostgreSQL run only a file that reaches it and chooses no engine itself', () => {
+    write({
+      'test/a/process-engine.test.ts': "import { helper } from './helper.js';",
+      'test/a/loops.test.ts':
+        "import { helper } from './helper.js';\nimport { ENGINES } from '../support/engines.js';",
+      'test/a/once.test.ts':
+        "import { helper } from './helper.js';\nimport { ANY_ENGINE } from '../support/engines.js';",
+      'test/a/pure-again.test.ts': "import { x } from '../../src/x.js';",
+    });
+    expect(takesTheProcessEngine('test/a/process-engine.test.ts', root)).toBe(true);
+    expect(takesTheProcessEngine('test/a/loops.test.ts', root)).toBe(false);
+    expect(takesTheProcessEngine('test/a/once.test.ts', root)).toBe(false);
+    expect(takesTheProcessEngine('test/a/pure-again.test.ts', root)).toBe(false);
   });
 
   it('on this repository: the app flows stay, units, the packed tarball and the public pages go', () => {

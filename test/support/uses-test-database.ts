@@ -3,6 +3,17 @@ import { dirname, join, resolve } from 'node:path';
 
 /** Whatever picks the engine under test reads this variable (test/support/database.ts does). */
 const MARKER = 'TEST_DATABASE_URL';
+/** A file naming either one chose its engines itself (test/support/engines.ts). */
+const CHOOSES_ENGINES = /\b(ENGINES|ANY_ENGINE)\b/;
+
+/**
+ * Whether a test file still takes the process's one engine, and so belongs in the PostgreSQL run
+ * (TEST_DATABASE_URL): it can reach the database under test and names neither ENGINES (it loops
+ * them, covering PostgreSQL in every run) nor ANY_ENGINE (it runs once, on SQLite).
+ */
+export function takesTheProcessEngine(file: string, root: string): boolean {
+  return !CHOOSES_ENGINES.test(readFileSync(resolve(root, file), 'utf8')) && usesTestDatabase(file, root);
+}
 // A path in quotes: a relative import ('./x.js', '../support/app.js') or a file a test starts by its
 // path from the repository root ('test/security/reference-child.ts', 'app/main.ts').
 const PATH_LITERAL = /['"`]((?:\.{1,2}\/|(?:src|test|app|packages|examples)\/)[^'"`\s$]+?)['"`]/g;
@@ -50,5 +61,9 @@ function sourceFile(path: string): string | undefined {
     path.replace(/\.js$/, '.tsx'),
     join(path, 'index.ts'),
   ];
-  return candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+  // Only code: a test that reads a doc page mentioning the variable reaches no database.
+  return candidates.find(
+    (candidate) =>
+      /\.(ts|tsx|js|mjs)$/.test(candidate) && existsSync(candidate) && statSync(candidate).isFile(),
+  );
 }
