@@ -5,6 +5,7 @@ import {
   listenForMetrics,
   loadEnvFile,
   scheduleAuditPurge,
+  scheduleTokenPurge,
   scheduleUsageReports,
 } from 'tollgate';
 import { scheduleTrialNotices } from 'tollgate/accounts';
@@ -34,6 +35,8 @@ if (usageReportMinutes > 0) scheduleUsageReports(app, { everyMs: usageReportMinu
 // "Your trial ends soon" for providers with no such webhook (Braintree); once per trial across instances.
 const trialScanMinutes = app.config.accounts.notifications.trialScanMinutes;
 if (trialScanMinutes > 0) scheduleTrialNotices(app, { everyMs: trialScanMinutes * 60_000 });
+// Revoked tokens, and tokens expired over a week ago, go once a day, by one instance (docs/deployment.md).
+scheduleTokenPurge(app);
 // Audit events older than AUDIT_RETENTION_DAYS (default 365) go once a day, by one instance (docs/operations.md).
 scheduleAuditPurge(app);
 const server = await listen(app, app.config.http.host, app.config.http.port);

@@ -38,6 +38,7 @@ export { mailProvider } from './mail/provider.js';
 export { installOAuth } from './oauth/install.js';
 export { HasApiTokens } from './oauth/personal/has-api-tokens.js';
 export { oauthProvider } from './oauth/provider.js';
+export { scheduleTokenPurge } from './oauth/tokens/token-purge-schedule.js';
 export type { AuditEntry } from './observability/audit/audit-log.js';
 export { AuditLog } from './observability/audit/audit-log.js';
 export { scheduleAuditPurge } from './observability/audit/audit-purge.js';

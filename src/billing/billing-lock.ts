@@ -67,15 +67,6 @@ export class BillingLock {
     }
   }
 
-  /**
-   * Claims `name` for `ms` (wall clock) unless a claim of it is still running, without waiting:
-   * true for the one caller, in any instance, that got it. Never released — it expires — so a job
-   * that claims its slot for its interval runs once per interval however many instances schedule it.
-   */
-  claimFor(name: string, ms: number): Promise<boolean> {
-    return this.claim(name, randomUUID(), ms);
-  }
-
   private async acquire(name: string): Promise<string> {
     const holder = randomUUID();
     const deadline = Date.now() + this.#timing.maxWaitMs;

@@ -17,6 +17,7 @@ import { Router } from '../http/router.js';
 import { rateLimitMigrations } from '../rate-limits/migrations.js';
 import { RateLimits } from '../rate-limits/rate-limits.js';
 import { AppEncryptionKey, appKeyPath, loadAppKey } from './app-key.js';
+import { jobRunMigrations } from './job-runs.js';
 import { Readiness } from './readiness.js';
 
 /**
@@ -85,7 +86,7 @@ export class Application {
       redisPrefix: config.redis.keyPrefix,
     });
     this.container.instance(RateLimits, limits);
-    this.migrationFolders.push(rateLimitMigrations);
+    this.migrationFolders.push(rateLimitMigrations, jobRunMigrations);
     this.onClose(() => limits.close());
     this.readiness = new Readiness(logger)
       .add('database', async () => {

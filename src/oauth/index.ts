@@ -81,6 +81,8 @@ export { AuthorizedApps } from './tokens/authorized-apps.js';
 export { OrganizationRevocation } from './tokens/organization-revocation.js';
 export type { IssueOptions, TokenResponse } from './tokens/token-issuer.js';
 export { TokenIssuer } from './tokens/token-issuer.js';
+export type { TokenPurgeScheduleOptions } from './tokens/token-purge-schedule.js';
+export { purgeTokensOnce, scheduleTokenPurge } from './tokens/token-purge-schedule.js';
 export { TokenRevoker } from './tokens/token-revoker.js';
 export type { RevokedCredentials } from './tokens/user-revocation.js';
 export { UserRevocation } from './tokens/user-revocation.js';

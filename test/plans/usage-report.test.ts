@@ -193,7 +193,7 @@ describe.each(acrossEngines([stripeHarness, braintreeHarness].map((harness) => (
         expect(await reportUsageOnce(t.app, hourly)).toBeNull();
         expect(await upcomingQuantity(customerId, subscriptionId)).toBe(11);
       } finally {
-        await t.app.db.deleteFrom('billing_locks').where('name', 'like', 'schedule:%').execute();
+        await t.app.db.deleteFrom('job_runs').execute();
       }
     });
 

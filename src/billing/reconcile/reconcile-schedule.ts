@@ -1,6 +1,6 @@
 import type { Application } from '../../kernel/application.js';
 import { runEvery } from '../../kernel/interval-job.js';
-import { BillingLock } from '../billing-lock.js';
+import { runOncePerInterval } from '../../kernel/job-runs.js';
 import type { ReconcileReport } from './drift.js';
 import { Reconciler } from './reconciler.js';
 
@@ -15,19 +15,20 @@ export interface ReconcileScheduleOptions {
   adoptAs?: string;
 }
 
-/** The `billing_locks` row a scheduled run claims for its interval. */
-const SLOT = 'schedule:billing-reconcile';
-
 /**
- * One scheduled `billing:reconcile` run, if this instance gets the interval's slot (a row in
- * `billing_locks` held for `everyMs`): null when another instance has run it in this interval.
+ * One scheduled `billing:reconcile` run, if this instance gets the interval (its row in `job_runs`,
+ * job `billing:reconcile`): null when another instance has run it in this interval.
  */
-export async function reconcileOnce(
+export function reconcileOnce(
   app: Application,
   options: ReconcileScheduleOptions = {},
 ): Promise<ReconcileReport | null> {
-  const slot = await app.container.make(BillingLock).claimFor(SLOT, options.everyMs ?? 3_600_000);
-  if (!slot) return null;
+  return runOncePerInterval(app, 'billing:reconcile', options.everyMs ?? 3_600_000, () =>
+    reconcileNow(app, options),
+  );
+}
+
+async function reconcileNow(app: Application, options: ReconcileScheduleOptions): Promise<ReconcileReport> {
   const report = await app.container
     .make(Reconciler)
     .run({ fix: options.fix ?? true, adoptAs: options.adoptAs ?? 'default' });

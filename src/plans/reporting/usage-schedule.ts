@@ -1,6 +1,6 @@
-import { BillingLock } from '../../billing/billing-lock.js';
 import type { Application } from '../../kernel/application.js';
 import { runEvery } from '../../kernel/interval-job.js';
+import { runOncePerInterval } from '../../kernel/job-runs.js';
 import { UsageReporter, type UsageReportLine } from './usage-reporter.js';
 
 export interface UsageScheduleOptions {
@@ -11,20 +11,20 @@ export interface UsageScheduleOptions {
 }
 
 const EVERY_MS = 15 * 60_000;
-/** The `billing_locks` row a scheduled run claims for its interval. */
-const SLOT = 'schedule:usage-report';
 
 /**
- * One scheduled usage report, if this instance gets the interval's slot (a row in `billing_locks`
- * held for `everyMs`): null when another instance has run it in this interval. What it did is
+ * One scheduled usage report, if this instance gets the interval (its row in `job_runs`, job
+ * `usage:report`): null when another instance has run it in this interval. What it did is
  * logged; a user whose report failed is tried again by the next run.
  */
-export async function reportUsageOnce(
+export function reportUsageOnce(
   app: Application,
   options: UsageScheduleOptions = {},
 ): Promise<UsageReportLine[] | null> {
-  const slot = await app.container.make(BillingLock).claimFor(SLOT, options.everyMs ?? EVERY_MS);
-  if (!slot) return null;
+  return runOncePerInterval(app, 'usage:report', options.everyMs ?? EVERY_MS, () => reportUsageNow(app));
+}
+
+async function reportUsageNow(app: Application): Promise<UsageReportLine[]> {
   const lines = await app.container.make(UsageReporter).report();
   const sent = lines.filter((l) => l.status === 'reported').length;
   const failed = lines.filter((l) => l.status === 'failed');

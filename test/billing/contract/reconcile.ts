@@ -279,7 +279,7 @@ export function reconcileCases(ctx: ContractContext): void {
         // Within the interval no instance runs it again.
         expect(await reconcileOnce(ctx.t.app, scheduled)).toBeNull();
       } finally {
-        await db.deleteFrom('billing_locks').where('name', 'like', 'schedule:%').execute();
+        await db.deleteFrom('job_runs').execute();
       }
     });
   });
