@@ -1,6 +1,6 @@
 import { clearErrors, formatDate, h, lastUsed, secretBox, showErrors } from './dom.js';
 import { GRACE_CHOICES } from './grace-choices.js';
-import { ApiError, api, apiDelete } from './http.js';
+import { ApiError, api, apiDelete, scoped } from './http.js';
 
 interface Client {
   id: string;
@@ -21,8 +21,9 @@ export function initClients(root: HTMLElement): void {
   const submit = form.querySelector<HTMLButtonElement>('[type="submit"]')!;
   const cancel = form.querySelector<HTMLButtonElement>('[data-cancel-edit]')!;
   const secretSlot = root.querySelector<HTMLElement>('[data-secret-slot]')!;
-  // The server's edit page (/dashboard/clients/{id}/edit) posts its form itself.
-  if (form.dataset.editing) return;
+  // The server's edit page (/dashboard/clients/{id}/edit) posts its form itself; a member who may
+  // only see an organization's clients keeps the server's rows, which offer no actions.
+  if (form.dataset.editing || root.dataset.readOnly !== undefined) return;
   let editing: Client | undefined;
 
   function setMode(client?: Client) {
@@ -53,7 +54,7 @@ export function initClients(root: HTMLElement): void {
     });
     remove.addEventListener('click', async () => {
       if (!confirm(`Delete the client “${client.name}”? Its tokens stop working.`)) return;
-      await apiDelete(`/oauth/clients/${encodeURIComponent(client.id)}`);
+      await apiDelete(scoped(`/oauth/clients/${encodeURIComponent(client.id)}`));
       if (editing?.id === client.id) setMode();
       await load();
     });
@@ -93,7 +94,7 @@ export function initClients(root: HTMLElement): void {
       event.preventDefault();
       const rotated = await api<Client & { previous_secret_expires_at: string | null }>(
         'POST',
-        `/oauth/clients/${encodeURIComponent(client.id)}/secret`,
+        scoped(`/oauth/clients/${encodeURIComponent(client.id)}/secret`),
         { grace_seconds: Number((grace as HTMLSelectElement).value) },
       );
       const until = rotated.previous_secret_expires_at;
@@ -112,7 +113,7 @@ export function initClients(root: HTMLElement): void {
   }
 
   async function load() {
-    const clients = await api<Client[]>('GET', '/oauth/clients');
+    const clients = await api<Client[]>('GET', scoped('/oauth/clients'));
     list.replaceChildren(...clients.map(row));
     empty.classList.toggle('hidden', clients.length > 0);
     list.closest('.table-wrap')?.classList.toggle('hidden', clients.length === 0);
@@ -125,11 +126,11 @@ export function initClients(root: HTMLElement): void {
     submit.disabled = true;
     try {
       if (editing) {
-        await api('PUT', `/oauth/clients/${encodeURIComponent(editing.id)}`, body);
+        await api('PUT', scoped(`/oauth/clients/${encodeURIComponent(editing.id)}`), body);
         secretSlot.replaceChildren();
       } else {
         body.confidential = data.get('confidential') === 'on';
-        const created = await api<Client>('POST', '/oauth/clients', body);
+        const created = await api<Client>('POST', scoped('/oauth/clients'), body);
         const values: Array<[string, string]> = [['Client ID', created.id]];
         if (created.secret) values.push(['Secret', created.secret]);
         secretSlot.replaceChildren(

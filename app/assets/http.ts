@@ -24,6 +24,15 @@ export function frontendHeaders(): Record<string, string> {
   return { Accept: 'application/json', 'X-CSRF-TOKEN': csrfToken(), 'X-Requested-With': 'XMLHttpRequest' };
 }
 
+/**
+ * A credentials JSON API path in the page's scope: the organization the dashboard's switcher chose
+ * (`?organization_id=`, as the page's own forms post), or the user's own.
+ */
+export function scoped(path: string): string {
+  const id = document.querySelector<HTMLElement>('[data-organization-scope]')?.dataset.organizationScope;
+  return id ? `${path}?organization_id=${encodeURIComponent(id)}` : path;
+}
+
 /** Calls a JSON API of the service; non-2xx answers throw an ApiError carrying the field errors. */
 export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = frontendHeaders();

@@ -1,5 +1,5 @@
 import { clearErrors, formatDate, h, lastUsed, secretBox, showErrors } from './dom.js';
-import { ApiError, api, apiDelete } from './http.js';
+import { ApiError, api, apiDelete, scoped } from './http.js';
 
 interface Token {
   id: string;
@@ -41,7 +41,7 @@ export function initPersonalTokens(root: HTMLElement): void {
     if (!confirm(`Regenerate the token “${name}”? Programs using it lose access until they get the new one.`))
       return;
     try {
-      const path = `/oauth/personal-access-tokens/${encodeURIComponent(token.id)}/regenerate`;
+      const path = scoped(`/oauth/personal-access-tokens/${encodeURIComponent(token.id)}/regenerate`);
       const made = await api<{ accessToken: string; token: Token }>('POST', path);
       showToken(`Token “${name}” regenerated: the old one no longer works`, made);
     } catch (err) {
@@ -53,7 +53,9 @@ export function initPersonalTokens(root: HTMLElement): void {
   }
 
   async function load() {
-    const tokens = (await api<Token[]>('GET', '/oauth/personal-access-tokens')).filter((t) => !t.revoked);
+    const tokens = (await api<Token[]>('GET', scoped('/oauth/personal-access-tokens'))).filter(
+      (t) => !t.revoked,
+    );
     list.replaceChildren(
       ...tokens.map((token) => {
         const remove = h(
@@ -64,7 +66,7 @@ export function initPersonalTokens(root: HTMLElement): void {
         remove.addEventListener('click', async () => {
           if (!confirm(`Delete the token “${token.name ?? ''}”? Programs using it lose access at once.`))
             return;
-          await apiDelete(`/oauth/personal-access-tokens/${encodeURIComponent(token.id)}`);
+          await apiDelete(scoped(`/oauth/personal-access-tokens/${encodeURIComponent(token.id)}`));
           // A deleted token's copy box would offer a secret that no longer works.
           secretSlot.querySelector(`[data-secret-for="${CSS.escape(token.id)}"]`)?.remove();
           await load();
@@ -99,7 +101,7 @@ export function initPersonalTokens(root: HTMLElement): void {
     try {
       const created = await api<{ accessToken: string; token: Token }>(
         'POST',
-        '/oauth/personal-access-tokens',
+        scoped('/oauth/personal-access-tokens'),
         {
           name: data.get('name'),
           scopes: data.getAll('scopes'),

@@ -17,6 +17,7 @@ export class PersonalTokensPageController extends ApiKeysPageController {
       name: typeof form.name === 'string' ? form.name : undefined,
       scopes: ([] as unknown[]).concat(form.scopes ?? []).filter((s): s is string => typeof s === 'string'),
     };
+    const { organizationId } = await this.dashboardScopes.read(c);
     let input: ReturnType<typeof personalTokenInput>;
     try {
       input = personalTokenInput(this.scopes, form);
@@ -26,6 +27,7 @@ export class PersonalTokensPageController extends ApiKeysPageController {
     }
     const result = await this.personalTokens.create(c.get('user')!.id, input.name, input.scopes, {
       expiresInDays: input.expires_in_days,
+      organizationId,
     });
     return this.page(c, {}, 201, {
       created: { id: result.token.id, name: input.name, token: result.accessToken },
@@ -33,12 +35,13 @@ export class PersonalTokensPageController extends ApiKeysPageController {
   }
 
   async regenerateToken(tokenId: string, c: Context): Promise<Response> {
-    const token = await this.personalTokens.findForUser(tokenId, c.get('user')!.id);
+    const { organizationId, query } = await this.dashboardScopes.read(c);
+    const token = await this.personalTokens.findForUser(tokenId, c.get('user')!.id, organizationId);
     // Of two regenerations at once, the one that did not revoke the old token makes none.
     const result = token && (await this.personalTokens.regenerate(token));
     if (!result) {
       c.get('session')?.flash('error', 'That token was already regenerated or deleted.');
-      return c.redirect('/dashboard/tokens#personal-tokens', 303);
+      return c.redirect(`/dashboard/tokens${query}#personal-tokens`, 303);
     }
     return this.page(c, {}, 200, {
       created: {
@@ -51,13 +54,14 @@ export class PersonalTokensPageController extends ApiKeysPageController {
   }
 
   async destroyToken(tokenId: string, c: Context): Promise<Response> {
-    const token = await this.personalTokens.findForUser(tokenId, c.get('user')!.id);
+    const { organizationId, query } = await this.dashboardScopes.read(c);
+    const token = await this.personalTokens.findForUser(tokenId, c.get('user')!.id, organizationId);
     // Of two deletions at once, the one that did not revoke it is told it was already deleted.
     const deleted = token !== undefined && (await this.personalTokens.revoke(token.id));
     c.get('session')?.flash(
       deleted ? 'status' : 'error',
       deleted ? `Token “${token!.name ?? ''}” deleted.` : 'That token was already deleted.',
     );
-    return c.redirect('/dashboard/tokens#personal-tokens', 303);
+    return c.redirect(`/dashboard/tokens${query}#personal-tokens`, 303);
   }
 }

@@ -1,6 +1,7 @@
 import type { FC } from 'hono/jsx';
 import type { ApiKeyRecord } from 'tollgate/oauth';
 import { CsrfField } from 'tollgate/views';
+import type { DashboardScope } from '../dashboard-scope.js';
 import { DeleteForm, LastUsedCell, ScopeBadges } from './credential-cells.js';
 import { displayDate } from './frame.js';
 import { FieldError, NameAndScopes } from './scope-checks.js';
@@ -14,6 +15,8 @@ export interface ApiKeysSectionProps {
   /** A refused create: the field messages and what was typed. */
   errors?: Record<string, string[]>;
   old?: { name?: string; scopes?: string[]; expires_in_days?: string; rate_limit_per_minute?: string };
+  /** Whose keys (set by the tokens page): the user's own, or an organization's. */
+  scope?: DashboardScope;
 }
 
 /** A whole-number field from 1 up, with what was typed and its message after a refused post. */
@@ -43,6 +46,7 @@ export const ApiKeysSection: FC<ApiKeysSectionProps> = ({
   created,
   errors,
   old,
+  scope = { query: '', canManage: true, organizations: [] },
 }) => (
   <section class="card" id="api-keys" data-api-keys>
     <h2>API keys</h2>
@@ -60,7 +64,17 @@ export const ApiKeysSection: FC<ApiKeysSectionProps> = ({
         </div>
       </div>
     ) : null}
-    <form method="post" action="/dashboard/api-keys" data-api-key-form>
+    {scope.canManage ? null : (
+      <p class="muted">
+        Your role in this organization lets you see its keys; owners and admins manage them.
+      </p>
+    )}
+    <form
+      method="post"
+      action={`/dashboard/api-keys${scope.query}`}
+      class={scope.canManage ? undefined : 'hidden'}
+      data-api-key-form
+    >
       <CsrfField token={csrfToken} />
       <NameAndScopes id="field-key-name" placeholder="Billing sync" {...{ scopes, old, errors }} />
       <NumberField
@@ -101,9 +115,9 @@ export const ApiKeysSection: FC<ApiKeysSectionProps> = ({
                   {key.expiresAt ? `Expires ${displayDate(key.expiresAt)}` : 'Never expires'}
                 </td>
                 <LastUsedCell at={key.lastUsedAt} />
-                <td>
+                <td class={scope.canManage ? undefined : 'hidden'}>
                   <DeleteForm
-                    action={`/dashboard/api-keys/${key.id}`}
+                    action={`/dashboard/api-keys/${key.id}${scope.query}`}
                     csrfToken={csrfToken}
                     label="Revoke"
                     confirm={`Revoke the API key “${key.name}”? Programs using it lose access at once.`}
@@ -116,7 +130,7 @@ export const ApiKeysSection: FC<ApiKeysSectionProps> = ({
       </div>
     ) : (
       <p class="muted mt-lg" data-empty>
-        You have no API keys.
+        {scope.organizationId === undefined ? 'You have no API keys.' : 'This organization has no API keys.'}
       </p>
     )}
   </section>

@@ -2,6 +2,7 @@ import type { FC } from 'hono/jsx';
 import type { ClientRecord } from 'tollgate/oauth';
 import { CsrfField } from 'tollgate/views';
 import { GRACE_CHOICES } from '../../assets/grace-choices.js';
+import type { DashboardScope } from '../dashboard-scope.js';
 import { DeleteForm, LastUsedCell } from './credential-cells.js';
 import { displayDate } from './frame.js';
 
@@ -42,10 +43,14 @@ function shownNote(created: ShownClient): string {
 }
 
 /** Rotates a confidential client's secret (a real post): how long the old one keeps working, then the button. */
-export const RotateSecretForm: FC<{ client: ClientRecord; csrfToken: string }> = ({ client, csrfToken }) => (
+export const RotateSecretForm: FC<{ client: ClientRecord; csrfToken: string; query: string }> = ({
+  client,
+  csrfToken,
+  query,
+}) => (
   <form
     method="post"
-    action={`/dashboard/clients/${encodeURIComponent(client.id)}/secret`}
+    action={`/dashboard/clients/${encodeURIComponent(client.id)}/secret${query}`}
     class="inline m-0"
     data-rotate={client.id}
   >
@@ -64,8 +69,15 @@ export const RotateSecretForm: FC<{ client: ClientRecord; csrfToken: string }> =
   </form>
 );
 
-/** The user's clients as table rows, each with an edit link and a delete form (`_method=DELETE`); the script replaces them. */
-export const ClientRows: FC<{ clients: ClientRecord[]; csrfToken: string }> = ({ clients, csrfToken }) => (
+/**
+ * The clients as table rows, each with an edit link and a delete form (`_method=DELETE`) for
+ * someone who may manage them; the script replaces them.
+ */
+export const ClientRows: FC<{ clients: ClientRecord[]; csrfToken: string; scope: DashboardScope }> = ({
+  clients,
+  csrfToken,
+  scope,
+}) => (
   <>
     {clients.map((client) => (
       <tr data-client={client.id}>
@@ -84,17 +96,19 @@ export const ClientRows: FC<{ clients: ClientRecord[]; csrfToken: string }> = ({
         <td class="small muted nowrap">{displayDate(client.createdAt)}</td>
         <LastUsedCell at={client.lastUsedAt} class="small muted nowrap" />
         <td>
-          <div class="actions">
+          <div class={scope.canManage ? 'actions' : 'actions hidden'}>
             <a
               class="btn"
-              href={`/dashboard/clients/${encodeURIComponent(client.id)}/edit#client-form`}
+              href={`/dashboard/clients/${encodeURIComponent(client.id)}/edit${scope.query}#client-form`}
               data-edit={client.id}
             >
               Edit
             </a>
-            {client.secretHash ? <RotateSecretForm client={client} csrfToken={csrfToken} /> : null}
+            {client.secretHash ? (
+              <RotateSecretForm client={client} csrfToken={csrfToken} query={scope.query} />
+            ) : null}
             <DeleteForm
-              action={`/dashboard/clients/${encodeURIComponent(client.id)}`}
+              action={`/dashboard/clients/${encodeURIComponent(client.id)}${scope.query}`}
               csrfToken={csrfToken}
               label="Delete"
               class="m-0"

@@ -1,6 +1,7 @@
 import type { FC } from 'hono/jsx';
 import type { ClientRecord } from 'tollgate/oauth';
 import { CsrfField } from 'tollgate/views';
+import type { DashboardScope } from '../dashboard-scope.js';
 import { ClientRows, CreatedClientBox, type ShownClient } from './clients-list.js';
 import { DashboardFrame } from './frame.js';
 
@@ -9,6 +10,8 @@ export interface ClientsPageProps {
   baseUrl: string;
   csrfToken: string;
   clients: ClientRecord[];
+  /** Whose clients: the user's own, or an organization's (the switcher's choice). */
+  scope: DashboardScope;
   created?: ShownClient;
   /** A refused create: the field messages and what was typed. */
   errors?: Record<string, string[]>;
@@ -25,12 +28,13 @@ const FieldError: FC<{ messages?: string[] }> = ({ messages }) =>
  * (create, edit, delete); the script (app/assets/clients.ts) takes over with the JSON API.
  */
 export const ClientsPage: FC<ClientsPageProps> = (props) => {
-  const { script, baseUrl, csrfToken, clients, created, errors, editing } = props;
+  const { script, baseUrl, csrfToken, clients, scope, created, errors, editing } = props;
   const old = props.old ?? (editing ? { name: editing.name, redirect: editing.redirect } : undefined);
-  const action = editing ? `/dashboard/clients/${encodeURIComponent(editing.id)}` : '/dashboard/clients';
+  const path = editing ? `/dashboard/clients/${encodeURIComponent(editing.id)}` : '/dashboard/clients';
+  const action = `${path}${scope.query}`;
   return (
-    <DashboardFrame current="clients" title="OAuth clients" script={script}>
-      <section class="card" data-clients>
+    <DashboardFrame current="clients" title="OAuth clients" script={script} scope={scope}>
+      <section class="card" data-clients data-read-only={scope.canManage ? undefined : ''}>
         <p class="muted">
           Applications that sign users in with this service use the authorization code flow (with PKCE):{' '}
           <code>{baseUrl}/oauth/authorize</code>, then <code>{baseUrl}/oauth/token</code>. Discovery:{' '}
@@ -52,17 +56,31 @@ export const ClientsPage: FC<ClientsPageProps> = (props) => {
               </tr>
             </thead>
             <tbody data-list>
-              <ClientRows clients={clients} csrfToken={csrfToken} />
+              <ClientRows clients={clients} csrfToken={csrfToken} scope={scope} />
             </tbody>
           </table>
         </div>
         <p class={clients.length ? 'muted hidden' : 'muted'} data-empty>
-          You have not created any OAuth clients.
+          {scope.organizationId === undefined
+            ? 'You have not created any OAuth clients.'
+            : 'This organization has no OAuth clients.'}
         </p>
-        <h2 class="mt-lg" id="client-form" data-form-title>
+        {scope.canManage ? null : (
+          <p class="muted">
+            Your role in this organization lets you see its clients; owners and admins manage them.
+          </p>
+        )}
+        <h2 class={scope.canManage ? 'mt-lg' : 'mt-lg hidden'} id="client-form" data-form-title>
           {editing ? `Edit “${editing.name}”` : 'Create a client'}
         </h2>
-        <form method="post" action={action} data-client-form data-editing={editing?.id} novalidate>
+        <form
+          method="post"
+          action={action}
+          class={scope.canManage ? undefined : 'hidden'}
+          data-client-form
+          data-editing={editing?.id}
+          novalidate
+        >
           <CsrfField token={csrfToken} />
           {editing ? <input type="hidden" name="_method" value="PUT" /> : null}
           <FieldError messages={errors?.clients} />
@@ -109,7 +127,7 @@ export const ClientsPage: FC<ClientsPageProps> = (props) => {
               {editing ? 'Save' : 'Create client'}
             </button>
             {editing ? (
-              <a class="btn" href="/dashboard/clients">
+              <a class="btn" href={`/dashboard/clients${scope.query}`}>
                 Cancel
               </a>
             ) : (

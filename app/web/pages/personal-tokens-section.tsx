@@ -14,6 +14,8 @@ export interface PersonalTokensSectionProps {
   /** A refused create: the field messages and what was typed. */
   errors?: Record<string, string[]>;
   old?: { name?: string; scopes?: string[] };
+  /** `?organization_id=…` in an organization's scope (the user's tokens acting for it); '' for their own. */
+  query?: string;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface PersonalTokensSectionProps {
  * (app/assets/tokens.ts) takes the same form over with the JSON API when it runs.
  */
 export const PersonalTokensSection: FC<PersonalTokensSectionProps> = (props) => {
-  const { csrfToken, tokens, scopes, created, errors, old } = props;
+  const { csrfToken, tokens, scopes, created, errors, old, query = '' } = props;
   return (
     <section class="card" id="personal-tokens" data-personal-tokens>
       <h2>Personal access tokens</h2>
@@ -44,7 +46,7 @@ export const PersonalTokensSection: FC<PersonalTokensSectionProps> = (props) => 
           </div>
         ) : null}
       </div>
-      <form method="post" action="/dashboard/personal-tokens" data-token-form novalidate>
+      <form method="post" action={`/dashboard/personal-tokens${query}`} data-token-form novalidate>
         <CsrfField token={csrfToken} />
         <NameAndScopes id="field-token-name" placeholder="CI deploy script" {...{ scopes, old, errors }} />
         <div class="field">
@@ -79,7 +81,7 @@ export const PersonalTokensSection: FC<PersonalTokensSectionProps> = (props) => 
                   <div class="actions">
                     <form
                       method="post"
-                      action={`/dashboard/personal-tokens/${token.id}/regenerate`}
+                      action={`/dashboard/personal-tokens/${token.id}/regenerate${query}`}
                       data-confirm={`Regenerate the token “${token.name ?? ''}”? Programs using it lose access until they get the new one.`}
                     >
                       <CsrfField token={csrfToken} />
@@ -88,7 +90,7 @@ export const PersonalTokensSection: FC<PersonalTokensSectionProps> = (props) => 
                       </button>
                     </form>
                     <DeleteForm
-                      action={`/dashboard/personal-tokens/${token.id}`}
+                      action={`/dashboard/personal-tokens/${token.id}${query}`}
                       csrfToken={csrfToken}
                       label="Delete"
                       confirm={`Delete the token “${token.name ?? ''}”? Programs using it lose access at once.`}

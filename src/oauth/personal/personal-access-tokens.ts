@@ -94,15 +94,19 @@ export class PersonalAccessTokens {
     return { accessToken: issued.accessToken, token: issued.record };
   }
 
-  /** The user's live personal access tokens; with `organizationId`, those acting for it (members only). */
+  /**
+   * The user's own live personal access tokens (not those acting for an organization, as with API
+   * keys); with `organizationId`, those acting for it (members only).
+   */
   async forUser(userId: number, organizationId?: number): Promise<AccessTokenWithClient[]> {
     if (organizationId !== undefined) await this.hooks.checkOrganization(userId, organizationId, 'view');
     const now = this.clock.now().toISOString();
-    return this.store.accessTokens.forUser(userId, {
+    const tokens = await this.store.accessTokens.forUser(userId, {
       personal: true,
       now,
       ...(organizationId ? { organizationId } : {}),
     });
+    return organizationId === undefined ? tokens.filter((token) => !token.organizationId) : tokens;
   }
 
   /**
