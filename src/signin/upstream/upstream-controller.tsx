@@ -170,7 +170,13 @@ export class UpstreamController {
     return c.redirect(started.url.href, 303);
   }
 
-  private async arrive(c: Context, provider: string, identity: UpstreamIdentity, intended: string | null) {
+  private async arrive(
+    c: Context,
+    provider: string,
+    identity: UpstreamIdentity,
+    intended: string | null,
+    again = false,
+  ): Promise<Response> {
     const label = this.client(provider).provider.label;
     const outcome = await this.signIn.resolve(provider, identity);
     switch (outcome.kind) {
@@ -202,7 +208,10 @@ export class UpstreamController {
       default: {
         if (!this.options.registration) return this.problem(c, 'New accounts cannot be made here.', 403);
         const user = await this.signIn.signUp(provider, identity, requestOrigin(c));
-        return this.complete(c, user, ['fed'], intended);
+        if (user) return this.complete(c, user, ['fed'], intended);
+        // Another callback made the account first: what it made decides (asked once more, no loop).
+        if (!again) return this.arrive(c, provider, identity, intended, true);
+        return this.problem(c, 'An account with this e-mail address was just made. Try again.', 409);
       }
     }
   }

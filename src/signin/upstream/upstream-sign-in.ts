@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { EmailVerification, type RequestOrigin } from '../../accounts/index.js';
 import { Registered, type User, Users } from '../../auth/index.js';
 import type { Clock } from '../../core/clock.js';
 import { Container } from '../../core/container.js';
+import { ValidationError } from '../../core/errors.js';
 import { EventDispatcher } from '../../core/events.js';
 import { ClockKey } from '../../core/keys.js';
 import { LastSignInMethod, SignInMethods } from '../sign-in-methods.js';
@@ -55,20 +57,51 @@ export class UpstreamSignIn {
   /**
    * A new account for the identity: a verified address, no password (empty: none matches it, and
    * it is not counted as a sign-in method until the user sets one with a reset link), and the link.
+   * Undefined when another sign-up took the address first (two callbacks at once): the caller
+   * resolves the identity again and finds what that one made.
    */
-  async signUp(provider: string, identity: UpstreamIdentity, origin: RequestOrigin): Promise<User> {
+  async signUp(
+    provider: string,
+    identity: UpstreamIdentity,
+    origin: RequestOrigin,
+  ): Promise<User | undefined> {
     const email = identity.email!;
-    const user = await this.users.create({
-      name: identity.name ?? email.split('@')[0]!,
-      email,
-      password: randomBytes(32).toString('base64url'),
-    });
+    let user: User;
+    try {
+      user = await this.users.create({
+        name: identity.name ?? email.split('@')[0]!,
+        email,
+        password: randomBytes(32).toString('base64url'),
+      });
+    } catch (error) {
+      // The users table's unique address decides between two sign-ups at once.
+      if (!(error instanceof ValidationError)) throw error;
+      await this.linkedMeanwhile(identity);
+      return undefined;
+    }
+    // Linked at once, so a sign-up that lost the race finds the link soon after the account.
+    const now = this.clock.now();
+    const linked = await this.identities.link(user.id, provider, identity, now);
     await this.users.update(user, { password: '' });
     if (this.container.has(EmailVerification))
       await this.container.make(EmailVerification).markVerified(user);
     await this.events.dispatch(new Registered(user));
-    await this.link(user, provider, identity, 'sign-up', origin);
+    if (linked) await this.events.dispatch(new UpstreamLinked(user, provider, 'sign-up', origin, now));
     return user;
+  }
+
+  /**
+   * Waits, briefly, for the sign-up that took the address to link its identity: a second callback
+   * of the same person then signs in to the account the first made. Gives up at once when the
+   * account has a link already (another identity's, or this one), or after about a second (an
+   * account made with a password: then the owner confirms the link, as usual).
+   */
+  private async linkedMeanwhile(identity: UpstreamIdentity): Promise<void> {
+    for (let tries = 0; tries < 40; tries++) {
+      const owner = await this.users.findByEmail(identity.email!);
+      if (!owner || (await this.identities.forUser(owner.id)).length > 0) return;
+      await delay(25);
+    }
   }
 
   /** Links the identity to the user; false when it is linked already (to them or anybody). */
