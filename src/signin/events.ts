@@ -25,6 +25,17 @@ export class SignInMethodRemoved {
   ) {}
 }
 
+/** The user renamed one of their passkeys. */
+export class PasskeyRenamed {
+  constructor(
+    readonly user: User,
+    readonly from: string,
+    readonly to: string,
+    readonly origin: RequestOrigin,
+    readonly at: Date,
+  ) {}
+}
+
 /** A passkey assertion was refused (reused or expired challenge, another origin, counter gone back, unknown passkey). */
 export class PasskeyRefused {
   constructor(

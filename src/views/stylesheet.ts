@@ -89,6 +89,15 @@ main.container { flex: 1; padding-top: 2rem; padding-bottom: 2rem; }
 .field .hint { color: var(--muted); font-size: 0.875rem; margin: 0.25rem 0 0; }
 .field.checkbox label { display: flex; gap: 0.5rem; align-items: center; font-weight: 400; }
 .field.checkbox input { width: auto; }
+.inline-rename { display: flex; gap: 0.5rem; margin: 0.5rem 0; }
+.inline-rename input {
+  padding: 0.4rem 0.6rem;
+  font: inherit;
+  color: inherit;
+  background: var(--surface);
+  border: 1px solid var(--border);
+  border-radius: var(--radius);
+}
 .error { color: var(--error); font-size: 0.9rem; margin: 0.25rem 0 0; }
 
 .btn {

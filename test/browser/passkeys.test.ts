@@ -258,6 +258,40 @@ describe(`Passkeys in Chromium (${engine})`, { timeout: 60_000 }, () => {
     await page().unroute(SCRIPT);
   });
 
+  it('renames a passkey from the account page (no fresh sign-in needed), audited; not a passkey of someone else', async () => {
+    await Promise.all([page().waitForURL(`${server.url}/dashboard`), go('/login')]);
+    await go('/account');
+    const card = page().locator('#passkeys');
+    await card.locator('summary:has-text("Rename")').click();
+    await card.locator('.inline-rename input[name="name"]').fill('  Phone\u0007 in my pocket  ');
+    await Promise.all([
+      page().waitForURL(`${server.url}/account#passkeys`),
+      card.locator('.inline-rename button[type="submit"]').click(),
+    ]);
+    await expect(card.locator('tbody tr').first().textContent()).resolves.toMatch(/^Phone in my pocket/);
+    await expect(page().locator('.flash').first().textContent()).resolves.toContain(
+      'Passkey renamed to “Phone in my pocket”.',
+    );
+    await server.app.container.make(AuditLog).flush();
+    const renamed = await db()
+      .selectFrom('audit_events')
+      .select('details')
+      .where('kind', '=', 'passkey.renamed')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(renamed.details)).toEqual({ from: 'Work laptop', to: 'Phone in my pocket' });
+
+    const answer = await page().evaluate(async () => {
+      const token = (document.querySelector('input[name="_token"]') as HTMLInputElement).value;
+      const res = await fetch('/account/passkeys/999999/rename', {
+        method: 'POST',
+        headers: { Accept: 'application/json', 'X-CSRF-TOKEN': token },
+        body: new URLSearchParams({ name: 'Mine now' }),
+      });
+      return { status: res.status, body: await res.json() };
+    });
+    expect(answer).toEqual({ status: 404, body: { message: 'There is no such passkey.' } });
+  });
+
   it('refuses removing the last way to sign in, and removes a passkey while the password remains', async () => {
     await Promise.all([page().waitForURL(`${server.url}/dashboard`), go('/login')]);
     // Ada without a password: the passkey is all she has.

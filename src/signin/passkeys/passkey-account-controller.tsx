@@ -1,14 +1,15 @@
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Context } from 'hono';
 import { requestOrigin } from '../../accounts/index.js';
-import { csrfToken, currentUser, SessionStore } from '../../auth/index.js';
+import { csrfToken, currentUser, formFields, SessionStore } from '../../auth/index.js';
 import type { Clock } from '../../core/clock.js';
 import { EventDispatcher } from '../../core/events.js';
 import { ClockKey } from '../../core/keys.js';
+import { formBody } from '../../http/form-body.js';
 import { jsonBody } from '../../http/json-body.js';
 import { wantsJson } from '../../http/respond.js';
 import { renderPage } from '../../views/render.js';
-import { SignInMethodAdded, SignInMethodRemoved } from '../events.js';
+import { PasskeyRenamed, SignInMethodAdded, SignInMethodRemoved } from '../events.js';
 import { LastSignInMethod } from '../sign-in-methods.js';
 import { rememberChallenge, takeChallenge } from './challenges.js';
 import { NewPasskeyPage } from './passkey-pages.js';
@@ -16,7 +17,10 @@ import { Passkeys } from './passkeys.js';
 
 export const NEEDS_JAVASCRIPT = 'Adding a passkey needs JavaScript in this browser.';
 
-/** The account page's passkeys: add one (`fresh-auth`), remove one (never the last way to sign in). */
+/**
+ * The account page's passkeys: add one (`fresh-auth`), rename one, remove one (never the last way
+ * to sign in).
+ */
 export class PasskeyAccountController {
   static inject = [Passkeys, SessionStore, ClockKey, EventDispatcher] as const;
 
@@ -78,6 +82,20 @@ export class PasskeyAccountController {
       new SignInMethodRemoved(user, 'passkey', removed.name, requestOrigin(c), this.clock.now()),
     );
     return this.answer(c, `Passkey “${removed.name}” removed.`, 200);
+  }
+
+  /** `POST /account/passkeys/:id/rename` with `name`: no fresh sign-in needed, a name grants nothing. */
+  async rename(c: Context): Promise<Response> {
+    const user = currentUser(c)!;
+    const id = Number(c.req.param('id'));
+    const { name = '' } = formFields(await formBody(c), ['name']);
+    if (!name.trim()) return this.answer(c, 'The name field is required.', 422);
+    const renamed = Number.isSafeInteger(id) ? await this.passkeys.rename(user.id, id, name) : undefined;
+    if (!renamed) return this.answer(c, 'There is no such passkey.', 404);
+    await this.events.dispatch(
+      new PasskeyRenamed(user, renamed.from, renamed.to, requestOrigin(c), this.clock.now()),
+    );
+    return this.answer(c, `Passkey renamed to “${renamed.to}”.`, 200);
   }
 
   /** JSON `{ message }`, or back to the account page's passkeys with it flashed. */

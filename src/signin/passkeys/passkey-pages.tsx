@@ -80,6 +80,22 @@ export const PasskeysSection: FC<{ passkeys: Passkey[]; csrfToken: string }> = (
               <td>{day(passkey.createdAt)}</td>
               <td>{passkey.lastUsedAt ? day(passkey.lastUsedAt) : 'Never'}</td>
               <td>
+                <details class="rename">
+                  <summary>Rename</summary>
+                  <form method="post" action={`/account/passkeys/${passkey.id}/rename`} class="inline-rename">
+                    <CsrfField token={csrfToken} />
+                    <input
+                      name="name"
+                      value={passkey.name}
+                      maxlength={100}
+                      required
+                      aria-label={`Name of ${passkey.name}`}
+                    />
+                    <button type="submit" class="btn" aria-label={`Save the new name of ${passkey.name}`}>
+                      Save
+                    </button>
+                  </form>
+                </details>
                 <form method="post" action={`/account/passkeys/${passkey.id}/delete`}>
                   <CsrfField token={csrfToken} />
                   <button type="submit" class="btn" aria-label={`Remove ${passkey.name}`}>

@@ -208,6 +208,20 @@ export class Passkeys {
     return removed ? toPasskey(row) : undefined;
   }
 
+  /** Renames one of the user's passkeys: its name before and after, or undefined when it is not theirs. */
+  async rename(userId: number, id: number, name: string): Promise<{ from: string; to: string } | undefined> {
+    const row = await this.#rows().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    const to = cleanName(name);
+    await this.db
+      .updateTable('signin_passkeys')
+      .set({ name: to })
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .execute();
+    return { from: row.name, to };
+  }
+
   /**
    * The WebAuthn user handle: an HMAC of the user's id under the application key, so authenticators
    * learn nothing about the account (WebAuthn §14.6.1) and no table is needed to find it again.

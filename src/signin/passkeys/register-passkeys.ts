@@ -4,7 +4,7 @@ import { AppEncryptionKey } from '../../kernel/app-key.js';
 import type { Application } from '../../kernel/application.js';
 import { AuditLog } from '../../observability/audit/audit-log.js';
 import { RateLimits } from '../../rate-limits/rate-limits.js';
-import { PasskeyRefused, SignInMethodAdded, SignInMethodRemoved } from '../events.js';
+import { PasskeyRefused, PasskeyRenamed, SignInMethodAdded, SignInMethodRemoved } from '../events.js';
 import { signInMethodAddedNotification, signInMethodRemovedNotification } from '../method-notices.js';
 import { SignInMethods } from '../sign-in-methods.js';
 import { PasskeyAccountController } from './passkey-account-controller.js';
@@ -91,6 +91,7 @@ export function registerPasskeys(app: Application): void {
       .name('account.passkeys.options')
       .middleware(fresh);
     account.post('/', [PasskeyAccountController, 'store']).name('account.passkeys.store').middleware(fresh);
+    account.post('/:id/rename', [PasskeyAccountController, 'rename']).name('account.passkeys.rename');
     account.post('/:id/delete', [PasskeyAccountController, 'destroy']).name('account.passkeys.destroy');
   });
 }
@@ -113,6 +114,9 @@ function auditPasskeys(app: Application, audit: AuditLog): void {
       origin,
       at,
     });
+  });
+  app.events.listen(PasskeyRenamed, ({ user, from, to, origin, at }) => {
+    audit.record({ kind: 'passkey.renamed', userId: user.id, details: { from, to }, origin, at });
   });
   app.events.listen(PasskeyRefused, ({ userId, reason, origin, at }) => {
     audit.record({
