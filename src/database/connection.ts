@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type PostgresPool, type SqliteDatabase, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { createPrivateFile } from '../core/private-files.js';
+import { dropWhenLost } from './lost-session-client.js';
 import { tracedDialect } from './traced-dialect.js';
 import type { Database } from './types.js';
 
@@ -101,7 +102,7 @@ function countingWaits(pool: pg.Pool, max: number, waits: { count: number; secon
   return {
     connect() {
       const free = pool.idleCount + max - pool.totalCount;
-      const checkout = pool.connect();
+      const checkout = pool.connect().then(dropWhenLost);
       if (pool.waitingCount <= free) return checkout;
       waits.count++;
       const start = performance.now();
