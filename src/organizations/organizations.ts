@@ -37,6 +37,15 @@ export interface OrganizationsDeps {
   clock: Clock;
   /** A reason deleting the organization must wait (a live subscription), or undefined to go ahead. */
   refuseDeletion?: (organizationId: number) => Promise<string | undefined>;
+  /**
+   * Ends what a membership gave (its tokens for the organization) in `trx`, the transaction that
+   * removes it; returns what to do once that committed.
+   */
+  endMembership?: (
+    trx: Kysely<Database>,
+    organizationId: number,
+    userId: number,
+  ) => Promise<() => Promise<void>>;
 }
 
 const MAX_NAME = 100;
@@ -205,7 +214,7 @@ export class Organizations {
 
   /** Removes a member; a member removing themself is leaving, which needs no permission. */
   async remove(actorId: number, organizationId: number, userId: number): Promise<void> {
-    const role = await this.#underLock(organizationId, async (trx) => {
+    const { role, ended } = await this.#underLock(organizationId, async (trx) => {
       const leaving = actorId === userId;
       const actor = leaving
         ? await this.#member(trx, organizationId, actorId)
@@ -215,8 +224,9 @@ export class Organizations {
         throw OrganizationError.forbidden('remove an owner');
       if (target.role === 'owner') await this.keepAnOwner(trx, organizationId);
       await trx.deleteFrom('organization_members').where('id', '=', target.id).execute();
-      return target.role;
+      return { role: target.role, ended: await this.deps.endMembership?.(trx, organizationId, userId) };
     });
+    await ended?.();
     await this.deps.events.dispatch(new MemberRemoved(organizationId, userId, role, actorId));
   }
 
@@ -282,9 +292,13 @@ export class Organizations {
         throw new UserDeletionRefused('Your organizations changed while deleting your account: try again.');
       if (deleting.length > 0) await trx.deleteFrom('organizations').where('id', 'in', deleting).execute();
       await trx.deleteFrom('organization_members').where('user_id', '=', userId).execute();
-      return held;
+      const ended = [];
+      for (const h of held.filter((h) => h.members > 1))
+        ended.push(await this.deps.endMembership?.(trx, h.id, userId));
+      return { held, ended };
     });
-    for (const h of released)
+    for (const announce of released.ended) await announce?.();
+    for (const h of released.held)
       await this.deps.events.dispatch(
         h.members === 1
           ? new OrganizationDeleted(h.id, userId)

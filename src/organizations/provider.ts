@@ -7,7 +7,7 @@ import { OrganizationAuditController } from './audit/organization-audit-controll
 import { OrganizationBilling } from './billing/organization-billing.js';
 import { registerOrganizationBilling } from './billing/register-billing.js';
 import type { SeatOptions } from './billing/seat-sync.js';
-import { useOrganizationCredentials } from './credentials/organization-credentials.js';
+import { endMembershipTokens, useOrganizationCredentials } from './credentials/organization-credentials.js';
 import { InvitationController } from './invitation-controller.js';
 import { Invitations } from './invitations.js';
 import { organizationsMigrations } from './migrations.js';
@@ -42,6 +42,8 @@ export function organizationsProvider(options: OrganizationsOptions = {}): Servi
         throw new ConfigurationError('organizationsProvider() needs mailProvider() registered first.');
       const roles = new OrganizationRoles();
       options.roles?.(roles);
+      // With oauth: clients, API keys and personal access tokens may belong to an organization.
+      const withOAuth = app.providers.some((p) => p.name === 'oauth');
       container
         .instance(OrganizationRoles, roles)
         .singleton(
@@ -57,6 +59,7 @@ export function organizationsProvider(options: OrganizationsOptions = {}): Servi
                 c.has(OrganizationBilling)
                   ? c.make(OrganizationBilling).cancelBeforeDeletion(id)
                   : Promise.resolve(undefined),
+              ...(withOAuth ? { endMembership: endMembershipTokens(app) } : {}),
             }),
         )
         .singleton(
@@ -74,9 +77,7 @@ export function organizationsProvider(options: OrganizationsOptions = {}): Servi
       // Deleting an account (accounts) first ends the user's memberships here, keeping an owner.
       container.make(UserDeletionGuards).add((userId) => container.make(Organizations).releaseUser(userId));
       if (container.has(AuditLog)) recordOrganizationAudit(events, container.make(AuditLog));
-      // With oauth: clients, API keys and personal access tokens may belong to an organization.
-      if (app.providers.some((p) => p.name === 'oauth'))
-        useOrganizationCredentials(app, () => container.make(Organizations));
+      if (withOAuth) useOrganizationCredentials(app, () => container.make(Organizations));
       registerOrganizationBilling(app, options.seats);
 
       router.controllers

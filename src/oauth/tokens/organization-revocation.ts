@@ -1,8 +1,11 @@
+import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.js';
 import { ClockKey } from '../../core/keys.js';
+import type { Database } from '../../database/types.js';
 import { ApiKeys } from '../api-keys/api-keys.js';
 import { type ApiKeyStore, ApiKeyStoreKey } from '../api-keys/records.js';
 import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
+import { KyselyOAuthStore } from '../stores/kysely-store.js';
 import { TokenRevoker } from './token-revoker.js';
 
 /**
@@ -27,7 +30,23 @@ export class OrganizationRevocation {
    * and their tokens — keeps working. Returns how many tokens were revoked.
    */
   async member(userId: number, organizationId: number): Promise<number> {
-    return this.#revokeTokens(organizationId, userId);
+    const ids = await this.#revokeTokens(this.store, organizationId, userId);
+    await this.revoker.announce(ids);
+    return ids.length;
+  }
+
+  /**
+   * The same, inside `trx`, the transaction that ends the membership: the membership and its
+   * tokens end together or not at all. Returns the announcement to make once `trx` committed
+   * (announced earlier, a cache could take a token as live again before the commit).
+   */
+  async memberWithin(
+    trx: Kysely<Database>,
+    userId: number,
+    organizationId: number,
+  ): Promise<() => Promise<void>> {
+    const ids = await this.#revokeTokens(new KyselyOAuthStore(trx, true), organizationId, userId);
+    return () => this.revoker.announce(ids);
   }
 
   /** The organization is gone: its clients (with their tokens), its API keys and every token acting for it. */
@@ -35,14 +54,13 @@ export class OrganizationRevocation {
     for (const client of await this.store.clients.forOrganization(organizationId))
       await this.revoker.revokeClient(client.id);
     for (const key of await this.apiKeyStore.forOrganization(organizationId)) await this.apiKeys.revoke(key);
-    await this.#revokeTokens(organizationId);
+    await this.revoker.announce(await this.#revokeTokens(this.store, organizationId));
   }
 
-  async #revokeTokens(organizationId: number, userId?: number): Promise<number> {
+  async #revokeTokens(store: OAuthStore, organizationId: number, userId?: number): Promise<string[]> {
     const now = this.clock.now().toISOString();
-    const ids = await this.store.accessTokens.revokeForOrganization(organizationId, now, userId);
-    await this.store.refreshTokens.revokeForAccessTokens(ids);
-    await this.revoker.announce(ids);
-    return ids.length;
+    const ids = await store.accessTokens.revokeForOrganization(organizationId, now, userId);
+    await store.refreshTokens.revokeForAccessTokens(ids);
+    return ids;
   }
 }

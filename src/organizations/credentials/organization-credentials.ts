@@ -1,7 +1,7 @@
 import type { Application } from '../../kernel/application.js';
 import { OAuthHooks, type OrganizationCredentialAction, OrganizationRevocation } from '../../oauth/index.js';
-import { MemberRemoved, OrganizationDeleted } from '../events.js';
-import type { Organizations } from '../organizations.js';
+import { OrganizationDeleted } from '../events.js';
+import type { Organizations, OrganizationsDeps } from '../organizations.js';
 import type { Permission } from '../roles.js';
 
 /** The permission each credential action needs, and what a refusal says the role does not allow. */
@@ -22,9 +22,13 @@ export function useOrganizationCredentials(app: Application, organizations: () =
     const { permission, what } = NEEDS[action];
     await organizations().authorize(userId, organizationId, permission, what);
   };
-  const revocation = () => app.container.make(OrganizationRevocation);
-  app.events.listen(MemberRemoved, async (e) => {
-    await revocation().member(e.userId, e.organizationId);
-  });
-  app.events.listen(OrganizationDeleted, (e) => revocation().organization(e.organizationId));
+  app.events.listen(OrganizationDeleted, (e) =>
+    app.container.make(OrganizationRevocation).organization(e.organizationId),
+  );
+}
+
+/** A member who leaves loses their tokens for the organization in the same transaction (with oauth). */
+export function endMembershipTokens(app: Application): OrganizationsDeps['endMembership'] {
+  return (trx, organizationId, userId) =>
+    app.container.make(OrganizationRevocation).memberWithin(trx, userId, organizationId);
 }
