@@ -57,11 +57,11 @@ export type {
   PlanWindow,
 } from './plans/config.js';
 export { meter } from './plans/metering/metered.js';
-export type { UsagePoint, UsageRange } from './plans/metering/usage-ledger.js';
+export type { UsagePoint, UsageRange, UsageShare } from './plans/metering/usage-ledger.js';
 export { UsageLedger } from './plans/metering/usage-ledger.js';
 export { UsageMeter } from './plans/metering/usage-meter.js';
 export type { Plan } from './plans/plan.js';
-export type { PlanStanding } from './plans/plan-resolver.js';
+export type { PlanHolderType, PlanStanding } from './plans/plan-resolver.js';
 export { PlanResolver } from './plans/plan-resolver.js';
 export { Plans, plansProvider } from './plans/provider.js';
 export type { UsageReportLine, UsageReportOptions } from './plans/reporting/usage-reporter.js';

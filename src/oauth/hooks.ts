@@ -2,8 +2,15 @@ import type { Container } from '../core/container.js';
 import { ValidationError } from '../core/errors.js';
 import type { GuardStep } from './guard/guard-steps.js';
 
-/** Of the scopes requested for a user's new credential, those it may carry. */
-export type IssuancePolicy = (userId: number, names: readonly string[]) => Promise<readonly string[]>;
+/**
+ * Of the scopes requested for a user's new credential, those it may carry; `organizationId`: the
+ * organization the credential will act for (its `org_id`), null for a personal one.
+ */
+export type IssuancePolicy = (
+  userId: number,
+  names: readonly string[],
+  organizationId: number | null,
+) => Promise<readonly string[]>;
 
 /**
  * What a user does with an organization's credentials: `view` its keys and clients (and their own
@@ -68,10 +75,14 @@ export class OAuthHooks {
     await this.organizationAccess(userId, organizationId, action);
   }
 
-  /** What the policies allow of `names` for the user; everything without a policy. */
-  async issuable(userId: number, names: readonly string[]): Promise<readonly string[]> {
+  /** What the policies allow of `names` for the user (acting for the organization, if any); everything without a policy. */
+  async issuable(
+    userId: number,
+    names: readonly string[],
+    organizationId: number | null = null,
+  ): Promise<readonly string[]> {
     let allowed = names;
-    for (const policy of this.issuancePolicies) allowed = await policy(userId, allowed);
+    for (const policy of this.issuancePolicies) allowed = await policy(userId, allowed, organizationId);
     return allowed;
   }
 }

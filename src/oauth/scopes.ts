@@ -59,17 +59,27 @@ export class Scopes {
   }
 
   /** The requested scopes the user may be issued (RFC 6749 §3.3: a token may carry fewer). */
-  async issuableFor(userId: number | null, names: readonly string[]): Promise<readonly string[]> {
-    return userId === null || !this.hooks.restrictsIssuance ? names : this.hooks.issuable(userId, names);
+  async issuableFor(
+    userId: number | null,
+    names: readonly string[],
+    organizationId: number | null = null,
+  ): Promise<readonly string[]> {
+    return userId === null || !this.hooks.restrictsIssuance
+      ? names
+      : this.hooks.issuable(userId, names, organizationId);
   }
 
   /**
    * Refuses a credential the user creates (a personal token, an API key) with a scope they may
    * not be issued: 422 on `scopes`, naming the first such scope.
    */
-  async refuseUnissuable(userId: number, names: readonly string[]): Promise<void> {
+  async refuseUnissuable(
+    userId: number,
+    names: readonly string[],
+    organizationId: number | null = null,
+  ): Promise<void> {
     if (!this.hooks.restrictsIssuance) return;
-    const allowed = new Set(await this.hooks.issuable(userId, names));
+    const allowed = new Set(await this.hooks.issuable(userId, names, organizationId));
     const refused = names.find((name) => !allowed.has(name));
     if (refused !== undefined)
       throw new ValidationError({ scopes: [`Your plan does not allow the scope "${refused}".`] });

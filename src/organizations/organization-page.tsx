@@ -28,6 +28,11 @@ export const OrganizationPage: FC<OrganizationPageProps> = (p) => {
             <a href={`${base}/audit`}>Audit log</a>
           </p>
         ) : null}
+        {can('usage.view') ? (
+          <p>
+            <a href={`${base}/usage`}>Usage</a>
+          </p>
+        ) : null}
         <form method="post" action={`${base}/leave`}>
           <CsrfField token={p.csrfToken} />
           <button type="submit" class="btn">

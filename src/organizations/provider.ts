@@ -15,6 +15,7 @@ import { Organizations } from './organizations.js';
 import { OrganizationsController } from './organizations-controller.js';
 import { recordOrganizationAudit } from './record-audit.js';
 import { OrganizationRoles } from './roles.js';
+import { registerOrganizationUsage } from './usage/register-usage.js';
 
 export interface OrganizationsOptions {
   /** How long an invitation link works. Default: 7 days. */
@@ -79,6 +80,7 @@ export function organizationsProvider(options: OrganizationsOptions = {}): Servi
       if (container.has(AuditLog)) recordOrganizationAudit(events, container.make(AuditLog));
       if (withOAuth) useOrganizationCredentials(app, () => container.make(Organizations));
       registerOrganizationBilling(app, options.seats);
+      registerOrganizationUsage(app);
 
       router.controllers
         .register(OrganizationsController, 'Organizations/OrganizationsController')

@@ -19,6 +19,8 @@ export type Permission =
   | 'credentials.use'
   /** See the organization's audit page. */
   | 'audit.view'
+  /** See the organization's usage page: its plan, quota left, calls per key and per member. */
+  | 'usage.view'
   | (string & {});
 
 const DEFAULTS: Record<string, readonly Permission[]> = {
@@ -35,6 +37,7 @@ const DEFAULTS: Record<string, readonly Permission[]> = {
     'credentials.manage',
     'credentials.use',
     'audit.view',
+    'usage.view',
   ],
   admin: [
     'organization.view',
@@ -45,8 +48,9 @@ const DEFAULTS: Record<string, readonly Permission[]> = {
     'credentials.manage',
     'credentials.use',
     'audit.view',
+    'usage.view',
   ],
-  billing: ['organization.view', 'billing.manage', 'credentials.use'],
+  billing: ['organization.view', 'billing.manage', 'credentials.use', 'usage.view'],
   member: ['organization.view', 'credentials.use'],
 };
 

@@ -13,11 +13,11 @@ export type {
 } from './config.js';
 export { plansConfig } from './config.js';
 export { meter } from './metering/metered.js';
-export type { UsagePoint, UsageRange } from './metering/usage-ledger.js';
+export type { UsagePoint, UsageRange, UsageShare } from './metering/usage-ledger.js';
 export { UsageLedger } from './metering/usage-ledger.js';
 export { UsageMeter } from './metering/usage-meter.js';
 export type { Plan, PlanCatalog } from './plan.js';
-export type { PlanStanding } from './plan-resolver.js';
+export type { PlanHolderType, PlanStanding } from './plan-resolver.js';
 export { PlanResolver } from './plan-resolver.js';
 export { Plans, plansProvider } from './provider.js';
 export type { UsageReportLine, UsageReportOptions } from './reporting/usage-reporter.js';

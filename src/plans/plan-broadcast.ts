@@ -6,8 +6,8 @@ import type { Logger } from '../core/logger.js';
 const PUBLISH_TIMEOUT_MS = 2_000;
 
 /**
- * Tells the other instances over Redis pub/sub that a user's subscription changed, so each one
- * forgets that user's plan at once instead of after `plans.cacheMs`. Never blocks a request:
+ * Tells the other instances over Redis pub/sub that a holder's (a user's, an organization's)
+ * subscription changed, so each one forgets that holder's plan at once instead of after `plans.cacheMs`. Never blocks a request:
  * publishing is fire-and-forget; after a dropped link every instance forgets every plan, since
  * messages sent meanwhile are lost.
  */
@@ -20,7 +20,7 @@ export class PlanBroadcast {
   constructor(
     url: string,
     readonly channel: string,
-    handlers: { forget(userId: number): void; clear(): void },
+    handlers: { forget(id: number, type?: string): void; clear(): void },
     private readonly logger: Logger,
   ) {
     // A publish to a Redis that hangs ends after `PUBLISH_TIMEOUT_MS`, so publishes never pile up.
@@ -29,8 +29,9 @@ export class PlanBroadcast {
     for (const connection of [this.#publisher, this.#subscriber])
       connection.on('error', (err: Error) => logger.warn({ err: err.message }, 'Redis (plan changes)'));
     this.#subscriber.on('message', (_channel: string, text: string) => {
-      const [origin, id] = text.split(' ');
-      if (origin !== this.#origin && /^\d+$/.test(id ?? '')) handlers.forget(Number(id));
+      // `origin id` for a user, `origin id type` for another holder (an organization).
+      const [origin, id, type = 'user'] = text.split(' ');
+      if (origin !== this.#origin && /^\d+$/.test(id ?? '')) handlers.forget(Number(id), type);
     });
     this.#subscriber.on('close', () => {
       this.#dropped = true;
@@ -53,8 +54,9 @@ export class PlanBroadcast {
   }
 
   /** Fire-and-forget (nothing needs to wait for it); settles once sent, or failed and logged. */
-  publish(userId: number): Promise<void> {
-    return this.#publisher.publish(this.channel, `${this.#origin} ${userId}`).then(
+  publish(id: number, type = 'user'): Promise<void> {
+    const message = type === 'user' ? `${this.#origin} ${id}` : `${this.#origin} ${id} ${type}`;
+    return this.#publisher.publish(this.channel, message).then(
       () => undefined,
       (err: Error) => {
         this.logger.warn({ err: err.message }, 'Could not publish a plan change to Redis');

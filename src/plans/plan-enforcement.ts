@@ -7,11 +7,12 @@ import type { RateLimitResult } from '../rate-limits/rate-limit.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
 import type { Metering } from './metering/metering.js';
 import type { Plan, PlanCatalog } from './plan.js';
+import { ORGANIZATION, planHolderOf } from './plan-holder.js';
 import { type BoundLimits, PlanLimits } from './plan-limits.js';
 import type { PlanResolver, PlanStanding } from './plan-resolver.js';
 import { withinPlan } from './plan-scopes.js';
 
-/** What the calls of one verified credential reuse while its user's standing stays the same. */
+/** What the calls of one verified credential reuse while its holder's standing stays the same. */
 interface Binding {
   readonly standing: PlanStanding;
   readonly userId: User['id'];
@@ -26,7 +27,9 @@ const bindings = new CredentialSlot<Binding>();
  * What `auth:api` does on top of the token guard once plans are declared: narrows the request's
  * credential to the plan's scopes, counts the request against the plan's limits (per credential,
  * per client, per user, per month: `PlanLimits`) and meters it under `calls` — so an OAuth token, a
- * personal token and an API key of one user share one counter. The first-party `app_token`
+ * personal token and an API key of one user share one counter. A credential acting for an
+ * organization (`org_id`) counts against the organization's plan instead, under one counter for
+ * all its keys and its members' tokens for it (`planHolderOf`). The first-party `app_token`
  * cookie (a transient token) and tokens without a user are left alone.
  */
 export class PlanEnforcement {
@@ -50,10 +53,16 @@ export class PlanEnforcement {
   /** The `api` guard's step (`OAuthHooks.guardSteps`): the token as the plan lets it act, once counted. */
   readonly step: GuardStep = (c, user, token) => {
     if (token.id === 'transient') return token;
-    const id = Number(user.id);
-    const standing = this.resolver.cached(id);
+    const organizationId = token.organizationId;
+    const standing =
+      organizationId === null
+        ? this.resolver.cached(Number(user.id))
+        : this.resolver.cached(organizationId, ORGANIZATION);
     if (standing !== undefined) return this.#enforce(c, user, this.#binding(user, token, standing));
-    return this.resolver.standing(id).then((s) => this.#enforce(c, user, this.#binding(user, token, s)));
+    const holder = planHolderOf(token, Number(user.id));
+    return this.resolver
+      .standing(holder.id, holder.type)
+      .then((s) => this.#enforce(c, user, this.#binding(user, token, s)));
   };
 
   /** The credential's binding to this standing, made on its first call under it. */
@@ -64,7 +73,7 @@ export class PlanEnforcement {
       standing,
       userId: user.id,
       narrowed: withinPlan(token, standing.plan),
-      limits: this.#limits.get(standing.plan)?.bind(String(user.id), token),
+      limits: this.#limits.get(standing.plan)?.bind(planHolderOf(token, Number(user.id)).subject, token),
     };
     return bindings.set(token, binding);
   }

@@ -19,7 +19,7 @@ interface BoundCheck {
 }
 
 /** One limit of a plan: bound to a credential, or undefined when it does not apply to it. */
-type Check = (userId: string, token: VerifiedToken) => BoundCheck | undefined;
+type Check = (holder: string, token: VerifiedToken) => BoundCheck | undefined;
 
 /**
  * A leased limit on one subject. It keeps the subject's lease between calls, so a call the lease
@@ -45,7 +45,8 @@ class LeasedCheck implements BoundCheck {
 
 /**
  * One plan's limits, counted in memory in leases of the shared store (`LeasedLimit`): per
- * credential and per client when the plan sets them, per user, then the monthly quota (counted
+ * credential and per client when the plan sets them, per holder (the user, or the organization
+ * the credential acts for: `planHolderOf`), then the monthly quota (counted
  * only for a call the rate limits let through). A refusal throws the 429. Synchronous while every
  * lease lasts, so the guard answers without a promise.
  */
@@ -63,14 +64,14 @@ export class PlanLimits {
       );
     const client = leased('.client', plan.clientLimit);
     if (client)
-      this.#checks.push((userId, token) =>
-        token.clientId === '' ? undefined : new LeasedCheck(client, `${userId}:${token.clientId}`),
+      this.#checks.push((holder, token) =>
+        token.clientId === '' ? undefined : new LeasedCheck(client, `${holder}:${token.clientId}`),
       );
     const user = leased('', plan.rateLimit);
-    if (user) this.#checks.push((userId) => new LeasedCheck(user, userId));
+    if (user) this.#checks.push((holder) => new LeasedCheck(user, holder));
     if (plan.monthlyQuota !== null) {
       const quota = new MonthlyQuota(`${name}.month`, plan.monthlyQuota, limits);
-      this.#checks.push((userId) => ({ quota: true, consume: (now) => quota.consume(userId, now) }));
+      this.#checks.push((holder) => ({ quota: true, consume: (now) => quota.consume(holder, now) }));
     }
   }
 
@@ -78,11 +79,11 @@ export class PlanLimits {
     return this.#checks.length === 0;
   }
 
-  /** The limits that apply to the calls of `userId` with `token`, in the order they count. */
-  bind(userId: string, token: VerifiedToken): BoundLimits {
+  /** The limits that apply to the calls of `holder` (its subject) with `token`, in the order they count. */
+  bind(holder: string, token: VerifiedToken): BoundLimits {
     const checks: BoundCheck[] = [];
     for (const check of this.#checks) {
-      const bound = check(userId, token);
+      const bound = check(holder, token);
       if (bound !== undefined) checks.push(bound);
     }
     return new BoundLimits(checks);

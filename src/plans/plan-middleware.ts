@@ -2,18 +2,20 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { ConfigurationError } from '../core/errors.js';
 import type { PlanCatalog } from './plan.js';
 import { notEntitled, paymentRequired, planRequired } from './plan-errors.js';
+import { planHolderOf } from './plan-holder.js';
 import type { PlanResolver, PlanStanding } from './plan-resolver.js';
 
 function standingOf(c: Context, resolver: PlanResolver): PlanStanding | Promise<PlanStanding> {
   const user = c.get('user');
   // After `auth`: a route without it is a wiring mistake, reported in the logs (500 to the client).
   if (user === undefined) throw new ConfigurationError('The plan middleware runs after "auth".');
-  const id = Number(user.id);
-  return resolver.cached(id) ?? resolver.standing(id);
+  // A credential acting for an organization has the organization's plan.
+  const { type, id } = planHolderOf(c.get('accessToken'), Number(user.id));
+  return resolver.cached(id, type) ?? resolver.standing(id, type);
 }
 
 /**
- * `plan:pro,team` — the user is subscribed to one of the plans (a past-due subscription within
+ * `plan:pro,team` — the user (or the organization the credential acts for) is subscribed to one of the plans (a past-due subscription within
  * its grace still counts). 402 when their subscription to one of them is past due beyond the
  * grace, else 403 `plan_required`. Runs after `auth`.
  */

@@ -80,3 +80,24 @@ describe('plan resolver', () => {
     expect(plans.cached(1)?.plan.name).toBe('pro');
   });
 });
+
+describe('plan resolver, per holder', () => {
+  it("an organization's standing is its own: the user with the same id keeps theirs, and forgetting one keeps the other", async () => {
+    const read: string[] = [];
+    const plans = new PlanResolver({
+      catalog,
+      config: { ...config, cacheMs: 60_000 },
+      clock: new TestClock(),
+      subscription: async (holder) => {
+        read.push(`${holder.type}:${holder.id}`);
+        return holder.type === 'organization' ? subscription('pro-monthly') : undefined;
+      },
+    });
+    expect((await plans.standing(1)).plan.name).toBe('free');
+    expect((await plans.standing(1, 'organization')).plan.name).toBe('pro');
+    plans.forget(1, 'organization');
+    expect(plans.cached(1)?.plan.name).toBe('free');
+    expect(plans.cached(1, 'organization')).toBeUndefined();
+    expect(read).toEqual(['user:1', 'organization:1']);
+  });
+});

@@ -1,3 +1,4 @@
+import type { BillableRef } from '../billing/billable-user.js';
 import type { SubscriptionRecord } from '../billing/subscriptions/record.js';
 import { valid } from '../billing/subscriptions/status.js';
 import type { Clock } from '../core/clock.js';
@@ -7,7 +8,13 @@ import type { Plan, PlanCatalog } from './plan.js';
 
 const DAY_MS = 86_400_000;
 
-/** A user's plan, and how they hold it. */
+/**
+ * Who holds a plan: a user (`'user'`, the default) or another billable model — an organization,
+ * whose plan the calls of its credentials and of its members' tokens for it count against.
+ */
+export type PlanHolderType = BillableRef['type'];
+
+/** A user's (or an organization's) plan, and how they hold it. */
 export interface PlanStanding {
   readonly plan: Plan;
   /** `subscribed`; `past_due` within the grace; `lapsed`: past due beyond it (on the free plan now); `free`. */
@@ -20,8 +27,8 @@ export interface PlanResolverDeps {
   catalog: PlanCatalog;
   config: Pick<PlansConfig, 'subscription' | 'pastDueGraceDays' | 'cacheMs'>;
   clock: Clock;
-  /** The user's newest subscription of that name (the billing repository), if any. */
-  subscription(userId: number, name: string): Promise<SubscriptionRecord | undefined>;
+  /** The holder's newest subscription of that name (the billing repository), if any. */
+  subscription(holder: BillableRef, name: string): Promise<SubscriptionRecord | undefined>;
 }
 
 interface Cached {
@@ -29,58 +36,79 @@ interface Cached {
   until: number;
 }
 
+/** One holder type's remembered standings and the lookups under way. */
+class Holders {
+  readonly cache = new LruCache<number, Cached>(50_000);
+  readonly lookups = new Map<number, Promise<PlanStanding>>();
+}
+
 /**
- * User → plan: their valid subscription's plan, else the free plan. Remembered for `cacheMs` per
- * user and forgotten when a subscription changes (`forget`), so an upgrade counts at once. One
- * user's concurrent lookups share one read, and a lookup that finds what was remembered answers
- * with the same standing object, so what is bound to it (`PlanEnforcement`) is kept.
+ * Holder → plan: the valid subscription's plan, else the free plan; a holder is a user, or
+ * (`type`) another billable model such as an organization. Remembered for `cacheMs` per holder and
+ * forgotten when a subscription changes (`forget`), so an upgrade counts at once. One holder's
+ * concurrent lookups share one read, and a lookup that finds what was remembered answers with the
+ * same standing object, so what is bound to it (`PlanEnforcement`) is kept.
  */
 export class PlanResolver {
-  readonly #cache = new LruCache<number, Cached>(50_000);
-  readonly #lookups = new Map<number, Promise<PlanStanding>>();
+  readonly #users = new Holders();
+  readonly #others = new Map<PlanHolderType, Holders>();
   /** Bumped by every `forget`: a lookup that started before one is not cached. */
   #epoch = 0;
 
   constructor(private readonly deps: PlanResolverDeps) {}
 
+  #holders(type: PlanHolderType): Holders {
+    if (type === 'user') return this.#users;
+    const known = this.#others.get(type);
+    if (known !== undefined) return known;
+    const holders = new Holders();
+    this.#others.set(type, holders);
+    return holders;
+  }
+
   /** The cached standing, or undefined (then `standing` reads it). Synchronous on purpose. */
-  cached(userId: number): PlanStanding | undefined {
-    const hit = this.#cache.get(userId);
+  cached(id: number, type: PlanHolderType = 'user'): PlanStanding | undefined {
+    const hit = this.#holders(type).cache.get(id);
     return hit !== undefined && hit.until > performance.now() ? hit.standing : undefined;
   }
 
-  standing(userId: number): Promise<PlanStanding> {
-    const hit = this.cached(userId);
+  standing(id: number, type: PlanHolderType = 'user'): Promise<PlanStanding> {
+    const hit = this.cached(id, type);
     if (hit !== undefined) return Promise.resolve(hit);
-    const pending = this.#lookups.get(userId);
+    const { lookups } = this.#holders(type);
+    const pending = lookups.get(id);
     if (pending !== undefined) return pending;
-    const lookup = this.#lookup(userId).finally(() => {
-      if (this.#lookups.get(userId) === lookup) this.#lookups.delete(userId);
+    const lookup = this.#lookup(id, type).finally(() => {
+      if (lookups.get(id) === lookup) lookups.delete(id);
     });
-    this.#lookups.set(userId, lookup);
+    lookups.set(id, lookup);
     return lookup;
   }
 
-  forget(userId: number): void {
+  forget(id: number, type: PlanHolderType = 'user'): void {
     this.#epoch++;
-    this.#cache.delete(userId);
-    this.#lookups.delete(userId);
+    const holders = this.#holders(type);
+    holders.cache.delete(id);
+    holders.lookups.delete(id);
   }
 
   clear(): void {
     this.#epoch++;
-    this.#cache.clear();
-    this.#lookups.clear();
+    for (const holders of [this.#users, ...this.#others.values()]) {
+      holders.cache.clear();
+      holders.lookups.clear();
+    }
   }
 
-  async #lookup(userId: number): Promise<PlanStanding> {
+  async #lookup(id: number, type: PlanHolderType): Promise<PlanStanding> {
     const epoch = this.#epoch;
-    const record = await this.deps.subscription(userId, this.deps.config.subscription);
+    const record = await this.deps.subscription({ type, id }, this.deps.config.subscription);
     const found = this.#standingOf(record);
-    const known = this.#cache.get(userId)?.standing;
+    const { cache } = this.#holders(type);
+    const known = cache.get(id)?.standing;
     const standing = known !== undefined && sameStanding(known, found) ? known : found;
     if (epoch === this.#epoch)
-      this.#cache.set(userId, { standing, until: performance.now() + this.deps.config.cacheMs });
+      cache.set(id, { standing, until: performance.now() + this.deps.config.cacheMs });
     return standing;
   }
 

@@ -14,6 +14,7 @@ import { plansMigrations } from './migrations.js';
 import { type PlanCatalog, planCatalog } from './plan.js';
 import { PlanBroadcast } from './plan-broadcast.js';
 import { PlanEnforcement } from './plan-enforcement.js';
+import { planHolderOf } from './plan-holder.js';
 import { requireFeature, requirePlan } from './plan-middleware.js';
 import { PlanResolver } from './plan-resolver.js';
 import { issuableScopes } from './plan-scopes.js';
@@ -31,7 +32,8 @@ export class Plans {
  * Plans and their entitlements (`config.plans`): the `plan:a,b` and `entitled:feature`
  * middleware, and — once plans are declared — the plan's scopes and rate limit applied by
  * `auth:api`. Register it after `oauthProvider()` and `billingProvider()`: it reads each user's
- * subscription through billing and forgets a user's plan when billing reports a change.
+ * (and each organization's) subscription through billing and forgets a plan when billing reports
+ * a change.
  */
 export function plansProvider(): ServiceProvider {
   return {
@@ -48,7 +50,7 @@ export function plansProvider(): ServiceProvider {
           catalog: plans.catalog,
           config: config.plans,
           clock: app.clock,
-          subscription: async (userId, name) => repository?.findByName(userId, name),
+          subscription: async (holder, name) => repository?.findByName(holder, name),
         });
       });
       registerUsageReporter(app, plans.catalog);
@@ -56,17 +58,17 @@ export function plansProvider(): ServiceProvider {
       router.middleware
         .alias('plan', (...names) => requirePlan(names, plans.catalog, resolver()))
         .alias('entitled', (...features) => requireFeature(features, plans.catalog, resolver()));
-      app.events.listen(SubscriptionChanged, (e) => {
-        if (e.userId === undefined) return;
-        resolver().forget(e.userId);
-        if (container.has(PlanBroadcast)) container.make(PlanBroadcast).publish(e.userId);
+      app.events.listen(SubscriptionChanged, ({ owner }) => {
+        resolver().forget(owner.id, owner.type);
+        if (container.has(PlanBroadcast)) container.make(PlanBroadcast).publish(owner.id, owner.type);
       });
       // At issuance (also from the CLI, which does not boot): the token endpoint drops what the
       // plan does not allow; personal tokens and API keys refuse it (422).
       if (plans.enabled)
-        OAuthHooks.of(app).issuancePolicies.push(async (userId, names) =>
-          issuableScopes(names, (await resolver().standing(userId)).plan),
-        );
+        OAuthHooks.of(app).issuancePolicies.push(async (userId, names, organizationId) => {
+          const { type, id } = planHolderOf({ organizationId: organizationId ?? null }, userId);
+          return issuableScopes(names, (await resolver().standing(id, type)).plan);
+        });
     },
     async boot(app: Application) {
       const plans = app.container.make(Plans);

@@ -49,8 +49,9 @@ const allowed: Record<string, readonly string[]> = {
   // Above observability, which it reports its outbox and failed sends to.
   mail: ['core', 'database', 'http', 'views', 'kernel', 'observability'],
   accounts: [...foundation, 'auth', 'oauth', 'billing', 'mail'],
-  // Beside accounts, not on it: members sign in through auth, invitations go through mail.
-  organizations: [...foundation, 'auth', 'oauth', 'billing', 'mail'],
+  // Beside accounts, not on it: members sign in through auth, invitations go through mail; above
+  // plans, whose usage it shows per organization.
+  organizations: [...foundation, 'auth', 'oauth', 'billing', 'plans', 'mail'],
   // Sign-in methods (passkeys, upstream providers): above accounts, whose account page and
   // notices they add to, reaching the modules below only through their entry points (a test below).
   signin: [...foundation, 'auth', 'oauth', 'mail', 'accounts'],

@@ -214,7 +214,7 @@ describe.each(ENGINES)('usage:report across SIGKILL and two instances (%s)', (en
     const [linesA, linesB] = await Promise.all([expectComplete(a), expectComplete(b)]);
     const sent = new Map<number, number>();
     for (const line of [...linesA, ...linesB])
-      sent.set(line.userId, (sent.get(line.userId) ?? 0) + line.sent);
+      sent.set(line.owner.id, (sent.get(line.owner.id) ?? 0) + line.sent);
     expect(subscribers.map((s) => sent.get(s.id) ?? 0)).toEqual(subscribers.map((_, i) => 7 + i));
   }, 120_000);
 });

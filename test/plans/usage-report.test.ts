@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authProvider } from '../../src/auth/provider.js';
 import { UserModelKey, Users } from '../../src/auth/users.js';
 import type { BillingLock } from '../../src/billing/billing-lock.js';
-import { billingProvider, closeBilling, PaymentGatewayKey } from '../../src/billing/index.js';
+import { BillableStores, billingProvider, closeBilling, PaymentGatewayKey } from '../../src/billing/index.js';
 import { SubscriptionRepository } from '../../src/billing/subscriptions/subscription-repository.js';
 import { TestClock } from '../../src/core/clock.js';
 import { UsageLedger } from '../../src/plans/metering/usage-ledger.js';
@@ -214,7 +214,7 @@ describe.each(acrossEngines([stripeHarness, braintreeHarness].map((harness) => (
       }
       // As if each run held the user's lock: the stalled one's lease lapsed and the other took it.
       const lapsed = {
-        forUser: (_userId: number, fn: () => Promise<unknown>) => fn(),
+        forOwner: (_owner: unknown, fn: () => Promise<unknown>) => fn(),
       } as unknown as BillingLock;
       const run = (store: ReportedUsageStore) =>
         new UsageReporter({
@@ -222,7 +222,7 @@ describe.each(acrossEngines([stripeHarness, braintreeHarness].map((harness) => (
           catalog: container.make(Plans).catalog,
           resolver: container.make(PlanResolver),
           subscriptions: container.make(SubscriptionRepository),
-          users: container.make(Users),
+          owners: container.make(BillableStores),
           lock: lapsed,
           store,
           clock: appClock,

@@ -116,20 +116,24 @@ export class SubscriptionRepository {
     return row && this.toRecord(row);
   }
 
-  /** Users with a subscription of that name on one of `plans` that has not ended by `now`. */
-  async userIdsOn(name: string, plans: readonly string[], now: Date): Promise<number[]> {
+  /**
+   * Every owner (users, organizations: any billable type) with a subscription of that name on one
+   * of `plans` that has not ended by `now`, users first, each once.
+   */
+  async ownersOn(name: string, plans: readonly string[], now: Date): Promise<BillableRef[]> {
     if (plans.length === 0) return [];
     const rows = await this.db
       .selectFrom('subscriptions')
-      .select('user_id')
+      .select(['billable_type', 'billable_id'])
       .distinct()
-      .where('billable_type', '=', 'user')
       .where('name', '=', name)
       .where(this.#columns.subscriptionPlan, 'in', [...plans])
       .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now.toISOString())]))
-      .orderBy('user_id')
       .execute();
-    return rows.map((row) => Number(row.user_id));
+    const typeOrder = (type: string) => (type === 'user' ? '' : type);
+    return rows
+      .map((row) => ({ type: row.billable_type, id: Number(row.billable_id) }))
+      .sort((a, b) => typeOrder(a.type).localeCompare(typeOrder(b.type)) || a.id - b.id);
   }
 
   /** Newest first. */

@@ -47,9 +47,10 @@ export async function usageReport(
 }
 
 function describe(l: UsageReportLine): string {
-  if (l.status === 'skipped') return `user ${l.userId}: skipped, ${l.reason}`;
-  if (l.status === 'failed') return `user ${l.userId}: FAILED, ${l.reason} (the next run tries again)`;
-  const what = `user ${l.userId} (${l.plan}), ${l.meter} since ${l.periodStart}: ${l.total} unit(s)`;
+  const who = `${l.owner.type} ${l.owner.id}`;
+  if (l.status === 'skipped') return `${who}: skipped, ${l.reason}`;
+  if (l.status === 'failed') return `${who}: FAILED, ${l.reason} (the next run tries again)`;
+  const what = `${who} (${l.plan}), ${l.meter} since ${l.periodStart}: ${l.total} unit(s)`;
   return l.status === 'reported' ? `${what}, ${l.sent} reported now` : `${what}, already reported`;
 }
 

@@ -58,7 +58,7 @@ export class ApiKeys {
     const organizationId = input.organizationId ?? null;
     if (organizationId !== null) await this.hooks.checkOrganization(userId, organizationId, 'manage');
     const scopes = this.scopes.validate([...new Set(input.scopes ?? [])], { allowAll: false });
-    await this.scopes.refuseUnissuable(userId, scopes);
+    await this.scopes.refuseUnissuable(userId, scopes, organizationId);
     const environment = apiKeyEnvironment(this.config);
     const plainKey = generateApiKey(environment);
     const now = this.clock.now();

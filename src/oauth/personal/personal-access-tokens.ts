@@ -73,7 +73,7 @@ export class PersonalAccessTokens {
     const organizationId = options.organizationId ?? null;
     if (organizationId !== null) await this.hooks.checkOrganization(userId, organizationId, 'use');
     const granted = this.scopes.validate([...new Set(scopes)], { allowAll: false });
-    await this.scopes.refuseUnissuable(userId, granted);
+    await this.scopes.refuseUnissuable(userId, granted, organizationId);
     const client = await this.store.clients.personalAccessClient();
     if (!client) throw new PersonalAccessClientMissing();
     const issued = await this.issuer.issue({

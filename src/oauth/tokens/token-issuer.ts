@@ -112,7 +112,10 @@ export class TokenIssuer {
   async issue(options: IssueOptions, writes?: GrantWrites): Promise<IssuedTokens | undefined> {
     // Scopes an issuance policy (a plan) does not allow are dropped; the response's `scope` says so.
     if (this.scopes?.restrictsIssuance && options.userId !== null)
-      options = { ...options, scopes: await this.scopes.issuableFor(options.userId, options.scopes) };
+      options = {
+        ...options,
+        scopes: await this.scopes.issuableFor(options.userId, options.scopes, options.organizationId ?? null),
+      };
     const key = await this.signer.currentKey();
     const { issued, subject } = this.#build(options, key.kid);
     if (writes === undefined && issued.refreshRecord === undefined) {

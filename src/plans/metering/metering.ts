@@ -22,7 +22,8 @@ interface KnownKey {
 }
 
 /**
- * Counts a request's usage under its user, client, credential, route and day. Nothing waits on
+ * Counts a request's usage under its user, organization (the credential's `org_id`), client,
+ * credential, route and day. Nothing waits on
  * I/O except the first request of an OAuth client not seen before (is it a personal access client?).
  */
 export class Metering {
@@ -78,6 +79,7 @@ export class Metering {
     const key: UsageKey = {
       day,
       userId: String(userId),
+      organizationId: token?.organizationId == null ? '' : String(token.organizationId),
       clientId: token?.clientId ?? '',
       credentialKind: kind,
       credentialId: kind === 'cookie' ? '' : (token?.id ?? ''),

@@ -12,6 +12,8 @@ export interface ApiUsageDailyTable {
   /** `YYYY-MM-DD`, UTC, on the application clock. */
   day: string;
   user_id: string;
+  /** The organization the credential acted for; '' for a personal credential. */
+  organization_id: ColumnType<string, string | undefined, string>;
   /** '' for a credential without a client (an API key, the app_token cookie). */
   client_id: string;
   credential_kind: CredentialKind;

@@ -4,6 +4,8 @@ import type { CredentialKind } from './tables.js';
 export interface UsageKey {
   readonly day: string;
   readonly userId: string;
+  /** The organization the credential acts for; '' or absent: a personal credential. */
+  readonly organizationId?: string;
   readonly clientId: string;
   readonly credentialKind: CredentialKind;
   readonly credentialId: string;
@@ -13,7 +15,7 @@ export interface UsageKey {
 
 /** One string per key, for the in-memory map (the unit separator cannot occur in the parts). */
 export function usageKeyString(k: UsageKey): string {
-  return `${k.day}\u001f${k.userId}\u001f${k.clientId}\u001f${k.credentialKind}\u001f${k.credentialId}\u001f${k.route}\u001f${k.meter}`;
+  return `${k.day}\u001f${k.userId}\u001f${k.organizationId ?? ''}\u001f${k.clientId}\u001f${k.credentialKind}\u001f${k.credentialId}\u001f${k.route}\u001f${k.meter}`;
 }
 
 /** `YYYY-MM-DD` of an instant, UTC. */

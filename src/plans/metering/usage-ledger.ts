@@ -1,8 +1,15 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { ConfigurationError } from '../../core/errors.js';
 import type { Database } from '../../database/types.js';
 
+/**
+ * Whose usage over which days: a user's own (their personal credentials' — what their plan
+ * counts and bills), or with `organizationId` an organization's (its keys' and its members' tokens
+ * for it), narrowed to one member when `userId` is given too.
+ */
 export interface UsageRange {
-  userId: number | string;
+  userId?: number | string;
+  organizationId?: number;
   /** First day, `YYYY-MM-DD` (UTC), included. */
   from: string;
   /** Last day, `YYYY-MM-DD` (UTC), included. */
@@ -20,7 +27,31 @@ const GROUP_COLUMNS = {
   client: 'client_id',
   credential: 'credential_id',
   route: 'route',
+  member: 'user_id',
 } as const;
+
+/** A group (`groupBy`) and its units over the whole range. */
+export interface UsageShare {
+  group: string;
+  units: number;
+}
+
+/** The rows of the range's holder: the organization's, or the user's personal ones. */
+function scoped<O>(
+  query: SelectQueryBuilder<Database, 'api_usage_daily', O>,
+  range: UsageRange,
+): SelectQueryBuilder<Database, 'api_usage_daily', O> {
+  const { userId, organizationId } = range;
+  if (organizationId === undefined && userId === undefined)
+    throw new ConfigurationError('A usage range names a user or an organization.');
+  let scopedQuery = query.where(
+    'organization_id',
+    '=',
+    organizationId === undefined ? '' : String(organizationId),
+  );
+  if (userId !== undefined) scopedQuery = scopedQuery.where('user_id', '=', String(userId));
+  return scopedQuery.where('day', '>=', range.from).where('day', '<=', range.to);
+}
 
 /**
  * What `api_usage_daily` holds, read back: totals for a quota display or a metered price, and per-day
@@ -34,25 +65,24 @@ export class UsageLedger {
 
   /** The units of one meter over the days, in all. */
   async totals(range: UsageRange & { meter: string }): Promise<number> {
-    const row = await this.db
-      .selectFrom('api_usage_daily')
-      .select((eb) => eb.fn.sum<number | string | null>('units').as('units'))
-      .where('user_id', '=', String(range.userId))
-      .where('meter', '=', range.meter)
-      .where('day', '>=', range.from)
-      .where('day', '<=', range.to)
-      .executeTakeFirst();
+    const row = await scoped(
+      this.db
+        .selectFrom('api_usage_daily')
+        .select((eb) => eb.fn.sum<number | string | null>('units').as('units'))
+        .where('meter', '=', range.meter),
+      range,
+    ).executeTakeFirst();
     return Number(row?.units ?? 0);
   }
 
   /** Units per meter over the days (`{ calls: 1200, emails: 31 }`). */
   async byMeter(range: UsageRange): Promise<Record<string, number>> {
-    const rows = await this.db
-      .selectFrom('api_usage_daily')
-      .select(['meter', (eb) => eb.fn.sum<number | string>('units').as('units')])
-      .where('user_id', '=', String(range.userId))
-      .where('day', '>=', range.from)
-      .where('day', '<=', range.to)
+    const rows = await scoped(
+      this.db
+        .selectFrom('api_usage_daily')
+        .select(['meter', (eb) => eb.fn.sum<number | string>('units').as('units')]),
+      range,
+    )
       .groupBy('meter')
       .orderBy('meter')
       .execute();
@@ -64,13 +94,13 @@ export class UsageLedger {
     range: UsageRange & { groupBy: keyof typeof GROUP_COLUMNS; meter?: string },
   ): Promise<UsagePoint[]> {
     const column = GROUP_COLUMNS[range.groupBy];
-    let query = this.db
-      .selectFrom('api_usage_daily')
-      .select(['day', (eb) => eb.fn.sum<number | string>('units').as('units')])
-      .where('user_id', '=', String(range.userId))
-      .where('meter', '=', range.meter ?? 'calls')
-      .where('day', '>=', range.from)
-      .where('day', '<=', range.to)
+    let query = scoped(
+      this.db
+        .selectFrom('api_usage_daily')
+        .select(['day', (eb) => eb.fn.sum<number | string>('units').as('units')])
+        .where('meter', '=', range.meter ?? 'calls'),
+      range,
+    )
       .groupBy('day')
       .orderBy('day');
     if (range.groupBy === 'credential')
@@ -92,5 +122,20 @@ export class UsageLedger {
       group: r.group ?? `${r.credential_kind}:${r.credential_id}`,
       units: Number(r.units),
     }));
+  }
+
+  /**
+   * Units per group over the whole range, most first (`member`: per user id; `credential`:
+   * `kind:id`). Meter: `calls` by default.
+   */
+  async shares(
+    range: UsageRange & { groupBy: keyof typeof GROUP_COLUMNS; meter?: string },
+  ): Promise<UsageShare[]> {
+    const byDay = await this.daily(range);
+    const units = new Map<string, number>();
+    for (const point of byDay) units.set(point.group, (units.get(point.group) ?? 0) + point.units);
+    return [...units]
+      .map(([group, total]) => ({ group, units: total }))
+      .sort((a, b) => b.units - a.units || (a.group < b.group ? -1 : 1));
   }
 }

@@ -33,6 +33,7 @@ export class KyselyUsageWriter implements UsageWriter {
         ordered.map(({ count: { key, units } }) => ({
           day: key.day,
           user_id: key.userId,
+          organization_id: key.organizationId ?? '',
           client_id: key.clientId,
           credential_kind: key.credentialKind,
           credential_id: key.credentialId,
@@ -44,7 +45,16 @@ export class KyselyUsageWriter implements UsageWriter {
       )
       .onConflict((oc) =>
         oc
-          .columns(['day', 'user_id', 'client_id', 'credential_kind', 'credential_id', 'route', 'meter'])
+          .columns([
+            'day',
+            'user_id',
+            'organization_id',
+            'client_id',
+            'credential_kind',
+            'credential_id',
+            'route',
+            'meter',
+          ])
           .doUpdateSet({
             units: sql<number>`api_usage_daily.units + excluded.units`,
             updated_at: sql<string>`excluded.updated_at`,

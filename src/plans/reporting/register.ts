@@ -1,4 +1,4 @@
-import { Users } from '../../auth/users.js';
+import { BillableStores } from '../../billing/billable-stores.js';
 import { BillingLock } from '../../billing/billing-lock.js';
 import { PaymentGatewayKey } from '../../billing/gateway/payment-gateway.js';
 import { SubscriptionRepository } from '../../billing/subscriptions/subscription-repository.js';
@@ -21,7 +21,7 @@ export function registerUsageReporter(app: Application, catalog: PlanCatalog): v
         catalog,
         resolver: c.make(PlanResolver),
         subscriptions: c.make(SubscriptionRepository),
-        users: c.make(Users),
+        owners: c.make(BillableStores),
         lock: c.make(BillingLock),
         store: new ReportedUsageStore(app.db, app.clock),
         clock: app.clock,

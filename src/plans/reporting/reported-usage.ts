@@ -1,11 +1,12 @@
 import { type Kysely, sql } from 'kysely';
+import type { BillableRef } from '../../billing/billable-user.js';
 import type { Clock } from '../../core/clock.js';
 import type { Database } from '../../database/types.js';
 import type {} from './tables.js';
 
-/** One user's report of one meter in one billing period. */
+/** One owner's (a user's, an organization's) report of one meter in one billing period. */
 export interface ReportKey {
-  userId: number;
+  owner: BillableRef;
   meter: string;
   /** ISO-8601. */
   periodStart: string;
@@ -18,7 +19,15 @@ export interface ReportedUsage {
   pending: number | null;
 }
 
-/** `usage_reports`: what the provider has been told, per user, meter and period. */
+/**
+ * The `user_id` column's value for an owner: a user's id as it always was; another owner's
+ * `type:id` (`organization:3`), which no user id can be.
+ */
+export function ownerColumn(owner: BillableRef): string {
+  return owner.type === 'user' ? String(owner.id) : `${owner.type}:${owner.id}`;
+}
+
+/** `usage_reports`: what the provider has been told, per owner, meter and period. */
 export class ReportedUsageStore {
   constructor(
     private readonly db: Kysely<Database>,
@@ -29,7 +38,7 @@ export class ReportedUsageStore {
     const row = await this.db
       .selectFrom('usage_reports')
       .selectAll()
-      .where('user_id', '=', String(key.userId))
+      .where('user_id', '=', ownerColumn(key.owner))
       .where('meter', '=', key.meter)
       .where('period_start', '=', key.periodStart)
       .executeTakeFirst();
@@ -49,7 +58,7 @@ export class ReportedUsageStore {
     await this.db
       .insertInto('usage_reports')
       .values({
-        user_id: String(key.userId),
+        user_id: ownerColumn(key.owner),
         meter: key.meter,
         period_start: key.periodStart,
         reported_units: 0,
@@ -61,7 +70,7 @@ export class ReportedUsageStore {
     const result = await this.db
       .updateTable('usage_reports')
       .set({ pending_units: total, updated_at })
-      .where('user_id', '=', String(key.userId))
+      .where('user_id', '=', ownerColumn(key.owner))
       .where('meter', '=', key.meter)
       .where('period_start', '=', key.periodStart)
       .where('reported_units', '=', seen.reported)
@@ -84,7 +93,7 @@ export class ReportedUsageStore {
         >`case when pending_units > ${total} then pending_units else null end`,
         updated_at: this.clock.now().toISOString(),
       })
-      .where('user_id', '=', String(key.userId))
+      .where('user_id', '=', ownerColumn(key.owner))
       .where('meter', '=', key.meter)
       .where('period_start', '=', key.periodStart)
       .where('reported_units', '<', total)

@@ -6,8 +6,9 @@ declare module '../../database/types.js' {
   }
 }
 
-/** Metered usage reported to the payment provider, per user, meter and billing period. */
+/** Metered usage reported to the payment provider, per owner, meter and billing period. */
 export interface UsageReportsTable {
+  /** The owner: a user's id, or `organization:<id>` for an organization (`ownerColumn`). */
   user_id: string;
   meter: string;
   /** The billing period's start, ISO-8601. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Users } from '../../auth/users.js';
-import type { BillableUser } from '../../billing/billable-user.js';
+import type { BillableStores } from '../../billing/billable-stores.js';
+import type { BillableRef } from '../../billing/billable-user.js';
 import type { BillingLock } from '../../billing/billing-lock.js';
 import { BillingError } from '../../billing/errors.js';
 import type { PaymentGateway } from '../../billing/gateway/payment-gateway.js';
@@ -9,6 +9,7 @@ import type { Clock } from '../../core/clock.js';
 import type { PlanMeteredPrice } from '../config.js';
 import type { UsageLedger } from '../metering/usage-ledger.js';
 import type { PlanCatalog } from '../plan.js';
+import { ORGANIZATION } from '../plan-holder.js';
 import type { PlanResolver } from '../plan-resolver.js';
 import type { ReportedUsageStore, ReportKey } from './reported-usage.js';
 
@@ -22,7 +23,8 @@ export interface UsageReporterDeps {
   catalog: PlanCatalog;
   resolver: PlanResolver;
   subscriptions: SubscriptionRepository;
-  users: Users;
+  /** The billable models by type (users; organizations once that module registers them): their customer ids. */
+  owners: Pick<BillableStores, 'find'>;
   lock: BillingLock;
   store: ReportedUsageStore;
   clock: Clock;
@@ -32,9 +34,12 @@ export interface UsageReporterDeps {
   ledger: Pick<UsageLedger, 'totals'>;
 }
 
-/** What one run did for one user. */
+/** What one run did for one subscriber: a user or an organization. */
 export interface UsageReportLine {
-  userId: number;
+  /** Who is billed: `{ type: 'user', id }` or `{ type: 'organization', id }`. */
+  owner: BillableRef;
+  /** The user's id; null for an organization (`owner` names it). */
+  userId: number | null;
   plan: string | null;
   meter: string | null;
   /** The billing period the usage belongs to (ISO-8601), when there is one. */
@@ -54,31 +59,38 @@ export interface UsageReportOptions {
   until?: Date;
   /** Only this user (skipped, with the reason, when not on a metered plan). */
   userId?: number;
+  /** Only this organization (as `userId`). */
+  organizationId?: number;
 }
 
 /**
- * One report's identifier: user, meter, period and running total, so a report sent again carries
- * the same one. Stripe takes at most 100 characters: a longer one (a long meter name) is hashed.
+ * One report's identifier: owner, meter, period and running total, so a report sent again carries
+ * the same one (a user's as before: `tollgate-usage-<id>-…`; an organization's `…-organization-<id>-…`).
+ * Stripe takes at most 100 characters: a longer one (a long meter name) is hashed.
  */
-function identifierOf(userId: number, meter: string, periodStart: Date, total: number): string {
-  const plain = `tollgate-usage-${userId}-${meter}-${Math.floor(periodStart.getTime() / 1000)}-${total}`;
+function identifierOf(owner: BillableRef, meter: string, periodStart: Date, total: number): string {
+  const who = owner.type === 'user' ? `${owner.id}` : `${owner.type}-${owner.id}`;
+  const plain = `tollgate-usage-${who}-${meter}-${Math.floor(periodStart.getTime() / 1000)}-${total}`;
   return plain.length <= 100 ? plain : `tollgate-usage-${createHash('sha256').update(plain).digest('hex')}`;
 }
 
-function failed(userId: number, err: unknown): UsageReportLine {
+function failed(owner: BillableRef, err: unknown): UsageReportLine {
   const reason = err instanceof Error ? err.message : String(err);
-  return { ...nothing(userId, null), status: 'failed', reason };
+  return { ...nothing(owner, null), status: 'failed', reason };
 }
 
-function nothing(userId: number, plan: string | null): Omit<UsageReportLine, 'status'> {
-  return { userId, plan, meter: null, periodStart: null, total: 0, previously: 0, sent: 0 };
+function nothing(owner: BillableRef, plan: string | null): Omit<UsageReportLine, 'status'> {
+  const userId = owner.type === 'user' ? owner.id : null;
+  return { owner, userId, plan, meter: null, periodStart: null, total: 0, previously: 0, sent: 0 };
 }
 
 /**
- * Reports metered usage to the payment provider from the daily aggregates: per user on a plan with
- * a metered price, the units of the current billing period not reported yet. Idempotent — a run
- * sends only the increment over what `usage_reports` says the provider has, under the
- * user's billing lock (one reporter per user across instances), and a total is marked pending
+ * Reports metered usage to the payment provider from the daily aggregates: per subscriber (a user,
+ * or an organization: every billable owner) on a plan with a metered price, the units of the
+ * current billing period not reported yet — a user's personal usage, an organization's usage by
+ * all its keys and members. Idempotent — a run sends only the increment over what
+ * `usage_reports` says the provider has, under the owner's billing lock (one reporter per owner
+ * across instances), and a total is marked pending
  * before it is sent, so a run cut short sends it again under the same identifier, counted once.
  * The mark is a compare-and-set on what the run read: a run whose lock lapsed while it stalled
  * sends nothing once another run has moved the record on.
@@ -92,39 +104,45 @@ export class UsageReporter {
       throw BillingError.unsupportedByEdition('Usage reporting', gateway.capabilities.edition);
     const until = options.until ?? clock.now();
     const billingPlans = [...catalog.byBillingPlan].filter(([, plan]) => plan.metered).map(([id]) => id);
-    const userIds =
+    const owners: BillableRef[] =
       options.userId !== undefined
-        ? [options.userId]
-        : await subscriptions.userIdsOn(this.deps.subscription, billingPlans, until);
+        ? [{ type: 'user', id: options.userId }]
+        : options.organizationId !== undefined
+          ? [{ type: ORGANIZATION, id: options.organizationId }]
+          : await subscriptions.ownersOn(this.deps.subscription, billingPlans, until);
     const lines: UsageReportLine[] = [];
-    for (const userId of userIds) {
-      // One user's failure (the provider refused, the lock was busy) does not stop the others.
-      lines.push(await this.reportUser(userId, until).catch((err: unknown) => failed(userId, err)));
+    for (const owner of owners) {
+      // One owner's failure (the provider refused, the lock was busy) does not stop the others.
+      lines.push(await this.reportOwner(owner, until).catch((err: unknown) => failed(owner, err)));
     }
     return lines;
   }
 
-  async reportUser(userId: number, until: Date): Promise<UsageReportLine> {
-    const { resolver, subscriptions, users, gateway } = this.deps;
+  reportUser(userId: number, until: Date): Promise<UsageReportLine> {
+    return this.reportOwner({ type: 'user', id: userId }, until);
+  }
+
+  async reportOwner(owner: BillableRef, until: Date): Promise<UsageReportLine> {
+    const { resolver, subscriptions, owners, gateway } = this.deps;
     const skipped = (reason: string, plan: string | null = null): UsageReportLine => ({
-      ...nothing(userId, plan),
+      ...nothing(owner, plan),
       status: 'skipped',
       reason,
     });
-    const standing = await resolver.standing(userId);
+    const standing = await resolver.standing(owner.id, owner.type);
     const metered = standing.plan.metered;
     if (!metered || standing.state === 'free' || standing.state === 'lapsed')
       return skipped('not on a plan with a metered price', standing.plan.name);
-    const record = await subscriptions.findByName(userId, this.deps.subscription);
-    const user = await users.find<BillableUser>(userId);
-    const customerId = user?.[gateway.capabilities.columns.customerId];
+    const record = await subscriptions.findByName(owner, this.deps.subscription);
+    const model = await owners.find(owner);
+    const customerId = model?.[gateway.capabilities.columns.customerId];
     const remote = record && customerId ? await gateway.findSubscription(record.providerId) : null;
     if (!record || !customerId || !remote?.currentPeriodStart || !remote.currentPeriodEnd)
       return skipped('no current billing period at the provider', standing.plan.name);
     const period = { start: remote.currentPeriodStart, end: remote.currentPeriodEnd };
-    return this.deps.lock.forUser(userId, () =>
+    return this.deps.lock.forOwner(owner, () =>
       this.#send({
-        userId,
+        owner,
         customerId,
         subscriptionId: remote.id,
         plan: standing.plan.name,
@@ -136,7 +154,7 @@ export class UsageReporter {
   }
 
   async #send(job: {
-    userId: number;
+    owner: BillableRef;
     customerId: string;
     subscriptionId: string;
     plan: string;
@@ -145,12 +163,12 @@ export class UsageReporter {
     until: Date;
   }): Promise<UsageReportLine> {
     const { store, gateway } = this.deps;
-    const { userId, metered, period, until } = job;
-    const key: ReportKey = { userId, meter: metered.meter, periodStart: period.start.toISOString() };
+    const { owner, metered, period, until } = job;
+    const key: ReportKey = { owner, meter: metered.meter, periodStart: period.start.toISOString() };
     // Whole days of the period up to `until` (the aggregates are daily): the renewal day opens the new period.
     const last = dayOf(new Date(Math.min(period.end.getTime() - DAY_MS, until.getTime())));
     const total = await this.deps.ledger.totals({
-      userId,
+      ...(owner.type === 'user' ? { userId: owner.id } : { organizationId: owner.id }),
       meter: metered.meter,
       from: dayOf(period.start),
       to: last,
@@ -173,7 +191,7 @@ export class UsageReporter {
         total: next,
         unitAmount: metered.unitAmount,
         timestamp: at,
-        identifier: identifierOf(userId, metered.meter, period.start, next),
+        identifier: identifierOf(owner, metered.meter, period.start, next),
       });
       await store.confirm(key, next);
       reported = next;
@@ -185,8 +203,7 @@ export class UsageReporter {
       await deliver(total);
     }
     return {
-      userId,
-      plan: job.plan,
+      ...nothing(owner, job.plan),
       meter: metered.meter,
       periodStart: key.periodStart,
       total: Math.max(total, reported),
