@@ -15,7 +15,8 @@ export function auditBillingEvents(app: Application): void {
   if (!app.container.has(AuditLog)) return;
   const audit = app.container.make(AuditLog);
   const { events } = app;
-  events.listen(SubscriptionChanged, ({ userId, subscriptionId, plan }) => {
+  events.listen(SubscriptionChanged, ({ userId, subscriptionId, plan, unchanged }) => {
+    if (unchanged) return;
     audit.record({
       kind: 'subscription.changed',
       userId,

@@ -16,6 +16,7 @@ import type { RequestObserver } from './request-observer.js';
 import { type Route, toHonoPath } from './route.js';
 import type { Router } from './router.js';
 import { SecurityHeaders } from './security-headers.js';
+import type { TrustedProxies } from './trusted-proxies.js';
 
 export interface CompileOptions {
   router: Router;
@@ -33,6 +34,8 @@ export interface CompileOptions {
   errorHooks?: readonly ErrorResponseHook[];
   /** Told of every answered request (see `RequestObserver`). */
   observers?: readonly RequestObserver[];
+  /** Whose `X-Forwarded-For` names the client (the audit log's address); none when omitted. */
+  trustedProxies?: TrustedProxies;
 }
 
 function assertUniqueNames(routes: readonly Route[]): void {
@@ -102,5 +105,12 @@ export function compileRoutes(routes: readonly Route[], options: CompileOptions)
     };
     app.on([...route.methods], [toHonoPath(route.path, route.wheres)], labelled ? observedHandler : handler);
   }
-  return guardEntry(app, limits, options.securityHeaders ?? new SecurityHeaders(), observers, traced);
+  return guardEntry(
+    app,
+    limits,
+    options.securityHeaders ?? new SecurityHeaders(),
+    observers,
+    traced,
+    options.trustedProxies,
+  );
 }

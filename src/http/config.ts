@@ -58,6 +58,11 @@ declare module '../core/config.js' {
       bodyLimits: BodyLimits;
       csp: CspSources;
       timeouts: HttpTimeouts;
+      /**
+       * Reverse proxies (addresses or CIDR blocks) whose `X-Forwarded-For` names the client: the
+       * audit log records that address. Empty (the default): the peer's address.
+       */
+      trustedProxies: string[];
     };
     /** `controllersPath`: the root that string actions (`'Admin/PhotoController@show'`) are relative to. */
     routes: { cachePath: string; controllersPath: string };
@@ -79,6 +84,7 @@ export const httpConfig: ConfigSlice<'http' | 'routes'> = {
       bodyLimits: { ...defaultBodyLimits },
       csp: {},
       timeouts: { ...defaultHttpTimeouts },
+      trustedProxies: [],
     },
     routes: { cachePath: 'storage/routes.json', controllersPath: 'app/controllers' },
   },
@@ -86,6 +92,11 @@ export const httpConfig: ConfigSlice<'http' | 'routes'> = {
     http: {
       host: env.HOST || undefined,
       port: envInt(env.PORT, 'PORT'),
+      trustedProxies: env.TRUSTED_PROXIES
+        ? env.TRUSTED_PROXIES.split(',')
+            .map((entry) => entry.trim())
+            .filter(Boolean)
+        : undefined,
       bodyLimits: {
         default: envInt(env.BODY_LIMIT, 'BODY_LIMIT'),
         oauth: envInt(env.BODY_LIMIT_OAUTH, 'BODY_LIMIT_OAUTH'),

@@ -6,6 +6,7 @@ import { requestIdOf, withRequestIdHeader } from './request-id.js';
 import type { RequestObserver } from './request-observer.js';
 import { type RequestSpan, startRequestSpan } from './request-span.js';
 import type { SecurityHeaders } from './security-headers.js';
+import { TrustedProxies } from './trusted-proxies.js';
 
 type Fetch = Hono['fetch'];
 type Env = Parameters<Fetch>[1];
@@ -34,10 +35,15 @@ async function admit(
 }
 
 /** The peer's address (an IPv4-mapped one as IPv4; none in process) and the request's User-Agent. */
-function originOf(request: Request, env: unknown): { ip?: string; userAgent?: string } {
+function originOf(
+  request: Request,
+  env: unknown,
+  proxies: TrustedProxies,
+): { ip?: string; userAgent?: string } {
   const socket = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming
     ?.socket;
-  const ip = socket?.remoteAddress?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+  const peer = socket?.remoteAddress?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+  const ip = proxies.client(peer, request.headers.get('x-forwarded-for'));
   const userAgent = request.headers.get('user-agent')?.slice(0, 300);
   return { ...(ip ? { ip } : {}), ...(userAgent ? { userAgent } : {}) };
 }
@@ -55,6 +61,7 @@ export function guardEntry<T extends Hono<any, any, any>>(
   headers: SecurityHeaders,
   observers: readonly RequestObserver[] = [],
   traced = false,
+  proxies: TrustedProxies = new TrustedProxies(),
 ): T {
   const inner: Fetch = app.fetch;
   const answer: Fetch = (request, env, executionCtx) => {
@@ -71,7 +78,7 @@ export function guardEntry<T extends Hono<any, any, any>>(
   const serve = (request: Request, env: Env, executionCtx: ExecutionCtx, span?: RequestSpan) => {
     const context: RequestScope = {
       id: requestIdOf(request, span?.traceId),
-      origin: () => originOf(request, env),
+      origin: () => originOf(request, env, proxies),
     };
     const started = observed ? performance.now() : 0;
     const done = (res: Response) => {

@@ -21,6 +21,7 @@ import {
 import { allMethods, type HttpMethod, type MiddlewareRef, Route, type RouteAction } from './route.js';
 import { type RouteCacheFile, readRouteCache, serializeRoutes } from './route-cache.js';
 import { SecurityHeaders } from './security-headers.js';
+import { TrustedProxies } from './trusted-proxies.js';
 import {
   absoluteUrl,
   buildPath,
@@ -79,6 +80,8 @@ export class Router {
   readonly errorHooks: ErrorResponseHook[] = [];
   /** Told of every answered request (metrics); modules push theirs before `commit()`. */
   readonly requestObservers: RequestObserver[] = [];
+  /** Whose `X-Forwarded-For` names the client; `useHttpConfig` sets them from `http.trustedProxies`. */
+  trustedProxies = new TrustedProxies();
   /** Request body limits by kind; `useHttpConfig` sets them from `http.bodyLimits`. */
   bodyLimits: BodyLimits | undefined;
   readonly #stack: GroupFrame[] = [{ prefix: '', as: '', middleware: [], namespace: '', where: {} }];
@@ -265,8 +268,11 @@ export class Router {
   }
 
   /** The `http` configuration's body limits and extra CSP sources (boot calls this). */
-  useHttpConfig(http: Pick<TollgateConfig['http'], 'bodyLimits' | 'csp'>): this {
+  useHttpConfig(
+    http: Pick<TollgateConfig['http'], 'bodyLimits' | 'csp'> & { trustedProxies?: string[] },
+  ): this {
     this.bodyLimits = http.bodyLimits;
+    this.trustedProxies = new TrustedProxies(http.trustedProxies);
     this.securityHeaders.allowAll(http.csp);
     return this;
   }
@@ -285,6 +291,7 @@ export class Router {
       securityHeaders: this.securityHeaders,
       errorHooks: this.errorHooks,
       observers: this.requestObservers,
+      trustedProxies: this.trustedProxies,
     });
     this.#byName = undefined;
     this.#committed = app;

@@ -2,6 +2,7 @@ import type { Application } from '../kernel/application.js';
 import { AuditLog } from '../observability/audit/audit-log.js';
 import {
   ApiKeyRevoked,
+  AuthorizedTokenRevoked,
   ClientRevoked,
   ClientSecretRotated,
   ClientUpdated,
@@ -46,6 +47,14 @@ export function auditOAuthEvents(app: Application): void {
       kind: 'personal-access-token.revoked',
       userId,
       subject: `personal-access-token:${tokenId}`,
+    });
+  });
+  events.listen(AuthorizedTokenRevoked, ({ tokenId, userId, clientId }) => {
+    audit.record({
+      kind: 'access-token.revoked',
+      userId,
+      subject: `access-token:${tokenId}`,
+      details: { client: clientId },
     });
   });
   events.listen(ApiKeyRevoked, ({ keyId, userId }) => {

@@ -85,6 +85,18 @@ export class PersonalAccessTokenRevoked {
   ) {}
 }
 
+/**
+ * Raised once when a user revokes an access token of an application they authorized
+ * (`DELETE /oauth/tokens/{id}`; of two revocations at once, the one that did it).
+ */
+export class AuthorizedTokenRevoked {
+  constructor(
+    readonly tokenId: string,
+    readonly userId: number,
+    readonly clientId: string,
+  ) {}
+}
+
 /** Raised when the user approves a client on the approval page (not when a remembered approval skips it). */
 export class ConsentGranted {
   constructor(

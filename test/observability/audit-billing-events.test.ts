@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Users } from '../../src/auth/users.js';
+import { SubscriptionRepository } from '../../src/billing/subscriptions/subscription-repository.js';
 import { TestClock } from '../../src/core/clock.js';
 import type { RunningServer } from '../../src/kernel/server.js';
 import { AuditLog } from '../../src/observability/audit/audit-log.js';
@@ -89,6 +90,23 @@ describe(`audited subscription and payment events, webhook-driven ones once per 
     expect(cancelled).toHaveLength(1);
     expect(JSON.parse(cancelled[0]!.details!)).toMatchObject({ plan: plans.monthly.id, by: 'user' });
     expect(cancelled[0]!.actor).toBe('system');
+  });
+
+  it('a write that leaves the subscription as it was (a repeated sync) is not audited; one that changes it, once', async () => {
+    const user = await t.app.container.make(Users).create<TestUser>({
+      name: 'Same',
+      email: 'same@example.com',
+      password: 'correct horse battery',
+    });
+    const sub = await user.newSubscription('main', plans.monthly.id).create(stripeHarness.tokens.card);
+    await sandbox.settled();
+    const repository = t.app.container.make(SubscriptionRepository);
+    const before = (await rows(user.id, 'subscription.changed')).length;
+    // The same state twice at once, as two deliveries of one state would write it.
+    await Promise.all([1, 2].map(() => repository.update(sub.id, { plan: plans.monthly.id, quantity: 1 })));
+    expect(await rows(user.id, 'subscription.changed')).toHaveLength(before);
+    await repository.update(sub.id, { quantity: 2 });
+    expect(await rows(user.id, 'subscription.changed')).toHaveLength(before + 1);
   });
 
   const scrape = async (): Promise<Sample[]> => {

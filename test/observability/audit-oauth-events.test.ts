@@ -2,9 +2,47 @@ import { describe, expect, it } from 'vitest';
 import { AuthorizedApps } from '../../src/oauth/tokens/authorized-apps.js';
 import { AuditLog } from '../../src/observability/audit/audit-log.js';
 import { observabilityProvider } from '../../src/observability/provider.js';
-import { approvalFields, REDIRECT, serverWithAda } from '../oauth/support.js';
+import { ADA, approvalFields, REDIRECT, serverWithAda } from '../oauth/support.js';
 
 const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+
+type Server = ReturnType<typeof serverWithAda>;
+
+const auditRows = async (s: Server, kind: string, subject?: string) => {
+  await s.t.app.container.make(AuditLog).flush();
+  let q = s.t.app.db.selectFrom('audit_events').selectAll().where('kind', '=', kind);
+  if (subject !== undefined) q = q.where('subject', '=', subject);
+  return q.orderBy('id').execute();
+};
+
+/** An access token of an application Ada authorized (the password grant), by its id in `/oauth/tokens`. */
+async function authorizedTokenId(s: Server): Promise<string> {
+  const { client, plainSecret } = await s.t.createClient({ password: true, name: 'Phone app' });
+  const granted = await fetch(`${s.t.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'password',
+      client_id: client.id,
+      client_secret: plainSecret!,
+      username: ADA.email,
+      password: ADA.password,
+    }),
+  });
+  expect(granted.status).toBe(200);
+  const listed = (await (await s.ada.json('GET', '/oauth/tokens')).json()) as {
+    id: string;
+    client_id: string;
+  }[];
+  return listed.find((token) => token.client_id === client.id)!.id;
+}
+
+/** `DELETE /oauth/tokens/{id}` from Ada's browser, with more headers (a proxy's). */
+const deleteToken = (s: Server, id: string, headers: Record<string, string> = {}) =>
+  s.ada.request(`/oauth/tokens/${id}`, {
+    method: 'DELETE',
+    headers: { accept: 'application/json', origin: s.ada.base, 'x-csrf-token': s.csrf, ...headers },
+  });
 
 describe(`audited credential events, each exactly once, also under a double submit (${engine})`, () => {
   const s = serverWithAda({ providers: [observabilityProvider()] });
@@ -76,6 +114,23 @@ describe(`audited credential events, each exactly once, also under a double subm
     ]);
   });
 
+  it("an authorized application's access token revoked from /oauth/tokens: audited once under a double click", async () => {
+    const id = await authorizedTokenId(s);
+    const deletes = await twice(() => deleteToken(s, id));
+    expect(deletes.map((r) => r.status).sort()).toEqual([204, 404]);
+    const revoked = await auditRows(s, 'access-token.revoked', `access-token:${id}`);
+    expect(revoked).toMatchObject([{ user_id: s.t.ada.id, actor: `user:${s.t.ada.id}`, ip: '127.0.0.1' }]);
+    expect(JSON.parse(revoked[0]!.details!)).toEqual({ client: expect.any(String) });
+  });
+
+  it("an X-Forwarded-For from a proxy that is not trusted is ignored: the peer's address is recorded", async () => {
+    const id = await authorizedTokenId(s);
+    expect((await deleteToken(s, id, { 'x-forwarded-for': '203.0.113.9' })).status).toBe(204);
+    expect(await auditRows(s, 'access-token.revoked', `access-token:${id}`)).toMatchObject([
+      { ip: '127.0.0.1' },
+    ]);
+  });
+
   it('an API key: created once, revoked once under a double click', async () => {
     const res = await s.ada.json('POST', '/api-keys', { name: 'ci' }, s.csrf);
     expect(res.status).toBe(201);
@@ -128,5 +183,35 @@ describe(`audited credential events, each exactly once, also under a double subm
     const revoked = await twice(() => apps.revoke(s.t.ada.id, client.id));
     expect(revoked.filter((app) => app !== undefined)).toHaveLength(1);
     expect(await rows('consent.revoked', `client:${client.id}`)).toMatchObject([{ user_id: s.t.ada.id }]);
+  });
+});
+
+describe(`behind a trusted proxy, the audit log records the client's address (${engine})`, () => {
+  // The test's requests come from 127.0.0.1: that is the proxy here.
+  const s = serverWithAda({
+    providers: [observabilityProvider()],
+    config: { http: { trustedProxies: ['127.0.0.0/8', '10.0.0.0/8'] } },
+  });
+
+  it('the last address of X-Forwarded-For that is not a trusted proxy, whatever a client put before it', async () => {
+    const cases: [string, string][] = [
+      ['203.0.113.9', '203.0.113.9'],
+      // The client claims an address; the inner proxy (10.0.0.7, trusted) saw 198.51.100.4.
+      ['192.0.2.66, 198.51.100.4, 10.0.0.7', '198.51.100.4'],
+      ['2001:db8::5', '2001:db8::5'],
+    ];
+    for (const [forwardedFor, client] of cases) {
+      const id = await authorizedTokenId(s);
+      expect((await deleteToken(s, id, { 'x-forwarded-for': forwardedFor })).status).toBe(204);
+      expect(await auditRows(s, 'access-token.revoked', `access-token:${id}`)).toMatchObject([
+        { ip: client },
+      ]);
+    }
+    // No header: the peer itself.
+    const id = await authorizedTokenId(s);
+    expect((await deleteToken(s, id)).status).toBe(204);
+    expect(await auditRows(s, 'access-token.revoked', `access-token:${id}`)).toMatchObject([
+      { ip: '127.0.0.1' },
+    ]);
   });
 });

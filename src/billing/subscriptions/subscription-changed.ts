@@ -12,5 +12,7 @@ export class SubscriptionChanged {
     /** The plan the row now holds (the provider's plan id). */
     readonly plan: string,
     readonly owner: BillableRef = { type: 'user', id: userId ?? 0 },
+    /** The write stored what the row already held (a redelivered or repeated sync): nothing to audit. */
+    readonly unchanged = false,
   ) {}
 }

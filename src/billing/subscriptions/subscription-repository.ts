@@ -179,6 +179,7 @@ export class SubscriptionRepository {
   }
 
   async update(id: number, changes: SubscriptionUpdate): Promise<SubscriptionRecord> {
+    const before = await this.find(id);
     const row = await this.db
       .updateTable('subscriptions')
       .set({
@@ -189,7 +190,7 @@ export class SubscriptionRepository {
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return this.changed(this.toRecord(row));
+    return this.changed(this.toRecord(row), before);
   }
 
   /**
@@ -198,6 +199,7 @@ export class SubscriptionRepository {
    * last. Returns the record, or undefined when the row holds newer state.
    */
   async updateUnlessNewer(id: number, changes: SubscriptionUpdate & { providerUpdatedAt: string }) {
+    const before = await this.find(id);
     const row = await this.db
       .updateTable('subscriptions')
       .set({
@@ -214,16 +216,21 @@ export class SubscriptionRepository {
       )
       .returningAll()
       .executeTakeFirst();
-    return row && this.changed(this.toRecord(row));
+    return row && this.changed(this.toRecord(row), before);
   }
 
   /**
    * Tells listeners (the plan resolver's cache) that the user's subscription changed, so an
-   * upgrade or a downgrade takes effect at the next request.
+   * upgrade or a downgrade takes effect at the next request; `before`, the row as it was, says
+   * whether anything a user would see changed (a sync of the same state changes nothing).
    */
-  private async changed(record: SubscriptionRecord): Promise<SubscriptionRecord> {
+  private async changed(
+    record: SubscriptionRecord,
+    before?: SubscriptionRecord,
+  ): Promise<SubscriptionRecord> {
+    const unchanged = before !== undefined && sameState(before, record);
     await this.events?.dispatch(
-      new SubscriptionChanged(record.userId ?? undefined, record.id, record.plan, ownerOf(record)),
+      new SubscriptionChanged(record.userId ?? undefined, record.id, record.plan, ownerOf(record), unchanged),
     );
     return record;
   }
@@ -281,4 +288,17 @@ export function ownerOf(record: Pick<SubscriptionRecord, 'billableType' | 'billa
 /** An API answer is as fresh as the second it came in (webhook event times have whole seconds). */
 export function secondOf(iso: string): string {
   return `${iso.slice(0, 19)}.000Z`;
+}
+
+/** Whether two versions of a row hold the same subscription (the provider's bookkeeping aside). */
+function sameState(a: SubscriptionRecord, b: SubscriptionRecord): boolean {
+  return (
+    a.name === b.name &&
+    a.providerId === b.providerId &&
+    a.plan === b.plan &&
+    a.quantity === b.quantity &&
+    a.status === b.status &&
+    a.trialEndsAt === b.trialEndsAt &&
+    a.endsAt === b.endsAt
+  );
 }

@@ -5,6 +5,7 @@ import { EmailVerification } from '../../accounts/verification/email-verificatio
 import { Registered } from '../../auth/events.js';
 import { Users } from '../../auth/users.js';
 import { ValidationError } from '../../core/errors.js';
+import { AuditLog } from '../../observability/audit/audit-log.js';
 import { CliError, withApplication } from '../context.js';
 
 const input = z.object({
@@ -31,8 +32,17 @@ export function register(program: Command): void {
           const verification = app.container.has(EmailVerification)
             ? app.container.make(EmailVerification)
             : undefined;
-          if (options.verified) await verification?.markVerified(user);
-          else await app.events.dispatch(new Registered(user));
+          if (options.verified) {
+            // No `Registered`: its listeners mail a verification link. The audit row it would make is made here.
+            await verification?.markVerified(user);
+            if (app.container.has(AuditLog))
+              app.container.make(AuditLog).record({
+                kind: 'account.registered',
+                userId: user.id,
+                subject: `user:${user.id}`,
+                details: { verified: true },
+              });
+          } else await app.events.dispatch(new Registered(user));
           const mailed = verification && !options.verified ? ' A verification link is on its way.' : '';
           console.log(`Created user ${user.id} <${user.email}>.${mailed}`);
         } catch (err) {

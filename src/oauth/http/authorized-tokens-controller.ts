@@ -1,6 +1,8 @@
 import type { Context } from 'hono';
 import type { Clock } from '../../core/clock.js';
-import { ClockKey } from '../../core/keys.js';
+import type { EventDispatcher } from '../../core/events.js';
+import { ClockKey, EventsKey } from '../../core/keys.js';
+import { AuthorizedTokenRevoked } from '../events.js';
 import { serializeToken } from '../personal/personal-access-tokens.js';
 import { isRecordId } from '../records.js';
 import { type OAuthStore, OAuthStoreKey } from '../stores/contracts.js';
@@ -9,12 +11,13 @@ import { notFound } from './clients-controller.js';
 
 /** `/oauth/tokens`: the applications the user authorized (Passport's AuthorizedAccessTokenController). */
 export class AuthorizedTokensController {
-  static inject = [OAuthStoreKey, TokenRevoker, ClockKey] as const;
+  static inject = [OAuthStoreKey, TokenRevoker, ClockKey, EventsKey] as const;
 
   constructor(
     private readonly store: OAuthStore,
     private readonly revoker: TokenRevoker,
     private readonly clock: Clock,
+    private readonly events: EventDispatcher,
   ) {}
 
   async index(c: Context): Promise<Response> {
@@ -33,6 +36,7 @@ export class AuthorizedTokensController {
     }
     // Of two revocations at once, the one that did not revoke it answers as for a revoked token.
     if (!(await this.revoker.revoke(token.id))) throw notFound();
+    await this.events.dispatch(new AuthorizedTokenRevoked(token.id, token.userId, token.client.id));
     return c.body(null, 204);
   }
 }
