@@ -18,13 +18,14 @@ export const npm = (args: string[], cwd: string) =>
 /**
  * The packages as a user gets them: `npm pack` of `tollgate` and of `@tollgate/sandbox`, both
  * tarballs installed in an empty folder (`npm install tollgate @tollgate/sandbox`) with the
- * `@types/node` a TypeScript consumer adds. Slow (a build and an install): one per test run.
+ * `@types/node` a TypeScript consumer adds. Slow (a build and an install): one per test run. The
+ * build is skipped when TOLLGATE_DIST_BUILT is set: `.ci/run` built this same checkout just before.
  */
 export function installPackedProject(packageJson: Record<string, unknown>): PackedProject {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-consumer-'));
   const folder = join(dir, 'tarballs');
   mkdirSync(folder);
-  npm(['run', 'build', '--silent'], repo);
+  if (!process.env.TOLLGATE_DIST_BUILT) npm(['run', 'build', '--silent'], repo);
   npm(['pack', '--pack-destination', folder], repo);
   npm(['pack', '--workspace', '@tollgate/sandbox', '--pack-destination', folder], repo);
   const tarballs = readdirSync(folder).map((file) => join(folder, file));
