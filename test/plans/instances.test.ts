@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeBilling } from '../../src/billing/service-provider.js';
+import { ApiKeys } from '../../src/oauth/index.js';
+import { BillableOrganization, Organizations } from '../../src/organizations/index.js';
 import { RateLimits } from '../../src/rate-limits/rate-limits.js';
 import { requireRedis } from '../protection/instances.js';
 import { ENGINES } from '../support/engines.js';
@@ -64,6 +66,37 @@ describe.each(ENGINES)('a plan change across two instances (%s)', (engine) => {
     await user.newSubscription('default', 'pro-monthly').create('tok_visa');
     const start = performance.now();
     while ((await policyAt(b, apiKey)) !== '"plan.pro"') {
+      expect(performance.now() - start).toBeLessThan(1_000);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  });
+
+  it.runIf(redisUrl)("with Redis: B forgets an organization's plan as soon as A subscribes it", async () => {
+    await requireRedis(redisUrl!);
+    const redis = { url: redisUrl!, keyPrefix: `test-${randomUUID()}:` };
+    a = await startPlansApp(engine, { redis });
+    b = await startPlansApp(engine, { redis }, a);
+    const { user } = await userWithCredentials(a);
+    const { id } = await a.app.container.make(Organizations).create(Number(user.id), 'Acme');
+    const { plainKey } = await a.app.container
+      .make(ApiKeys)
+      .create(Number(user.id), { name: 'deploy', scopes: ['check-status'], organizationId: id });
+    expect(await policyAt(b, plainKey)).toBe('"plan.free"');
+    await a.app.db
+      .updateTable('organizations')
+      .set({ billing_email: 'billing@example.com' })
+      .where('id', '=', id)
+      .execute();
+    const row = await a.app.db
+      .selectFrom('organizations')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    await new BillableOrganization(a.app.container, row)
+      .newSubscription('default', 'pro-monthly')
+      .create('tok_visa');
+    const start = performance.now();
+    while ((await policyAt(b, plainKey)) !== '"plan.pro"') {
       expect(performance.now() - start).toBeLessThan(1_000);
       await new Promise((r) => setTimeout(r, 10));
     }
