@@ -5,7 +5,8 @@ import { AccountDeletion } from '../../src/accounts/deletion/account-deletion.js
 import { PasswordReset, TwoFactor } from '../../src/accounts/index.js';
 import { codeAt } from '../../src/accounts/two-factor/totp.js';
 import { Users } from '../../src/auth/index.js';
-import { ACR_ONE_FACTOR, acrOf } from '../../src/oauth/oidc/amr.js';
+import { Clients } from '../../src/oauth/index.js';
+import { ACR_ONE_FACTOR, ACR_TWO_FACTORS, acrOf } from '../../src/oauth/oidc/amr.js';
 import { ENGINES } from '../support/engines.js';
 import { type Chromium, launchChromium } from './chromium.js';
 import { type ReferenceServer, startReferenceServer } from './server.js';
@@ -18,7 +19,8 @@ const COOKIE = 'tollgate_device';
 /**
  * "Remember this device for 30 days" in Chromium against the reference service: after the second
  * factor with the box ticked, the browser's next login of the same user skips it (and says so:
- * `amr` pwd only, one-factor `acr`); the account page lists and forgets it; a forged, expired,
+ * `amr` pwd only, one-factor `acr`) unless the login was asked for again; the account page lists
+ * and forgets it; a forged, expired,
  * forgotten or another user's cookie asks again; a new password, "sign out other sessions", 2FA
  * off and account deletion forget every remembered browser.
  */
@@ -110,6 +112,33 @@ describe.each(ENGINES)('Remember this device in Chromium (%s)', { timeout: 90_00
     const card = page().locator('#remembered-devices');
     await expect(card.locator('tbody tr').count()).resolves.toBe(1);
     await expect(card.textContent()).resolves.toContain('Chrome on Linux');
+  });
+
+  it('a login asked for again (prompt=login, acr_values two factors) never skips the second factor', async () => {
+    const { client } = await server.app.container
+      .make(Clients)
+      .create({ name: 'Relying party', redirect: `${server.url}/callback` });
+    const authorize = new URL('/oauth/authorize', server.url);
+    authorize.search = new URLSearchParams({
+      client_id: client.id,
+      redirect_uri: `${server.url}/callback`,
+      response_type: 'code',
+      scope: 'openid',
+      nonce: 'n-0S6_WzA2Mj',
+      prompt: 'login',
+      acr_values: ACR_TWO_FACTORS,
+      code_challenge: createHash('sha256').update('a'.repeat(43)).digest('base64url'),
+      code_challenge_method: 'S256',
+    }).toString();
+    await page().goto(authorize.href);
+    await page().waitForURL(/\/login\?intended=/);
+    await page().fill('#field-email', ADA.email);
+    await page().fill('#field-password', ADA.password);
+    await submit('/login/two-factor');
+    await page().fill('#field-code', recovery[ADA.email]!.shift()!);
+    await Promise.all([page().waitForURL(/\/oauth\/authorize/), page().click('main button[type="submit"]')]);
+    await go('/dashboard');
+    expect(page().url()).toBe(`${server.url}/dashboard`);
   });
 
   it("another user's login on that browser still asks for their second factor", async () => {
