@@ -287,6 +287,32 @@ describe(`Upstream identity providers (${engine})`, () => {
     expect(claims.acr).toBe(ACR_TWO_FACTORS);
   });
 
+  it('a browser remembered at the second step skips it after the provider too: amr fed, one factor', async () => {
+    const hedy = (await t.app.container.make(Users).findByEmail('hedy@example.com'))!;
+    const recovery = (await t.app.container.make(TwoFactor).regenerate(hedy, {}))!;
+    const browser = new Browser(t.url);
+    expect((await viaProvider(browser, 'hedy')).headers.get('location')).toBe('/login/two-factor');
+    const step = await browser.get('/login/two-factor');
+    const page = await step.text();
+    expect(page).toContain('Remember this device for 30 days');
+    const done = await browser.post('/login/two-factor', {
+      _token: tokenIn(page),
+      code: recovery[0]!,
+      remember_device: '1',
+    });
+    expect(done.headers.get('location')).toBe('/dashboard');
+    const dashboard = await browser.get('/dashboard');
+    await browser.post('/logout', { _token: tokenIn(await dashboard.text()) });
+    expect((await browser.get('/dashboard')).status).toBe(302);
+
+    expect((await viaProvider(browser, 'hedy')).headers.get('location')).toBe('/dashboard');
+    const claims = await idTokenOf(browser);
+    expect(claims.amr).toEqual(['fed']);
+    expect(claims.acr).toBe(ACR_ONE_FACTOR);
+    // Another browser still gives the code.
+    expect((await viaProvider(new Browser(t.url), 'hedy')).headers.get('location')).toBe('/login/two-factor');
+  });
+
   it('an unknown provider is a 404', async () => {
     expect((await new Browser(t.url).get('/login/nope')).status).toBe(404);
   });

@@ -243,7 +243,7 @@ export class UpstreamController {
   private async complete(c: Context, user: User, methods: string[], intended: string | null) {
     const now = this.clock.now();
     const [second] = await this.steps.secondFactorsFor(user);
-    if (second) {
+    if (second && !(await this.steps.skipsSecondFactor(c, user))) {
       awaitSecondFactor(requireSession(c), {
         userId: user.id,
         intended,
