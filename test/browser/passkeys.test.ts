@@ -2,9 +2,11 @@ import * as oauth from 'oauth4webapi';
 import type { CDPSession } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Callback, discover, listenForCallback } from '../../examples/client-app/client.js';
+import { SessionStore } from '../../src/auth/index.js';
 import { listen } from '../../src/kernel/server.js';
 import { Clients } from '../../src/oauth/index.js';
 import { AuditLog } from '../../src/observability/index.js';
+import { holdUntilBoth } from '../support/hold-until-both.js';
 import { type Chromium, launchChromium } from './chromium.js';
 import { type ReferenceServer, startReferenceServer } from './server.js';
 import { signUpAndLogIn } from './sign-up.js';
@@ -206,7 +208,13 @@ describe(`Passkeys in Chromium (${engine})`, { timeout: 60_000 }, () => {
     await go('/dashboard');
     await logOut();
     const first = await assertionAt(server.url);
-    const answers = await Promise.all([postAssertion(first), postAssertion(first)]);
+    // Both answers load the session, challenge included, before either takes the challenge or signs in
+    // (which replaces the session the other carries): the single-use claim decides on every run,
+    // rather than the scheduler's interleaving (else the later one finds a new session: 419).
+    const held = holdUntilBoth(server.app.container.make(SessionStore), 'load');
+    const answers = await Promise.all([postAssertion(first), postAssertion(first)]).finally(() =>
+      held.mockRestore(),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
     await go('/dashboard');
     await logOut();
