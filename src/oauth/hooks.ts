@@ -21,12 +21,14 @@ export type OrganizationCredentialAction = 'view' | 'manage' | 'use';
 
 /**
  * Allows the action or throws an `HttpError`: 404 when the user is not a member (whether the
- * organization exists is not said), 403 saying what their role does not allow.
+ * organization exists is not said), 403 saying what their role does not allow. `locked`: the
+ * membership is read locked, so a change to it in progress (a removal) is waited for.
  */
 export type OrganizationAccess = (
   userId: number,
   organizationId: number,
   action: OrganizationCredentialAction,
+  options?: { locked?: boolean },
 ) => Promise<void>;
 
 /**
@@ -69,10 +71,32 @@ export class OAuthHooks {
     userId: number,
     organizationId: number,
     action: OrganizationCredentialAction,
+    options: { locked?: boolean } = {},
   ): Promise<void> {
     if (this.organizationAccess === undefined)
       throw new ValidationError({ organization_id: ['Organizations are not enabled.'] });
-    await this.organizationAccess(userId, organizationId, action);
+    await this.organizationAccess(userId, organizationId, action, options);
+  }
+
+  /**
+   * The check again, once a credential acting for the organization is stored, with the membership
+   * locked: a removal in progress is waited for. Refused, `undo` ends the credential and the
+   * refusal is thrown. Allowed, the credential was stored before any removal took the membership,
+   * and a removal ends the member's tokens after its delete, in its transaction, so it sees this
+   * one (a check before the insert alone could pass, then lose to a removal that commits first).
+   */
+  async confirmOrganization(
+    userId: number,
+    organizationId: number,
+    action: OrganizationCredentialAction,
+    undo: () => Promise<unknown>,
+  ): Promise<void> {
+    try {
+      await this.checkOrganization(userId, organizationId, action, { locked: true });
+    } catch (err) {
+      await undo();
+      throw err;
+    }
   }
 
   /** What the policies allow of `names` for the user (acting for the organization, if any); everything without a policy. */

@@ -3,6 +3,7 @@ import { UserDeletionRefused } from '../auth/user-deletion-guards.js';
 import type { Clock } from '../core/clock.js';
 import { ValidationError } from '../core/errors.js';
 import type { EventDispatcher } from '../core/events.js';
+import { isPostgres } from '../database/schema.js';
 import type { Database } from '../database/types.js';
 import { OrganizationError } from './errors.js';
 import {
@@ -96,32 +97,44 @@ export class Organizations {
     return rows.map(({ role, ...organization }) => ({ organization, role }));
   }
 
-  /** The user's membership of the organization; 404 when there is none (whether it exists is not said). */
+  /**
+   * The user's membership of the organization; 404 when there is none (whether it exists is not
+   * said). `locked`: read `FOR SHARE` on PostgreSQL, so a removal or role change in progress is
+   * waited for and its outcome read (SQLite runs one statement or transaction at a time anyway).
+   */
   async membership(
     userId: number,
     organizationId: number,
     db: Kysely<Database> = this.deps.db,
+    locked = false,
   ): Promise<Membership> {
-    const row = await db
+    let query = db
       .selectFrom('organization_members as m')
       .innerJoin('organizations as o', 'o.id', 'm.organization_id')
       .select(['o.id', 'o.name', 'o.created_at', 'o.updated_at', 'm.role'])
       .where('m.user_id', '=', userId)
-      .where('m.organization_id', '=', organizationId)
-      .executeTakeFirst();
+      .where('m.organization_id', '=', organizationId);
+    // The member's row only: the organization's row is what changes to members lock first, and
+    // holding it too could deadlock with one of them.
+    if (locked && isPostgres(db)) query = query.forShare('m');
+    const row = await query.executeTakeFirst();
     if (!row) throw OrganizationError.notFound();
     const { role, ...organization } = row;
     return { organization, role };
   }
 
-  /** The membership, if the member's role allows `permission`; else 403 saying what was refused. */
+  /**
+   * The membership, if the member's role allows `permission`; else 403 saying what was refused.
+   * `locked`: see `membership`.
+   */
   async authorize(
     userId: number,
     organizationId: number,
     permission: Permission,
     what: string,
+    options: { locked?: boolean } = {},
   ): Promise<Membership> {
-    const membership = await this.membership(userId, organizationId);
+    const membership = await this.membership(userId, organizationId, this.deps.db, options.locked);
     if (!this.deps.roles.can(membership.role, permission)) throw OrganizationError.forbidden(what);
     return membership;
   }

@@ -78,6 +78,10 @@ export class ApiKeys {
           ? new Date(now.getTime() + input.expiresInDays * DAY_MS).toISOString()
           : null,
       });
+      if (organizationId !== null)
+        await this.hooks.confirmOrganization(userId, organizationId, 'manage', () =>
+          this.store.revoke(key.id, this.clock.now().toISOString()),
+        );
       await this.events.dispatch(new CredentialCreated('api-key', key.id, userId, key.name, organizationId));
       return { plainKey, key };
     } catch (err) {

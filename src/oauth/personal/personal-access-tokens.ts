@@ -88,6 +88,10 @@ export class PersonalAccessTokens {
           ? options.expiresInDays * 86_400
           : this.config.oauth.personalAccessTokenTtlSeconds),
     });
+    if (organizationId !== null)
+      await this.hooks.confirmOrganization(userId, organizationId, 'use', () =>
+        this.revoker.revoke(issued.record.id),
+      );
     await this.events?.dispatch(
       new CredentialCreated('personal-access-token', issued.record.id, userId, name, organizationId),
     );

@@ -18,9 +18,9 @@ const NEEDS: Record<OrganizationCredentialAction, { permission: Permission; what
  */
 export function useOrganizationCredentials(app: Application, organizations: () => Organizations): void {
   // Oauth's seam, answered by the member's role (404 for someone who is not a member).
-  OAuthHooks.of(app).organizationAccess = async (userId, organizationId, action) => {
+  OAuthHooks.of(app).organizationAccess = async (userId, organizationId, action, options) => {
     const { permission, what } = NEEDS[action];
-    await organizations().authorize(userId, organizationId, permission, what);
+    await organizations().authorize(userId, organizationId, permission, what, options);
   };
   app.events.listen(OrganizationDeleted, (e) =>
     app.container.make(OrganizationRevocation).organization(e.organizationId),
