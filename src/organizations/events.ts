@@ -27,8 +27,19 @@ export class MemberAdded {
     readonly organizationId: number,
     readonly userId: number,
     readonly role: string,
-    /** Who invited them (or created the organization). */
+    /** Who invited them (or created the organization); themselves when they joined by domain. */
     readonly actorId: number | null,
+    /** 'domain': they joined by their verified address's domain; null: invited or the creator. */
+    readonly via: 'domain' | null = null,
+  ) {}
+}
+
+/** An owner let people join by their verified address's domain (`domain`), or ended it (null). */
+export class AutoJoinDomainChanged {
+  constructor(
+    readonly organizationId: number,
+    readonly domain: string | null,
+    readonly actorId: number,
   ) {}
 }
 

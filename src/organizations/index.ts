@@ -8,8 +8,10 @@ export type { BillingDetails } from './billing/organization-billing.js';
 export { OrganizationBilling } from './billing/organization-billing.js';
 export type { SeatOptions } from './billing/seat-sync.js';
 export { SeatSync } from './billing/seat-sync.js';
+export { DomainJoin } from './domain-join.js';
 export { LAST_OWNER, OrganizationError } from './errors.js';
 export {
+  AutoJoinDomainChanged,
   InvitationRevoked,
   MemberAdded,
   MemberInvited,

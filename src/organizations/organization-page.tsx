@@ -82,6 +82,23 @@ export const OrganizationPage: FC<OrganizationPageProps> = (p) => {
         </section>
       ) : null}
 
+      {can('members.auto-join') ? (
+        <section class="card" id="domain">
+          <h2>Join by e-mail domain</h2>
+          <p>
+            Anyone whose verified address is at this domain may join as a member from their Organizations
+            page. Only the domain of your own verified address can be set; leave it empty to turn this off.
+          </p>
+          <form method="post" action={`${base}/domain`}>
+            <CsrfField token={p.csrfToken} />
+            <Field name="domain" label="E-mail domain" value={organization.auto_join_domain ?? ''} />
+            <button type="submit" class="btn">
+              Save domain
+            </button>
+          </form>
+        </section>
+      ) : null}
+
       {can('organization.transfer') && p.members.length > 1 ? <TransferSection {...p} base={base} /> : null}
 
       {can('organization.delete') ? (

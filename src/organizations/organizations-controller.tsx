@@ -4,6 +4,7 @@ import type { User } from '../auth/user.js';
 import { HttpError } from '../core/errors.js';
 import { wantsJson } from '../http/respond.js';
 import { renderPage } from '../views/render.js';
+import { DomainJoin } from './domain-join.js';
 import { Invitations } from './invitations.js';
 import { OrganizationPage } from './organization-page.js';
 import { Organizations } from './organizations.js';
@@ -24,25 +25,50 @@ async function field(c: Context, name: string): Promise<string> {
 
 /** `/organizations`: list, create, and one organization's members, roles and invitations (behind `auth`). */
 export class OrganizationsController {
-  static inject = [Organizations, Invitations] as const;
+  static inject = [Organizations, Invitations, DomainJoin] as const;
 
   constructor(
     private readonly organizations: Organizations,
     private readonly invitations: Invitations,
+    private readonly domains: DomainJoin,
   ) {}
 
   async index(c: Context): Promise<Response> {
     const user = currentUser(c)!;
     const memberships = await this.organizations.forUser(user.id);
+    const joinable = await this.domains.joinable(user);
     if (wantsJson(c))
       return c.json({
         data: memberships.map((m) => ({ id: m.organization.id, name: m.organization.name, role: m.role })),
+        joinable,
       });
     return renderPage(
       c,
       { title: 'Organizations' },
-      <OrganizationsPage memberships={memberships} csrfToken={csrfToken(c)} />,
+      <OrganizationsPage memberships={memberships} joinable={joinable} csrfToken={csrfToken(c)} />,
     );
+  }
+
+  /** `POST /organizations/{id}/join`: join as a member by the verified address's domain. */
+  async join(c: Context): Promise<Response> {
+    const id = idParam(c, 'organization');
+    return this.act(c, '/organizations', async () => ({
+      message: `You joined ${await this.domains.join(currentUser(c)!, id)}.`,
+      to: `/organizations/${id}`,
+    }));
+  }
+
+  /** `POST /organizations/{id}/domain` (`domain`, empty to end it): who may join by e-mail domain. */
+  async setDomain(c: Context): Promise<Response> {
+    const id = idParam(c, 'organization');
+    const value = await field(c, 'domain');
+    return this.act(c, `/organizations/${id}`, async () => {
+      const domain = await this.domains.setDomain(currentUser(c)!, id, value);
+      const message = domain
+        ? `Anyone with a verified address at ${domain} may now join.`
+        : 'Joining by e-mail domain is off.';
+      return { message, to: `/organizations/${id}` };
+    });
   }
 
   async store(c: Context): Promise<Response> {

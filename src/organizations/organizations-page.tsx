@@ -3,9 +3,13 @@ import { CsrfField, Field } from '../views/components.js';
 import type { Membership } from './organizations.js';
 
 /** `GET /organizations`: the user's organizations and the form to create one. */
-export const OrganizationsPage: FC<{ memberships: Membership[]; csrfToken: string; errors?: string[] }> = (
-  p,
-) => (
+export const OrganizationsPage: FC<{
+  memberships: Membership[];
+  /** Organizations the user may join by their verified address's domain. */
+  joinable?: { id: number; name: string }[];
+  csrfToken: string;
+  errors?: string[];
+}> = (p) => (
   <div class="stack">
     <section class="card">
       <h1>Organizations</h1>
@@ -21,6 +25,25 @@ export const OrganizationsPage: FC<{ memberships: Membership[]; csrfToken: strin
         </ul>
       )}
     </section>
+    {p.joinable?.length ? (
+      <section class="card" id="joinable">
+        <h2>Organizations you can join</h2>
+        <p class="muted">They let anyone with a verified address at your domain join as a member.</p>
+        <ul>
+          {p.joinable.map((o) => (
+            <li>
+              <form method="post" action={`/organizations/${o.id}/join`} class="inline">
+                <CsrfField token={p.csrfToken} />
+                {o.name}{' '}
+                <button type="submit" class="btn">
+                  Join {o.name}
+                </button>
+              </form>
+            </li>
+          ))}
+        </ul>
+      </section>
+    ) : null}
     <section class="card" id="create">
       <h2>Create an organization</h2>
       <form method="post" action="/organizations">

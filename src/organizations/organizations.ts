@@ -89,7 +89,7 @@ export class Organizations {
     const rows = await this.deps.db
       .selectFrom('organization_members as m')
       .innerJoin('organizations as o', 'o.id', 'm.organization_id')
-      .select(['o.id', 'o.name', 'o.created_at', 'o.updated_at', 'm.role'])
+      .select(['o.id', 'o.name', 'o.auto_join_domain', 'o.created_at', 'o.updated_at', 'm.role'])
       .where('m.user_id', '=', userId)
       .orderBy('o.name')
       .orderBy('o.id')
@@ -111,7 +111,7 @@ export class Organizations {
     let query = db
       .selectFrom('organization_members as m')
       .innerJoin('organizations as o', 'o.id', 'm.organization_id')
-      .select(['o.id', 'o.name', 'o.created_at', 'o.updated_at', 'm.role'])
+      .select(['o.id', 'o.name', 'o.auto_join_domain', 'o.created_at', 'o.updated_at', 'm.role'])
       .where('m.user_id', '=', userId)
       .where('m.organization_id', '=', organizationId);
     // The member's row only: the organization's row is what changes to members lock first, and
@@ -183,6 +183,7 @@ export class Organizations {
     role: string,
     actorId: number | null,
     db: Kysely<Database> = this.deps.db,
+    via: 'domain' | null = null,
   ): Promise<void> {
     const at = this.now();
     const added = await db
@@ -193,7 +194,7 @@ export class Organizations {
       .executeTakeFirst();
     if (!added) throw new OrganizationError(409, 'You are already a member of this organization.');
     if (db === this.deps.db)
-      await this.deps.events.dispatch(new MemberAdded(organizationId, userId, role, actorId));
+      await this.deps.events.dispatch(new MemberAdded(organizationId, userId, role, actorId, via));
   }
 
   async changeRole(actorId: number, organizationId: number, userId: number, role: string): Promise<void> {

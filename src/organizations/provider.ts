@@ -8,6 +8,7 @@ import { OrganizationBilling } from './billing/organization-billing.js';
 import { registerOrganizationBilling } from './billing/register-billing.js';
 import type { SeatOptions } from './billing/seat-sync.js';
 import { endMembershipTokens, useOrganizationCredentials } from './credentials/organization-credentials.js';
+import { DomainJoin } from './domain-join.js';
 import { InvitationController } from './invitation-controller.js';
 import { Invitations } from './invitations.js';
 import { organizationsMigrations } from './migrations.js';
@@ -63,6 +64,7 @@ export function organizationsProvider(options: OrganizationsOptions = {}): Servi
               ...(withOAuth ? { endMembership: endMembershipTokens(app) } : {}),
             }),
         )
+        .singleton(DomainJoin, (c) => new DomainJoin(db, c.make(Organizations), events))
         .singleton(
           Invitations,
           (c) =>
@@ -94,6 +96,10 @@ export function organizationsProvider(options: OrganizationsOptions = {}): Servi
           .post('/:organization/delete', [OrganizationsController, 'destroy'])
           .name('organizations.destroy');
         orgs.post('/:organization/leave', [OrganizationsController, 'leave']).name('organizations.leave');
+        orgs.post('/:organization/join', [OrganizationsController, 'join']).name('organizations.join');
+        orgs
+          .post('/:organization/domain', [OrganizationsController, 'setDomain'])
+          .name('organizations.domain');
         if (container.has(AuditLog)) {
           router.controllers.register(
             OrganizationAuditController,

@@ -1,7 +1,14 @@
 import type { EventDispatcher } from '../core/events.js';
 import { CredentialCreated } from '../oauth/events.js';
 import type { AuditLog } from '../observability/audit/audit-log.js';
-import { InvitationRevoked, MemberAdded, MemberInvited, MemberRemoved, MemberRoleChanged } from './events.js';
+import {
+  AutoJoinDomainChanged,
+  InvitationRevoked,
+  MemberAdded,
+  MemberInvited,
+  MemberRemoved,
+  MemberRoleChanged,
+} from './events.js';
 
 /**
  * Writes who invited, who joined, who was removed (or left), whose role changed and who created a
@@ -33,7 +40,16 @@ export function recordOrganizationAudit(events: EventDispatcher, audit: AuditLog
       actor: `user:${e.userId}`,
       userId: e.userId,
       subject: subject(e.organizationId),
-      details: { role: e.role, invited_by: e.actorId },
+      details: { role: e.role, invited_by: e.actorId, ...(e.via ? { via: e.via } : {}) },
+    }),
+  );
+  events.listen(AutoJoinDomainChanged, (e) =>
+    audit.record({
+      kind: 'organization.auto-join-changed',
+      actor: `user:${e.actorId}`,
+      userId: e.actorId,
+      subject: subject(e.organizationId),
+      details: { domain: e.domain },
     }),
   );
   events.listen(MemberRoleChanged, (e) =>

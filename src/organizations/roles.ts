@@ -21,6 +21,8 @@ export type Permission =
   | 'audit.view'
   /** See the organization's usage page: its plan, quota left, calls per key and per member. */
   | 'usage.view'
+  /** Let people join by their verified address's e-mail domain. */
+  | 'members.auto-join'
   | (string & {});
 
 const DEFAULTS: Record<string, readonly Permission[]> = {
@@ -38,6 +40,7 @@ const DEFAULTS: Record<string, readonly Permission[]> = {
     'credentials.use',
     'audit.view',
     'usage.view',
+    'members.auto-join',
   ],
   admin: [
     'organization.view',

@@ -16,6 +16,8 @@ declare module '../database/types.js' {
 export interface OrganizationsTable {
   id: Generated<number>;
   name: string;
+  /** Who may join by their verified e-mail address's domain (lower case); null: invitations only. */
+  auto_join_domain?: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -50,7 +52,7 @@ export interface OrganizationInvitationsTable {
 /** An organization as the membership pages show it (its billing columns are billing's: `billing/`). */
 export type OrganizationRow = Pick<
   Selectable<OrganizationsTable>,
-  'id' | 'name' | 'created_at' | 'updated_at'
+  'id' | 'name' | 'auto_join_domain' | 'created_at' | 'updated_at'
 >;
 export type MemberRow = Selectable<OrganizationMembersTable>;
 export type InvitationRow = Selectable<OrganizationInvitationsTable>;

@@ -27,6 +27,7 @@ describe('organizations: create, rename, delete, roles, owners', () => {
     expect(await page.text()).toContain('You are not in any organization.');
     expect(await (await solo.get('/organizations', { accept: 'application/json' })).json()).toEqual({
       data: [],
+      joinable: [],
     });
   });
 
@@ -35,6 +36,7 @@ describe('organizations: create, rename, delete, roles, owners', () => {
     const id = await create(ada, '  Acme  ');
     expect(await (await ada.get('/organizations', { accept: 'application/json' })).json()).toEqual({
       data: [{ id, name: 'Acme', role: 'owner' }],
+      joinable: [],
     });
     const blank = await ada.send('/organizations', { name: '   ' });
     expect(blank.status).toBe(422);

@@ -2,17 +2,28 @@ import type { FC } from 'hono/jsx';
 import type { AuditEvent } from '../../observability/audit/audit-reader.js';
 import type { OrganizationRow } from '../tables.js';
 
+const CREDENTIALS: Record<string, string> = {
+  'api-key': 'API key',
+  'personal-access-token': 'personal access token',
+  client: 'OAuth client',
+};
+
 /** What each organization event says, given who did it and to whom. */
 const SENTENCES: Record<string, (who: string, whom: string, d: Record<string, unknown>) => string> = {
   'organization.member-invited': (who, _, d) => `${who} invited ${String(d.email)} as ${String(d.role)}`,
   'organization.invitation-revoked': (who, _, d) => `${who} revoked the invitation of ${String(d.email)}`,
-  'organization.member-added': (_, whom, d) => `${whom} joined as ${String(d.role)}`,
+  'organization.member-added': (_, whom, d) =>
+    `${whom} joined as ${String(d.role)}${d.via === 'domain' ? ' by their e-mail domain' : ''}`,
+  'organization.auto-join-changed': (who, _, d) =>
+    d.domain
+      ? `${who} let anyone verified at ${String(d.domain)} join`
+      : `${who} ended joining by e-mail domain`,
   'organization.role-changed': (who, whom, d) =>
     `${who} changed the role of ${whom} from ${String(d.from)} to ${String(d.to)}`,
   'organization.member-removed': (who, whom) => `${who} removed ${whom}`,
   'organization.member-left': (_, whom) => `${whom} left`,
   'organization.credential-created': (who, _, d) =>
-    `${who} created the ${d.credential === 'api-key' ? 'API key' : 'personal access token'} "${String(d.name)}"`,
+    `${who} created the ${CREDENTIALS[String(d.credential)] ?? 'credential'} "${String(d.name)}"`,
 };
 
 export interface OrganizationAuditPageProps {
