@@ -6,12 +6,12 @@ import { SessionStore } from '../../src/auth/index.js';
 import { listen } from '../../src/kernel/server.js';
 import { Clients } from '../../src/oauth/index.js';
 import { AuditLog } from '../../src/observability/index.js';
+import { ENGINES } from '../support/engines.js';
 import { holdUntilBoth } from '../support/hold-until-both.js';
 import { type Chromium, launchChromium } from './chromium.js';
 import { type ReferenceServer, startReferenceServer } from './server.js';
 import { signUpAndLogIn } from './sign-up.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' };
 
 /**
@@ -21,7 +21,7 @@ const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct
  * client's `amr`/`acr`, the refusals (a reused challenge, another origin, a counter gone back, the
  * last sign-in method), and removing it.
  */
-describe(`Passkeys in Chromium (${engine})`, { timeout: 60_000 }, () => {
+describe.each(ENGINES)('Passkeys in Chromium (%s)', { timeout: 60_000 }, (engine) => {
   let server: ReferenceServer;
   let browser: Chromium;
   let cdp: CDPSession;
@@ -78,7 +78,7 @@ describe(`Passkeys in Chromium (${engine})`, { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     browser = await launchChromium();
-    server = await startReferenceServer({}, { urlHost: 'localhost' });
+    server = await startReferenceServer({}, { engine, urlHost: 'localhost' });
     cdp = await browser.context.newCDPSession(page());
     await cdp.send('WebAuthn.enable');
     ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {

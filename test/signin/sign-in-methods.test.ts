@@ -7,14 +7,16 @@ import { mailProvider } from '../../src/mail/provider.js';
 import { signinProvider } from '../../src/signin/provider.js';
 import { LastSignInMethod, SignInMethods } from '../../src/signin/sign-in-methods.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { ENGINES } from '../support/engines.js';
 
-describe('a user keeps at least one way to sign in', () => {
+describe.each(ENGINES)('a user keeps at least one way to sign in (%s)', (engine) => {
   let t: TestApp;
   let methods: SignInMethods;
   let serial = 0;
 
   beforeAll(async () => {
     t = await createTestApp({
+      engine,
       providers: [authProvider(), mailProvider(), accountsProvider(), signinProvider()],
     });
     methods = t.app.container.make(SignInMethods);

@@ -12,16 +12,15 @@ import { observabilityProvider } from '../../src/observability/provider.js';
 import { signinProvider } from '../../src/signin/provider.js';
 import { authorizeInBrowser, exchange, openIdClient, openIdRequest } from '../oauth/openid-support.js';
 import { ADA, BOB, Browser, type OAuthTestApp, oauthApp, tokenIn } from '../oauth/support.js';
+import { ENGINES } from '../support/engines.js';
 import { startUpstreamIdp, type UpstreamIdp } from '../support/upstream-idp.js';
 import { IdpBrowser, pathOf, upstreamRedirect } from './upstream-flow.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
 /**
  * "Sign in with …" against a real OpenID Connect provider (oidc-provider) started here: the app's
  * redirect (PKCE, state, nonce), the provider's login page, the callback, over HTTP.
  */
-describe(`Upstream identity providers (${engine})`, () => {
+describe.each(ENGINES)('Upstream identity providers (%s)', (engine) => {
   let t: OAuthTestApp;
   let idp: UpstreamIdp;
 
@@ -57,6 +56,7 @@ describe(`Upstream identity providers (${engine})`, () => {
   beforeAll(async () => {
     idp = await startUpstreamIdp();
     t = await oauthApp({
+      engine,
       providers: [observabilityProvider()],
       modules: [mailProvider(), accountsProvider(), signinProvider()],
       config: {
