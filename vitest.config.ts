@@ -23,7 +23,7 @@ const testFiles = ['src', 'test', 'app', 'packages']
 // the suite's time: a fresh fork importing the whole application cost more than most files' tests.
 // Each file still gets its own database, Redis prefix and application instances.
 const mocking = testFiles.filter((file) => /\bvi\.(do)?mock\(/.test(readFileSync(file, 'utf8')));
-// A file that loops ENGINES (test/support/engines.ts) covers SQLite and PostgreSQL in every run; one
+// A file that loops ENGINES or acrossEngines (test/support/engines.ts) covers SQLite and PostgreSQL in every run; one
 // that names ANY_ENGINE runs once, on SQLite. The PostgreSQL run (TEST_DATABASE_URL) is for the
 // files that still take the process's one engine (takesTheProcessEngine); the first run has the
 // others. Naming only such files on the command line then finds none, which is not a failure.

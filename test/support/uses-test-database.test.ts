@@ -71,12 +71,15 @@ describe('which test files the PostgreSQL run keeps', () => {
       'test/a/process-engine.test.ts': "import { helper } from './helper.js';",
       'test/a/loops.test.ts':
         "import { helper } from './helper.js';\nimport { ENGINES } from '../support/engines.js';",
+      'test/a/loops-editions.test.ts':
+        "import { helper } from './helper.js';\nimport { acrossEngines } from '../support/engines.js';",
       'test/a/once.test.ts':
         "import { helper } from './helper.js';\nimport { ANY_ENGINE } from '../support/engines.js';",
       'test/a/pure-again.test.ts': "import { x } from '../../src/x.js';",
     });
     expect(takesTheProcessEngine('test/a/process-engine.test.ts', root)).toBe(true);
     expect(takesTheProcessEngine('test/a/loops.test.ts', root)).toBe(false);
+    expect(takesTheProcessEngine('test/a/loops-editions.test.ts', root)).toBe(false);
     expect(takesTheProcessEngine('test/a/once.test.ts', root)).toBe(false);
     expect(takesTheProcessEngine('test/a/pure-again.test.ts', root)).toBe(false);
   });

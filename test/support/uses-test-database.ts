@@ -3,13 +3,14 @@ import { dirname, join, resolve } from 'node:path';
 
 /** Whatever picks the engine under test reads this variable (test/support/database.ts does). */
 const MARKER = 'TEST_DATABASE_URL';
-/** A file naming either one chose its engines itself (test/support/engines.ts). */
-const CHOOSES_ENGINES = /\b(ENGINES|ANY_ENGINE)\b/;
+/** A file naming any of these chose its engines itself (test/support/engines.ts). */
+const CHOOSES_ENGINES = /\b(ENGINES|ANY_ENGINE|acrossEngines)\b/;
 
 /**
  * Whether a test file still takes the process's one engine, and so belongs in the PostgreSQL run
- * (TEST_DATABASE_URL): it can reach the database under test and names neither ENGINES (it loops
- * them, covering PostgreSQL in every run) nor ANY_ENGINE (it runs once, on SQLite).
+ * (TEST_DATABASE_URL): it can reach the database under test and names no engine choice: neither
+ * ENGINES nor acrossEngines (it loops them, covering PostgreSQL in every run), nor ANY_ENGINE (it
+ * runs once, on SQLite).
  */
 export function takesTheProcessEngine(file: string, root: string): boolean {
   return !CHOOSES_ENGINES.test(readFileSync(resolve(root, file), 'utf8')) && usesTestDatabase(file, root);
