@@ -303,6 +303,13 @@ export function floors(database: 'sqlite' | 'postgres', databaseUrl: string): Sc
   ];
 }
 
+/**
+ * Metrics on (`METRICS_TOKEN`: every request timed into the histogram, the guard's counts read at
+ * scrape) and tracing on (`BENCH_TRACING`: the OpenTelemetry SDK registered with a batch processor
+ * whose exporter drops the spans, so spans are made and processed, and nothing waits on a network).
+ */
+const OBSERVED = { METRICS_TOKEN: 'bench-metrics-token', BENCH_TRACING: '1' };
+
 /** Tollgate's rows for one database; the database and its storage folder are the runner's. */
 export function tollgate(
   database: 'sqlite' | 'postgres',
@@ -361,6 +368,37 @@ export function tollgate(
       env: env('protected_metered'),
       load: (f) => ({ path: f.path, headers: { authorization: `Bearer ${f.tokens[0]}` } }),
     },
+    // Metrics and tracing on (issue 34: at most 5% more), paired with the same row with both off.
+    {
+      ...row(
+        'protected.reused.observed',
+        'auth:api + scopes, reused token, metrics and tracing on',
+        'req/s',
+        `tollgate.protected.reused.${database}`,
+      ),
+      paired: true,
+      env: { ...env('protected'), ...OBSERVED },
+      load: (f) => ({ path: f.path, headers: { authorization: `Bearer ${f.tokens[0]}` } }),
+    },
+    // Each alone, to say which costs what.
+    ...(
+      [
+        ['metrics', 'metrics on', { METRICS_TOKEN: OBSERVED.METRICS_TOKEN }],
+        ['tracing', 'tracing on', { BENCH_TRACING: '1' }],
+      ] as const
+    ).map(
+      ([name, what, on]): Scenario => ({
+        ...row(
+          `protected.reused.${name}`,
+          `auth:api + scopes, reused token, ${what}`,
+          'req/s',
+          `tollgate.protected.reused.${database}`,
+        ),
+        paired: true,
+        env: { ...env('protected'), ...on },
+        load: (f) => ({ path: f.path, headers: { authorization: `Bearer ${f.tokens[0]}` } }),
+      }),
+    ),
     {
       ...row(
         'protected.dpop',
@@ -403,6 +441,17 @@ export function tollgate(
         load: (f) => clientCredentials('/oauth/token', f),
       }),
     ),
+    {
+      ...row(
+        'cc.RS256.observed',
+        'client_credentials RS256 JWT, metrics and tracing on',
+        'tokens/s',
+        `tollgate.cc.RS256.${database}`,
+      ),
+      paired: true,
+      env: { ...env('client_credentials'), ...OBSERVED },
+      load: (f) => clientCredentials('/oauth/token', f),
+    },
     // Cost as work grows (issue 35): issuance taking turns between 10, 100 and 1,000 clients, so
     // that at 1,000 every request misses the 5-second client cache; each against the row with one.
     ...[10, 100, 1000].map(
@@ -458,7 +507,12 @@ export function atScale(
   const label = rows >= 1_000_000 ? `${rows / 1_000_000}M` : `${rows / 1_000}k`;
   const preload = { BENCH_PRELOAD_ROWS: String(rows) };
   return tollgate(database, databaseUrl, storagePath)
-    .filter((scenario) => scenario.kind === 'http' && /\.(protected\.new|cc\.RS256)\./.test(scenario.id))
+    .filter(
+      (scenario) =>
+        scenario.kind === 'http' &&
+        /\.(protected\.new|cc\.RS256)\./.test(scenario.id) &&
+        !scenario.id.includes('.observed.'),
+    )
     .map((scenario) => {
       const http = scenario as HttpScenario;
       return {
@@ -597,6 +651,16 @@ export const targets: Target[] = [
     source: 'issue 35',
   },
   { row: 'tollgate.cc.RS256.sqlite', baseline: 'oidc-provider.cc.RS256', atLeast: 1.6, source: 'issue 15' },
+  // Issue 34 / DESIGN: metrics and tracing on cost at most 5% more, on the hot paths.
+  ...(['sqlite', 'postgres'] as const).flatMap((db): Target[] =>
+    ['protected.reused', 'cc.RS256'].map((path) => ({
+      row: `tollgate.${path}.observed.${db}`,
+      baseline: `tollgate.${path}.${db}`,
+      atLeast: 0.95,
+      metric: 'paired',
+      source: 'issue 34',
+    })),
+  ),
   // Issue 17: metering and a plan rate limit must be nearly free.
   ...(['sqlite', 'postgres'] as const).map(
     (db): Target => ({

@@ -21,7 +21,8 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Application, authProvider, listen, oauthProvider, Users } from 'tollgate';
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { type Application, authProvider, listen, oauthProvider, startTracing, Users } from 'tollgate';
 import {
   type AccessTokenRecord,
   AccessTokenSigner,
@@ -47,6 +48,18 @@ process.env.STORAGE_PATH = mkdtempSync(join(process.env.STORAGE_PATH ?? '/tmp', 
 const metered = {
   plans: { definitions: { free: { rateLimit: { requests: 1_000_000_000, per: 'minute' as const } } } },
 };
+// BENCH_TRACING=1: the SDK registered before the application compiles its routes, spans dropped
+// by the exporter (the cost measured is making and processing them, not a network).
+if (process.env.BENCH_TRACING === '1') {
+  await startTracing({
+    spanProcessors: [
+      new BatchSpanProcessor({
+        export: (_spans, done) => done({ code: 0 }), // ExportResultCode.SUCCESS
+        shutdown: async () => {},
+      }),
+    ],
+  });
+}
 const app = await createApp(scenario === 'protected_metered' ? metered : { plans: { definitions: {} } });
 // Until the reference service wires them itself, add the modules the scenarios need.
 const has = (name: string) => app.providers.some((provider) => provider.name === name);
