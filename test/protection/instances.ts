@@ -12,7 +12,7 @@ import { defineConfig } from '../../src/config/index.js';
 import { TestClock } from '../../src/core/clock.js';
 import type { DeepPartial, TollgateConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/logger.js';
-import { Application } from '../../src/kernel/application.js';
+import { Application, type ServiceProvider } from '../../src/kernel/application.js';
 import type { ApiGuardOptions } from '../../src/oauth/guard/index.js';
 import { type ApiTokensUser, Clients, installKeys, oauthProvider } from '../../src/oauth/index.js';
 import { createTestDatabase } from '../support/database.js';
@@ -35,6 +35,8 @@ export async function twoInstances(
   engine: Engine,
   config: DeepPartial<TollgateConfig>,
   guards: { a?: ApiGuardOptions; b?: ApiGuardOptions } = {},
+  /** Providers each instance registers after the reference service's (organizations, …). */
+  more: () => ServiceProvider[] = () => [],
 ): Promise<Instances> {
   const database = await createTestDatabase(engine);
   const storagePath = mkdtempSync(join(tmpdir(), 'tollgate-instances-'));
@@ -47,7 +49,7 @@ export async function twoInstances(
     const app = await Application.create(merged, {
       clock: new TestClock(new Date('2026-01-15T12:00:00Z')),
       logger: createLogger('silent'),
-      providers: [authProvider(), oauthProvider({ guard }), routes],
+      providers: [authProvider(), oauthProvider({ guard }), routes, ...more()],
     });
     app.container.instance(UserModelKey, AppUser);
     return app;
