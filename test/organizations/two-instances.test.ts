@@ -1,10 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Users } from '../../src/auth/users.js';
+import { createBraintreeGateway } from '../../src/billing/gateway/braintree/client.js';
+import { billingProvider, closeBilling } from '../../src/billing/index.js';
+import { TestClock } from '../../src/core/clock.js';
 import { mailProvider } from '../../src/mail/provider.js';
 import { PersonalAccessTokens } from '../../src/oauth/index.js';
+import { OrganizationBilling } from '../../src/organizations/billing/organization-billing.js';
+import { SeatSync } from '../../src/organizations/billing/seat-sync.js';
 import { Organizations } from '../../src/organizations/organizations.js';
 import { organizationsProvider } from '../../src/organizations/provider.js';
+import { braintreeHarness } from '../billing/braintree-harness.js';
+import type { EditionHarness, EditionSandbox } from '../billing/harness.js';
+import { stripeHarness } from '../billing/stripe-harness.js';
 import { type Instances, requireRedis, twoInstances } from '../protection/instances.js';
 
 const redisUrl = process.env.REDIS_URL;
@@ -56,3 +64,91 @@ describe.runIf(redisUrl)('organization membership across two instances (postgres
     expect((await t.call(t.b, '/api/user', adas.accessToken)).status).toBe(200);
   });
 });
+
+const SEAT = { id: 'seat', name: 'Seat', unitMinor: 2000 };
+
+/** Seats billed at the provider, asked through its SDK: Stripe's quantity; Braintree's plan (one seat) plus the seat add-on. */
+async function seatsAtProvider(sandbox: EditionSandbox, id: string): Promise<number> {
+  // The Stripe harness reads it with the stripe SDK; the Braintree harness would read its store.
+  if (sandbox.config.edition === 'stripe') return (await sandbox.subscription(id))?.quantity ?? 0;
+  const gateway = createBraintreeGateway(
+    sandbox.config.braintree as Parameters<typeof createBraintreeGateway>[0],
+  );
+  const sub = await gateway.subscription.find(id);
+  return 1 + (sub.addOns?.find((a) => a.id === SEAT.id)?.quantity ?? 0);
+}
+
+for (const harness of [stripeHarness, braintreeHarness] as EditionHarness[]) {
+  describe.runIf(redisUrl)(
+    `per-seat billing across two instances (${harness.edition}, postgres, Redis)`,
+    () => {
+      let t: Instances | undefined;
+      let sandbox: EditionSandbox | undefined;
+      afterEach(async () => {
+        if (t) await Promise.all([closeBilling(t.a), closeBilling(t.b)]);
+        await t?.close();
+        await sandbox?.close();
+        t = undefined;
+        sandbox = undefined;
+      });
+
+      it('members added on A and B at once: the seats at the provider equal the member count', async () => {
+        await requireRedis(redisUrl!);
+        const seatPlan = harness.plans.monthly;
+        const plans = [seatPlan, harness.plans.other];
+        sandbox = await harness.startSandbox({
+          clock: new TestClock(new Date('2026-01-15T12:00:00Z')),
+          plans,
+          coupons: [],
+          currency: 'usd',
+          metered: SEAT,
+        });
+        t = await twoInstances(
+          'postgres',
+          {
+            redis: { url: redisUrl!, keyPrefix: `test-${randomUUID()}:` },
+            billing: { ...sandbox.config, plans },
+          },
+          {},
+          () => [
+            mailProvider(),
+            billingProvider(),
+            organizationsProvider({ seats: { plans: [seatPlan.id], addOn: SEAT.id } }),
+          ],
+        );
+        const [onA, onB] = [t.a, t.b].map((app) => app.container.make(Organizations));
+        const acme = (await onA!.create(t.ada.id, 'Acme')).id;
+        const billing = t.a.container.make(OrganizationBilling);
+        const organization = await billing.model(acme);
+        await billing.updateDetails(organization, {
+          billing_email: 'billing@acme.example',
+          tax_id: '',
+          billing_address: '',
+        });
+        await organization.newSubscription('default', seatPlan.id).create(harness.tokens.card);
+        await t.a.container.make(SeatSync).sync(acme);
+        const sub = await t.a.db
+          .selectFrom('subscriptions')
+          .selectAll()
+          .where('billable_type', '=', 'organization')
+          .where('billable_id', '=', acme)
+          .executeTakeFirstOrThrow();
+        const providerId = String(harness.edition === 'stripe' ? sub.stripe_id : sub.braintree_id);
+        expect(await seatsAtProvider(sandbox, providerId)).toBe(1);
+
+        const users = t.a.container.make(Users);
+        const joiners = await Promise.all(
+          Array.from({ length: 8 }, (_, i) =>
+            users.create({ name: `M${i}`, email: `m${i}@example.com`, password: 'correct horse battery' }),
+          ),
+        );
+        // Four joins on each instance, all at once: each syncs the seats after its own commit.
+        await Promise.all(
+          joiners.map((j, i) => (i % 2 === 0 ? onA! : onB!).addMember(acme, j.id, 'member', t!.ada.id)),
+        );
+        expect((await onA!.members(acme)).length).toBe(9);
+        expect(await seatsAtProvider(sandbox, providerId)).toBe(9);
+      }, 60_000);
+    },
+  );
+}
