@@ -9,14 +9,14 @@ import { AuditLog } from '../../src/observability/audit/audit-log.js';
 import { observabilityProvider } from '../../src/observability/provider.js';
 import { Browser, tokenIn } from '../auth/browser.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { ENGINES } from '../support/engines.js';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a brand new passphrase';
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
 
-describe(`audited account events, each exactly once (${engine})`, () => {
+describe.each(ENGINES)('audited account events, each exactly once (%s)', (engine) => {
   let t: TestApp;
   let mailbox: Mailbox;
   const ids: Record<string, number> = {};
@@ -24,6 +24,7 @@ describe(`audited account events, each exactly once (${engine})`, () => {
   beforeAll(async () => {
     mailbox = await startMailbox();
     t = await createTestApp({
+      engine,
       config: { mail: { url: mailbox.url, worker: { pollMs: 100 } } },
       providers: [
         observabilityProvider(),

@@ -4,16 +4,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tollgate } from '../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { ENGINES } from '../support/engines.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
-describe(`tollgate audit:export and audit:purge (${engine})`, () => {
+describe.each(ENGINES)('tollgate audit:export and audit:purge (%s)', (engine) => {
   let database: TestDatabase;
   let env: Record<string, string>;
   const storage = mkdtempSync(join(tmpdir(), 'tollgate-audit-cli-'));
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(engine);
     env = { DATABASE_URL: database.url, STORAGE_PATH: storage, LOG_LEVEL: 'silent' };
   });
   afterAll(async () => {

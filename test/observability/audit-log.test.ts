@@ -5,17 +5,18 @@ import { AuditLog } from '../../src/observability/audit/audit-log.js';
 import { purgeAuditOnce } from '../../src/observability/audit/audit-purge.js';
 import { observabilityProvider } from '../../src/observability/provider.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { ENGINES } from '../support/engines.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const TOKEN = 'audit-operator-0123456789';
 
-describe(`the audit log (${engine})`, () => {
+describe.each(ENGINES)('the audit log (%s)', (engine) => {
   let t: TestApp;
   let server: RunningServer;
   let log: AuditLog;
 
   beforeAll(async () => {
     t = await createTestApp({
+      engine,
       providers: [observabilityProvider()],
       config: { observability: { audit: { token: TOKEN, retentionDays: 30 } } },
       setup(app) {
@@ -100,7 +101,7 @@ describe(`the audit log (${engine})`, () => {
   });
 
   it('without AUDIT_TOKEN the API is not there', async () => {
-    const other = await createTestApp({ providers: [observabilityProvider()] });
+    const other = await createTestApp({ engine, providers: [observabilityProvider()] });
     try {
       expect((await other.request('/audit/events')).status).toBe(404);
     } finally {

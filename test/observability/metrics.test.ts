@@ -10,11 +10,11 @@ import { observabilityProvider } from '../../src/observability/provider.js';
 import { RateLimits } from '../../src/rate-limits/rate-limits.js';
 import { ADA, type OAuthTestApp, oauthApp, tokenRequest } from '../oauth/support.js';
 import { createTestApp } from '../support/app.js';
+import { ANY_ENGINE, ENGINES } from '../support/engines.js';
 import { freePort } from '../support/free-port.js';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';
 import { parseExposition, type Sample, sampleValue } from './scrape.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 const TOKEN = 'scrape-me-0123456789';
 const DURATION = 'http_server_request_duration_seconds_count';
 
@@ -25,7 +25,15 @@ const hello = defineMail<{ name: string }>({
   html: (d) => html`<p>Hello ${d.name}</p>`,
 });
 
-describe(`GET /metrics (${engine})`, () => {
+/** The service's metrics, scraped with the token. */
+async function scrapeAt(url: string): Promise<Sample[]> {
+  const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  return parseExposition(await res.text());
+}
+
+describe.each(ENGINES)('GET /metrics (%s)', (engine) => {
   let t: OAuthTestApp;
   let service: { id: string; secret: string };
   let password: { id: string; secret: string };
@@ -34,6 +42,7 @@ describe(`GET /metrics (${engine})`, () => {
   beforeAll(async () => {
     mailbox = await startMailbox();
     t = await oauthApp({
+      engine,
       providers: [observabilityProvider()],
       modules: [mailProvider()],
       config: {
@@ -61,12 +70,7 @@ describe(`GET /metrics (${engine})`, () => {
     await mailbox?.close();
   });
 
-  const scrape = async (): Promise<Sample[]> => {
-    const res = await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-    return parseExposition(await res.text());
-  };
+  const scrape = () => scrapeAt(t.url);
 
   const accessToken = async () => {
     const res = await tokenRequest(t, {
@@ -82,21 +86,6 @@ describe(`GET /metrics (${engine})`, () => {
     fetch(`${t.url}/api/me`, {
       headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) },
     }).then((r) => r.status);
-
-  it.runIf(engine === 'postgres')(
-    'counts the queries that waited for a pool connection: 30 at once on 10 connections, 20 waits',
-    async () => {
-      // Nothing of the setup may hold a connection meanwhile.
-      await t.app.container.make(AuditLog).flush();
-      const before = await scrape();
-      await Promise.all(Array.from({ length: 30 }, () => sql`select pg_sleep(0.05)`.execute(t.app.db)));
-      const after = await scrape();
-      const moved = (name: string) => sampleValue(after, name) - sampleValue(before, name);
-      expect(moved('tollgate_db_pool_waits_total')).toBe(20);
-      // Each of the 20 waited for at least one sleep to end.
-      expect(moved('tollgate_db_pool_wait_seconds_total')).toBeGreaterThanOrEqual(20 * 0.04);
-    },
-  );
 
   it('counters move by exactly what a scripted mix of requests sent', async () => {
     // Tokens for the guard's checks, got before counting (they are tokens issued too).
@@ -231,9 +220,35 @@ describe(`GET /metrics (${engine})`, () => {
   });
 });
 
+// Pool waits exist only on PostgreSQL (SQLite has one connection and no pool).
+describe.each(ENGINES.filter((engine) => engine === 'postgres'))('GET /metrics, the pool (%s)', (engine) => {
+  let t: OAuthTestApp;
+  beforeAll(async () => {
+    t = await oauthApp({
+      engine,
+      providers: [observabilityProvider()],
+      config: { observability: { metrics: { token: TOKEN } } },
+    });
+  });
+  afterAll(async () => t?.stop());
+  const scrape = () => scrapeAt(t.url);
+
+  it('counts the queries that waited for a pool connection: 30 at once on 10 connections, 20 waits', async () => {
+    // Nothing of the setup may hold a connection meanwhile.
+    await t.app.container.make(AuditLog).flush();
+    const before = await scrape();
+    await Promise.all(Array.from({ length: 30 }, () => sql`select pg_sleep(0.05)`.execute(t.app.db)));
+    const after = await scrape();
+    const moved = (name: string) => sampleValue(after, name) - sampleValue(before, name);
+    expect(moved('tollgate_db_pool_waits_total')).toBe(20);
+    // Each of the 20 waited for at least one sleep to end.
+    expect(moved('tollgate_db_pool_wait_seconds_total')).toBeGreaterThanOrEqual(20 * 0.04);
+  });
+});
+
 describe('GET /metrics without METRICS_TOKEN', () => {
   it('is not there (404), and requests are not timed', async () => {
-    const t = await createTestApp({ providers: [observabilityProvider()] });
+    const t = await createTestApp({ engine: ANY_ENGINE, providers: [observabilityProvider()] });
     try {
       const res = await t.request('/metrics', {
         headers: { authorization: 'Bearer anything', accept: 'application/json' },
@@ -250,6 +265,7 @@ describe('METRICS_PORT', () => {
   it('serves /metrics on 127.0.0.1 without a token, nothing else, and stops with the application', async () => {
     const port = await freePort();
     const t = await createTestApp({
+      engine: ANY_ENGINE,
       providers: [observabilityProvider()],
       config: { observability: { metrics: { port } } },
     });

@@ -5,10 +5,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ServiceProcess, startService } from '../faults/service.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { ENGINES } from '../support/engines.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
-describe(`SIGTERM drains: /ready answers 503 while the service still serves (${engine})`, () => {
+describe.each(ENGINES)('SIGTERM drains: /ready answers 503 while the service still serves (%s)', (engine) => {
   let database: TestDatabase | undefined;
   let service: ServiceProcess | undefined;
   const storage = mkdtempSync(join(tmpdir(), 'tollgate-drain-'));
@@ -19,7 +18,7 @@ describe(`SIGTERM drains: /ready answers 503 while the service still serves (${e
   });
 
   it('after SIGTERM, /ready is 503 naming draining and /health still 200, then the process exits 0', async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase(engine);
     // A drain long enough to be seen; the process exits when it ends.
     service = await startService({
       DATABASE_URL: database.url,

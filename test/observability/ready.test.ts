@@ -6,9 +6,8 @@ import { keyPaths } from '../../src/oauth/keys/key-files.js';
 import { SigningKeys } from '../../src/oauth/keys/signing-keys.js';
 import { observabilityProvider } from '../../src/observability/provider.js';
 import { type OAuthTestApp, oauthApp } from '../oauth/support.js';
+import { ANY_ENGINE, ENGINES } from '../support/engines.js';
 import { freePort } from '../support/free-port.js';
-
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
 const ready = async (t: OAuthTestApp) => {
   const res = await fetch(`${t.url}/ready`);
@@ -16,11 +15,11 @@ const ready = async (t: OAuthTestApp) => {
   return [res.status, await res.json()];
 };
 
-describe(`GET /ready (${engine})`, () => {
+describe.each(ENGINES)('GET /ready (%s)', (engine) => {
   let t: OAuthTestApp;
 
   beforeAll(async () => {
-    t = await oauthApp({ providers: [observabilityProvider()] });
+    t = await oauthApp({ engine, providers: [observabilityProvider()] });
   });
   afterAll(async () => t?.stop());
 
@@ -63,10 +62,12 @@ describe(`GET /ready (${engine})`, () => {
   });
 });
 
-describe(`GET /ready with Redis configured (${engine})`, () => {
+// The Redis check does not touch the database: once, on SQLite.
+describe('GET /ready with Redis configured', () => {
   it('503 naming Redis while nothing answers at its URL; the reason is logged, not answered', async () => {
     const port = await freePort();
     const t = await oauthApp({
+      engine: ANY_ENGINE,
       providers: [observabilityProvider()],
       config: { redis: { url: `redis://127.0.0.1:${port}` } },
     });
@@ -82,6 +83,7 @@ describe(`GET /ready with Redis configured (${engine})`, () => {
 
   it.runIf(process.env.REDIS_URL)('200 with Redis ok when it answers', async () => {
     const t = await oauthApp({
+      engine: ANY_ENGINE,
       providers: [observabilityProvider()],
       config: { redis: { url: process.env.REDIS_URL!, keyPrefix: `ready-test-${process.pid}:` } },
     });

@@ -5,6 +5,7 @@ import { tracingEnabled } from '../../src/core/tracing.js';
 import { observabilityProvider } from '../../src/observability/provider.js';
 import { stopTracing } from '../../src/observability/tracing.js';
 import { createTestApp } from '../support/app.js';
+import { ANY_ENGINE } from '../support/engines.js';
 
 // Both tests change the process's one tracer provider: the first runs before the second registers it.
 describe('OTLP export', () => {
@@ -18,7 +19,7 @@ describe('OTLP export', () => {
   it('is off without OTEL_EXPORTER_OTLP_ENDPOINT: no provider registered, no span recorded', async () => {
     delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
     delete process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-    const t = await createTestApp({ providers: [observabilityProvider()] });
+    const t = await createTestApp({ engine: ANY_ENGINE, providers: [observabilityProvider()] });
     try {
       expect((await t.request('/ready')).status).toBe(200);
       expect(tracingEnabled()).toBe(false);
@@ -42,7 +43,7 @@ describe('OTLP export', () => {
     // The setup file puts process.env back after this file.
     process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${port}`;
     process.env.OTEL_SERVICE_NAME = 'tollgate-under-test';
-    const t = await createTestApp({ providers: [observabilityProvider()] });
+    const t = await createTestApp({ engine: ANY_ENGINE, providers: [observabilityProvider()] });
     const res = await t.request('/ready');
     const traceId = res.headers.get('x-request-id')!;
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
