@@ -2,16 +2,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Users } from '../../src/auth/users.js';
 import { MemberRemoved, OrganizationDeleted } from '../../src/organizations/events.js';
 import { Organizations } from '../../src/organizations/organizations.js';
+import { ENGINES } from '../support/engines.js';
 import { type Member, type OrganizationsTestApp, organizationsApp, PASSWORD } from './support.js';
 
-const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
-
-describe(`deleting the account of an organization's owner (${engine})`, () => {
+describe.each(ENGINES)("deleting the account of an organization's owner (%s)", (engine) => {
   let t: OrganizationsTestApp;
   let organizations: Organizations;
   const events: unknown[] = [];
   beforeAll(async () => {
-    t = await organizationsApp({ accounts: true });
+    t = await organizationsApp({ engine, accounts: true });
     organizations = t.app.container.make(Organizations);
     t.app.events.listen(OrganizationDeleted, (e) => void events.push(e));
     t.app.events.listen(MemberRemoved, (e) => void events.push(e));

@@ -3,18 +3,19 @@ import { Users } from '../../src/auth/users.js';
 import { AuditLog } from '../../src/observability/audit/audit-log.js';
 import { Organizations } from '../../src/organizations/organizations.js';
 import { Browser, tokenIn } from '../auth/browser.js';
+import { ENGINES } from '../support/engines.js';
 import { type Member, type OrganizationsTestApp, organizationsApp, PASSWORD } from './support.js';
 
 const linkIn = (text: string) => /\/invitations\/accept\?token=([A-Za-z0-9_-]{43})/.exec(text)?.[0];
 
-describe('invitations by e-mail', () => {
+describe.each(ENGINES)('invitations by e-mail (%s)', (engine) => {
   let t: OrganizationsTestApp;
   let organizations: Organizations;
   let owner: Member;
   let id: number;
 
   beforeAll(async () => {
-    t = await organizationsApp();
+    t = await organizationsApp({ engine });
     organizations = t.app.container.make(Organizations);
     owner = await t.member('boss@example.com');
     id = (await organizations.create(owner.id, 'Acme')).id;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Organizations } from '../../src/organizations/organizations.js';
+import { ENGINES } from '../support/engines.js';
 import { type OrganizationsTestApp, organizationsApp } from './support.js';
 
 /**
@@ -24,11 +25,14 @@ function holdOwnerCounts(organizations: Organizations) {
   });
 }
 
-describe('at least one owner, under concurrency', () => {
+describe.each(ENGINES)('at least one owner, under concurrency (%s)', (engine) => {
   let t: OrganizationsTestApp;
   beforeAll(async () => {
     // The application lets admins manage owners: the case where two admins can race.
-    t = await organizationsApp({ roles: (roles) => roles.grant('admin', 'members.manage-owners') });
+    t = await organizationsApp({
+      engine,
+      roles: (roles) => roles.grant('admin', 'members.manage-owners'),
+    });
   });
   afterAll(() => t?.close());
 

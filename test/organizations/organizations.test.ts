@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAST_OWNER } from '../../src/organizations/errors.js';
 import { Organizations } from '../../src/organizations/organizations.js';
+import { ENGINES } from '../support/engines.js';
 import { type OrganizationsTestApp, organizationsApp } from './support.js';
 
-describe('organizations: create, rename, delete, roles, owners', () => {
+describe.each(ENGINES)('organizations: create, rename, delete, roles, owners (%s)', (engine) => {
   let t: OrganizationsTestApp;
   let organizations: Organizations;
   beforeAll(async () => {
-    t = await organizationsApp({ roles: (roles) => roles.grant('member', 'reports.read') });
+    t = await organizationsApp({ engine, roles: (roles) => roles.grant('member', 'reports.read') });
     organizations = t.app.container.make(Organizations);
   });
   afterAll(() => t?.close());
