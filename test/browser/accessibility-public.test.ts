@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteDatabase } from '../support/sqlite-database.js';
 import { axeAuditor } from './axe-audit.js';
@@ -19,14 +20,14 @@ const docs = readdirSync(join(import.meta.dirname, '../../docs'))
 describe('accessibility of the public pages in Chromium', { timeout: 300_000 }, () => {
   let server: ReferenceServer;
   let browser: Chromium;
-  const { audit, auditAll } = axeAuditor(
+  const { auditAll, auditInParallel } = axeAuditor(
     () => browser,
     () => server.url,
   );
 
   /** A docs page on a phone: no sideways scroll, and every code block takes keyboard focus. */
-  const docsLayout = async () => {
-    const layout = await browser.page.evaluate(() => ({
+  const docsLayout = async (page: Page) => {
+    const layout = await page.evaluate(() => ({
       overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
       unfocusable: [...document.querySelectorAll('pre')].filter((pre) => pre.tabIndex !== 0).length,
     }));
@@ -58,8 +59,13 @@ describe('accessibility of the public pages in Chromium', { timeout: 300_000 }, 
   });
 
   it('the docs: no violation, no sideways scroll at 390 px, code blocks take keyboard focus', async () => {
-    const found = await audit('/docs');
-    for (const name of docs) found.push(...(await audit(`/docs/${name}`, 200, docsLayout)));
+    const found = await auditAll([['/docs']]);
+    found.push(
+      ...(await auditInParallel(
+        docs.map((name) => `/docs/${name}`),
+        docsLayout,
+      )),
+    );
     expect(found).toEqual([]);
   });
 });
