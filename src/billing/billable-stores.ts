@@ -6,6 +6,8 @@ export interface BillableStore {
   update(owner: BillableOwner, values: Partial<BillableColumns>): Promise<void>;
   /** The id of the model whose customer id (in `column`) is `customerId`, if any. */
   idOfCustomer(column: 'stripe_id' | 'braintree_id', customerId: string): Promise<number | undefined>;
+  /** The ids of the models that have a customer id in `column` (`billing:reconcile` walks them). */
+  idsWithCustomer(column: 'stripe_id' | 'braintree_id'): Promise<number[]>;
 }
 
 /**
@@ -33,6 +35,14 @@ export class BillableStores {
 
   find(ref: BillableRef): Promise<BillableOwner | undefined> {
     return this.#stores.has(ref.type) ? this.of(ref.type).find(ref.id) : Promise.resolve(undefined);
+  }
+
+  /** Every owner of a registered type with a customer id in `column`, by type in registration order. */
+  async withCustomer(column: 'stripe_id' | 'braintree_id'): Promise<BillableRef[]> {
+    const refs: BillableRef[] = [];
+    for (const [type, store] of this.#stores)
+      for (const id of await store.idsWithCustomer(column)) refs.push({ type, id });
+    return refs;
   }
 
   /** The owner of a provider customer id among every registered type (webhooks). */

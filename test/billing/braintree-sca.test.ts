@@ -89,7 +89,7 @@ describe.each(ENGINES)('Braintree SCA: 3-D Secure and IncompletePayment (%s)', (
     // Not drift: the subscription is made at Braintree once the payment is authenticated.
     const report = await t.app.container
       .make(Reconciler)
-      .run({ userId: user.id, fix: true, adoptAs: 'main' });
+      .run({ owner: { type: 'user', id: user.id }, fix: true, adoptAs: 'main' });
     expect(report.drift).toEqual([]);
     expect((await user.subscription('main'))!.status).toBe('incomplete');
   });

@@ -181,7 +181,7 @@ describe.each(ENGINES)('Stripe Checkout and the billing portal (%s)', (engine) =
     expect((await user.subscriptions()).length).toBe(1);
     const report = await t.app.container
       .make(Reconciler)
-      .run({ userId: user.id, fix: false, adoptAs: 'default' });
+      .run({ owner: { type: 'user', id: user.id }, fix: false, adoptAs: 'default' });
     expect(report.drift.filter((d) => d.kind === 'orphaned').map((d) => d.providerId)).toHaveLength(1);
   });
 

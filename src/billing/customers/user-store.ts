@@ -18,5 +18,15 @@ export function userBillableStore(container: Container): BillableStore {
         .executeTakeFirst();
       return row?.id;
     },
+    async idsWithCustomer(column) {
+      const rows = await container
+        .make(DbKey)
+        .selectFrom('users')
+        .select('id')
+        .where(column, 'is not', null)
+        .orderBy('id')
+        .execute();
+      return rows.map((row) => row.id);
+    },
   };
 }

@@ -1,3 +1,4 @@
+import type { BillableRef } from '../billable-user.js';
 import type { GatewaySubscription, SubscriptionSync } from '../gateway/payment-gateway.js';
 import { providerChanges } from '../subscriptions/provider-sync.js';
 import type { SubscriptionRecord, SubscriptionUpdate } from '../subscriptions/record.js';
@@ -9,7 +10,7 @@ import type { SubscriptionRecord, SubscriptionUpdate } from '../subscriptions/re
  *   the live replacement has no row;
  * - `missing_at_provider`: a row that is not over, whose provider object does not exist;
  * - `mismatch`: status, plan, quantity or `ends_at` differ from the provider's;
- * - `missing_customer`: the user's customer id names no customer at the provider;
+ * - `missing_customer`: the owner's customer id names no customer at the provider;
  * - `duplicate`: live at the provider while its row has ended and another live row has its name —
  *   two provider subscriptions bill for one (`--fix` cancels this one, the row that ended).
  */
@@ -23,7 +24,9 @@ export type DriftKind =
 
 export interface Drift {
   kind: DriftKind;
-  userId: number;
+  /** Whose subscriptions and customer: `{ type: 'user', id: 12 }`, `{ type: 'organization', id: 3 }`. */
+  owner: BillableRef;
+  /** The owner's e-mail (an organization's billing e-mail; empty when it has none). */
   email: string;
   /** The local row, if there is one. */
   subscriptionId: number | null;
@@ -39,7 +42,8 @@ export interface Drift {
 }
 
 export interface ReconcileReport {
-  users: number;
+  /** Owners checked (users, organizations). */
+  owners: number;
   subscriptions: number;
   drift: Drift[];
 }

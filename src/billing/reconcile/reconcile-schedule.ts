@@ -33,7 +33,7 @@ async function reconcileNow(app: Application, options: ReconcileScheduleOptions)
     .make(Reconciler)
     .run({ fix: options.fix ?? true, adoptAs: options.adoptAs ?? 'default' });
   const unfixed = report.drift.filter((d) => !d.fixed);
-  const fields = { users: report.users, drift: report.drift.length, unfixed: unfixed.length };
+  const fields = { owners: report.owners, drift: report.drift.length, unfixed: unfixed.length };
   if (unfixed.length > 0)
     app.logger.warn(
       { ...fields, kinds: unfixed.map((d) => d.kind) },

@@ -4,6 +4,8 @@ import { ClockKey } from '../../core/keys.js';
 import { isUniqueViolation } from '../../database/errors.js';
 import { DbKey } from '../../database/keys.js';
 import type { Database } from '../../database/types.js';
+import { BillableStores } from '../billable-stores.js';
+import type { BillableRef } from '../billable-user.js';
 import { BillingLock } from '../billing-lock.js';
 import {
   type GatewaySubscription,
@@ -17,8 +19,8 @@ import { ownerOf, SubscriptionRepository } from '../subscriptions/subscription-r
 import { changesFrom, type Drift, differences, isLiveAtProvider, type ReconcileReport } from './drift.js';
 
 export interface ReconcileOptions {
-  /** Only this user. */
-  userId?: number;
+  /** Only this owner (a user, an organization). */
+  owner?: BillableRef;
   /** Repair what is found (the provider is the source of truth). */
   fix: boolean;
   /** The name an adopted subscription gets when the provider does not keep one (Braintree). */
@@ -26,18 +28,26 @@ export interface ReconcileOptions {
 }
 
 interface Owner {
-  id: number;
+  ref: BillableRef;
   email: string;
   customerId: string | null;
 }
 
 /**
- * `tollgate billing:reconcile`: every local subscription and customer against the provider, through
- * the `PaymentGateway` port. Repairs run under the user's billing lock and re-check what they
- * repair, so two runs at once (or a run beside a webhook) adopt a subscription once.
+ * `tollgate billing:reconcile`: every billable owner's subscriptions and customer (users,
+ * organizations: every type registered in `BillableStores`) against the provider, through the
+ * `PaymentGateway` port. Repairs run under the owner's billing lock and re-check what they repair,
+ * so two runs at once (or a run beside a webhook) adopt a subscription once.
  */
 export class Reconciler {
-  static inject = [DbKey, PaymentGatewayKey, SubscriptionRepository, BillingLock, ClockKey] as const;
+  static inject = [
+    DbKey,
+    PaymentGatewayKey,
+    SubscriptionRepository,
+    BillingLock,
+    ClockKey,
+    BillableStores,
+  ] as const;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -45,31 +55,51 @@ export class Reconciler {
     private readonly repository: SubscriptionRepository,
     private readonly lock: BillingLock,
     private readonly clock: Clock,
+    private readonly stores: BillableStores,
   ) {}
 
   async run(options: ReconcileOptions): Promise<ReconcileReport> {
-    const column = this.gateway.capabilities.columns.customerId;
-    let query = this.db
-      .selectFrom('users')
-      .select(['id', 'email', `${column} as customerId`])
-      .where((eb) =>
-        eb.or([eb(column, 'is not', null), eb('id', 'in', eb.selectFrom('subscriptions').select('user_id'))]),
-      )
-      .orderBy('id');
-    if (options.userId !== undefined) query = query.where('id', '=', options.userId);
-    const owners = (await query.execute()) as Owner[];
-    const report: ReconcileReport = { users: owners.length, subscriptions: 0, drift: [] };
+    const owners: Owner[] = [];
+    for (const ref of options.owner ? [options.owner] : await this.owners())
+      owners.push(await this.load(ref));
+    const report: ReconcileReport = { owners: owners.length, subscriptions: 0, drift: [] };
     for (const owner of owners) {
-      const { drift, subscriptions } = await this.user(owner, options);
+      const { drift, subscriptions } = await this.owner(owner, options);
       report.subscriptions += subscriptions;
       report.drift.push(...drift);
     }
     return report;
   }
 
-  private async user(owner: Owner, options: ReconcileOptions) {
+  /** Every owner with a customer id or a subscription row: users first, then by type and id. */
+  private async owners(): Promise<BillableRef[]> {
+    const column = this.gateway.capabilities.columns.customerId;
+    const rows = await this.db
+      .selectFrom('subscriptions')
+      .select(['billable_type', 'billable_id'])
+      .distinct()
+      .execute();
+    const refs = new Map<string, BillableRef>();
+    for (const ref of [
+      ...(await this.stores.withCustomer(column)),
+      ...rows.map((row) => ({ type: row.billable_type, id: Number(row.billable_id) })),
+    ])
+      refs.set(`${ref.type}:${ref.id}`, ref);
+    const typeOrder = (type: string) => (type === 'user' ? '' : type);
+    return [...refs.values()].sort(
+      (a, b) => typeOrder(a.type).localeCompare(typeOrder(b.type)) || a.id - b.id,
+    );
+  }
+
+  private async load(ref: BillableRef): Promise<Owner> {
+    const model = await this.stores.find(ref);
+    const customerId = model?.[this.gateway.capabilities.columns.customerId] ?? null;
+    return { ref, email: model?.email ?? '', customerId };
+  }
+
+  private async owner(owner: Owner, options: ReconcileOptions) {
     const drift: Drift[] = [];
-    const base = { userId: owner.id, email: owner.email, fixed: false };
+    const base = { owner: owner.ref, email: owner.email, fixed: false };
     let remote: GatewaySubscription[] = [];
     if (owner.customerId) {
       if (await this.gateway.findCustomer(owner.customerId)) {
@@ -86,7 +116,7 @@ export class Reconciler {
         drift.push(found);
       }
     }
-    const locals = (await this.repository.forUser(owner.id)).filter((r) => r.providerId !== '');
+    const locals = (await this.repository.forOwner(owner.ref)).filter((r) => r.providerId !== '');
     const taken = new Set(locals.map((r) => r.providerId));
     for (const record of locals) {
       const found = await this.compare(record, remote, taken, options.fix);
@@ -94,7 +124,7 @@ export class Reconciler {
     }
     for (const sub of remote) {
       if (!isLiveAtProvider(sub) || taken.has(sub.id)) continue;
-      if ((await this.repository.findByProviderId(sub.id)).length > 0) continue; // another user's row
+      if ((await this.repository.findByProviderId(sub.id)).length > 0) continue; // another owner's row
       const found: Drift = {
         ...base,
         kind: 'orphaned',
@@ -102,7 +132,7 @@ export class Reconciler {
         name: sub.name ?? options.adoptAs,
         providerId: sub.id,
       };
-      if (options.fix) Object.assign(found, await this.adopt(owner.id, sub, found.name!));
+      if (options.fix) Object.assign(found, await this.adopt(owner.ref, sub, found.name!));
       drift.push(found);
     }
     return { drift, subscriptions: locals.length };
@@ -114,7 +144,7 @@ export class Reconciler {
     remote: GatewaySubscription[],
     taken: Set<string>,
     fix: boolean,
-  ): Promise<Omit<Drift, 'userId' | 'email'> | null> {
+  ): Promise<Omit<Drift, 'owner' | 'email'> | null> {
     const now = this.clock.now();
     const row = { subscriptionId: record.id, name: record.name, fixed: false };
     const sub =
@@ -216,18 +246,18 @@ export class Reconciler {
 
   /** A live provider subscription without a row becomes one, once, by its provider id. */
   private adopt(
-    userId: number,
+    owner: BillableRef,
     sub: GatewaySubscription,
     name: string,
   ): Promise<Pick<Drift, 'fixed' | 'unfixed'>> {
-    return this.lock.forUser(userId, async () => {
+    return this.lock.forOwner(owner, async () => {
       if ((await this.repository.findByProviderId(sub.id)).length > 0) return { fixed: true };
-      if (await this.repository.findLive({ type: 'user', id: userId }, name))
+      if (await this.repository.findLive(owner, name))
         return { fixed: false, unfixed: `a live subscription "${name}" already exists; cancel one of them` };
       try {
         const record = await this.repository.insert({
-          billableType: 'user',
-          billableId: userId,
+          billableType: owner.type,
+          billableId: owner.id,
           name,
           providerId: sub.id,
           plan: sub.plan,
@@ -252,16 +282,15 @@ export class Reconciler {
     });
   }
 
-  /** The customer is gone at the provider: the user is no customer (the next payment makes one). */
-  private async forgetCustomer(owner: Owner): Promise<boolean> {
+  /** The customer is gone at the provider: the owner is no customer (the next payment makes one). */
+  private forgetCustomer(owner: Owner): Promise<boolean> {
     const column = this.gateway.capabilities.columns.customerId;
-    return this.lock.forUser(owner.id, async () => {
-      await this.db
-        .updateTable('users')
-        .set({ [column]: null, card_brand: null, card_last_four: null, paypal_email: null })
-        .where('id', '=', owner.id)
-        .where(column, '=', owner.customerId)
-        .execute();
+    return this.lock.forOwner(owner.ref, async () => {
+      const model = await this.stores.find(owner.ref);
+      if (!model || model[column] !== owner.customerId) return false;
+      await this.stores
+        .of(owner.ref.type)
+        .update(model, { [column]: null, card_brand: null, card_last_four: null, paypal_email: null });
       return true;
     });
   }

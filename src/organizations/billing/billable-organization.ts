@@ -92,5 +92,14 @@ export function organizationBillableStore(container: Container, db: Kysely<Datab
         .executeTakeFirst();
       return row?.id;
     },
+    async idsWithCustomer(column) {
+      const rows = await db
+        .selectFrom('organizations')
+        .select('id')
+        .where(column, 'is not', null)
+        .orderBy('id')
+        .execute();
+      return rows.map((row) => row.id);
+    },
   };
 }

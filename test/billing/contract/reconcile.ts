@@ -42,7 +42,12 @@ export function reconcileCases(ctx: ContractContext): void {
       expect(found.report!.clean).toBe(false);
       expect(found.report!.drift).toHaveLength(1);
       const [orphan] = found.report!.drift;
-      expect(orphan).toMatchObject({ kind: 'orphaned', userId: user.id, subscriptionId: null, fixed: false });
+      expect(orphan).toMatchObject({
+        kind: 'orphaned',
+        owner: { type: 'user', id: user.id },
+        subscriptionId: null,
+        fixed: false,
+      });
       expect((await ctx.sandbox.subscription(orphan!.providerId!))?.plan).toBe(plans.monthly.id);
       expect(await (await reload(user)).subscribed('main')).toBe(false);
 
@@ -113,7 +118,9 @@ export function reconcileCases(ctx: ContractContext): void {
         .execute();
 
       const found = (await run({ json: true })).report!;
-      const mine = found.drift.filter((d) => d.userId === user.id || d.userId === stranger.id);
+      const mine = found.drift.filter(
+        (d) => [user.id, stranger.id].includes(d.owner.id) && d.owner.type === 'user',
+      );
       expect(mine.map((d) => d.kind).sort()).toEqual(['mismatch', 'missing_at_provider', 'missing_customer']);
       expect(mine.find((d) => d.kind === 'mismatch')?.fields).toEqual({
         status: { local: 'past_due', provider: 'active' },
@@ -270,7 +277,7 @@ export function reconcileCases(ctx: ContractContext): void {
         ]);
         expect(runs.filter((r) => r === null)).toHaveLength(1);
         const report = runs.find((r) => r !== null)!;
-        expect(report.drift.find((d) => d.userId === user.id)).toMatchObject({
+        expect(report.drift.find((d) => d.owner.type === 'user' && d.owner.id === user.id)).toMatchObject({
           kind: 'orphaned',
           fixed: true,
         });
