@@ -1,6 +1,7 @@
 import type { FC } from 'hono/jsx';
 import { CsrfField, Field } from '../views/components.js';
 import type { MemberListing, Membership } from './organizations.js';
+import type { OrganizationPageLink } from './page-links.js';
 import type { OrganizationRoles } from './roles.js';
 import type { InvitationRow } from './tables.js';
 
@@ -10,6 +11,8 @@ export interface OrganizationPageProps {
   members: MemberListing[];
   invitations: InvitationRow[];
   roles: OrganizationRoles;
+  /** The pages of the organization that are on (usage, audit log), shown as the role allows. */
+  links: readonly OrganizationPageLink[];
   csrfToken: string;
 }
 
@@ -23,16 +26,13 @@ export const OrganizationPage: FC<OrganizationPageProps> = (p) => {
       <section class="card">
         <h1>{organization.name}</h1>
         <p>Your role: {role}</p>
-        {can('audit.view') ? (
-          <p>
-            <a href={`${base}/audit`}>Audit log</a>
-          </p>
-        ) : null}
-        {can('usage.view') ? (
-          <p>
-            <a href={`${base}/usage`}>Usage</a>
-          </p>
-        ) : null}
+        {p.links
+          .filter((link) => can(link.permission))
+          .map((link) => (
+            <p>
+              <a href={`${base}/${link.path}`}>{link.label}</a>
+            </p>
+          ))}
         <form method="post" action={`${base}/leave`}>
           <CsrfField token={p.csrfToken} />
           <button type="submit" class="btn">

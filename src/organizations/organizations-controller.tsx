@@ -9,6 +9,7 @@ import { Invitations } from './invitations.js';
 import { OrganizationPage } from './organization-page.js';
 import { Organizations } from './organizations.js';
 import { OrganizationsPage } from './organizations-page.js';
+import { OrganizationPageLinks } from './page-links.js';
 
 /** An id from the path; anything that is not one is a 404, like an organization one is not in. */
 export function idParam(c: Context, name: string): number {
@@ -25,12 +26,13 @@ async function field(c: Context, name: string): Promise<string> {
 
 /** `/organizations`: list, create, and one organization's members, roles and invitations (behind `auth`). */
 export class OrganizationsController {
-  static inject = [Organizations, Invitations, DomainJoin] as const;
+  static inject = [Organizations, Invitations, DomainJoin, OrganizationPageLinks] as const;
 
   constructor(
     private readonly organizations: Organizations,
     private readonly invitations: Invitations,
     private readonly domains: DomainJoin,
+    private readonly links: OrganizationPageLinks,
   ) {}
 
   async index(c: Context): Promise<Response> {
@@ -101,6 +103,7 @@ export class OrganizationsController {
         members={members}
         invitations={canInvite ? await this.invitations.pending(id) : []}
         roles={this.organizations.roles}
+        links={this.links.list()}
         csrfToken={csrfToken(c)}
       />,
     );

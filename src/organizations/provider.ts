@@ -14,6 +14,7 @@ import { Invitations } from './invitations.js';
 import { organizationsMigrations } from './migrations.js';
 import { Organizations } from './organizations.js';
 import { OrganizationsController } from './organizations-controller.js';
+import { OrganizationPageLinks } from './page-links.js';
 import { recordOrganizationAudit } from './record-audit.js';
 import { OrganizationRoles } from './roles.js';
 import { registerOrganizationUsage } from './usage/register-usage.js';
@@ -46,8 +47,10 @@ export function organizationsProvider(options: OrganizationsOptions = {}): Servi
       options.roles?.(roles);
       // With oauth: clients, API keys and personal access tokens may belong to an organization.
       const withOAuth = app.providers.some((p) => p.name === 'oauth');
+      const links = new OrganizationPageLinks();
       container
         .instance(OrganizationRoles, roles)
+        .instance(OrganizationPageLinks, links)
         .singleton(
           Organizations,
           (c) =>
@@ -106,6 +109,7 @@ export function organizationsProvider(options: OrganizationsOptions = {}): Servi
             'Organizations/OrganizationAuditController',
           );
           orgs.get('/:organization/audit', [OrganizationAuditController, 'show']).name('organizations.audit');
+          links.add({ label: 'Audit log', path: 'audit', permission: 'audit.view' });
         }
         orgs
           .post('/:organization/transfer', [OrganizationsController, 'transfer'])

@@ -32,6 +32,16 @@ describe.each(ENGINES)('organizations: create, rename, delete, roles, owners (%s
     });
   });
 
+  it('the organization page links only to the pages that are on: the audit log, and no usage page without plans', async () => {
+    const owner = await t.member('links-owner@example.com');
+    const id = await create(owner, 'Linked');
+    const html = await (await owner.get(`/organizations/${id}`)).text();
+    // The owner's role has audit.view and usage.view; this app has observability and no plans.
+    expect(html).toContain(`<a href="/organizations/${id}/audit">Audit log</a>`);
+    expect(html).not.toContain(`/organizations/${id}/usage`);
+    expect((await owner.get(`/organizations/${id}/usage`)).status).toBe(404);
+  });
+
   it('creates an organization with its creator as owner; renames; refuses a blank name', async () => {
     const ada = await t.member('ada@example.com');
     const id = await create(ada, '  Acme  ');

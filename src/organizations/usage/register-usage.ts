@@ -1,5 +1,6 @@
 import type { Application } from '../../kernel/application.js';
 import { PlanResolver, Plans, UsageLedger } from '../../plans/index.js';
+import { OrganizationPageLinks } from '../page-links.js';
 import { OrganizationUsage } from './organization-usage.js';
 import { OrganizationUsageController } from './organization-usage-controller.js';
 
@@ -19,5 +20,6 @@ export function registerOrganizationUsage(app: Application): boolean {
     .get('/organizations/:organization/usage', [OrganizationUsageController, 'show'])
     .name('organizations.usage')
     .middleware('web', 'auth');
+  container.make(OrganizationPageLinks).add({ label: 'Usage', path: 'usage', permission: 'usage.view' });
   return true;
 }
