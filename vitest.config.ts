@@ -3,7 +3,6 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { takesTheProcessEngine } from './test/support/uses-test-database.js';
 
 const src = fileURLToPath(new URL('./src/', import.meta.url));
 const sandbox = fileURLToPath(new URL('./packages/sandbox/src/', import.meta.url));
@@ -23,14 +22,6 @@ const testFiles = ['src', 'test', 'app', 'packages']
 // the suite's time: a fresh fork importing the whole application cost more than most files' tests.
 // Each file still gets its own database, Redis prefix and application instances.
 const mocking = testFiles.filter((file) => /\bvi\.(do)?mock\(/.test(readFileSync(file, 'utf8')));
-// A file that loops ENGINES or acrossEngines (test/support/engines.ts) covers SQLite and PostgreSQL in every run; one
-// that names ANY_ENGINE runs once, on SQLite. The PostgreSQL run (TEST_DATABASE_URL) is for the
-// files that still take the process's one engine (takesTheProcessEngine); the first run has the
-// others. Naming only such files on the command line then finds none, which is not a failure.
-const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-const firstRunOnly = onPostgres
-  ? testFiles.filter((file) => !takesTheProcessEngine(file, process.cwd()))
-  : [];
 
 export default defineConfig({
   // The packages' own entry points (`tollgate`, `tollgate/oauth`, `@tollgate/sandbox/stripe`, …) resolve to
@@ -54,13 +45,12 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: Math.max(2, availableParallelism() - 1),
     setupFiles: ['test/support/restore-env.ts', 'test/support/isolate-redis.ts'],
-    passWithNoTests: onPostgres,
     projects: [
       {
         extends: true,
-        test: { name: 'shared', include, exclude: [...mocking, ...firstRunOnly], isolate: false },
+        test: { name: 'shared', include, exclude: mocking, isolate: false },
       },
-      { extends: true, test: { name: 'isolated', include: mocking, exclude: firstRunOnly, isolate: true } },
+      { extends: true, test: { name: 'isolated', include: mocking, isolate: true } },
     ],
   },
 });

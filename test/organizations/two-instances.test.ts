@@ -14,6 +14,7 @@ import { braintreeHarness } from '../billing/braintree-harness.js';
 import type { EditionHarness, EditionSandbox } from '../billing/harness.js';
 import { stripeHarness } from '../billing/stripe-harness.js';
 import { type Instances, requireRedis, twoInstances } from '../protection/instances.js';
+import { ENGINES } from '../support/engines.js';
 
 const redisUrl = process.env.REDIS_URL;
 
@@ -21,49 +22,55 @@ const redisUrl = process.env.REDIS_URL;
  * Two instances of the service on one PostgreSQL database and one Redis, as behind a load
  * balancer: what one instance ends for a member, the other refuses at once.
  */
-describe.runIf(redisUrl)('organization membership across two instances (postgres, Redis)', () => {
-  let t: Instances | undefined;
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-  });
+/** Two instances need a database both reach: PostgreSQL (SQLite is one process's file). */
+const SHARED_ENGINES = ENGINES.filter((engine) => engine === 'postgres');
 
-  it("a member removed on instance A: their token for the organization is refused by instance B, which had it cached as verified; the organization's other tokens still work there", async () => {
-    await requireRedis(redisUrl!);
-    const channel = `tollgate-test:${randomUUID()}`;
-    t = await twoInstances(
-      'postgres',
-      { redis: { url: redisUrl!, keyPrefix: `test-${randomUUID()}:` } },
-      { a: { redisChannel: channel }, b: { redisChannel: channel } },
-      () => [mailProvider(), organizationsProvider()],
-    );
-    const organizations = t.a.container.make(Organizations);
-    const bob = await t.a.container
-      .make(Users)
-      .create({ name: 'Bob', email: 'bob@example.com', password: 'correct horse battery' });
-    const acme = (await organizations.create(t.ada.id, 'Acme')).id;
-    await organizations.addMember(acme, bob.id, 'member', t.ada.id);
-    const tokens = t.a.container.make(PersonalAccessTokens);
-    const bobs = await tokens.create(bob.id, 'bob for acme', [], { organizationId: acme });
-    const adas = await tokens.create(t.ada.id, 'ada for acme', [], { organizationId: acme });
-    for (const { accessToken } of [bobs, adas]) {
-      // Twice on B: the second answer comes from B's cache of verified tokens.
-      expect((await t.call(t.b, '/api/user', accessToken)).status).toBe(200);
-      expect((await t.call(t.b, '/api/user', accessToken)).status).toBe(200);
-    }
+describe.runIf(redisUrl).each(SHARED_ENGINES)(
+  'organization membership across two instances (%s, Redis)',
+  (engine) => {
+    let t: Instances | undefined;
+    afterEach(async () => {
+      await t?.close();
+      t = undefined;
+    });
 
-    await organizations.remove(t.ada.id, acme, bob.id);
-    expect((await t.call(t.a, '/api/user', bobs.accessToken)).status).toBe(401);
-    const start = performance.now();
-    while ((await t.call(t.b, '/api/user', bobs.accessToken)).status !== 401) {
-      expect(performance.now() - start, 'instance B still accepts the removed member’s token').toBeLessThan(
-        1000,
+    it("a member removed on instance A: their token for the organization is refused by instance B, which had it cached as verified; the organization's other tokens still work there", async () => {
+      await requireRedis(redisUrl!);
+      const channel = `tollgate-test:${randomUUID()}`;
+      t = await twoInstances(
+        engine,
+        { redis: { url: redisUrl!, keyPrefix: `test-${randomUUID()}:` } },
+        { a: { redisChannel: channel }, b: { redisChannel: channel } },
+        () => [mailProvider(), organizationsProvider()],
       );
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    expect((await t.call(t.b, '/api/user', adas.accessToken)).status).toBe(200);
-  });
-});
+      const organizations = t.a.container.make(Organizations);
+      const bob = await t.a.container
+        .make(Users)
+        .create({ name: 'Bob', email: 'bob@example.com', password: 'correct horse battery' });
+      const acme = (await organizations.create(t.ada.id, 'Acme')).id;
+      await organizations.addMember(acme, bob.id, 'member', t.ada.id);
+      const tokens = t.a.container.make(PersonalAccessTokens);
+      const bobs = await tokens.create(bob.id, 'bob for acme', [], { organizationId: acme });
+      const adas = await tokens.create(t.ada.id, 'ada for acme', [], { organizationId: acme });
+      for (const { accessToken } of [bobs, adas]) {
+        // Twice on B: the second answer comes from B's cache of verified tokens.
+        expect((await t.call(t.b, '/api/user', accessToken)).status).toBe(200);
+        expect((await t.call(t.b, '/api/user', accessToken)).status).toBe(200);
+      }
+
+      await organizations.remove(t.ada.id, acme, bob.id);
+      expect((await t.call(t.a, '/api/user', bobs.accessToken)).status).toBe(401);
+      const start = performance.now();
+      while ((await t.call(t.b, '/api/user', bobs.accessToken)).status !== 401) {
+        expect(performance.now() - start, 'instance B still accepts the removed member’s token').toBeLessThan(
+          1000,
+        );
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect((await t.call(t.b, '/api/user', adas.accessToken)).status).toBe(200);
+    });
+  },
+);
 
 const SEAT = { id: 'seat', name: 'Seat', unitMinor: 2000 };
 
@@ -79,9 +86,9 @@ async function seatsAtProvider(sandbox: EditionSandbox, id: string): Promise<num
 }
 
 for (const harness of [stripeHarness, braintreeHarness] as EditionHarness[]) {
-  describe.runIf(redisUrl)(
-    `per-seat billing across two instances (${harness.edition}, postgres, Redis)`,
-    () => {
+  describe.runIf(redisUrl).each(SHARED_ENGINES)(
+    `per-seat billing across two instances (${harness.edition}, %s, Redis)`,
+    (engine) => {
       let t: Instances | undefined;
       let sandbox: EditionSandbox | undefined;
       afterEach(async () => {
@@ -104,7 +111,7 @@ for (const harness of [stripeHarness, braintreeHarness] as EditionHarness[]) {
           metered: SEAT,
         });
         t = await twoInstances(
-          'postgres',
+          engine,
           {
             redis: { url: redisUrl!, keyPrefix: `test-${randomUUID()}:` },
             billing: { ...sandbox.config, plans },

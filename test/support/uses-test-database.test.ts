@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { takesTheProcessEngine, usesTestDatabase } from './uses-test-database.js
 
 const repository = join(import.meta.dirname, '../..');
 
-describe('which test files the PostgreSQL run keeps', () => {
+describe('which test files choose their engines', () => {
   const root = mkdtempSync(join(tmpdir(), 'tollgate-uses-db-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   const write = (files: Record<string, string>) => {
@@ -95,5 +95,15 @@ describe('which test files the PostgreSQL run keeps', () => {
     expect(kept('test/package/packed.test.ts')).toBe(false);
     expect(kept('test/architecture/layers.test.ts')).toBe(false);
     expect(kept('src/core/lru.test.ts')).toBe(false);
+  });
+
+  it('on this repository: no test file takes the process engine, so one run covers both engines', () => {
+    const testFiles = ['src', 'test', 'app', 'packages']
+      .flatMap((dir) =>
+        readdirSync(join(repository, dir), { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f)),
+      )
+      .filter((file) => /\.test\.tsx?$/.test(file) && !file.includes('node_modules'));
+    expect(testFiles.length).toBeGreaterThan(200);
+    expect(testFiles.filter((file) => takesTheProcessEngine(file, repository))).toEqual([]);
   });
 });
