@@ -6,14 +6,14 @@ const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'tr0ub4dor and three';
 
 /** The first link under `base` to `path` in a mail's text part. */
-function linkIn(text: string | undefined, base: string, path: string): string {
+export function linkIn(text: string | undefined, base: string, path: string): string {
   const link = new RegExp(`${base}${path}\\?token=[\\w-]+`).exec(text ?? '')?.[0];
   expect(link, text).toBeTruthy();
   return link!;
 }
 
 /** The link's page, then its form posted back with the token (a GET uses nothing up). */
-async function followLink(
+export async function followLink(
   browser: Browser,
   link: string,
   action: string,
@@ -25,10 +25,34 @@ async function followLink(
   return browser.post(action, { _token: tokenIn(await page.text()), token, ...fields });
 }
 
-async function logIn(base: string, email: string, password: string): Promise<Browser> {
+export async function logIn(base: string, email: string, password: string): Promise<Browser> {
   const browser = new Browser(base);
   await browser.login({ email, password });
   return browser;
+}
+
+/** Sign-up: the verification link from the mail verifies the address and signs the user in. */
+export async function signUpVerified(
+  base: string,
+  mailbox: Mailbox,
+  person: { name: string; email: string; password: string },
+): Promise<Browser> {
+  const visitor = new Browser(base);
+  const form = await visitor.get('/register');
+  const registered = await visitor.post('/register', {
+    _token: tokenIn(await form.text()),
+    ...person,
+    password_confirmation: person.password,
+  });
+  expect([registered.status, registered.headers.get('location')]).toEqual([302, '/login']);
+  const verification = await mailbox.waitFor(person.email, (mail) => /verif/i.test(mail.subject ?? ''));
+  const verified = await followLink(
+    visitor,
+    linkIn(verification.text, base, '/email/verification'),
+    '/email/verification',
+  );
+  expect([verified.status, verified.headers.get('location')]).toEqual([303, '/dashboard']);
+  return visitor;
 }
 
 const accountPage = async (browser: Browser) => browser.get('/account');
@@ -42,24 +66,7 @@ const formToken = async (browser: Browser) => tokenIn(await (await accountPage(b
 export async function walkAccountFlows(base: string, mailbox: Mailbox): Promise<void> {
   const email = 'grace@example.com';
 
-  // Sign-up: the verification link from the mail verifies the address and signs the user in.
-  const visitor = new Browser(base);
-  const form = await visitor.get('/register');
-  const registered = await visitor.post('/register', {
-    _token: tokenIn(await form.text()),
-    name: 'Grace',
-    email,
-    password: PASSWORD,
-    password_confirmation: PASSWORD,
-  });
-  expect([registered.status, registered.headers.get('location')]).toEqual([302, '/login']);
-  const verification = await mailbox.waitFor(email, (mail) => /verif/i.test(mail.subject ?? ''));
-  const verified = await followLink(
-    visitor,
-    linkIn(verification.text, base, '/email/verification'),
-    '/email/verification',
-  );
-  expect([verified.status, verified.headers.get('location')]).toEqual([303, '/dashboard']);
+  const visitor = await signUpVerified(base, mailbox, { name: 'Grace', email, password: PASSWORD });
   const account = await (await accountPage(visitor)).text();
   expect(account).toContain(`<strong>${email}</strong> (verified)`);
 

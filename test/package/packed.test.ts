@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { cpSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as oauth from 'oauth4webapi';
@@ -10,14 +10,15 @@ import { type Mailbox, startMailbox } from '../support/mailbox.js';
 import { walkAccountFlows } from './account-walk.js';
 import { importsFile, typecheck, writeConsumer } from './consumer-check.js';
 import { blockFile, type DocBlock } from './doc-blocks.js';
+import { walkOrganizationFlows, withOrganizations } from './organization-walk.js';
 import { installPackedProject, repo } from './packed-project.js';
 
 /**
  * The packages as a user gets them (`npm pack` of both, installed in an empty folder), packed once
- * for three checks: the README's starter (`examples/starter/server.mjs`) started with plain `node`
- * and driven over HTTP like a person and a third-party client would (its mail received by a real
- * SMTP server in process); a strict TypeScript consumer
- * importing every entry point; and every code block of README.md and docs/ against the package.
+ * for three checks: the README's starter (`examples/starter/server.mjs`, organizations turned on)
+ * started with plain `node` and driven over HTTP like a person and a third-party client would (its
+ * mail received by a real SMTP server in process); a strict TypeScript consumer importing every
+ * entry point; and every code block of README.md and docs/ against the package.
  */
 const REDIRECT = 'http://127.0.0.1:9999/callback';
 const USER = { name: 'Ada', email: 'ada@example.com', password: 'correct horse battery' };
@@ -34,7 +35,9 @@ describe('the packed package, installed in an empty folder', () => {
 
   beforeAll(async () => {
     ({ dir: project, tarballs: packed } = installPackedProject({ tollgate: { app: './server.mjs' } }));
-    cpSync(join(repo, 'examples/starter/server.mjs'), join(project, 'server.mjs'));
+    // The starter as a user turns organizations on: its one commented line (and the import).
+    const starter = readFileSync(join(repo, 'examples/starter/server.mjs'), 'utf8');
+    writeFileSync(join(project, 'server.mjs'), withOrganizations(starter));
     blocks = writeConsumer(project);
     typeErrors = typecheck(project);
     typeErrors.catch(() => {});
@@ -265,4 +268,8 @@ describe('the packed package, installed in an empty folder', () => {
   it('verifies a sign-up, resets a password, changes the e-mail address, ends sessions and deletes the account, every link from a received mail', async () => {
     await walkAccountFlows(base, mailbox);
   });
+
+  it("an organization: created, a member invited by mail signs up and accepts, the organization's key and his token for it (org_id) work, removed he is refused and the key works on", async () => {
+    await walkOrganizationFlows(base, mailbox, project);
+  }, 120_000);
 });
