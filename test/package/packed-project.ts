@@ -19,15 +19,17 @@ export const npm = (args: string[], cwd: string) =>
  * The packages as a user gets them: `npm pack` of `tollgate` and of `@tollgate/sandbox`, both
  * tarballs installed in an empty folder (`npm install tollgate @tollgate/sandbox`) with the
  * `@types/node` a TypeScript consumer adds. Slow (a build and an install): one per test run. The
- * build is skipped when TOLLGATE_DIST_BUILT is set: `.ci/run` built this same checkout just before.
+ * build (`prepack`) is skipped when TOLLGATE_DIST_BUILT is set: `.ci/run` built this same checkout just before.
  */
 export function installPackedProject(packageJson: Record<string, unknown>): PackedProject {
   const dir = mkdtempSync(join(tmpdir(), 'tollgate-consumer-'));
   const folder = join(dir, 'tarballs');
   mkdirSync(folder);
-  if (!process.env.TOLLGATE_DIST_BUILT) npm(['run', 'build', '--silent'], repo);
-  npm(['pack', '--pack-destination', folder], repo);
-  npm(['pack', '--workspace', '@tollgate/sandbox', '--pack-destination', folder], repo);
+  // `npm pack` builds first (prepack), as for a user packing a fresh checkout; `.ci/run` has just
+  // built this same checkout (TOLLGATE_DIST_BUILT), so there the build is not run again.
+  const skipBuild = process.env.TOLLGATE_DIST_BUILT ? ['--ignore-scripts'] : [];
+  npm(['pack', ...skipBuild, '--pack-destination', folder], repo);
+  npm(['pack', ...skipBuild, '--workspace', '@tollgate/sandbox', '--pack-destination', folder], repo);
   const tarballs = readdirSync(folder).map((file) => join(folder, file));
   writeFileSync(
     join(dir, 'package.json'),
