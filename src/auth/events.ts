@@ -45,7 +45,7 @@ export class SessionsEnded {
 export class SignedIn {
   constructor(
     readonly user: User,
-    /** The client's address as the socket saw it; undefined in process (tests, `app.request`). */
+    /** The client's address (`clientIp()`: behind trusted proxies, the one they name); undefined in process. */
     readonly ip: string | undefined,
     readonly userAgent: string | undefined,
     readonly at: Date,

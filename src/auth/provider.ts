@@ -74,7 +74,7 @@ export function authProvider(input: AuthOptions = {}): ServiceProvider {
         .alias('throttle', (name = '') =>
           throttle(limits.get(name), (c) => {
             const user = c.get('user');
-            return user ? `user:${user.id}` : `address:${clientAddress(c)}`;
+            return user ? `user:${user.id}` : `address:${clientAddress()}`;
           }),
         );
 

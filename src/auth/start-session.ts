@@ -55,7 +55,7 @@ export function startSession(deps: {
       if (loaded.user) session.user = users.hydrate(loaded.user);
     }
     session.device = {
-      ipAddress: clientAddress(c).slice(0, 64) || null,
+      ipAddress: clientAddress().slice(0, 64) || null,
       userAgent: c.req.header('user-agent')?.slice(0, 512) || null,
     };
     c.set('session', session);

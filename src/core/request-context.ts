@@ -8,7 +8,7 @@ export interface RequestScope {
   route?: string;
   /** Who the request acts for when it is not a signed-in user (`webhook` for a provider's webhook). */
   actor?: string;
-  /** The client's address as the socket saw it and its browser, read when first asked (audit rows). */
+  /** The client's address (behind trusted proxies, the one they name) and its browser, decided when first asked. */
   readonly origin?: () => { ip?: string; userAgent?: string };
 }
 

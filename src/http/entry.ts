@@ -34,7 +34,11 @@ async function admit(
   return route(admitted);
 }
 
-/** The peer's address (an IPv4-mapped one as IPv4; none in process) and the request's User-Agent. */
+/**
+ * The client's address — the one decision every use of it reads (`clientIp()`): the peer (an
+ * IPv4-mapped one as IPv4; none in process), or behind a trusted proxy the client it names — and
+ * the request's User-Agent.
+ */
 function originOf(
   request: Request,
   env: unknown,
@@ -76,9 +80,13 @@ export function guardEntry<T extends Hono<any, any, any>>(
   };
   const observed = observers.length > 0;
   const serve = (request: Request, env: Env, executionCtx: ExecutionCtx, span?: RequestSpan) => {
+    let origin: ReturnType<typeof originOf> | undefined;
     const context: RequestScope = {
       id: requestIdOf(request, span?.traceId),
-      origin: () => originOf(request, env, proxies),
+      origin: () => {
+        origin ??= originOf(request, env, proxies);
+        return origin;
+      },
     };
     const started = observed ? performance.now() : 0;
     const done = (res: Response) => {

@@ -1,6 +1,7 @@
 import { isIPv6 } from 'node:net';
 import type { Context } from 'hono';
 import { HttpError } from '../core/errors.js';
+import { currentRequest } from '../core/request-context.js';
 import { takesPresetHeaders } from '../http/secure-response.js';
 import { decimal } from './decimal.js';
 import type { RateLimitResult } from './rate-limit.js';
@@ -85,22 +86,23 @@ export function tooManyRequests(results: readonly RateLimitResult[]): HttpError 
 }
 
 /**
- * The peer address under @hono/node-server, by which limits count per address; requests handed
- * to `app.fetch` in process have none ("local"). An IPv6 peer counts by its /64, the block one
- * host usually holds; an IPv4-mapped address counts as the IPv4 one. Behind a reverse proxy
- * every request comes from the proxy: see docs/security.md.
+ * The client's address as limits count it: `clientIp()`, an IPv6 one by its /64 (the block one
+ * host usually holds); requests handed to `app.fetch` in process have none ("local").
  */
-export function clientAddress(c: Context): string {
-  const address = socketAddress(c);
+export function clientAddress(): string {
+  const address = clientIp();
   if (!address) return 'local';
   return isIPv6(address) ? `${ipv6Prefix64(address)}::/64` : address;
 }
 
-/** The peer's address as the socket saw it (an IPv4-mapped one as IPv4); undefined in process. */
-export function socketAddress(c: Context): string | undefined {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  const address = env?.incoming?.socket?.remoteAddress;
-  return address?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+/**
+ * The client's address for the request the caller runs for, as the request's entry decided it once
+ * for everything (rate limits, sessions, new-device notices, the audit log): the TCP peer, or,
+ * when the peer is one of `TRUSTED_PROXIES`, the right-most `X-Forwarded-For` hop that is not
+ * (docs/security.md). Undefined in process and outside a request.
+ */
+export function clientIp(): string | undefined {
+  return currentRequest()?.origin?.().ip;
 }
 
 /** The first four groups of an IPv6 address, expanded (`2001:db8::1` → `2001:db8:0:0`). */

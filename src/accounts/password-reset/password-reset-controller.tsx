@@ -52,7 +52,7 @@ export class PasswordResetController {
   async send(c: Context): Promise<Response> {
     const answerAt = performance.now() + this.config.accounts.passwordReset.answerMs;
     const input = formFields(await formBody(c), ['email']);
-    const perAddress = await this.limits.get('password-reset.address').consume(clientAddress(c));
+    const perAddress = await this.limits.get('password-reset.address').consume(clientAddress());
     if (!perAddress.allowed) {
       const message = 'Too many reset requests from your network. Try again later.';
       const res = wantsJson(c)

@@ -16,7 +16,7 @@ import { EventDispatcher } from '../../core/events.js';
 import { ClockKey } from '../../core/keys.js';
 import { formBody } from '../../http/form-body.js';
 import { wantsJson } from '../../http/respond.js';
-import { socketAddress, withRateLimitHeaders } from '../../rate-limits/http.js';
+import { clientIp, withRateLimitHeaders } from '../../rate-limits/http.js';
 import { RateLimits } from '../../rate-limits/rate-limits.js';
 import { renderPage } from '../../views/render.js';
 import { requestOrigin } from '../request-origin.js';
@@ -81,9 +81,7 @@ export class TwoFactorChallengeController {
         const methods = [...pending.methods, 'otp'];
         login(c, user, now, methods);
         if (fields[REMEMBER_DEVICE_FIELD] === '1') await this.steps.deviceMemory?.remember(c, user);
-        await this.events.dispatch(
-          new SignedIn(user, socketAddress(c), c.req.header('user-agent'), now, methods),
-        );
+        await this.events.dispatch(new SignedIn(user, clientIp(), c.req.header('user-agent'), now, methods));
         if (wantsJson(c))
           return c.json({ message: 'Signed in.', redirect: pending.intended ?? this.options.home });
         return c.redirect(pending.intended ?? this.options.home, 302);

@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { EventDispatcher } from '../../core/events.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
-import { clientAddress, socketAddress, withRateLimitHeaders } from '../../rate-limits/http.js';
+import { clientAddress, clientIp, withRateLimitHeaders } from '../../rate-limits/http.js';
 import { renderPage } from '../../views/render.js';
 import { csrfToken, login, logout, requireSession } from '../context.js';
 import { LoggedOut, SignedIn, SignInFailed } from '../events.js';
@@ -51,7 +51,7 @@ export class LoginController {
       return this.page(c, { email: input.email, intended, errors: fieldErrors(parsed.error) }, 422);
     }
     const { email, password } = parsed.data;
-    const address = clientAddress(c);
+    const address = clientAddress();
     // Counted before the password is checked: parallel guesses cannot outrun the limit.
     const attempt = await this.throttle.attempt(email, address);
     if (!attempt.allowed) {
@@ -84,7 +84,7 @@ export class LoginController {
     }
     // A remembered device skips the second factor: `amr` says only what was given now (`pwd`).
     login(c, user, now);
-    await this.events.dispatch(new SignedIn(user, socketAddress(c), c.req.header('user-agent'), now));
+    await this.events.dispatch(new SignedIn(user, clientIp(), c.req.header('user-agent'), now));
     return c.redirect(intended ?? this.options.home, 302);
   }
 
@@ -97,13 +97,7 @@ export class LoginController {
   }
 
   private failed(c: Context, email: string, reason: SignInFailed['reason']): Promise<void> {
-    const event = new SignInFailed(
-      email,
-      reason,
-      socketAddress(c),
-      c.req.header('user-agent'),
-      this.clock.now(),
-    );
+    const event = new SignInFailed(email, reason, clientIp(), c.req.header('user-agent'), this.clock.now());
     return this.events.dispatch(event);
   }
 

@@ -53,7 +53,7 @@ export class RegisterController {
     const input = formFields(await formBody(c), FIELDS);
     const old = { name: input.name, email: input.email };
     const intended = sameSitePath(input.intended, this.config.app.url);
-    const limit = await this.limits.get('registration.address').consume(clientAddress(c));
+    const limit = await this.limits.get('registration.address').consume(clientAddress());
     if (!limit.allowed) {
       const message = `Too many registration attempts. ${waitMessage([limit])}`;
       const res = wantsJson(c)

@@ -45,7 +45,7 @@ export class DeviceVerificationController {
     const form = await c.req.parseBody();
     const typed = typeof form.user_code === 'string' ? form.user_code.slice(0, 64) : '';
     const user = c.get('user')!;
-    const address = clientAddress(c);
+    const address = clientAddress();
     // Counted before the lookup: parallel guesses cannot outrun the limit.
     const attempt = await this.attempts.attempt(user.id, address);
     if (!attempt.allowed) {

@@ -32,7 +32,7 @@ export function throttleTokenRequests(limits: RateLimits, login: () => LoginThro
     const fields = await formFields(c);
     if (!fields) return next(); // not a form: the endpoint refuses it before any check
     const params = Object.fromEntries(fields);
-    const address = clientAddress(c);
+    const address = clientAddress();
     const authorization = c.req.header('authorization');
     const key = VerifiedCredentials.key(params, authorization);
     const guessing =

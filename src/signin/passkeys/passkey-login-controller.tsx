@@ -20,7 +20,7 @@ import type { TollgateConfig } from '../../core/config.js';
 import { EventDispatcher } from '../../core/events.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
 import { jsonBody } from '../../http/json-body.js';
-import { socketAddress } from '../../rate-limits/http.js';
+import { clientIp } from '../../rate-limits/http.js';
 import { renderPage } from '../../views/render.js';
 import { PasskeyRefused } from '../events.js';
 import { rememberChallenge, takeChallenge } from './challenges.js';
@@ -107,9 +107,7 @@ export class PasskeyLoginController {
     login(c, user, now, methods);
     // Remembered only after a second step: a passkey alone has no step to skip.
     if (pending && body.remember === true) await this.steps.deviceMemory?.remember(c, user);
-    await this.events.dispatch(
-      new SignedIn(user, socketAddress(c), c.req.header('user-agent'), now, methods),
-    );
+    await this.events.dispatch(new SignedIn(user, clientIp(), c.req.header('user-agent'), now, methods));
     return c.json({ message: 'Signed in.', redirect: intended ?? this.options.home });
   }
 

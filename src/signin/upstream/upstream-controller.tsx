@@ -24,7 +24,7 @@ import { HttpError } from '../../core/errors.js';
 import { EventDispatcher } from '../../core/events.js';
 import { ClockKey, ConfigKey, LoggerKey } from '../../core/keys.js';
 import type { Logger } from '../../core/logger.js';
-import { clientAddress, socketAddress } from '../../rate-limits/http.js';
+import { clientAddress, clientIp } from '../../rate-limits/http.js';
 import { renderPage } from '../../views/render.js';
 import type { UpstreamIdentity, UpstreamRequest } from './upstream-client.js';
 import { UpstreamError } from './upstream-error.js';
@@ -134,7 +134,7 @@ export class UpstreamController {
     const owner = waiting && (await this.users.find(waiting.userId));
     if (!waiting || !owner) return c.redirect('/login', 302);
     const { password = '' } = formFields(await c.req.parseBody(), ['password']);
-    const address = clientAddress(c);
+    const address = clientAddress();
     const attempt = await this.throttle.attempt(owner.email, address);
     if (!attempt.allowed)
       return this.confirmPage(c, waiting, [`Too many attempts. ${waitMessage(attempt.results)}`], 429);
@@ -253,9 +253,7 @@ export class UpstreamController {
       return c.redirect(second.path, 303);
     }
     login(c, user, now, methods);
-    await this.events.dispatch(
-      new SignedIn(user, socketAddress(c), c.req.header('user-agent'), now, methods),
-    );
+    await this.events.dispatch(new SignedIn(user, clientIp(), c.req.header('user-agent'), now, methods));
     return c.redirect(intended ?? this.options.home, 303);
   }
 
