@@ -3,7 +3,10 @@ import type { Application } from './application.js';
 export interface IntervalJobOptions {
   /** How often (ms). */
   everyMs: number;
-  /** The first run, this long after scheduling (ms): soon after a restart. Default: one minute. */
+  /**
+   * The first run, this long after scheduling (ms): soon after a restart. Default: one minute, or
+   * one interval when that is shorter.
+   */
   firstAfterMs?: number;
   /** Logged at `error`, with the error's message, when a run fails. */
   failure: string;
@@ -29,7 +32,7 @@ export function runEvery(
         running = null;
       });
   };
-  const first = setTimeout(tick, options.firstAfterMs ?? 60_000);
+  const first = setTimeout(tick, options.firstAfterMs ?? Math.min(60_000, options.everyMs));
   const timer = setInterval(tick, options.everyMs);
   first.unref();
   timer.unref();

@@ -28,7 +28,8 @@ const KEPT_MS = 30 * 86_400_000;
  * Runs `job` for the interval the application's clock is in, unless any instance has: the
  * interval's row in `job_runs` (primary key: job and interval start) lets exactly one in, however
  * many instances schedule it and whenever their timers fire. Resolves with what `run` resolved
- * with, or null when another run had the interval. A failure is recorded, then thrown on.
+ * with, or null when another run had the interval (logged at `debug`; a run, at `info`). A failure
+ * is recorded, then thrown on.
  */
 export async function runOncePerInterval<T>(
   app: Application,
@@ -43,7 +44,10 @@ export async function runOncePerInterval<T>(
     .values({ job, interval_start: start, started_at: now.toISOString(), finished_at: null, failed: 0 })
     .onConflict((oc) => oc.columns(['job', 'interval_start']).doNothing())
     .executeTakeFirst();
-  if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1) return null;
+  if (Number(claimed.numInsertedOrUpdatedRows ?? 0) !== 1) {
+    app.logger.debug({ job, interval_start: start }, 'scheduled job: another instance has this interval');
+    return null;
+  }
   const forgotten = new Date(now.getTime() - KEPT_MS).toISOString();
   await app.db
     .deleteFrom('job_runs')
@@ -60,6 +64,7 @@ export async function runOncePerInterval<T>(
   try {
     const result = await run();
     await finish(0);
+    app.logger.info({ job, interval_start: start }, 'scheduled job ran');
     return result;
   } catch (err) {
     await finish(1).catch(() => undefined);

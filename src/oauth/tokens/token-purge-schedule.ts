@@ -6,7 +6,7 @@ import { OAuthStoreKey, type PurgeCounts } from '../stores/contracts.js';
 export interface TokenPurgeScheduleOptions {
   /** How often (ms). Default: daily. */
   everyMs?: number;
-  /** The first run, this long after scheduling (ms): soon after a restart. Default: one minute. */
+  /** The first run, this long after scheduling (ms): soon after a restart. Default: one minute (one interval if shorter). */
   firstAfterMs?: number;
   /** Keep what expired within this many hours (`tollgate purge --hours`). Default: 168 (a week). */
   keepHours?: number;

@@ -6,7 +6,7 @@ import { UsageReporter, type UsageReportLine } from './usage-reporter.js';
 export interface UsageScheduleOptions {
   /** How often to report (ms). Default: every 15 minutes. */
   everyMs?: number;
-  /** The first run, this long after scheduling (ms): soon after a restart. Default: one minute. */
+  /** The first run, this long after scheduling (ms): soon after a restart. Default: one minute (one interval if shorter). */
   firstAfterMs?: number;
 }
 
