@@ -3,8 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../app/bootstrap.js';
+import { referenceConfig } from '../../app/config.js';
 import { scheduleJobs } from '../../app/scheduled-jobs.js';
+import type { AppUser } from '../../app/user.js';
 import { Users } from '../../src/auth/users.js';
+import { PaymentGatewayKey, type PlanConfig } from '../../src/billing/index.js';
 import { TestClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/logger.js';
 import type { Application } from '../../src/kernel/application.js';
@@ -12,6 +15,9 @@ import { defineMail, html } from '../../src/mail/index.js';
 import { Mailer } from '../../src/mail/mailer.js';
 import { installOAuth } from '../../src/oauth/install.js';
 import { PersonalAccessTokens } from '../../src/oauth/personal/personal-access-tokens.js';
+import { UsageMeter } from '../../src/plans/metering/usage-meter.js';
+import type { EditionSandbox } from '../billing/harness.js';
+import { stripeHarness } from '../billing/stripe-harness.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { ENGINES } from '../support/engines.js';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';
@@ -52,6 +58,7 @@ describe.each(ENGINES)('three instances scheduling their jobs (%s)', (engine) =>
   let database: TestDatabase;
   let storagePath: string;
   let mailbox: Mailbox;
+  let sandbox: EditionSandbox;
   const instances: Application[] = [];
   const logs: LogLine[][] = [[], [], []];
 
@@ -59,6 +66,14 @@ describe.each(ENGINES)('three instances scheduling their jobs (%s)', (engine) =>
     database = await createTestDatabase(engine);
     storagePath = mkdtempSync(join(tmpdir(), 'tollgate-three-'));
     mailbox = await startMailbox();
+    // One Stripe sandbox for all three, on the test's clock, with the Pro plan's metered price (app/config.ts).
+    sandbox = await stripeHarness.startSandbox({
+      clock,
+      plans: referenceConfig.billing!.plans as PlanConfig[],
+      coupons: [],
+      currency: 'usd',
+      metered: { id: 'price_api_calls', name: 'API calls', unitMinor: 1 },
+    });
     const make = (lines: LogLine[]) =>
       createApp(
         {
@@ -66,7 +81,7 @@ describe.each(ENGINES)('three instances scheduling their jobs (%s)', (engine) =>
           database: { url: database.url },
           storagePath,
           routes: { cachePath: join(storagePath, 'routes.json') },
-          billing: { stripe: { webhookSecret: 'whsec_three_instances' } },
+          billing: sandbox.config,
           mail: { url: mailbox.url, worker: { pollMs: 50 } },
         },
         {
@@ -84,17 +99,28 @@ describe.each(ENGINES)('three instances scheduling their jobs (%s)', (engine) =>
   afterAll(async () => {
     await Promise.allSettled(instances.map((app) => app.close()));
     await mailbox?.close();
+    await sandbox?.close();
     await database?.drop();
     if (storagePath) rmSync(storagePath, { recursive: true, force: true });
   }, 60_000);
 
-  it('each job runs once in every interval, none skipped; the outbox sends each mail once', async () => {
+  it('each job runs once in every interval, none skipped; usage is reported once; the outbox sends each mail once', async () => {
     const db = instances[0]!.db;
-    const user = await instances[0]!.container.make(Users).create({
+    const user = await instances[0]!.container.make(Users).create<AppUser>({
       name: 'Ada',
       email: 'ada@example.com',
       password: 'correct horse battery',
     });
+    const subscription = await user.newSubscription('default', 'pro-monthly').skipTrial().create('tok_visa');
+    const customer = (await instances[0]!.container.make(Users).find<AppUser>(user.id))!.stripe_id!;
+    /** The Pro plan's calls on the next invoice, as the provider counts them. */
+    const reportedCalls = async () => {
+      const invoice = await instances[0]!.container
+        .make(PaymentGatewayKey)
+        .upcomingInvoice(customer, subscription.providerId);
+      return invoice?.lines.find((l) => l.description.includes('API calls'))?.quantity ?? 0;
+    };
+    let calls = 0;
     const tokens = instances[0]!.container.make(PersonalAccessTokens);
     const windows = Array.from({ length: ADVANCES + 1 }, (_, k) =>
       new Date(START + k * INTERVAL_MS).toISOString(),
@@ -114,6 +140,23 @@ describe.each(ENGINES)('three instances scheduling their jobs (%s)', (engine) =>
         .execute();
       for (const [i, app] of instances.entries())
         await app.container.make(Mailer).send(note, `window${k}@example.com`, { n: i }, { db: app.db });
+      // API calls the Pro user made, counted by one instance's meter: 10, 20, 30… per window.
+      const meter = instances[k % 3]!.container.make(UsageMeter);
+      const day = clock.now().toISOString().slice(0, 10);
+      meter.record(
+        {
+          day,
+          userId: String(user.id),
+          clientId: 'client-1',
+          credentialKind: 'personal',
+          credentialId: 'token-1',
+          route: 'api.orders.index',
+          meter: 'calls',
+        },
+        10 * (k + 1),
+      );
+      await meter.flush();
+      calls += 10 * (k + 1);
     };
     const everyInstanceFired = (start: string) =>
       logs.every((lines) =>
@@ -154,6 +197,8 @@ describe.each(ENGINES)('three instances scheduling their jobs (%s)', (engine) =>
           .executeTakeFirst();
         return purge?.deleted != null;
       });
+      // This window's report (finished before its run was logged) put every call so far on the invoice, once.
+      expect({ window: k, calls: await reportedCalls() }).toEqual({ window: k, calls });
     }
 
     // One run per job and window, whichever instance it was: from the instances' own logs...
