@@ -24,6 +24,7 @@ import {
   type Scenario,
   targets,
   tollgate,
+  userFlowPeers,
 } from './lib/scenarios.js';
 
 // The servers run compiled, as in production; BENCH_BUILD=0 runs them under tsx from the sources.
@@ -118,6 +119,7 @@ async function runHttp(scenario: HttpScenario): Promise<Row> {
       cpuMsPerOp: result.cpuMsPerOp,
       peakRssBytes: child.peakRss(),
       failures: result.failures,
+      statuses: result.statuses,
       ...(result.failures ? { note: `statuses ${JSON.stringify(result.statuses)}` } : {}),
     };
   } catch (error) {
@@ -157,6 +159,7 @@ async function runPaired(scenario: HttpScenario, baseline: HttpScenario): Promis
       cpuMsPerOp: of((window) => window.cpuMsPerOp),
       peakRssBytes: subject.child.peakRss(),
       failures,
+      statuses: summed(windows.map((window) => window.statuses)),
       ratio: medianOf(result.ratios),
       cpuRatio: medianOf(result.cpuRatios),
       pairedRatios: result.ratios,
@@ -168,6 +171,14 @@ async function runPaired(scenario: HttpScenario, baseline: HttpScenario): Promis
   } finally {
     for (const child of children) await child.stop();
   }
+}
+
+function summed(counts: Record<string, number>[]): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const count of counts) {
+    for (const [status, n] of Object.entries(count)) total[status] = (total[status] ?? 0) + n;
+  }
+  return total;
 }
 
 async function runLoop(scenario: LoopScenario): Promise<Row[]> {
@@ -207,7 +218,7 @@ async function runOne(scenario: Scenario): Promise<Row[]> {
     log(
       row.pending
         ? `  ${row.id}: pending (${row.pending})`
-        : `  ${row.id}: ${row.opsPerSecond?.toFixed(0)} ${row.unit}${row.failures ? ` (${row.failures} errors)` : ''}`,
+        : `  ${row.id}: ${row.opsPerSecond?.toFixed(0)} ${row.unit}${row.failures ? ` (${row.failures} errors)` : ''} · statuses ${JSON.stringify(row.statuses ?? {})}`,
     );
   }
   return produced;
@@ -268,6 +279,7 @@ for (const engine of options.databases) {
   const url = typeof database === 'string' ? '' : database.url;
   const scenarios = [
     ...floors(engine, url),
+    ...userFlowPeers(engine, url),
     ...tollgate(engine, url, typeof database === 'string' ? '' : database.storagePath),
   ];
   if (typeof database === 'string' || !oauthBuilt) {

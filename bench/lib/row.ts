@@ -23,6 +23,8 @@ export interface Row {
   cpuRatio?: number;
   /** Non-2xx/3xx responses, connection errors and timeouts during the measured window. */
   readonly failures?: number;
+  /** Responses by HTTP status over the measured window(s): a row that answers errors fast shows here. */
+  readonly statuses?: Record<string, number>;
   /** Why the row has no figures (not built yet, failed to start). */
   readonly pending?: string;
   readonly note?: string;

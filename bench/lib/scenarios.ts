@@ -163,6 +163,18 @@ export const baselines: Scenario[] = [
     load: () => ({ path: '/bare' }),
   },
   {
+    // The fair baseline of a Tollgate route: the same five security headers on every response.
+    kind: 'http',
+    id: 'bare.headers',
+    scenario: 'bare Hono route + the five security headers, preset',
+    group: 'baseline',
+    unit: 'req/s',
+    baseline: 'bare',
+    script: 'servers/bare-hono.ts',
+    env: { BENCH_SECURITY_HEADERS: '1' },
+    load: () => ({ path: '/bare' }),
+  },
+  {
     kind: 'http',
     id: 'jose-verify',
     scenario: 'Hono route + jose RS256 verify, new token every request',
@@ -218,25 +230,10 @@ export const peers: Scenario[] = [
       load: (f) => clientCredentials('/token', f),
     }),
   ),
-  // Issue 35: the user flows, beside Tollgate's (RS256 JWT access tokens, rotating refresh tokens).
-  {
-    kind: 'http',
-    id: 'oidc-provider.authcode',
-    scenario: 'oidc-provider authorization code + PKCE, approved session, RS256 JWT',
-    group: 'peer',
-    unit: 'exchanges/s',
-    script: 'servers/oidc-provider-user.ts',
-    load: (f) => authorizationCodeLoad(f),
-  },
-  {
-    kind: 'http',
-    id: 'oidc-provider.refresh',
-    scenario: 'oidc-provider refresh_token grant, rotating, RS256 JWT',
-    group: 'peer',
-    unit: 'tokens/s',
-    script: 'servers/oidc-provider-user.ts',
-    load: (f) => refreshChains(f),
-  },
+  // Issue 35: the user flows, beside Tollgate's (RS256 JWT access tokens, rotating refresh tokens),
+  // on the provider's development-only in-memory adapter: no database at all. For reference; the
+  // targets are against the same flows on each database (`userFlowPeers`).
+  ...userFlowPeers(),
   {
     kind: 'http',
     id: 'oauth2-server.cc',
@@ -257,6 +254,37 @@ export const peers: Scenario[] = [
     load: (f) => ({ path: '/protected', headers: { authorization: `Bearer ${f.token}` } }),
   },
 ];
+
+/**
+ * oidc-provider on the user flows (issue 35): with a database, its state kept there by a Kysely
+ * adapter (`servers/oidc-provider-adapter.ts`), as Tollgate keeps its own; without, in memory.
+ */
+export function userFlowPeers(database?: 'sqlite' | 'postgres', databaseUrl = ''): Scenario[] {
+  const suffix = database ? `.${database}` : '';
+  const where = database ? ` (${database === 'sqlite' ? 'SQLite' : 'PostgreSQL'})` : ', in memory';
+  const row = {
+    kind: 'http' as const,
+    group: 'peer' as const,
+    script: 'servers/oidc-provider-user.ts',
+    ...(database ? { database, env: { DATABASE_URL: databaseUrl } } : {}),
+  };
+  return [
+    {
+      ...row,
+      id: `oidc-provider.authcode${suffix}`,
+      scenario: `oidc-provider authorization code + PKCE, approved session, RS256 JWT${where}`,
+      unit: 'exchanges/s',
+      load: (f) => authorizationCodeLoad(f),
+    },
+    {
+      ...row,
+      id: `oidc-provider.refresh${suffix}`,
+      scenario: `oidc-provider refresh_token grant, rotating, RS256 JWT${where}`,
+      unit: 'tokens/s',
+      load: (f) => refreshChains(f),
+    },
+  ];
+}
 
 /**
  * The floors for one database (issue 35): the least work each token job needs over HTTP, written
@@ -357,6 +385,27 @@ export function tollgate(
           },
         ]
       : []),
+    // The same route paired with bare Hono, with and without the security headers every Tollgate
+    // response carries (issue 35 item 4: ≥ 0.9× in paired windows).
+    ...(
+      [
+        ['bare', 'bare'],
+        ['bare-headers', 'bare.headers'],
+      ] as const
+    ).map(
+      ([name, baseline]): Scenario => ({
+        ...row(
+          'protected.reused',
+          `auth:api + scopes, reused token, paired with ${baseline}`,
+          'req/s',
+          baseline,
+        ),
+        id: `tollgate.protected.reused.vs-${name}.${database}`,
+        paired: true,
+        env: env('protected'),
+        load: (f) => ({ path: f.path, headers: { authorization: `Bearer ${f.tokens[0]}` } }),
+      }),
+    ),
     {
       ...row(
         'protected.metered',
@@ -486,7 +535,7 @@ export function tollgate(
       load: (f) => passwordGrant(f),
     },
     {
-      ...row('refresh', 'refresh_token grant, rotating', 'tokens/s', 'oidc-provider.refresh'),
+      ...row('refresh', 'refresh_token grant, rotating', 'tokens/s', `oidc-provider.refresh.${database}`),
       env: env('refresh'),
       startTimeoutMs: 180_000,
       load: (f) => refreshChains(f),
@@ -615,7 +664,16 @@ export const targets: Target[] = [
   // Issue 15's speed table, on both databases where it says so. Its targets that compared a token
   // endpoint with a bare in-process signature or argon2id are replaced by issue 35's floors.
   ...(['sqlite', 'postgres'] as const).flatMap((db): Target[] => [
-    { row: `tollgate.protected.reused.${db}`, baseline: 'bare', atLeast: 0.9, source: 'issue 15' },
+    // Issue 35 item 4: in paired windows (two rows a minute apart differ by more than 10% here).
+    ...['bare', 'bare.headers'].map(
+      (baseline): Target => ({
+        row: `tollgate.protected.reused.vs-${baseline.replace('.', '-')}.${db}`,
+        baseline,
+        atLeast: 0.9,
+        metric: 'paired',
+        source: 'issues 15, 35',
+      }),
+    ),
     { row: `tollgate.protected.new.${db}`, baseline: 'jose-verify', atLeast: 1.15, source: 'issue 15' },
     { row: `tollgate.protected.new.${db}`, baseline: '', atLeast: 0, atMostMiB: 200, source: 'issue 15' },
     // Issue 35: against the least work the same HTTP job needs, same libraries, same database.
@@ -625,8 +683,19 @@ export const targets: Target[] = [
   ]),
   // Issue 35: the peer a user would pick instead, on the full flows and by CPU per token.
   ...(['sqlite', 'postgres'] as const).flatMap((db): Target[] => [
-    { row: `tollgate.authcode.${db}`, baseline: 'oidc-provider.authcode', atLeast: 1.5, source: 'issue 35' },
-    { row: `tollgate.refresh.${db}`, baseline: 'oidc-provider.refresh', atLeast: 1.5, source: 'issue 35' },
+    // The user flows against the peer on the same database (its in-memory rows write nothing).
+    {
+      row: `tollgate.authcode.${db}`,
+      baseline: `oidc-provider.authcode.${db}`,
+      atLeast: 1.5,
+      source: 'issue 35',
+    },
+    {
+      row: `tollgate.refresh.${db}`,
+      baseline: `oidc-provider.refresh.${db}`,
+      atLeast: 1.5,
+      source: 'issue 35',
+    },
     { row: `tollgate.cc.RS256.${db}`, baseline: 'oidc-provider.cc.RS256', atLeast: 1.5, source: 'issue 35' },
     { row: `tollgate.cc.ES256.${db}`, baseline: 'oidc-provider.cc.ES256', atLeast: 1.5, source: 'issue 35' },
   ]),

@@ -1,3 +1,4 @@
+import type { ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
@@ -32,10 +33,18 @@ export function report(message: ResultMessage): void {
 }
 
 /** Serves a Hono app on a free loopback port and announces it. */
-export function serveHono(app: Hono, fixtures?: Record<string, unknown>): void {
-  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) =>
-    announce({ port: info.port, fixtures }),
-  );
+export function serveHono(
+  app: Hono,
+  fixtures?: Record<string, unknown>,
+  serverOptions?: ServerOptions,
+): void {
+  const options = {
+    fetch: app.fetch,
+    hostname: '127.0.0.1',
+    port: 0,
+    ...(serverOptions ? { serverOptions } : {}),
+  };
+  const server = serve(options, (info: AddressInfo) => announce({ port: info.port, fixtures }));
   // Keep-alive sockets from the load generator would hold `close()` open; exiting is enough.
   exitOnSigterm(() => {
     server.close();

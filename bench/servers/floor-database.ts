@@ -38,7 +38,8 @@ export interface FloorTables {
   };
 }
 
-export function connect(url: string): Kysely<FloorTables> {
+/** Kysely on the database of `url`, connected as Tollgate connects (the oidc-provider peer's adapter too). */
+export function connect<Tables = FloorTables>(url: string): Kysely<Tables> {
   if (/^postgres(ql)?:/.test(url)) {
     return new Kysely({
       dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }),

@@ -6,7 +6,9 @@
 //   refresh   POST /token grant_type=refresh_token, each connection following its own rotating
 //             chain (a refresh token is single-use in both servers)
 // Access tokens are RS256 JWTs (RFC 9068, for a resource server: RFC 8707), refresh tokens are
-// issued and rotated every time, as Tollgate does. Each session is logged in once before the load
+// issued and rotated every time, as Tollgate does. With DATABASE_URL (an SQLite file or a
+// postgres:// URL) the provider keeps its state there (`oidc-provider-adapter.ts`), as Tollgate
+// does; without it, in the provider's development-only in-memory adapter. Each session is logged in once before the load
 // through the provider's interaction endpoints: a login and consent finished by
 // `interactionFinished`, as an application's login page would.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -15,6 +17,7 @@ import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 import { announce, exitOnSigterm } from './announce.js';
 import { authorizationRequest } from './authorization-request.js';
+import { databaseAdapter } from './oidc-provider-adapter.js';
 
 const resource = 'urn:tollgate:bench';
 const scope = 'check-status';
@@ -29,7 +32,9 @@ server.listen(0, '127.0.0.1', () => void start((server.address() as AddressInfo)
 async function start(port: number) {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const origin = `http://127.0.0.1:${port}`;
+  const databaseUrl = process.env.DATABASE_URL;
   const provider = new Provider(origin, {
+    ...(databaseUrl ? { adapter: await databaseAdapter(databaseUrl) } : {}),
     clients: [
       {
         client_id: clientId,
