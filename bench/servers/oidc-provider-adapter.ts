@@ -57,37 +57,16 @@ export async function databaseAdapter(url: string) {
         .execute();
     }
 
-    async find(id: string): Promise<Payload | undefined> {
-      return live(
-        await db
-          .selectFrom('oidc_models')
-          .selectAll()
-          .where('model', '=', this.model)
-          .where('id', '=', id)
-          .executeTakeFirst(),
-      );
+    find(id: string): Promise<Payload | undefined> {
+      return this.#findBy('id', id);
     }
 
-    async findByUid(uid: string): Promise<Payload | undefined> {
-      return live(
-        await db
-          .selectFrom('oidc_models')
-          .selectAll()
-          .where('model', '=', this.model)
-          .where('uid', '=', uid)
-          .executeTakeFirst(),
-      );
+    findByUid(uid: string): Promise<Payload | undefined> {
+      return this.#findBy('uid', uid);
     }
 
-    async findByUserCode(userCode: string): Promise<Payload | undefined> {
-      return live(
-        await db
-          .selectFrom('oidc_models')
-          .selectAll()
-          .where('model', '=', this.model)
-          .where('user_code', '=', userCode)
-          .executeTakeFirst(),
-      );
+    findByUserCode(userCode: string): Promise<Payload | undefined> {
+      return this.#findBy('user_code', userCode);
     }
 
     async consume(id: string): Promise<void> {
@@ -105,6 +84,17 @@ export async function databaseAdapter(url: string) {
 
     async revokeByGrantId(grantId: string): Promise<void> {
       await db.deleteFrom('oidc_models').where('grant_id', '=', grantId).execute();
+    }
+
+    async #findBy(column: 'id' | 'uid' | 'user_code', value: string): Promise<Payload | undefined> {
+      return live(
+        await db
+          .selectFrom('oidc_models')
+          .selectAll()
+          .where('model', '=', this.model)
+          .where(column, '=', value)
+          .executeTakeFirst(),
+      );
     }
   };
 }
