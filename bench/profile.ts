@@ -24,10 +24,19 @@ export function origin(url: string, functionName: string): string {
   if (!url) return `(${functionName || 'native'})`;
   const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (modules) return modules[1]!;
-  const ours = /\/(src|app|bench)\/([^/]+)/.exec(url);
-  if (ours) return `${ours[1]}/${ours[2]}`;
+  const ours = /\/(src|dist|app|bench)\/([^/]+)/.exec(url);
+  // The compiled servers run dist/ (the package) and build/app: named as their sources.
+  if (ours) return `${ours[1] === 'dist' ? 'src' : ours[1]}/${ours[2]}`;
   if (url.startsWith('node:')) return url;
   return url.replace(/^file:\/\//, '');
+}
+
+/** `src/…` or `app/…` for Tollgate's own code, from the sources or compiled (`dist/`, `build/app/`). */
+function ownSource(url: string): string | undefined {
+  if (url.includes('/node_modules/')) return undefined;
+  const own = /\/(src|dist|app)\/(.*)$/.exec(url);
+  if (!own) return undefined;
+  return `${own[1] === 'dist' ? 'src' : own[1]}/${own[2]}`;
 }
 
 /**
@@ -65,8 +74,9 @@ export function summarise(profile: Profile, top = 25, lastSeconds = Number.POSIT
     const seen = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const { functionName, url, lineNumber } = byId.get(at)!.callFrame;
-      if (!/\/(src|app)\//.test(url)) continue;
-      const key = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(src|app)\//, '$1/')}:${lineNumber + 1}`;
+      const source = ownSource(url);
+      if (source === undefined) continue;
+      const key = `${functionName || '(anonymous)'} ${source}:${lineNumber + 1}`;
       if (seen.has(key)) continue;
       seen.add(key);
       inclusive.set(key, (inclusive.get(key) ?? 0) + time);
