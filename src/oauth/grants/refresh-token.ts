@@ -72,7 +72,7 @@ export const refreshTokenGrant = defineGrant({
         },
         async ({ store, afterCommit }) => {
           if (!(await store.refreshTokens.consume(id))) return false;
-          const revoked = await services.revoker.revokeAccessTokens([previous.id], store);
+          const revoked = await services.revoker.retireAccessTokens([previous.id], store);
           afterCommit(() => services.revoker.announce(revoked));
           return true;
         },

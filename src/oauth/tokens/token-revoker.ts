@@ -32,6 +32,15 @@ export class TokenRevoker {
     return revoked;
   }
 
+  /**
+   * Revokes access tokens whose refresh token is already retired, without announcing: the refresh
+   * grant's rotation consumes the only refresh token an access token has, so looking for others
+   * would be a statement that finds nothing.
+   */
+  retireAccessTokens(ids: readonly string[], store: OAuthStore = this.store): Promise<string[]> {
+    return store.accessTokens.revoke(ids, this.clock.now().toISOString());
+  }
+
   /** A refresh token was presented twice: revoke the whole rotation chain (RFC 9700 §4.14.2). */
   async revokeFamily(familyId: string): Promise<string[]> {
     const accessTokenIds = await this.store.refreshTokens.revokeFamily(familyId);
