@@ -1,7 +1,8 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { ObservedRequest } from '../http/request-observer.js';
 import type { Application } from '../kernel/application.js';
 import { RateLimits } from '../rate-limits/rate-limits.js';
+import { RequestDurations } from './request-durations.js';
 
 /** OpenTelemetry's advice for `http.server.request.duration`, in seconds. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -15,13 +16,7 @@ export class Metrics {
   readonly registry = new Registry();
 
   /** OpenTelemetry semantic conventions: `http.server.request.duration`, in Prometheus' spelling. */
-  readonly httpDuration = new Histogram({
-    name: 'http_server_request_duration_seconds',
-    help: 'Duration of HTTP server requests, by route, method and status.',
-    labelNames: ['http_route', 'http_request_method', 'http_response_status_code'] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [this.registry],
-  });
+  readonly httpDuration = new RequestDurations(DURATION_BUCKETS, this.registry);
 
   readonly tokensIssued = new Counter({
     name: 'tollgate_oauth_tokens_issued_total',
@@ -95,14 +90,7 @@ export class Metrics {
 
   /** A `RequestObserver`: one observation of the request's duration. */
   observeRequest = (request: ObservedRequest): void => {
-    this.httpDuration.observe(
-      {
-        http_route: request.route ?? '',
-        http_request_method: request.method,
-        http_response_status_code: request.status,
-      },
-      request.seconds,
-    );
+    this.httpDuration.observe(request.route ?? '', request.method, request.status, request.seconds);
   };
 
   /** The Prometheus text exposition. */

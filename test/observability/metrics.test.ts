@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { Histogram, Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentUser } from '../../src/auth/context.js';
 import { defineMail, html } from '../../src/mail/index.js';
@@ -7,6 +8,7 @@ import { mailProvider } from '../../src/mail/provider.js';
 import { AuditLog } from '../../src/observability/audit/audit-log.js';
 import { listenForMetrics } from '../../src/observability/metrics-server.js';
 import { observabilityProvider } from '../../src/observability/provider.js';
+import { RequestDurations } from '../../src/observability/request-durations.js';
 import { RateLimits } from '../../src/rate-limits/rate-limits.js';
 import { ADA, type OAuthTestApp, oauthApp, tokenRequest } from '../oauth/support.js';
 import { createTestApp } from '../support/app.js';
@@ -243,6 +245,42 @@ describe.each(ENGINES.filter((engine) => engine === 'postgres'))('GET /metrics, 
     expect(moved('tollgate_db_pool_waits_total')).toBe(20);
     // Each of the 20 waited for at least one sleep to end.
     expect(moved('tollgate_db_pool_wait_seconds_total')).toBeGreaterThanOrEqual(20 * 0.04);
+  });
+});
+
+describe('the request duration histogram', () => {
+  it("writes what prom-client's Histogram writes for the same observations", async () => {
+    const buckets = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+    const ours = new Registry();
+    const theirs = new Registry();
+    const durations = new RequestDurations(buckets, ours);
+    const histogram = new Histogram({
+      name: 'http_server_request_duration_seconds',
+      help: 'Duration of HTTP server requests, by route, method and status.',
+      labelNames: ['http_route', 'http_request_method', 'http_response_status_code'],
+      buckets,
+      registers: [theirs],
+    });
+    // Below the first bound, on bounds, between them, above the last; three label sets.
+    const observations = [
+      ['users.show', 'GET', 200, 0.00003],
+      ['users.show', 'GET', 200, 0.005],
+      ['users.show', 'GET', 200, 0.3],
+      ['users.show', 'GET', 404, 10],
+      ['', 'POST', 500, 42],
+      ['users.show', 'GET', 200, 0.07],
+    ] as const;
+    for (const [route, method, status, seconds] of observations) {
+      durations.observe(route, method, status, seconds);
+      histogram.observe(
+        { http_route: route, http_request_method: method, http_response_status_code: status },
+        seconds,
+      );
+    }
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+    ours.resetMetrics();
+    expect(await ours.metrics()).toContain('# TYPE http_server_request_duration_seconds histogram');
+    expect(await ours.metrics()).not.toContain('_count');
   });
 });
 
