@@ -13,6 +13,9 @@
 // every root. DATABASE_URL picks the database (a temporary SQLite file per application if unset).
 // BENCH_METERED=1 adds, per root, the same route with a plan declared, as the metered row of
 // bench/run.ts serves it: a per-user rate limit the load never reaches, and metering.
+// BENCH_OBSERVED=1 adds, per root, the route with metrics on (METRICS_TOKEN: the duration histogram)
+// and, last, with tracing on (the SDK registered, spans dropped by the exporter), as the
+// `*.metrics.*` and `*.tracing.*` rows of bench/run.ts serve it.
 // BENCH_COLD_KB=8192 writes through that many KiB between two requests, as a socket server's
 // kernel and HTTP code do, so each request finds the caches cold; each request is then timed on
 // its own (wall clock, median per round) instead of CPU over the round. A tight loop keeps every
@@ -26,6 +29,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
+import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import SQLite from 'better-sqlite3';
 import { Hono } from 'hono';
 import pg from 'pg';
@@ -83,8 +87,11 @@ bare.get('/bare', (c) => c.json({ ok: true }));
 /** The plan of the `protected_metered` scenario of bench/servers/tollgate.ts. */
 const METERED = { definitions: { free: { rateLimit: { requests: 1_000_000_000, per: 'minute' } } } };
 
+type Variant = 'plain' | 'metered' | 'metrics' | 'tracing';
+
 /** The reference service with the `protected` scenario of bench/servers/tollgate.ts, and its token. */
-async function protectedRoute(root: string | undefined, metered = false): Promise<Target> {
+async function protectedRoute(root: string | undefined, variant: Variant = 'plain'): Promise<Target> {
+  const metered = variant === 'metered';
   const load = (built: string, source: string) =>
     root === undefined ? import(source) : import(pathToFileURL(join(root, built)).href);
   const [{ createApp }, tollgate, oauth] = await Promise.all([
@@ -94,7 +101,19 @@ async function protectedRoute(root: string | undefined, metered = false): Promis
   ]);
   process.env.STORAGE_PATH = mkdtempSync(join(tmpdir(), 'tollgate-inproc-'));
   process.env.DATABASE_URL = databaseUrl ?? join(process.env.STORAGE_PATH, 'bench.sqlite');
+  if (variant === 'metrics') process.env.METRICS_TOKEN = 'bench-metrics-token';
+  if (variant === 'tracing') {
+    await tollgate.startTracing({
+      spanProcessors: [
+        new BatchSpanProcessor({
+          export: (_spans, done) => done({ code: 0 }), // ExportResultCode.SUCCESS
+          shutdown: async () => {},
+        }),
+      ],
+    });
+  }
   const app = await createApp({ plans: metered ? METERED : { definitions: {} } });
+  delete process.env.METRICS_TOKEN;
   const has = (name: string) => app.providers.some((provider: { name: string }) => provider.name === name);
   if (!has('auth')) await app.register(tollgate.authProvider());
   if (!has('oauth')) await app.register(tollgate.oauthProvider());
@@ -119,7 +138,7 @@ async function protectedRoute(root: string | undefined, metered = false): Promis
     .make(oauth.PersonalAccessTokens)
     .create(user.id, 'bench', ['check-status']);
   return {
-    name: `tollgate${metered ? ' + plan + metering' : ''}${root === undefined ? '' : ` ${root}`} (${app.engine})`,
+    name: `tollgate${variant === 'plain' ? '' : variant === 'metered' ? ' + plan + metering' : ` + ${variant}`}${root === undefined ? '' : ` ${root}`} (${app.engine})`,
     listener: getRequestListener(app.fetch) as Listener,
     outgoing: app.router.securityHeaders.serverResponse?.() ?? ServerResponse,
     incoming: incomingFor('/bench/protected', {
@@ -140,8 +159,12 @@ const targets: Target[] = [
 ];
 for (const root of roots) {
   targets.push(await protectedRoute(root));
-  if (process.env.BENCH_METERED === '1') targets.push(await protectedRoute(root, true));
+  if (process.env.BENCH_METERED === '1') targets.push(await protectedRoute(root, 'metered'));
+  if (process.env.BENCH_OBSERVED === '1') targets.push(await protectedRoute(root, 'metrics'));
 }
+// Tracing last: once the SDK is registered, the applications compiled after it trace their requests.
+if (process.env.BENCH_OBSERVED === '1')
+  for (const root of roots) targets.push(await protectedRoute(root, 'tracing'));
 
 const coldKb = Number(process.env.BENCH_COLD_KB ?? 0);
 const evictor = new Float64Array(coldKb * 128);
