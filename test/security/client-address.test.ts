@@ -4,6 +4,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OAuthTestApp, oauthApp } from '../oauth/support.js';
 import { ENGINES } from '../support/engines.js';
 
+/** A GET through the proxy (127.0.0.1) for a client it names in `X-Forwarded-For`. */
+function proxiedGet(port: number, path: string, forwardedFor: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        localAddress: '127.0.0.1',
+        path,
+        headers: { 'x-forwarded-for': forwardedFor },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 /**
  * One POST /oauth/token with a client that does not exist: a failed client authentication, one
  * attempt on `token.address`. Sent from `localAddress` (127.0.0.1 is the trusted proxy, 127.0.0.2
@@ -66,6 +87,13 @@ describe.each(ENGINES)('the client address behind a trusted proxy (%s)', (engine
     expect(await send('127.0.0.1', b)).toBe(401);
     // A hop the client wrote itself, left of the one the proxy appended, changes nothing.
     expect(await send('127.0.0.1', `198.51.100.9, ${a}`)).toBe(429);
+  });
+
+  it("a session records the client's address, not the proxy's", async () => {
+    expect(await proxiedGet(t.server.port, '/login', '198.51.100.23')).toBe(200);
+    const rows = await t.app.db.selectFrom('sessions').select('ip_address').execute();
+    expect(rows.map((r) => r.ip_address)).toContain('198.51.100.23');
+    expect(rows.map((r) => r.ip_address)).not.toContain('127.0.0.1');
   });
 
   it('an untrusted peer gains nothing by sending X-Forwarded-For', async () => {
