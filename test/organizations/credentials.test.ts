@@ -145,6 +145,39 @@ describe.each(ENGINES)('organization-owned credentials (%s)', (engine) => {
     expect((await probe(ours.key)).status).toBe(401);
   });
 
+  it("the personal scope neither sees nor revokes a token or key acting for the organization, nor the organization's scope a personal one", async () => {
+    const forAcme = await patFor(plain, acme, 'acme only');
+    const personalRes = await plain.json('POST', '/oauth/personal-access-tokens', {
+      name: 'mine',
+      scopes: [],
+    });
+    const personal = (await personalRes.json()) as Token;
+    const orgKey = await keyFor(owner, acme, 'scoped key');
+    const ownKey = (await (await owner.json('POST', '/api-keys', { name: 'own key' })).json()) as Key;
+    const ids = async (member: Member, path: string) =>
+      ((await (await member.json('GET', path)).json()) as { id: string }[]).map((item) => item.id);
+
+    const tokens = '/oauth/personal-access-tokens';
+    const inAcme = `?organization_id=${acme}`;
+    expect(await ids(plain, tokens)).not.toContain(forAcme.token.id);
+    expect(await ids(plain, `${tokens}${inAcme}`)).not.toContain(personal.token.id);
+    expect(await ids(owner, '/api-keys')).not.toContain(orgKey.api_key.id);
+    expect(await ids(owner, `/api-keys${inAcme}`)).not.toContain(ownKey.api_key.id);
+
+    expect((await plain.json('POST', `${tokens}/${forAcme.token.id}/regenerate`)).status).toBe(404);
+    expect((await plain.json('DELETE', `${tokens}/${forAcme.token.id}`)).status).toBe(404);
+    expect((await plain.json('POST', `${tokens}/${personal.token.id}/regenerate${inAcme}`)).status).toBe(404);
+    expect((await plain.json('DELETE', `${tokens}/${personal.token.id}${inAcme}`)).status).toBe(404);
+    expect((await owner.json('DELETE', `/api-keys/${orgKey.api_key.id}`)).status).toBe(404);
+    expect((await owner.json('DELETE', `/api-keys/${ownKey.api_key.id}${inAcme}`)).status).toBe(404);
+    for (const credential of [forAcme.accessToken, personal.accessToken, orgKey.key, ownKey.key])
+      expect((await probe(credential)).status).toBe(200);
+
+    // Each in its own scope.
+    expect((await plain.json('DELETE', `${tokens}/${forAcme.token.id}${inAcme}`)).status).toBe(204);
+    expect((await plain.json('DELETE', `${tokens}/${personal.token.id}`)).status).toBe(204);
+  });
+
   it("a member who is removed loses their tokens for the organization at once; the organization's keys keep working", async () => {
     const leaver = await t.member('leaver@example.com');
     await organizations.addMember(acme, leaver.id, 'admin', owner.id);

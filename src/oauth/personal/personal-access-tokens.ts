@@ -115,7 +115,7 @@ export class PersonalAccessTokens {
 
   /**
    * The user's own live personal access token, or undefined (someone else's is "not found"); with
-   * `organizationId`, only one acting for that organization.
+   * `organizationId`, only one acting for that organization, without it only one acting for none.
    */
   async findForUser(
     tokenId: string,
@@ -126,8 +126,7 @@ export class PersonalAccessTokens {
     const token = await this.store.accessTokens.findWithClient(tokenId);
     if (!token || token.userId !== userId || token.revoked || !token.client.personalAccessClient)
       return undefined;
-    if (organizationId !== undefined && token.organizationId !== organizationId) return undefined;
-    return token;
+    return (token.organizationId ?? undefined) === organizationId ? token : undefined;
   }
 
   /**
