@@ -72,7 +72,8 @@ export class Clients {
   /**
    * A new client the organization owns, made by `creatorId` (whose role must allow managing the
    * organization's credentials), unless it already owns `max` live clients (then undefined). The
-   * client belongs to the organization alone: its creator leaving does not end it.
+   * client belongs to the organization alone: its creator leaving does not end it, but a creator
+   * removed while it was being stored does (`OAuthHooks.confirmOrganization`: then 404).
    */
   async createForOrganization(
     input: Omit<NewClientInput, 'userId' | 'organizationId'>,
@@ -87,10 +88,13 @@ export class Clients {
       return this.insert({ ...input, userId: null, organizationId }, store);
     });
     const client = created?.client;
-    if (client)
-      await this.events?.dispatch(
-        new CredentialCreated('client', client.id, creatorId, client.name, organizationId),
-      );
+    if (!client) return undefined;
+    await this.hooks.confirmOrganization(creatorId, organizationId, 'manage', () =>
+      this.store.clients.revoke(client.id, this.clock.now().toISOString()),
+    );
+    await this.events?.dispatch(
+      new CredentialCreated('client', client.id, creatorId, client.name, organizationId),
+    );
     return created;
   }
 
