@@ -25,22 +25,34 @@ export function auditOAuthEvents(app: Application): void {
   /** The client's owner: whose security log shows what happened to it (null: an operator's client). */
   const ownerOf = async (clientId: string) =>
     (await container.make(OAuthStoreKey).clients.find(clientId))?.userId ?? null;
+  /**
+   * Whose log shows a change to a client, and who made it: the owner, else (an organization's
+   * client) the member who acted; no actor named, the log's default (the request's user, `system`).
+   */
+  const byWhom = (owner: number | null, actorId: number | null) => ({
+    userId: owner ?? actorId,
+    ...(actorId === null ? {} : { actor: `user:${actorId}` }),
+  });
 
   events.listen(CredentialCreated, ({ kind, id, userId, name }) => {
     audit.record({ kind: `${kind}.created`, userId, subject: `${kind}:${id}`, details: { name } });
   });
-  events.listen(ClientUpdated, ({ clientId, userId }) => {
-    audit.record({ kind: 'client.updated', userId, subject: `client:${clientId}` });
+  events.listen(ClientUpdated, ({ clientId, userId, actorId }) => {
+    audit.record({ kind: 'client.updated', ...byWhom(userId, actorId), subject: `client:${clientId}` });
   });
-  events.listen(ClientSecretRotated, async ({ clientId }) => {
+  events.listen(ClientSecretRotated, async ({ clientId, actorId }) => {
     audit.record({
       kind: 'client.secret-rotated',
-      userId: await ownerOf(clientId),
+      ...byWhom(await ownerOf(clientId), actorId),
       subject: `client:${clientId}`,
     });
   });
-  events.listen(ClientRevoked, async ({ clientId }) => {
-    audit.record({ kind: 'client.deleted', userId: await ownerOf(clientId), subject: `client:${clientId}` });
+  events.listen(ClientRevoked, async ({ clientId, actorId }) => {
+    audit.record({
+      kind: 'client.deleted',
+      ...byWhom(await ownerOf(clientId), actorId),
+      subject: `client:${clientId}`,
+    });
   });
   events.listen(PersonalAccessTokenRevoked, ({ tokenId, userId }) => {
     audit.record({

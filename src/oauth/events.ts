@@ -34,14 +34,24 @@ export class AccessTokenRevoked {
   constructor(readonly tokenId: string) {}
 }
 
-/** Raised when a client is revoked (deleted): every token it holds stops working. */
+/**
+ * Raised when a client is revoked (deleted): every token it holds stops working. `actorId`: the
+ * user who deleted it, when one did (an organization's client has no owner to name).
+ */
 export class ClientRevoked {
-  constructor(readonly clientId: string) {}
+  constructor(
+    readonly clientId: string,
+    readonly actorId: number | null = null,
+  ) {}
 }
 
 /** Raised when a client's secret is rotated: caches of verified credentials forget the client. */
 export class ClientSecretRotated {
-  constructor(readonly clientId: string) {}
+  constructor(
+    readonly clientId: string,
+    /** The user who rotated it, when one did. */
+    readonly actorId: number | null = null,
+  ) {}
 }
 
 /** Raised once when an API key is revoked: the guard of every instance refuses it from then on. */
@@ -73,7 +83,10 @@ export class CredentialCreated {
 export class ClientUpdated {
   constructor(
     readonly clientId: string,
+    /** Its owner; null for an organization's or an operator's client. */
     readonly userId: number | null,
+    /** The user who changed it (the owner, or a member managing the organization's clients), when one did. */
+    readonly actorId: number | null = null,
   ) {}
 }
 

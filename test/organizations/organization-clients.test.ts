@@ -1,5 +1,6 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditLog } from '../../src/observability/audit/audit-log.js';
 import { Organizations } from '../../src/organizations/organizations.js';
 import { ENGINES } from '../support/engines.js';
 import { type Member, type OrganizationsTestApp, organizationsApp } from './support.js';
@@ -197,6 +198,37 @@ describe.each(ENGINES)('organization-owned OAuth clients over /oauth/clients (%s
       await owner.json('GET', `/oauth/clients?organization_id=${acme}`)
     ).json()) as Client[];
     expect(listed.find((c) => c.id === client.id)?.name).toBe('Made by the leaver');
+  });
+
+  it("changing, rotating and deleting the organization's client are audited with the member who did it and the request id", async () => {
+    const audited = (await organizations.create(owner.id, 'Audited')).id;
+    await organizations.addMember(audited, admin.id, 'admin', owner.id);
+    const client = await create(owner, audited, 'Audited app');
+    const scope = `?organization_id=${audited}`;
+    const changed = await admin.json('PUT', `/oauth/clients/${client.id}${scope}`, {
+      name: 'Renamed',
+      redirect: 'https://app.example.com/callback',
+    });
+    expect(changed.status).toBe(200);
+    expect((await admin.json('POST', `/oauth/clients/${client.id}/secret${scope}`, {})).status).toBe(200);
+    expect((await admin.json('DELETE', `/oauth/clients/${client.id}${scope}`)).status).toBe(204);
+
+    await t.app.container.make(AuditLog).flush();
+    const rows = await t.app.db
+      .selectFrom('audit_events')
+      .select(['kind', 'user_id', 'actor', 'ip', 'request_id'])
+      .where('subject', '=', `client:${client.id}`)
+      .where('kind', 'in', ['client.updated', 'client.secret-rotated', 'client.deleted'])
+      .orderBy('id')
+      .execute();
+    // In-process requests have no peer address; over HTTP the row carries it as every row does.
+    const byAdmin = { user_id: admin.id, actor: `user:${admin.id}` };
+    expect(rows).toMatchObject([
+      { kind: 'client.updated', ...byAdmin },
+      { kind: 'client.secret-rotated', ...byAdmin },
+      { kind: 'client.deleted', ...byAdmin },
+    ]);
+    for (const row of rows) expect(row.request_id).toEqual(expect.any(String));
   });
 
   it('the organization is capped at oauth.maxClientsPerUser clients, also when creates arrive at once', async () => {

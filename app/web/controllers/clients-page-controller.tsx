@@ -126,9 +126,10 @@ export class ClientsPageController {
 
   async destroy(clientId: string, c: Context): Promise<Response> {
     const scope = await this.scopes.read(c);
-    const client = await this.api.findManaged(clientId, c.get('user')!.id, scope.organizationId);
+    const userId = c.get('user')!.id;
+    const client = await this.api.findManaged(clientId, userId, scope.organizationId);
     // Of two deletions at once, the one that did not delete it is told it was already deleted.
-    if (!client || !(await this.clients.delete(client))) return this.#gone(c, scope);
+    if (!client || !(await this.clients.delete(client, userId))) return this.#gone(c, scope);
     c.get('session')?.flash('status', `Client “${client.name}” deleted.`);
     return c.redirect(`/dashboard/clients${scope.query}`, 303);
   }

@@ -170,10 +170,15 @@ export class Clients {
     return client?.organizationId === organizationId ? client : undefined;
   }
 
-  async update(client: ClientRecord, values: ClientChanges): Promise<ClientRecord> {
+  /** `actorId`: the user making the change, for the audit log (null: an operator or the client itself). */
+  async update(
+    client: ClientRecord,
+    values: ClientChanges,
+    actorId: number | null = null,
+  ): Promise<ClientRecord> {
     const now = this.clock.now().toISOString();
     await this.store.clients.update(client.id, values, now);
-    await this.events?.dispatch(new ClientUpdated(client.id, client.userId));
+    await this.events?.dispatch(new ClientUpdated(client.id, client.userId, actorId));
     const changed = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
     return { ...client, ...changed, updatedAt: now };
   }
@@ -184,7 +189,11 @@ export class Clients {
    * client's deployments can switch over; a secret replaced earlier stops at once. Undefined when
    * another rotation (or a deletion) changed the client first: of two at once, one rotates.
    */
-  async rotateSecret(client: ClientRecord, graceSeconds: number): Promise<string | undefined> {
+  async rotateSecret(
+    client: ClientRecord,
+    graceSeconds: number,
+    actorId: number | null = null,
+  ): Promise<string | undefined> {
     if (client.secretHash === null) throw new TypeError('A public client has no secret to rotate.');
     const now = this.clock.now();
     const plainSecret = randomSecret();
@@ -199,7 +208,7 @@ export class Clients {
       now.toISOString(),
     );
     if (!rotated) return undefined;
-    await this.events?.dispatch(new ClientSecretRotated(client.id));
+    await this.events?.dispatch(new ClientSecretRotated(client.id, actorId));
     return plainSecret;
   }
 
@@ -207,8 +216,8 @@ export class Clients {
    * Revokes the client and all its tokens (the JSON API's DELETE). False when it was deleted
    * already: of two deletions at once, only one deletes, and the other answers as if it came second.
    */
-  delete(client: ClientRecord): Promise<boolean> {
-    return this.revoker.revokeClient(client.id);
+  delete(client: ClientRecord, actorId: number | null = null): Promise<boolean> {
+    return this.revoker.revokeClient(client.id, actorId);
   }
 
   personalAccessClient(): Promise<ClientRecord | undefined> {

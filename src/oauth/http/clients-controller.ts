@@ -113,12 +113,16 @@ export class ClientsController {
     const client = await this.findManaged(clientId, userId, organizationId);
     if (!client) return undefined;
     const input = validateBody(clientUpdateSchema(this.#limits, isPublicClient(client)), body);
-    return this.clients.update(client, {
-      name: input.name,
-      redirect: input.redirect,
-      allowedScopes: input.scopes,
-      grantTypes: input.grant_types,
-    });
+    return this.clients.update(
+      client,
+      {
+        name: input.name,
+        redirect: input.redirect,
+        allowedScopes: input.scopes,
+        grantTypes: input.grant_types,
+      },
+      userId,
+    );
   }
 
   /**
@@ -157,7 +161,7 @@ export class ClientsController {
       const message = 'A public client has no secret to rotate.';
       throw new ValidationError({ client: [message] }, message);
     }
-    const secret = await this.clients.rotateSecret(client, grace);
+    const secret = await this.clients.rotateSecret(client, grace, userId);
     if (secret === undefined) {
       const message = 'The secret was changed meanwhile (rotated again or deleted): reload and try again.';
       throw new HttpError(409, message, { body: { message } });
@@ -171,9 +175,10 @@ export class ClientsController {
   }
 
   async destroy(clientId: string, c: Context): Promise<Response> {
-    const client = await this.findManaged(clientId, c.get('user')!.id, organizationScope(c));
+    const userId = c.get('user')!.id;
+    const client = await this.findManaged(clientId, userId, organizationScope(c));
     // Of two deletions at once, the one that did not delete it answers as for a deleted client.
-    if (!client || !(await this.clients.delete(client))) throw notFound();
+    if (!client || !(await this.clients.delete(client, userId))) throw notFound();
     return c.body(null, 204);
   }
 }

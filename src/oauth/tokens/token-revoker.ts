@@ -54,7 +54,7 @@ export class TokenRevoker {
    * revoked it: of two at once, the one whose update finds the client revoked already changes
    * nothing and announces nothing.
    */
-  async revokeClient(clientId: string): Promise<boolean> {
+  async revokeClient(clientId: string, actorId: number | null = null): Promise<boolean> {
     const now = this.clock.now().toISOString();
     const ids = await this.store.transaction(async (store) => {
       if (!(await store.clients.revoke(clientId, now))) return undefined;
@@ -63,7 +63,7 @@ export class TokenRevoker {
       return tokenIds;
     });
     if (ids === undefined) return false;
-    await this.events.dispatch(new ClientRevoked(clientId));
+    await this.events.dispatch(new ClientRevoked(clientId, actorId));
     await this.announce(ids);
     return true;
   }
