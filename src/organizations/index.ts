@@ -6,8 +6,10 @@
 export { BillableOrganization, OrganizationModel } from './billing/billable-organization.js';
 export type { BillingDetails } from './billing/organization-billing.js';
 export { OrganizationBilling } from './billing/organization-billing.js';
-export type { SeatOptions } from './billing/seat-sync.js';
+export type { SeatOptions, SeatRetryReport } from './billing/seat-sync.js';
 export { SeatSync } from './billing/seat-sync.js';
+export type { SeatSyncRetryOptions } from './billing/seat-sync-schedule.js';
+export { retrySeatSyncsOnce, scheduleSeatSyncRetries } from './billing/seat-sync-schedule.js';
 export { DomainJoin } from './domain-join.js';
 export { LAST_OWNER, OrganizationError } from './errors.js';
 export {

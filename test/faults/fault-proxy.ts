@@ -8,8 +8,13 @@ export interface ProxiedRequest {
 }
 
 export interface FaultProxyHooks {
-  /** Before the request goes on: `'drop'` ends the connection, and the upstream never sees it. */
-  before?(request: ProxiedRequest): Promise<undefined | 'drop'> | undefined | 'drop';
+  /**
+   * Before the request goes on: `'drop'` ends the connection, `'unavailable'` answers 503 (the
+   * upstream down behind its load balancer); either way the upstream never sees it.
+   */
+  before?(
+    request: ProxiedRequest,
+  ): Promise<undefined | 'drop' | 'unavailable'> | undefined | 'drop' | 'unavailable';
   /** After the upstream answered: `'drop'` ends the connection, and the answer is lost. */
   after?(request: ProxiedRequest): Promise<undefined | 'drop'> | undefined | 'drop';
 }
@@ -37,7 +42,12 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     const drop = () => void res.socket?.destroy();
     try {
       const body = await bodyOf(req);
-      if ((await proxy.hooks.before?.(request)) === 'drop') return drop();
+      const fault = await proxy.hooks.before?.(request);
+      if (fault === 'drop') return drop();
+      if (fault === 'unavailable') {
+        res.writeHead(503, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify({ error: { message: 'Service Unavailable' } }));
+      }
       const headers = Object.fromEntries(
         Object.entries(req.headers).filter(
           ([name]) => !['host', 'connection', 'content-length'].includes(name),

@@ -10,12 +10,14 @@ import { TestClock } from '../../src/core/clock.js';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
 import { mailProvider } from '../../src/mail/provider.js';
 import { SeatSync } from '../../src/organizations/billing/seat-sync.js';
+import { retrySeatSyncsOnce } from '../../src/organizations/billing/seat-sync-schedule.js';
 import { Organizations } from '../../src/organizations/organizations.js';
 import { organizationsProvider } from '../../src/organizations/provider.js';
 import { tokenIn } from '../auth/browser.js';
 import { braintreeHarness } from '../billing/braintree-harness.js';
 import type { EditionHarness, EditionSandbox } from '../billing/harness.js';
 import { stripeHarness } from '../billing/stripe-harness.js';
+import { type FaultProxy, startFaultProxy } from '../faults/fault-proxy.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { ENGINES } from '../support/engines.js';
 import { type Mailbox, startMailbox } from '../support/mailbox.js';
@@ -33,6 +35,8 @@ for (const engine of ENGINES) {
       let server: RunningServer;
       let mailbox: Mailbox;
       let organizations: Organizations;
+      /** Between the app and the provider, to make the provider fail. */
+      let proxy: FaultProxy;
 
       beforeAll(async () => {
         mailbox = await startMailbox();
@@ -43,12 +47,18 @@ for (const engine of ENGINES) {
           currency: 'usd',
           metered: SEAT,
         });
+        const provider = (sandbox.config as Record<string, { apiBase: string }>)[harness.edition]!;
+        proxy = await startFaultProxy(provider.apiBase);
         t = await createTestApp({
           engine,
           clock,
           config: {
             mail: { url: mailbox.url, worker: { pollMs: 100 } },
-            billing: { ...sandbox.config, plans: [seatPlan, harness.plans.other] },
+            billing: {
+              ...sandbox.config,
+              [harness.edition]: { ...provider, apiBase: proxy.url },
+              plans: [seatPlan, harness.plans.other],
+            },
           },
           providers: [
             authProvider(),
@@ -69,6 +79,7 @@ for (const engine of ENGINES) {
         if (t) await closeBilling(t.app);
         await t?.close();
         await sandbox?.close();
+        await proxy?.close();
         await mailbox?.close();
       });
 
@@ -244,6 +255,41 @@ for (const engine of ENGINES) {
         ]);
         expect(await providerSeats(providerId)).toBe(6);
         expect((await organizations.members(org.id)).length).toBe(6);
+      });
+
+      it('a join while the provider answers 503: the seats are set by the retry, without another membership change', async () => {
+        const owner = await member('max');
+        const org = await organizations.create(owner.id, 'Theta');
+        await owner.send(`/organizations/${org.id}/billing/subscribe`, {
+          plan: seatPlan.id,
+          token: harness.tokens.card,
+        });
+        const providerId = String(
+          (await subscriptionRow(org.id))?.[harness.edition === 'stripe' ? 'stripe_id' : 'braintree_id'],
+        );
+        expect(await providerSeats(providerId)).toBe(1);
+        const pending = () =>
+          t.app.db.selectFrom('organization_seat_syncs').select('organization_id').execute();
+        expect(await pending()).toEqual([]);
+
+        const joiner = await member('ned');
+        proxy.hooks = { before: () => 'unavailable' };
+        try {
+          await organizations.addMember(org.id, joiner.id, 'member', owner.id);
+          expect(await providerSeats(providerId)).toBe(1); // the provider refused the change
+          expect(await retrySeatSyncsOnce(t.app, { everyMs: 60_000 })).toEqual({ synced: 0, failed: 1 });
+        } finally {
+          proxy.hooks = {};
+        }
+        expect(await pending()).toEqual([{ organization_id: org.id }]);
+
+        // The provider is back; the next interval's pass sets the seats.
+        clock.advance(60_000);
+        expect(await retrySeatSyncsOnce(t.app, { everyMs: 60_000 })).toEqual({ synced: 1, failed: 0 });
+        expect(await providerSeats(providerId)).toBe(2);
+        if (harness.capabilities.supportsQuantities)
+          expect((await subscriptionRow(org.id))?.quantity).toBe(2);
+        expect(await pending()).toEqual([]);
       });
     });
   }

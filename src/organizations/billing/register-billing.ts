@@ -17,17 +17,18 @@ export function registerOrganizationBilling(app: Application, seats: SeatOptions
   if (!container.has(BillableStores)) return false;
   const stores = container.make(BillableStores);
   stores.register('organization', organizationBillableStore(container, db));
-  const seatSync = new SeatSync(db, stores, seats ?? { plans: [] });
+  const seatSync = new SeatSync(db, stores, seats ?? { plans: [] }, app.clock);
   container
     .instance(SeatSync, seatSync)
     .singleton(
       OrganizationBilling,
       (c) => new OrganizationBilling({ db, organizations: c.make(Organizations), stores }),
     );
-  // After the membership change committed; a provider that fails now is caught up by the next change.
+  // After the membership change committed; one the provider fails stays pending, and
+  // `scheduleSeatSyncRetries` (or the next change) sets the seats.
   const sync = async (organizationId: number) => {
     await seatSync.sync(organizationId).catch((error: unknown) => {
-      container.make(LoggerKey).warn({ err: error, organizationId }, 'Seat sync failed');
+      container.make(LoggerKey).warn({ err: error, organizationId }, 'Seat sync failed; left pending');
     });
   };
   events.listen(MemberAdded, (e) => sync(e.organizationId));
