@@ -82,4 +82,38 @@ describe.each(ENGINES)('a member removed while Redis hangs (%s)', (engine) => {
     expect((await t.call(t.b, '/api/user', adas.accessToken)).status).toBe(200);
     expect(unhandled).toEqual([]);
   }, 30_000);
+
+  it('while Redis still hangs, the other instance refuses the token once its cached live verdict is older than recheckAfterMs', async () => {
+    const channel = `tollgate-test:${randomUUID()}`;
+    const recheckAfterMs = 500;
+    t = await twoInstances(
+      engine,
+      { redis: { url: redis.url } },
+      { a: { redisChannel: channel, recheckAfterMs }, b: { redisChannel: channel, recheckAfterMs } },
+      () => [mailProvider(), organizationsProvider()],
+    );
+    const organizations = t.a.container.make(Organizations);
+    const bob = await t.a.container
+      .make(Users)
+      .create({ name: 'Bob', email: 'bob@example.com', password: 'correct horse battery' });
+    const acme = (await organizations.create(t.ada.id, 'Acme')).id;
+    await organizations.addMember(acme, bob.id, 'member', t.ada.id);
+    const bobs = await t.a.container
+      .make(PersonalAccessTokens)
+      .create(bob.id, 'bob for acme', [], { organizationId: acme });
+    expect((await t.call(t.b, '/api/user', bobs.accessToken)).status).toBe(200);
+    expect((await t.call(t.b, '/api/user', bobs.accessToken)).status).toBe(200);
+
+    redis.pause();
+    await organizations.remove(t.ada.id, acme, bob.id);
+    const removed = performance.now();
+    // Redis stays paused: no message can reach B; its database re-read after recheckAfterMs must.
+    while ((await t.call(t.b, '/api/user', bobs.accessToken)).status !== 401) {
+      expect(performance.now() - removed, 'instance B still serves the removed member’s token').toBeLessThan(
+        recheckAfterMs + 2_000,
+      );
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(unhandled).toEqual([]);
+  }, 30_000);
 });
