@@ -312,7 +312,7 @@ export function floors(database: 'sqlite' | 'postgres', databaseUrl: string): Sc
       ...row(
         'password',
         'password',
-        'password grant RS256, argon2id + select + two inserts',
+        'password grant RS256, attempt counter + argon2id + select + two inserts',
         'tokens/s',
         'RS256',
       ),

@@ -7,6 +7,7 @@ import pg from 'pg';
 
 export interface FloorTables {
   floor_users: { id: Generated<number>; email: string; password: string };
+  floor_login_attempts: { username: string; attempts: number; expire: number };
   floor_sessions: { id: string; payload: string; last_activity: number };
   floor_auth_codes: {
     id: string;
@@ -56,6 +57,9 @@ export function connect<Tables = FloorTables>(url: string): Kysely<Tables> {
 export async function createTables(db: Kysely<FloorTables>, postgres: boolean): Promise<void> {
   const serial = postgres ? sql`serial primary key` : sql`integer primary key autoincrement`;
   await sql`create table if not exists floor_users (id ${serial}, email varchar(255) not null unique, password varchar(255) not null)`.execute(
+    db,
+  );
+  await sql`create table if not exists floor_login_attempts (username varchar(255) primary key, attempts integer not null, expire bigint not null)`.execute(
     db,
   );
   await sql`create table if not exists floor_sessions (id varchar(64) primary key, payload text not null, last_activity integer not null)`.execute(

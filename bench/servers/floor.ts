@@ -4,8 +4,9 @@
 // (an SQLite file or a postgres:// URL), BENCH_ALG the signature:
 //   cc        POST /oauth/token client_credentials: parse the form, check a cached client's
 //             secret in constant time, sign, insert the access token
-//   password  the same, plus one user select and one argon2id verify; access and refresh token
-//             inserted in one transaction
+//   password  the same, plus one brute-force counter upsert per username (RFC 6749 §4.3.2; the
+//             limit as high as the Tollgate row's), one user select and one argon2id verify;
+//             access and refresh token inserted in one transaction
 //   authcode  GET /oauth/authorize (session lookup; a client the user approved before, i.e. whose
 //             latest live token grants the scopes, gets its code at once: inserted, 302; else the
 //             pending request is stored in the session and an approval page answers), POST
@@ -15,6 +16,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { hash, verify } from '@node-rs/argon2';
 import { type Context, Hono } from 'hono';
 import { generateKeyPair, SignJWT } from 'jose';
+import { sql } from 'kysely';
 import { serveHono } from './announce.js';
 import { authorizationRequest } from './authorization-request.js';
 import { connect, createTables } from './floor-database.js';
@@ -118,6 +120,19 @@ async function userTokens(
   };
 }
 
+/** One login attempt counted for `username` in a 60-second window: the least a throttle needs. */
+async function attemptAllowed(username: string): Promise<boolean> {
+  const now = Date.now();
+  const { rows } = await sql<{
+    attempts: number;
+  }>`insert into floor_login_attempts (username, attempts, expire)
+    values (${username}, 1, ${now + 60_000}) on conflict (username) do update set
+      attempts = case when floor_login_attempts.expire > ${now} then floor_login_attempts.attempts + 1 else 1 end,
+      expire = case when floor_login_attempts.expire > ${now} then floor_login_attempts.expire else excluded.expire end
+    returning attempts`.execute(db);
+  return rows[0]!.attempts <= 1_000_000;
+}
+
 const tokenError = (c: Context, error: string, status: 400 | 401 = 400) =>
   c.json({ error }, status, { 'cache-control': 'no-store' });
 const tokenResponse = (c: Context, body: Record<string, unknown>) =>
@@ -148,6 +163,9 @@ app.post('/oauth/token', async (c) => {
   if (grantType === 'password' && job === 'password') {
     const scopes = form.get('scope') ?? scope;
     if (!scopesAllowed(scopes)) return tokenError(c, 'invalid_scope');
+    if (!(await attemptAllowed(form.get('username') ?? ''))) {
+      return c.json({ error: 'temporarily_unavailable' }, 429, { 'cache-control': 'no-store' });
+    }
     const user = await db
       .selectFrom('floor_users')
       .select(['id', 'password'])

@@ -49,10 +49,10 @@ export class LoginThrottle {
 
   /** The password matched. */
   async succeeded(email: string, address: string): Promise<void> {
-    await Promise.all([
-      this.limits.get('login.account').clear(accountOf(email)),
-      this.limits.get('login.address').reward(address),
-    ]);
+    await this.limits.rewardAndClear(
+      [[this.limits.get('login.address'), address]],
+      [[this.limits.get('login.account'), accountOf(email)]],
+    );
   }
 }
 

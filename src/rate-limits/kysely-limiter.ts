@@ -118,3 +118,29 @@ export class KyselyRateLimiter extends StoreAbstract {
       .execute();
   }
 }
+
+/**
+ * In one statement, gives one attempt back on each live row of `reward` and forgets the rows of
+ * `clear` (as `reward` and `delete` do one key at a time): a forgotten row is left expired, which
+ * every read and count takes for absent and the sweep deletes. A key without a live row is not
+ * written. The values are computed from the row as locked (another attempt may have counted since
+ * the select read it). Rows are locked in key order, so two of these cannot wait for each other
+ * on PostgreSQL (an `UPDATE … WHERE key IN` would lock in scan order); other statements lock one.
+ */
+export async function rewardAndClear(
+  db: Kysely<Database>,
+  now: number,
+  keys: { reward: readonly string[]; clear: readonly string[] },
+): Promise<void> {
+  const rewarded = keys.reward.length > 0 ? sql.join(keys.reward) : sql`null`;
+  const cleared = keys.clear.length > 0 ? sql.join(keys.clear) : sql`null`;
+  const points = sql`CASE WHEN rate_limits.key in (${rewarded}) THEN rate_limits.points - 1 ELSE 0 END`;
+  const expire = sql`CASE WHEN rate_limits.key in (${rewarded}) THEN rate_limits.expire ELSE 0 END`;
+  await sql`insert into "rate_limits" ("key", "points", "expire")
+    select "key", ${points}, ${expire} from "rate_limits"
+    where ("key" in (${rewarded}) and "expire" > ${now})
+      or ("key" in (${cleared}) and ("expire" is null or "expire" > ${now}))
+    order by "key"
+    on conflict ("key") do update set "points" = ${points}, "expire" = ${expire}
+    where rate_limits.key in (${cleared}) or rate_limits.expire > ${now}`.execute(db);
+}

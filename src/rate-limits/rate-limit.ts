@@ -156,6 +156,12 @@ export class RateLimit {
     await Promise.all([this.stores.counter.delete(key), this.stores.strikes?.delete(key)]);
   }
 
+  /** The store's keys of `subject`'s counter and strikes (`RateLimits.rewardAndClear` writes them). */
+  storeKeys(subject: string): { counter: string; strikes?: string | undefined } {
+    const key = keyOf(subject);
+    return { counter: this.stores.counter.getKey(key), strikes: this.stores.strikes?.getKey(key) };
+  }
+
   /** Attempts refused since boot, here or by a lease of this limit (metrics read it on a scrape). */
   get refusals(): number {
     return this.#refusals;

@@ -97,6 +97,26 @@ for (const store of stores) {
       expect((await limit.consume('k')).remaining).toBe(1);
     });
 
+    it('rewardAndClear: one subject gets an attempt back, another forgets its attempts and strikes', async () => {
+      const limits = await setup();
+      const address = limits.define('probe.address', { points: 3, durationSeconds: 60 });
+      const account = limits.define('probe.account', {
+        points: 2,
+        durationSeconds: 60,
+        maxBlockSeconds: 600,
+      });
+      await limits.start();
+      for (let i = 0; i < 3; i++) await account.consume('a');
+      for (let i = 0; i < 3; i++) await address.consume('ip');
+      await limits.rewardAndClear([[address, 'ip']], [[account, 'a']]);
+      expect((await address.consume('ip')).allowed).toBe(true);
+      expect((await address.consume('ip')).allowed).toBe(false);
+      // The strike is forgotten too: the next block is the window again, not twice it.
+      await account.consume('a');
+      await account.consume('a');
+      expect((await account.consume('a')).resetSeconds).toBe(60);
+    });
+
     it('points 0 turns a limit off', async () => {
       const limit = (await setup()).define('probe.off', { points: 0, durationSeconds: 60 });
       for (let i = 0; i < 10; i++) expect((await limit.consume('k')).allowed).toBe(true);
@@ -175,6 +195,28 @@ describe.each(ENGINES)('back-off in the database (%s), on the application clock'
     t.clock.advance(IN_FLIGHT_SECONDS * 1000 + 1);
     const after = await Promise.all(Array.from({ length: 6 }, () => limit.begin('k')));
     expect(after.filter((r) => r.allowed)).toHaveLength(4);
+  });
+
+  it('rewardAndClear writes no row for a subject with nothing to give back or forget', async () => {
+    t = await createTestApp({ engine });
+    const limits = t.app.container.make(RateLimits);
+    const address = limits.define('probe.address', { points: 3, durationSeconds: 60 });
+    const account = limits.define('probe.account', { points: 2, durationSeconds: 60, maxBlockSeconds: 600 });
+    await address.consume('expired');
+    t.clock.advance(61_000);
+    await limits.rewardAndClear(
+      [
+        [address, 'ip'],
+        [address, 'expired'],
+      ],
+      [[account, 'a']],
+    );
+    const rows = await t.app.db.selectFrom('rate_limits').select(['points', 'expire']).execute();
+    expect(rows.map((row) => [row.points, Number(row.expire)])).toEqual([
+      [1, t.clock.now().getTime() - 1_000],
+    ]);
+    expect((await address.consume('ip')).remaining).toBe(2);
+    expect((await address.consume('expired')).remaining).toBe(2);
   });
 
   it('expired counters are swept', async () => {

@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Database } from '../database/types.js';
-import { KyselyRateLimiter } from './kysely-limiter.js';
+import { KyselyRateLimiter, rewardAndClear } from './kysely-limiter.js';
 import { LeasedLimit, type LeasedLimitOptions } from './leased-limit.js';
 import { IN_FLIGHT_SECONDS, type RateLimitPolicy, STRIKE_MEMORY_SECONDS } from './policy.js';
 import { RateLimit } from './rate-limit.js';
@@ -73,6 +73,27 @@ export class RateLimits {
 
   has(name: string): boolean {
     return this.#limits.has(name);
+  }
+
+  /**
+   * `reward` on each of `rewards` and `clear` on each of `clears` (a limit and its subject): a
+   * successful login's settlement. With the counters in the database it is one statement, which
+   * writes only the rows that exist.
+   */
+  async rewardAndClear(
+    rewards: readonly (readonly [RateLimit, string])[],
+    clears: readonly (readonly [RateLimit, string])[],
+  ): Promise<void> {
+    if (this.store === 'redis') {
+      await Promise.all([...rewards.map(([l, s]) => l.reward(s)), ...clears.map(([l, s]) => l.clear(s))]);
+      return;
+    }
+    const reward = rewards.filter(([limit]) => limit.enabled).map(([l, s]) => l.storeKeys(s).counter);
+    const clear = clears
+      .filter(([limit]) => limit.enabled)
+      .flatMap(([l, s]) => Object.values(l.storeKeys(s)).filter((key) => key !== undefined));
+    if (reward.length + clear.length === 0) return;
+    await rewardAndClear(this.options.db, this.options.clock.now().getTime(), { reward, clear });
   }
 
   /** Every defined limit. */
