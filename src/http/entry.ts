@@ -82,7 +82,7 @@ export function guardEntry<T extends Hono<any, any, any>>(
   const serve = (request: Request, env: Env, executionCtx: ExecutionCtx, span?: RequestSpan) => {
     let origin: ReturnType<typeof originOf> | undefined;
     const context: RequestScope = {
-      id: requestIdOf(request, span?.traceId),
+      id: requestIdOf(request, env, span?.traceId),
       origin: () => {
         origin ??= originOf(request, env, proxies);
         return origin;

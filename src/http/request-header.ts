@@ -12,8 +12,13 @@ interface NodeBindings {
  * joins it. Elsewhere (`app.request()`, other runtimes) `c.req.header(name)` itself.
  */
 export function requestHeader(c: Context, name: string): string | undefined {
-  const raw = (c.env as NodeBindings | undefined)?.incoming?.rawHeaders;
-  if (raw === undefined) return c.req.header(name);
+  return headerOf(c.req.raw, c.env, name);
+}
+
+/** `requestHeader` before a `Context` exists: `request` with the `env` it was served with. */
+export function headerOf(request: Request, env: unknown, name: string): string | undefined {
+  const raw = (env as NodeBindings | undefined)?.incoming?.rawHeaders;
+  if (raw === undefined) return request.headers.get(name) ?? undefined;
   let value: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const field = raw[i]!;

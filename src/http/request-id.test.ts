@@ -1,4 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { serve } from '@hono/node-server';
 import { describe, expect, it } from 'vitest';
 import { Container } from '../core/container.js';
 import { createLogger } from '../core/logger.js';
@@ -86,6 +88,22 @@ describe('request ids', () => {
     const res = await http.fetch(new Request('http://x/away'));
     expect([res.status, res.headers.get('location')]).toEqual([302, 'http://x/hello']);
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("reads the id and traceparent from Node's raw headers when served over a socket", async () => {
+    const { http } = loggingApp();
+    const server = serve({ fetch: http.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise((resolve) => server.once('listening', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hello`;
+    try {
+      const idOf = async (headers: Record<string, string>) =>
+        (await fetch(url, { headers })).headers.get('x-request-id');
+      expect(await idOf({ 'X-Request-Id': 'from-proxy-7' })).toBe('from-proxy-7');
+      expect(await idOf({ Traceparent: `00-${TRACE_ID}-00f067aa0ba902b7-01` })).toBe(TRACE_ID);
+      expect(await idOf({ 'x-request-id': 'not a token!' })).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('a line logged outside any request has no request_id', () => {
