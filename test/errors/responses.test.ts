@@ -7,7 +7,7 @@ import { ENGINES } from '../support/engines.js';
 
 const json = { accept: 'application/json' };
 /** What a stack trace or a leaked internal would look like in a body. */
-const LEAKS = [/\bat \S+ \(/, /\.ts:\d+/, /db-1/, /sk_test_/, /Error:/];
+const LEAKS = [/\bat \S+ \(/, /\.ts:\d+/, /pg-primary/, /sk_test_/, /Error:/];
 
 /** A server error's body: generic, naming only the request (the id its `X-Request-Id` carries). */
 const serverError = (res: Response) => ({
@@ -30,10 +30,10 @@ describe.each(ENGINES)('error responses (docs/errors.md) (%s)', (engine) => {
       setup: (app) => {
         const r = app.router;
         r.get('/boom', () => {
-          throw new Error('connection to db-1 refused');
+          throw new Error('connection to pg-primary refused');
         });
         r.get('/unavailable', () => {
-          throw new HttpError(503, 'db-1 is down for maintenance');
+          throw new HttpError(503, 'pg-primary is down for maintenance');
         });
         r.get('/conflict', () => {
           throw new HttpError(409, 'The order was already shipped.');
@@ -42,16 +42,16 @@ describe.each(ENGINES)('error responses (docs/errors.md) (%s)', (engine) => {
           throw new ValidationError({ email: ['The email field is required.'] });
         });
         r.get('/misconfigured', () => {
-          throw new ConfigurationError('Nothing is bound to db-1.');
+          throw new ConfigurationError('Nothing is bound to pg-primary.');
         });
         r.get('/declined', () => {
           throw BillingError.cardDeclined('Your card was declined.');
         });
         r.get('/gateway', () => {
-          throw BillingError.provider('Stripe rejected sk_test_123 at db-1');
+          throw BillingError.provider('Stripe rejected sk_test_123 at pg-primary');
         });
         r.get('/oauth-failure', () => {
-          throw OAuthError.serverError('db-1 exploded');
+          throw OAuthError.serverError('pg-primary exploded');
         });
         r.post('/only-post', () => 'posted');
       },
@@ -83,7 +83,7 @@ describe.each(ENGINES)('error responses (docs/errors.md) (%s)', (engine) => {
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expectNoLeak(body);
     const [context] = logged.mock.calls[0] as [{ err: Error }];
-    expect(context.err.message).toBe('connection to db-1 refused');
+    expect(context.err.message).toBe('connection to pg-primary refused');
     expect(context.err.stack).toMatch(/\.ts:\d+/);
 
     const page = await t.request('/boom');
