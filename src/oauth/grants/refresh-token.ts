@@ -17,11 +17,11 @@ export const refreshTokenGrant = defineGrant({
   parameters: { required: ['refresh_token'], optional: ['scope', 'resource'] },
   async handle({ client, params, dpopJkt }, services) {
     const id = hashSecret(params.refresh_token);
-    const stored = await services.store.refreshTokens.find(id);
-    const previous = stored && (await services.store.accessTokens.find(stored.accessTokenId));
-    if (!stored || !previous || previous.clientId !== client.id) {
+    const found = await services.store.refreshTokens.findWithAccessToken(id);
+    if (!found || found.accessToken.clientId !== client.id) {
       throw OAuthError.invalidGrant('The refresh token is invalid.', 'unknown token or other client');
     }
+    const { refreshToken: stored, accessToken: previous } = found;
     if (stored.revoked) {
       await services.revoker.revokeFamily(stored.familyId);
       throw OAuthError.invalidGrant('The refresh token has been revoked.');

@@ -87,6 +87,10 @@ export interface AccessTokenStore {
 export interface RefreshTokenStore {
   insert(token: RefreshTokenRecord): Promise<void>;
   find(id: string): Promise<RefreshTokenRecord | undefined>;
+  /** The refresh token and the access token it was issued with, in one statement (the refresh grant's read). */
+  findWithAccessToken(
+    id: string,
+  ): Promise<{ refreshToken: RefreshTokenRecord; accessToken: AccessTokenRecord } | undefined>;
   findByAccessToken(accessTokenId: string): Promise<RefreshTokenRecord | undefined>;
   /** Atomically marks a live refresh token used; false when another request got there first. */
   consume(id: string): Promise<boolean>;

@@ -7,7 +7,7 @@ import { InsertBatch } from './insert-batch.js';
 import { toClient } from './kysely-clients.js';
 import { Precompiled } from './precompiled.js';
 
-function toAccessToken(row: OAuthAccessTokenRow): AccessTokenRecord {
+export function toAccessToken(row: OAuthAccessTokenRow): AccessTokenRecord {
   return {
     id: row.id,
     userId: row.user_id,

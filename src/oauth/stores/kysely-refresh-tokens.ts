@@ -2,9 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../database/types.js';
 import { readAmr, storedAmr } from '../oidc/amr.js';
 import { readClaimsRequest, storedClaimsRequest } from '../oidc/claims-request.js';
-import type { RefreshTokenRecord } from '../records.js';
-import type { OAuthRefreshTokenRow } from '../tables.js';
+import type { AccessTokenRecord, RefreshTokenRecord } from '../records.js';
+import type { OAuthAccessTokenRow, OAuthRefreshTokenRow } from '../tables.js';
 import type { RefreshTokenStore } from './contracts.js';
+import { toAccessToken } from './kysely-access-tokens.js';
 import { Precompiled } from './precompiled.js';
 
 function toRefreshToken(row: OAuthRefreshTokenRow): RefreshTokenRecord {
@@ -55,6 +56,51 @@ const insertToken = new Precompiled<never>((db: Kysely<Database>) =>
   ),
 );
 
+// The refresh token's columns under a prefix, beside its access token's own: one row carries both.
+const refreshColumns = [
+  'r.id as r_id',
+  'r.access_token_id as r_access_token_id',
+  'r.family_id as r_family_id',
+  'r.revoked as r_revoked',
+  'r.created_at as r_created_at',
+  'r.expires_at as r_expires_at',
+  'r.auth_time as r_auth_time',
+  'r.dpop_jkt as r_dpop_jkt',
+  'r.sid as r_sid',
+  'r.amr as r_amr',
+  'r.claims as r_claims',
+] as const;
+
+type JoinedRow = OAuthAccessTokenRow & {
+  [K in keyof OAuthRefreshTokenRow as `r_${K}`]: OAuthRefreshTokenRow[K];
+};
+
+const findWithAccessToken = new Precompiled<JoinedRow>((db: Kysely<Database>) =>
+  db
+    .selectFrom('oauth_refresh_tokens as r')
+    .innerJoin('oauth_access_tokens as a', 'a.id', 'r.access_token_id')
+    .selectAll('a')
+    .select(refreshColumns)
+    .where('r.id', '=', ''),
+);
+
+function toJoined(row: JoinedRow): { refreshToken: RefreshTokenRecord; accessToken: AccessTokenRecord } {
+  const refreshToken = toRefreshToken({
+    id: row.r_id,
+    access_token_id: row.r_access_token_id,
+    family_id: row.r_family_id,
+    revoked: row.r_revoked,
+    created_at: row.r_created_at,
+    expires_at: row.r_expires_at,
+    auth_time: row.r_auth_time,
+    dpop_jkt: row.r_dpop_jkt,
+    sid: row.r_sid,
+    amr: row.r_amr,
+    claims: row.r_claims,
+  });
+  return { refreshToken, accessToken: toAccessToken(row) };
+}
+
 export class KyselyRefreshTokenStore implements RefreshTokenStore {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -69,6 +115,13 @@ export class KyselyRefreshTokenStore implements RefreshTokenStore {
       .where('id', '=', id)
       .executeTakeFirst();
     return row ? toRefreshToken(row) : undefined;
+  }
+
+  async findWithAccessToken(
+    id: string,
+  ): Promise<{ refreshToken: RefreshTokenRecord; accessToken: AccessTokenRecord } | undefined> {
+    const [row] = await findWithAccessToken.execute(this.db, [id]);
+    return row ? toJoined(row) : undefined;
   }
 
   async findByAccessToken(accessTokenId: string): Promise<RefreshTokenRecord | undefined> {

@@ -1,0 +1,87 @@
+import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTracing, stopTracing } from '../../src/observability/tracing.js';
+import { ENGINES } from '../support/engines.js';
+import { ADA, approvalFields, Browser, basic, type OAuthTestApp, oauthApp, REDIRECT } from './support.js';
+
+// The statements a request ran, as the database spans record them (tracing on, spans in memory).
+const exporter = new InMemorySpanExporter();
+beforeAll(() => startTracing({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+afterAll(() => stopTracing());
+
+const statements = () =>
+  exporter
+    .getFinishedSpans()
+    .map((span) => String(span.attributes['db.query.text'] ?? ''))
+    .filter((text) => text !== '');
+
+/** The round trips of the warm user flows (issue 35: each one a few percent of a flow on PostgreSQL). */
+describe.each(ENGINES)('statements per request of the user flows (%s)', (engine) => {
+  let t: OAuthTestApp;
+  let ada: Browser;
+  let client: { id: string; secret: string };
+
+  beforeAll(async () => {
+    t = await oauthApp({ engine });
+    ada = new Browser(t.url);
+    await ada.login(ADA);
+    const created = await t.createClient();
+    client = { id: created.client.id, secret: created.plainSecret! };
+  });
+  afterAll(async () => t?.stop());
+
+  const authorize = () =>
+    ada.get(
+      `/oauth/authorize?${new URLSearchParams({
+        client_id: client.id,
+        redirect_uri: REDIRECT,
+        response_type: 'code',
+        scope: 'check-status',
+        state: 'st',
+      })}`,
+    );
+
+  const token = (params: Record<string, string>) =>
+    fetch(`${t.url}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: basic(client.id, client.secret),
+      },
+      body: new URLSearchParams(params),
+    });
+
+  const exchange = async (res: Response) => {
+    expect(res.status).toBe(302);
+    const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
+    const answer = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT });
+    expect(answer.status).toBe(200);
+    return (await answer.json()) as { refresh_token: string };
+  };
+
+  /** A code for Ada's grant: through the approval page the first time, then straight back. */
+  const approved = async () => {
+    const res = await authorize();
+    if (res.status !== 200) return res;
+    return ada.post('/oauth/authorize', approvalFields(await res.text()));
+  };
+
+  it('a refresh: the refresh token and its access token in one read, then the transaction', async () => {
+    const first = await exchange(await approved());
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
+    expect(refreshed.status).toBe(200);
+    const { refresh_token } = (await refreshed.json()) as { refresh_token: string };
+
+    exporter.reset();
+    expect((await token({ grant_type: 'refresh_token', refresh_token })).status).toBe(200);
+    const ran = statements();
+    expect(ran[0]).toMatch(/from "oauth_refresh_tokens" as "r" inner join "oauth_access_tokens"/);
+    // Then consume it, retire its access token, insert the new pair (BEGIN and COMMIT make no span).
+    expect(ran.slice(1).map((text) => text.split(' ').slice(0, 3).join(' '))).toEqual([
+      'update "oauth_refresh_tokens" set',
+      'update "oauth_access_tokens" set',
+      'insert into "oauth_access_tokens"',
+      'insert into "oauth_refresh_tokens"',
+    ]);
+  });
+});
