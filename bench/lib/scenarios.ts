@@ -211,6 +211,8 @@ export const baselines: Scenario[] = [
 ];
 
 export const peers: Scenario[] = [
+  // client_credentials in the provider's in-memory adapter: its JWT access tokens are never saved
+  // through an adapter (`servers/oidc-provider.ts`), so a database adapter would change nothing.
   ...(
     [
       ['RS256', 'jwt', 'jose-sign.RS256'],

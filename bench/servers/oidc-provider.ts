@@ -1,7 +1,10 @@
 // Peer: panva's `oidc-provider` issuing client_credentials access tokens with its default
 // in-memory adapter, on a plain `node:http` server. `BENCH_FORMAT` picks `jwt` (RFC 9068 access
 // tokens, which it only issues for a resource server, RFC 8707) or `opaque`; `BENCH_ALG` the
-// JWT signing algorithm.
+// JWT signing algorithm. A `jwt` token never reaches the adapter, whichever it is: the format's
+// `getValueAndPayload` returns no payload and `BaseModel.save` then only emits `issued`
+// (oidc-provider 9.13.3, lib/models/formats/jwt.js:175-177, lib/models/base_model.js:87-94), so
+// these rows need no database adapter; the `opaque` one stores through the in-memory adapter.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
