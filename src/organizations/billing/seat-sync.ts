@@ -42,39 +42,47 @@ export class SeatSync {
 
   /** Sets the seats at the provider; throws what the provider threw, leaving the sync pending. */
   async sync(organizationId: number): Promise<void> {
-    if (this.options.plans.length === 0) return;
-    const organization = (await this.stores.find({ type: 'organization', id: organizationId })) as
-      | BillableOrganization
-      | undefined;
-    const seated = ((await organization?.subscriptions()) ?? []).filter(
-      (sub) => sub.valid() && this.isSeatPlan(sub.plan),
-    );
-    const attempt = seated.length > 0 ? await this.#pending(organizationId) : undefined;
-    for (const sub of seated)
-      await sub.updateSeats(
-        () => this.count(organizationId),
-        this.options.addOn ? { addOn: this.options.addOn } : {},
-      );
-    await this.#settled(organizationId, attempt);
+    await this.#sync(organizationId);
   }
 
   /** Syncs every organization whose last sync did not succeed, oldest first; one failing does not stop the rest. */
   async retryPending(): Promise<SeatRetryReport> {
     const rows = await this.db
       .selectFrom('organization_seat_syncs')
-      .select('organization_id')
+      .select(['organization_id', 'attempt'])
       .orderBy('since')
       .execute();
     const report: SeatRetryReport = { synced: 0, failed: 0 };
-    for (const { organization_id } of rows) {
+    for (const row of rows) {
       try {
-        await this.sync(organization_id);
+        // No seat subscription any more (cancelled, plan changed): nothing is left to sync.
+        if (!(await this.#sync(row.organization_id))) await this.#settled(row.organization_id, row.attempt);
         report.synced++;
       } catch {
         report.failed++;
       }
     }
     return report;
+  }
+
+  /** False, touching nothing, when the organization has no valid per-seat subscription. */
+  async #sync(organizationId: number): Promise<boolean> {
+    if (this.options.plans.length === 0) return false;
+    const organization = (await this.stores.find({ type: 'organization', id: organizationId })) as
+      | BillableOrganization
+      | undefined;
+    const seated = ((await organization?.subscriptions()) ?? []).filter(
+      (sub) => sub.valid() && this.isSeatPlan(sub.plan),
+    );
+    if (seated.length === 0) return false;
+    const attempt = await this.#pending(organizationId);
+    for (const sub of seated)
+      await sub.updateSeats(
+        () => this.count(organizationId),
+        this.options.addOn ? { addOn: this.options.addOn } : {},
+      );
+    await this.#settled(organizationId, attempt);
+    return true;
   }
 
   async count(organizationId: number): Promise<number> {
@@ -97,14 +105,12 @@ export class SeatSync {
     return attempt;
   }
 
-  /**
-   * Clears the pending mark, unless a sync started after this one (it clears its own): a sync that
-   * succeeded before a later one failed must not erase the failure. No seat subscription: nothing
-   * is left to sync.
-   */
-  async #settled(organizationId: number, attempt: string | undefined): Promise<void> {
-    let query = this.db.deleteFrom('organization_seat_syncs').where('organization_id', '=', organizationId);
-    if (attempt !== undefined) query = query.where('attempt', '=', attempt);
-    await query.execute();
+  /** Clears the pending mark, unless a sync started after this one: a success must not erase a later failure. */
+  async #settled(organizationId: number, attempt: string): Promise<void> {
+    await this.db
+      .deleteFrom('organization_seat_syncs')
+      .where('organization_id', '=', organizationId)
+      .where('attempt', '=', attempt)
+      .execute();
   }
 }
