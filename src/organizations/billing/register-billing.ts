@@ -1,3 +1,4 @@
+import { BillingLock } from '../../billing/billing-lock.js';
 import { BillableStores } from '../../billing/index.js';
 import { LoggerKey } from '../../core/keys.js';
 import type { Application } from '../../kernel/application.js';
@@ -17,7 +18,7 @@ export function registerOrganizationBilling(app: Application, seats: SeatOptions
   if (!container.has(BillableStores)) return false;
   const stores = container.make(BillableStores);
   stores.register('organization', organizationBillableStore(container, db));
-  const seatSync = new SeatSync(db, stores, seats ?? { plans: [] }, app.clock);
+  const seatSync = new SeatSync(db, stores, seats ?? { plans: [] }, app.clock, container.make(BillingLock));
   container
     .instance(SeatSync, seatSync)
     .singleton(

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { BillingLock } from '../../billing/billing-lock.js';
 import type { BillableStores } from '../../billing/index.js';
 import type { Clock } from '../../core/clock.js';
 import type { Database } from '../../database/types.js';
@@ -34,6 +35,8 @@ export class SeatSync {
     private readonly stores: BillableStores,
     private readonly options: SeatOptions,
     private readonly clock: Clock,
+    /** The billing service's own (it is re-entrant only within one instance). */
+    private readonly lock: BillingLock,
   ) {}
 
   isSeatPlan(plan: string): boolean {
@@ -45,7 +48,12 @@ export class SeatSync {
     await this.#sync(organizationId);
   }
 
-  /** Syncs every organization whose last sync did not succeed, oldest first; one failing does not stop the rest. */
+  /**
+   * Syncs every organization whose last sync did not succeed, oldest first; one failing does not
+   * stop the rest. Any number of passes may run at once (instances, overlapping intervals): each
+   * organization's retry runs under its billing lock and only while its pending mark is the one
+   * this pass read, so the provider is asked once, by the first pass there.
+   */
   async retryPending(): Promise<SeatRetryReport> {
     const rows = await this.db
       .selectFrom('organization_seat_syncs')
@@ -55,14 +63,27 @@ export class SeatSync {
     const report: SeatRetryReport = { synced: 0, failed: 0 };
     for (const row of rows) {
       try {
-        // No seat subscription any more (cancelled, plan changed): nothing is left to sync.
-        if (!(await this.#sync(row.organization_id))) await this.#settled(row.organization_id, row.attempt);
-        report.synced++;
+        if (await this.#retry(row.organization_id, row.attempt)) report.synced++;
       } catch {
         report.failed++;
       }
     }
     return report;
+  }
+
+  /** False when another sync took or cleared the mark first: that sync answers for it. */
+  #retry(organizationId: number, attempt: string): Promise<boolean> {
+    return this.lock.forOwner({ type: 'organization', id: organizationId }, async () => {
+      const current = await this.db
+        .selectFrom('organization_seat_syncs')
+        .select('attempt')
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirst();
+      if (current?.attempt !== attempt) return false;
+      // No seat subscription any more (cancelled, plan changed): nothing is left to sync.
+      if (!(await this.#sync(organizationId))) await this.#settled(organizationId, attempt);
+      return true;
+    });
   }
 
   /** False, touching nothing, when the organization has no valid per-seat subscription. */
