@@ -1,6 +1,7 @@
 import { type Application, scheduleAuditPurge, scheduleTokenPurge, scheduleUsageReports } from 'tollgate';
 import { scheduleTrialNotices } from 'tollgate/accounts';
 import { scheduleReconcile } from 'tollgate/billing';
+import { scheduleSeatSyncRetries } from 'tollgate/organizations';
 
 /** `env[name]` in minutes (fractions allowed: `0.5` is every 30 s), else `fallback`; 0 turns the job off. */
 function intervalMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -33,4 +34,7 @@ export function scheduleJobs(app: Application, env: NodeJS.ProcessEnv = process.
   // Audit events older than AUDIT_RETENTION_DAYS (default 365; docs/operations.md).
   const audit = intervalMs(env, 'AUDIT_PURGE_MINUTES', 24 * 60);
   if (audit > 0) scheduleAuditPurge(app, { everyMs: audit });
+  // Seat syncs the billing provider failed, until it takes them (docs/organizations.md#seats).
+  const seats = intervalMs(env, 'SEAT_SYNC_RETRY_MINUTES', 5);
+  if (seats > 0) scheduleSeatSyncRetries(app, { everyMs: seats });
 }

@@ -15,6 +15,7 @@ import { defineMail, html } from '../../src/mail/index.js';
 import { Mailer } from '../../src/mail/mailer.js';
 import { installOAuth } from '../../src/oauth/install.js';
 import { PersonalAccessTokens } from '../../src/oauth/personal/personal-access-tokens.js';
+import { Organizations } from '../../src/organizations/organizations.js';
 import { UsageMeter } from '../../src/plans/metering/usage-meter.js';
 import type { EditionSandbox } from '../billing/harness.js';
 import { stripeHarness } from '../billing/stripe-harness.js';
@@ -28,7 +29,7 @@ const INTERVAL_MS = 600;
 /** Windows the clock moves through after the first. */
 const ADVANCES = 3;
 const START = Date.parse('2026-01-15T12:00:00Z');
-const JOBS = ['tokens:purge', 'billing:reconcile', 'usage:report'] as const;
+const JOBS = ['tokens:purge', 'billing:reconcile', 'usage:report', 'organizations:seats'] as const;
 const RAN = 'scheduled job ran';
 const SKIPPED = 'scheduled job: another instance has this interval';
 
@@ -121,12 +122,16 @@ describe.each(ENGINES)('three instances scheduling their jobs (%s)', (engine) =>
       return invoice?.lines.find((l) => l.description.includes('API calls'))?.quantity ?? 0;
     };
     let calls = 0;
+    const organization = (await instances[0]!.container.make(Organizations).create(user.id, 'Acme')).id;
     const tokens = instances[0]!.container.make(PersonalAccessTokens);
     const windows = Array.from({ length: ADVANCES + 1 }, (_, k) =>
       new Date(START + k * INTERVAL_MS).toISOString(),
     );
 
-    /** Work for the next window's jobs: a revoked token, an audit event past retention, a mail per instance. */
+    /**
+     * Work for the next window's jobs: a revoked token, an audit event past retention, a seat sync
+     * left pending (the reference service bills no seats: the retry clears it), a mail per instance.
+     */
     const leaveWork = async (k: number) => {
       const { token } = await tokens.create(user.id, `window ${k}`);
       await tokens.revoke(token.id);
@@ -137,6 +142,10 @@ describe.each(ENGINES)('three instances scheduling their jobs (%s)', (engine) =>
           kind: 'old',
           actor: 'test',
         })
+        .execute();
+      await db
+        .insertInto('organization_seat_syncs')
+        .values({ organization_id: organization, attempt: `window-${k}`, since: clock.now().toISOString() })
         .execute();
       for (const [i, app] of instances.entries())
         await app.container.make(Mailer).send(note, `window${k}@example.com`, { n: i }, { db: app.db });
@@ -169,7 +178,8 @@ describe.each(ENGINES)('three instances scheduling their jobs (%s)', (engine) =>
     const left = async () => {
       const tokensLeft = await db.selectFrom('oauth_access_tokens').select('id').execute();
       const eventsLeft = await db.selectFrom('audit_events').select('id').where('kind', '=', 'old').execute();
-      return tokensLeft.length + eventsLeft.length;
+      const seatsLeft = await db.selectFrom('organization_seat_syncs').select('organization_id').execute();
+      return tokensLeft.length + eventsLeft.length + seatsLeft.length;
     };
 
     await leaveWork(0);
@@ -179,6 +189,7 @@ describe.each(ENGINES)('three instances scheduling their jobs (%s)', (engine) =>
         USAGE_REPORT_MINUTES: MINUTES,
         TOKEN_PURGE_MINUTES: MINUTES,
         AUDIT_PURGE_MINUTES: MINUTES,
+        SEAT_SYNC_RETRY_MINUTES: MINUTES,
       });
     for (const [k, start] of windows.entries()) {
       if (k > 0) {
