@@ -3,6 +3,7 @@ import { type RequestScope, runInRequest } from '../core/request-context.js';
 import { type BodyLimitTable, payloadTooLarge, unreadableBody, withinLimit } from './body-limit.js';
 import { spoofMethod } from './method-spoofing.js';
 import { requestIdOf, withRequestIdHeader } from './request-id.js';
+import { takesPresetHeaders } from './secure-response.js';
 import type { RequestObserver } from './request-observer.js';
 import { type RequestSpan, startRequestSpan } from './request-span.js';
 import type { SecurityHeaders } from './security-headers.js';
@@ -100,7 +101,11 @@ export function guardEntry<T extends Hono<any, any, any>>(
         for (const observe of observers) observe(seen);
       }
       span?.end(context.route, res.status);
-      return withRequestIdHeader(res, context.id);
+      // Served by `listen()`: the id goes with the status line, and the Response stays untouched.
+      const outgoing = (env as { outgoing?: unknown } | undefined)?.outgoing;
+      if (!takesPresetHeaders(outgoing)) return withRequestIdHeader(res, context.id);
+      outgoing.requestId(context.id);
+      return res;
     };
     const res = runInRequest(context, () => answer(request, env, executionCtx));
     if (res instanceof Response) return done(res);

@@ -20,6 +20,11 @@ function capturingLogger() {
 
 /** A router whose routes log. */
 function loggingApp() {
+  const { http, lines } = loggingRouter();
+  return { http: http.app, lines };
+}
+
+function loggingRouter() {
   const { logger, lines } = capturingLogger();
   const router = new Router();
   router.get('/hello', async () => {
@@ -31,8 +36,9 @@ function loggingApp() {
     throw new Error('exploded');
   });
   router.get('/away', () => Response.redirect('http://x/hello', 302));
-  const http = router.commit(new Container(), logger);
-  return { http, lines };
+  router.get('/own-id', () => new Response('x', { headers: { 'X-Request-Id': 'set-by-the-route' } }));
+  const app = router.commit(new Container(), logger);
+  return { http: { app, router }, lines };
 }
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -101,6 +107,51 @@ describe('request ids', () => {
       expect(await idOf({ 'X-Request-Id': 'from-proxy-7' })).toBe('from-proxy-7');
       expect(await idOf({ Traceparent: `00-${TRACE_ID}-00f067aa0ba902b7-01` })).toBe(TRACE_ID);
       expect(await idOf({ 'x-request-id': 'not a token!' })).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("served as listen() serves (its own response class), the id goes with the status line, the route's Response untouched", async () => {
+    const { http, lines } = loggingRouter();
+    const returned: Response[] = [];
+    const fetch_ = async (request: Request, env: unknown) => {
+      const res = await http.app.fetch(request, env);
+      returned.push(res);
+      return res;
+    };
+    const server = serve({
+      fetch: fetch_,
+      port: 0,
+      hostname: '127.0.0.1',
+      serverOptions: { ServerResponse: http.router.securityHeaders.serverResponse() },
+    });
+    await new Promise((resolve) => server.once('listening', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const get = async (path: string, headers: Record<string, string> = {}) => {
+        const res = await fetch(`${url}${path}`, { headers, redirect: 'manual' });
+        return { res, body: await res.text() };
+      };
+      const hello = await get('/hello', { 'X-Request-Id': 'from-proxy-8' });
+      expect([hello.res.status, hello.body, hello.res.headers.get('x-request-id')]).toEqual([
+        200,
+        'hello',
+        'from-proxy-8',
+      ]);
+      expect(lines.at(-1)?.request_id).toBe('from-proxy-8');
+      // @hono/node-server writes an untouched Response from its own fields, without a Headers.
+      expect(returned.at(-1)?.headers.get('x-request-id')).toBeNull();
+      const away = await get('/away');
+      expect([away.res.status, away.res.headers.get('location')]).toEqual([302, 'http://x/hello']);
+      expect(away.res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      // The request's id replaces one the route set itself (one field, not two).
+      const own = await get('/own-id', { 'X-Request-Id': 'from-proxy-9' });
+      expect(own.res.headers.get('x-request-id')).toBe('from-proxy-9');
+      const boom = await get('/boom', { accept: 'application/json' });
+      const id = boom.res.headers.get('x-request-id');
+      expect([boom.res.status, JSON.parse(boom.body)]).toEqual([500, { message: 'Server Error', request_id: id }]);
+      expect(hello.res.headers.get('x-frame-options')).toBe('DENY');
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

@@ -29,12 +29,34 @@ const answers: Record<string, (res: ServerResponse) => void> = {
     preset(res, 'ratelimit', '"plan";r=9;t=60');
     res.writeHead(429, { RateLimit: '"plan";r=0;t=60' }).end('x');
   },
+  '/id': (res) => {
+    named(res, 'req-1');
+    res.writeHead(200, { 'Content-Type': 'text/plain' }).end('x');
+  },
+  '/id-own': (res) => {
+    named(res, 'req-2');
+    res.writeHead(200, { 'X-Request-Id': 'own' }).end('x');
+  },
+  '/id-array': (res) => {
+    named(res, 'req-3');
+    res.writeHead(200, ['X-Request-Id', 'own', 'X-Array', 'a']).end('x');
+  },
+  '/id-set-header': (res) => {
+    named(res, 'req-4');
+    res.setHeader('x-request-id', 'own');
+    res.end('x');
+  },
   '/preset-set-header': (res) => {
     preset(res, 'ratelimit', '"plan";r=9;t=60');
     res.setHeader('x-set', '1');
     res.end('x');
   },
 };
+
+function named(res: ServerResponse, id: string): void {
+  if (!takesPresetHeaders(res)) throw new Error('not a response of secureServerResponse');
+  res.requestId(id);
+}
 
 function preset(res: ServerResponse, name: string, value: string): void {
   if (!takesPresetHeaders(res)) throw new Error('not a response of secureServerResponse');
@@ -97,5 +119,17 @@ describe('secureServerResponse', () => {
     const own = await head('/preset-own');
     expect([own.status, own.headers.get('ratelimit')]).toEqual([429, '"plan";r=0;t=60']);
     expect((await head('/object')).headers.get('ratelimit')).toBeNull();
+  });
+
+  it("writes the request's id with the status line, over any X-Request-Id the response sets itself", async () => {
+    const expected = { '/id': 'req-1', '/id-own': 'req-2', '/id-array': 'req-3', '/id-set-header': 'req-4' };
+    for (const [path, id] of Object.entries(expected)) {
+      const res = await head(path);
+      // One field: two would read back joined ("own, req-2").
+      expect(res.headers.get('x-request-id'), path).toBe(id);
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+    }
+    expect((await head('/id-array')).headers.get('x-array')).toBe('a');
+    expect((await head('/object')).headers.get('x-request-id')).toBeNull();
   });
 });
