@@ -3,9 +3,9 @@ import { type RequestScope, runInRequest } from '../core/request-context.js';
 import { type BodyLimitTable, payloadTooLarge, unreadableBody, withinLimit } from './body-limit.js';
 import { spoofMethod } from './method-spoofing.js';
 import { requestIdOf, withRequestIdHeader } from './request-id.js';
-import { takesPresetHeaders } from './secure-response.js';
 import type { RequestObserver } from './request-observer.js';
 import { type RequestSpan, startRequestSpan } from './request-span.js';
+import { takesPresetHeaders } from './secure-response.js';
 import type { SecurityHeaders } from './security-headers.js';
 import { TrustedProxies } from './trusted-proxies.js';
 

@@ -150,7 +150,10 @@ describe('request ids', () => {
       expect(own.res.headers.get('x-request-id')).toBe('from-proxy-9');
       const boom = await get('/boom', { accept: 'application/json' });
       const id = boom.res.headers.get('x-request-id');
-      expect([boom.res.status, JSON.parse(boom.body)]).toEqual([500, { message: 'Server Error', request_id: id }]);
+      expect([boom.res.status, JSON.parse(boom.body)]).toEqual([
+        500,
+        { message: 'Server Error', request_id: id },
+      ]);
       expect(hello.res.headers.get('x-frame-options')).toBe('DENY');
     } finally {
       await new Promise((resolve) => server.close(resolve));
