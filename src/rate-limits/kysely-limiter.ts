@@ -64,11 +64,13 @@ export class KyselyRateLimiter extends StoreAbstract {
   async _upsert(key: string, points: number, msDuration: number, forceExpire = false): Promise<Row> {
     const now = this.#clock.now().getTime();
     if (++this.#writes % SWEEP_EVERY === 0) void this.sweep(now).catch(() => {});
-    // A reward only lowers a live counter; it never opens a window with a negative count.
+    // A reward only lowers a live counter, and not below zero: it never opens a window with a
+    // negative count, and one that lands in a newer window (an attempt that straddled the end of
+    // its own) cannot free more places than that window has counted.
     if (points < 0 && !forceExpire) {
       const row = await this.#db
         .updateTable('rate_limits')
-        .set({ points: sql`points + ${points}` })
+        .set({ points: sql`CASE WHEN points + ${points} < 0 THEN 0 ELSE points + ${points} END` })
         .where('key', '=', key)
         .where('expire', '>', now)
         .returning(['points', 'expire'])

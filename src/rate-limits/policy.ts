@@ -19,7 +19,7 @@ export interface RateLimitPolicy {
 /**
  * The window of a `failuresOnly` limit's attempts in flight: an attempt a crash never settled
  * counts at most this long. Longer than the requests it guards take; one settled after its window
- * ended may leave the next window an attempt short (Redis) — never the store of failures.
+ * ended takes one from the next window's count, never below zero, and counts its failure in full.
  */
 export const IN_FLIGHT_SECONDS = 10;
 

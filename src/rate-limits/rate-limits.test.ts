@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/support/app.js';
 import { ENGINES } from '../../test/support/engines.js';
@@ -45,11 +46,10 @@ for (const store of stores) {
       t = undefined;
     });
 
+    let keyPrefix = '';
     const setup = async () => {
-      t = await createTestApp({
-        engine,
-        config: { redis: { url: store.redis, keyPrefix: `test-${randomUUID()}:` } },
-      });
+      keyPrefix = `test-${randomUUID()}:`;
+      t = await createTestApp({ engine, config: { redis: { url: store.redis, keyPrefix } } });
       return t.app.container.make(RateLimits);
     };
 
@@ -82,6 +82,39 @@ for (const store of stores) {
       for (let i = 0; i < 3; i++) await limit.settle('client-a', true);
       expect((await limit.begin('client-a')).allowed).toBe(false);
       expect((await limit.begin('client-b')).allowed).toBe(true);
+    });
+
+    it('failures only: attempts settled after their window in flight ended free no place for another guess', async () => {
+      const limits = await setup();
+      const limit = limits.define(
+        'probe.straddle',
+        { points: 5, durationSeconds: 60 },
+        { failuresOnly: true },
+      );
+      await limits.start();
+      const begun = await Promise.all(Array.from({ length: 5 }, () => limit.begin('client-a')));
+      expect(begun.filter((r) => r.allowed)).toHaveLength(5);
+      // Their window in flight ends while they run: the database's by the application's clock,
+      // Redis's by its own (the key's time to live), so there the key goes.
+      if (store.redis) {
+        const redis = new Redis(store.redis);
+        try {
+          const keys = await redis.keys(`${keyPrefix}rl:probe.straddle.in-flight:*`);
+          expect(keys).toHaveLength(1);
+          await redis.del(...keys);
+        } finally {
+          redis.disconnect();
+        }
+      } else {
+        t!.clock.advance(IN_FLIGHT_SECONDS * 1000 + 1);
+      }
+      // The five hold no place any more: a sixth may begin, and opens the next window in flight.
+      expect((await limit.begin('client-a')).allowed).toBe(true);
+      // The five settle late, as failures: that is the limit, and their late settlements give
+      // nobody a place (before, each took the new window one lower, below zero: four got through).
+      for (let i = 0; i < 5; i++) await limit.settle('client-a', true);
+      const after = await Promise.all(Array.from({ length: 5 }, () => limit.begin('client-a')));
+      expect(after.filter((r) => r.allowed)).toHaveLength(0);
     });
 
     it('reward gives an attempt back; clear forgets the subject', async () => {

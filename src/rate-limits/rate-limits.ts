@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { type RateLimiterAbstract, RateLimiterRedis } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Clock } from '../core/clock.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -8,6 +8,7 @@ import { KyselyRateLimiter, rewardAndClear } from './kysely-limiter.js';
 import { LeasedLimit, type LeasedLimitOptions } from './leased-limit.js';
 import { IN_FLIGHT_SECONDS, type RateLimitPolicy, STRIKE_MEMORY_SECONDS } from './policy.js';
 import { RateLimit } from './rate-limit.js';
+import { RedisRateLimiter } from './redis-limiter.js';
 import { RequestPathRedis } from './request-path-redis.js';
 
 export interface RateLimitsOptions {
@@ -152,7 +153,7 @@ export class RateLimits {
     const { db, clock, redisUrl, redisPrefix } = this.options;
     const database = new KyselyRateLimiter({ db, clock, keyPrefix, points, duration });
     if (!redisUrl) return database;
-    return new RateLimiterRedis({
+    return new RedisRateLimiter({
       storeClient: this.#connection(redisUrl),
       keyPrefix: `${redisPrefix}rl:${keyPrefix}`,
       points,
