@@ -1,0 +1,58 @@
+// A fixed number of requests to one server started by hand, so that a profile's self time divided
+// by the count is microseconds a request by function (issue 35: the reused-token route against
+// bare Hono, each profiled the same way). Starts `<command…>`, waits for its BENCH_READY line,
+// sends 30,000 requests to warm it, then <count> on 10 connections, and prints the server's CPU
+// per request from /proc (the whole process, and its main thread's user and system time):
+//   npx tsx bench/protected/fixed-amount.ts 150000 node --cpu-prof build/bench/servers/bare-hono.js
+// A Tollgate server gets its path and token from the fixtures it announces (BENCH_SCENARIO=protected).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import autocannon, { type Result } from 'autocannon';
+import { cpuMsOf } from '../lib/child.js';
+import { READY, type ReadyMessage } from '../lib/protocol.js';
+
+const [count, command, ...args] = process.argv.slice(2);
+if (!command) throw new Error('usage: fixed-amount.ts <count> <command…>');
+const requests = Number(count);
+const server = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+const ready = await new Promise<ReadyMessage>((resolve) =>
+  createInterface({ input: server.stdout! }).on('line', (line) => {
+    if (line.startsWith(READY)) resolve(JSON.parse(line.slice(READY.length)));
+  }),
+);
+const fixtures = ready.fixtures as { path?: string; tokens?: string[] } | undefined;
+const headers: Record<string, string> = fixtures?.tokens
+  ? { authorization: `Bearer ${fixtures.tokens[0]}` }
+  : {};
+const url = `http://127.0.0.1:${ready.port}${fixtures?.path ?? '/bare'}`;
+
+/** utime and stime of the server's main thread, in ms (USER_HZ 100). */
+function mainThreadMs(): [number, number] {
+  const stat = readFileSync(`/proc/${server.pid}/task/${server.pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return [Number(fields[11]) * 10, Number(fields[12]) * 10];
+}
+const send = (amount: number) =>
+  new Promise<Result>((resolve, reject) =>
+    autocannon({ url, connections: 10, pipelining: 1, amount, headers }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    ),
+  );
+
+await send(30_000);
+const [cpu0, [user0, sys0]] = [cpuMsOf(server.pid!)!, mainThreadMs()];
+const result = await send(requests);
+const [cpu1, [user1, sys1]] = [cpuMsOf(server.pid!)!, mainThreadMs()];
+const us = (ms: number) => Number(((ms * 1000) / requests).toFixed(1));
+console.log(
+  JSON.stringify({
+    requests,
+    failed: result.non2xx + result.errors,
+    cpuUsPerRequest: us(cpu1 - cpu0),
+    mainUserUs: us(user1 - user0),
+    mainSystemUs: us(sys1 - sys0),
+  }),
+);
+server.kill('SIGTERM');
+await new Promise((resolve) => server.once('exit', resolve));
