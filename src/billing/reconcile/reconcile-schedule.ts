@@ -7,7 +7,7 @@ import { Reconciler } from './reconciler.js';
 export interface ReconcileScheduleOptions {
   /** How often (ms). Default: every hour. */
   everyMs?: number;
-  /** The first run, this long after scheduling (ms): soon after a restart. Default: one minute. */
+  /** The first run, this long after scheduling (ms): soon after a restart. Default: one minute (one interval if shorter). */
   firstAfterMs?: number;
   /** Repair what is found (`billing:reconcile --fix`). Default: true. */
   fix?: boolean;

@@ -6,7 +6,7 @@ import { type SeatRetryReport, SeatSync } from './seat-sync.js';
 export interface SeatSyncRetryOptions {
   /** How often (ms). Default: every five minutes. */
   everyMs?: number;
-  /** The first run, this long after scheduling (ms). Default: one minute. */
+  /** The first run, this long after scheduling (ms). Default: one minute (one interval if shorter). */
   firstAfterMs?: number;
 }
 

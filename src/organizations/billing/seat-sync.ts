@@ -17,7 +17,9 @@ export interface SeatOptions {
 
 /** What one `retryPending` pass did. */
 export interface SeatRetryReport {
+  /** Organizations this pass synced, or cleared for having no seat subscription left. */
   synced: number;
+  /** Organizations left pending: the provider (or the database) failed, or another pass held the lock too long. */
   failed: number;
 }
 
