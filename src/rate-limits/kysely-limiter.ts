@@ -136,7 +136,8 @@ export async function rewardAndClear(
 ): Promise<void> {
   const rewarded = keys.reward.length > 0 ? sql.join(keys.reward) : sql`null`;
   const cleared = keys.clear.length > 0 ? sql.join(keys.clear) : sql`null`;
-  const points = sql`CASE WHEN rate_limits.key in (${rewarded}) THEN rate_limits.points - 1 ELSE 0 END`;
+  // Given back: one lower, not below zero (as `reward`). Forgotten: zero.
+  const points = sql`CASE WHEN rate_limits.key in (${rewarded}) AND rate_limits.points > 0 THEN rate_limits.points - 1 ELSE 0 END`;
   const expire = sql`CASE WHEN rate_limits.key in (${rewarded}) THEN rate_limits.expire ELSE 0 END`;
   await sql`insert into "rate_limits" ("key", "points", "expire")
     select "key", ${points}, ${expire} from "rate_limits"

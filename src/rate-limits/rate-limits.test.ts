@@ -117,6 +117,24 @@ for (const store of stores) {
       expect(after.filter((r) => r.allowed)).toHaveLength(0);
     });
 
+    it('giving back never takes a count below zero (reward, and rewardAndClear after a login)', async () => {
+      const limits = await setup();
+      const limit = limits.define('probe.floor', { points: 2, durationSeconds: 60 });
+      await limits.start();
+      // One attempt, given back twice: as when a late settlement lands in a newer window.
+      await limit.consume('k');
+      await limit.reward('k');
+      await limit.reward('k');
+      await limit.consume('j');
+      await limits.rewardAndClear([[limit, 'j']], []);
+      await limits.rewardAndClear([[limit, 'j']], []);
+      for (const subject of ['k', 'j']) {
+        const allowed = [];
+        for (let i = 0; i < 3; i++) allowed.push((await limit.consume(subject)).allowed);
+        expect(allowed, subject).toEqual([true, true, false]);
+      }
+    });
+
     it('reward gives an attempt back; clear forgets the subject', async () => {
       const limits = await setup();
       const limit = limits.define('probe.reward', { points: 2, durationSeconds: 60 });
