@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +75,32 @@ describe('AccessTokenVerifier on our own tokens (RFC 9068 §4, RFC 7515 §5.2)',
       await expect(verifier.verify(forged)).rejects.toMatchObject({ code: 'invalid_token' });
     },
   );
+
+  it('RS256: checks the signature on the calling thread, not as a job on the libuv pool', async () => {
+    // A pool job per new token cost more CPU than the check itself and kept each request's
+    // objects alive into the old generation under load (docs/benchmarks.md, issue 35).
+    const { signer, verifier } = setup('RS256');
+    const jwt = await signer.sign(subject);
+    await verifier.verify(jwt);
+    // node:crypto makes a SIGNREQUEST job either way; only a pool job calls back later.
+    const jobs = new Set<number>();
+    let calledBack = 0;
+    const hook = createHook({
+      init: (id, type) => {
+        if (type === 'SIGNREQUEST') jobs.add(id);
+      },
+      before: (id) => {
+        if (jobs.has(id)) calledBack++;
+      },
+    }).enable();
+    try {
+      expect((await verifier.verify(jwt)).jti).toBe('jti-1');
+    } finally {
+      hook.disable();
+    }
+    expect(jobs.size).toBe(1);
+    expect(calledBack).toBe(0);
+  });
 
   it('refuses an expired token by the injected clock, and one with extra parts', async () => {
     const { signer, verifier, clock } = setup('RS256');

@@ -16,11 +16,6 @@ interface OwnKey {
   headerDot: string;
   digest: string | null;
   key: KeyObject | VerifyKeyObjectInput;
-  /**
-   * Verify on libuv's thread pool (RSA only, as the signer signs there): the event loop serves
-   * other requests meanwhile, so on two cores a new token every request goes 1.2–1.4× faster.
-   */
-  offload: boolean;
 }
 
 /** Our own tokens: the current key's first (nearly every token), then every key by its encoded header. */
@@ -122,22 +117,19 @@ export class AccessTokenVerifier {
 
   /**
    * A token with exactly the header we sign with (so `alg`, `typ` and `kid` are ours): checked with
-   * `node:crypto` synchronously. jose's `jwtVerify` goes through WebCrypto — a promise and a thread
-   * pool hop that cost half as much again as an RSA verification, on every request with a new
-   * token. The same checks as the jose path: signature, issuer, expiry and not-before against the
-   * injected clock (no leeway, as jose's default), and the required claims.
+   * `node:crypto` synchronously, RS256 included. Verifying is cheap (an RS256 check is ~25 µs),
+   * unlike signing: handing it to libuv's pool (as jose's WebCrypto does) cost 42 µs of CPU per
+   * call instead of 25, and under load it kept every request's objects alive into the old
+   * generation (peak RSS 197–275 MiB against 161–170 MiB; docs/benchmarks.md). The same checks as
+   * the jose path: signature, issuer, expiry and not-before against the injected clock (no leeway,
+   * as jose's default), and the required claims.
    */
-  async #verifyOwn(token: string, own: OwnKey): Promise<AccessTokenClaims> {
+  #verifyOwn(token: string, own: OwnKey): AccessTokenClaims {
     const dot = token.indexOf('.', own.headerDot.length);
     if (dot < 0 || token.indexOf('.', dot + 1) >= 0) throw invalid('not a compact JWS');
     const signature = Buffer.from(token.slice(dot + 1), 'base64url');
     const input = Buffer.from(token.slice(0, dot));
-    const valid = own.offload
-      ? await new Promise<boolean>((resolve, reject) =>
-          cryptoVerify(own.digest, input, own.key, signature, (err, ok) => (err ? reject(err) : resolve(ok))),
-        ).catch(() => false)
-      : cryptoVerify(own.digest, input, own.key, signature);
-    if (!valid) throw invalid('signature verification failed');
+    if (!cryptoVerify(own.digest, input, own.key, signature)) throw invalid('signature verification failed');
     let payload: Record<string, unknown>;
     try {
       payload = JSON.parse(Buffer.from(token.slice(own.headerDot.length, dot), 'base64url').toString('utf8'));
@@ -180,14 +172,9 @@ const ALGORITHMS: string[] = ['RS256', 'ES256', 'EdDSA'];
 function ownKey({ algorithm, kid, verifyKey }: VerificationKey): OwnKey {
   const headerDot = `${Buffer.from(protectedHeader(algorithm, kid)).toString('base64url')}.`;
   if (algorithm === 'ES256')
-    return {
-      headerDot,
-      digest: 'sha256',
-      key: { key: verifyKey, dsaEncoding: 'ieee-p1363' },
-      offload: false,
-    };
-  if (algorithm === 'RS256') return { headerDot, digest: 'sha256', key: verifyKey, offload: true };
-  return { headerDot, digest: null, key: verifyKey, offload: false };
+    return { headerDot, digest: 'sha256', key: { key: verifyKey, dsaEncoding: 'ieee-p1363' } };
+  if (algorithm === 'RS256') return { headerDot, digest: 'sha256', key: verifyKey };
+  return { headerDot, digest: null, key: verifyKey };
 }
 
 function normalize(payload: Record<string, unknown>): AccessTokenClaims {
