@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import type { Clock } from '../core/clock.js';
 import type { TollgateConfig } from '../core/config.js';
 import { EventDispatcher } from '../core/events.js';
@@ -7,6 +7,7 @@ import { DbKey } from '../database/keys.js';
 import type { Database } from '../database/types.js';
 import { SessionsEnded } from './events.js';
 import { hashSessionId, Session, type SessionPayload } from './session.js';
+import { type UsersTable, usersTableOf } from './table-users.js';
 import type { SessionRow } from './tables.js';
 import { type UserRecord, type UsersProvider, UsersProviderKey } from './users-provider.js';
 
@@ -15,10 +16,19 @@ const TOUCH_AFTER_MS = 60_000;
 /** One in this many new sessions also deletes expired rows, as Laravel's session lottery does. */
 const PRUNE_ODDS = 50;
 
+/** The session columns a load reads, under a prefix beside the user's own columns when joined. */
+const LOADED = ['user_id', 'csrf_token', 'payload', 'last_activity', 'expires_at'] as const;
+const PREFIX = 'session__';
+
+type LoadedRow = Pick<SessionRow, (typeof LOADED)[number]>;
+
 /** Sessions in the `sessions` table, keyed by the SHA-256 of their id. */
 export class SessionStore {
   static inject = [DbKey, ClockKey, ConfigKey, UsersProviderKey, EventDispatcher] as const;
   readonly lifetimeMs: number;
+  /** Users in a table of this database: a load reads the session and its user in one statement. */
+  readonly #usersTable: UsersTable | undefined;
+  #joinedLoad: CompiledQuery<Record<string, unknown>> | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -28,13 +38,17 @@ export class SessionStore {
     private readonly events: EventDispatcher,
   ) {
     this.lifetimeMs = config.session.lifetimeMinutes * 60_000;
+    this.#usersTable = usersTableOf(users);
   }
 
   /** The live session with this id and its user's record; undefined when unknown or past its lifetime. */
   async load(id: string): Promise<{ session: Session; user: UserRecord | undefined } | undefined> {
     const hash = hashSessionId(id);
-    const row = await this.db.selectFrom('sessions').selectAll().where('id', '=', hash).executeTakeFirst();
-    if (!row) return undefined;
+    const read = this.#usersTable
+      ? await this.#loadJoined(hash, this.#usersTable)
+      : await this.#loadAlone(hash);
+    if (!read) return undefined;
+    const { row } = read;
     if (Date.parse(row.expires_at) <= this.clock.now().getTime()) {
       await this.db.deleteFrom('sessions').where('id', '=', hash).execute();
       return undefined;
@@ -47,8 +61,39 @@ export class SessionStore {
     });
     session.storedHash = hash;
     session.lastActivity = Date.parse(row.last_activity);
-    const user = row.user_id === null ? undefined : await this.users.findById(row.user_id);
+    const user =
+      row.user_id === null ? undefined : read.joined ? read.user : await this.users.findById(row.user_id);
     return { session, user };
+  }
+
+  async #loadAlone(hash: string): Promise<{ row: LoadedRow; joined: false } | undefined> {
+    const row = await this.db.selectFrom('sessions').select(LOADED).where('id', '=', hash).executeTakeFirst();
+    return row && { row, joined: false };
+  }
+
+  /** The session's row left-joined with its user's (absent when deleted), compiled once. */
+  async #loadJoined(
+    hash: string,
+    users: UsersTable,
+  ): Promise<{ row: LoadedRow; joined: true; user: UserRecord | undefined } | undefined> {
+    const db = this.db as Kysely<any>;
+    this.#joinedLoad ??= db
+      .selectFrom('sessions as s')
+      .leftJoin(`${users.table} as u`, `u.${users.id}`, 's.user_id')
+      .selectAll('u')
+      .select(LOADED.map((column) => `s.${column} as ${PREFIX}${column}`))
+      .where('s.id', '=', '')
+      .compile();
+    const [joined] = (await db.executeQuery({ ...this.#joinedLoad, parameters: [hash] })).rows;
+    if (!joined) return undefined;
+    const row: Record<string, unknown> = {};
+    const userRow: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(joined)) {
+      if (key.startsWith(PREFIX)) row[key.slice(PREFIX.length)] = value;
+      else userRow[key] = value;
+    }
+    const user = userRow[users.id] == null ? undefined : users.record(userRow);
+    return { row: row as LoadedRow, joined: true, user };
   }
 
   /** Whether a stored session should be rewritten only to slide its expiry. */

@@ -26,6 +26,20 @@ export function tableUsers(options: TableUsersOptions = {}): (container: Contain
 
 export const DEFAULT_USERS_TABLE = 'users';
 
+/** Where a users provider's rows live, when they are in a table of Tollgate's own database. */
+export interface UsersTable {
+  table: string;
+  /** The id column. */
+  id: string;
+  /** A row of the table as the provider hands it over. */
+  record(row: Record<string, unknown>): UserRecord;
+}
+
+/** The table behind `provider` when it is `tableUsers()`'s, so a session's read can join it. */
+export function usersTableOf(provider: UsersProvider): UsersTable | undefined {
+  return provider instanceof TableUsers ? provider.source : undefined;
+}
+
 class TableUsers implements UsersProvider {
   readonly #db: Kysely<any>;
   readonly #table: string;
@@ -43,6 +57,10 @@ class TableUsers implements UsersProvider {
     this.#col = { id: 'id', name: 'name', email: 'email', password: 'password', ...options.columns };
     this.#hash = options.hashPassword ?? hashPassword;
     this.#verify = options.verifyPassword ?? verifyPassword;
+  }
+
+  get source(): UsersTable {
+    return { table: this.#table, id: this.#col.id, record: (row) => this.#record(row) };
   }
 
   async findById(id: number): Promise<UserRecord | undefined> {

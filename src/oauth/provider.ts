@@ -19,6 +19,7 @@ import { ClientKeys } from './clients/client-keys.js';
 import { ClientMetadataStore } from './clients/client-metadata-store.js';
 import { ClientProvenances } from './clients/client-provenance.js';
 import { Clients } from './clients/clients.js';
+import { LiveClients } from './clients/live-clients.js';
 import { countTokensGranted } from './count-tokens.js';
 import { DeviceAuthorizationEndpoint } from './device/device-authorization-endpoint.js';
 import { DeviceAuthorizations } from './device/device-authorizations.js';
@@ -167,6 +168,7 @@ export function bindOAuthServices(container: Container, options: Omit<OAuthOptio
     .singleton(MetadataDocumentClients)
     .singleton(ClientKeys)
     .singleton(ClientAssertions)
+    .singleton(LiveClients)
     .singleton(ClientAuthenticator)
     .singleton(RequestObjects)
     .singleton(DpopProofs)

@@ -66,6 +66,46 @@ describe.each(ENGINES)('statements per request of the user flows (%s)', (engine)
     return ada.post('/oauth/authorize', approvalFields(await res.text()));
   };
 
+  it('an approved client: the authorize redirect reads the session with its user, the approval, then inserts the code', async () => {
+    await exchange(await approved());
+    await authorize();
+
+    exporter.reset();
+    const res = await authorize();
+    expect(res.status).toBe(302);
+    expect(new URL(res.headers.get('location')!).searchParams.get('code')).toBeTruthy();
+    // The client comes from the token endpoint's cache of live clients: its row is no read here.
+    const ran = statements();
+    expect(ran).toHaveLength(3);
+    expect(ran[0]).toMatch(/from "sessions" as "s" left join "users" as "u"/);
+    expect(ran[1]).toMatch(/^select "scopes" from "oauth_access_tokens"/);
+    expect(ran[2]).toMatch(/^insert into "oauth_auth_codes" .* from "oauth_clients" where "id" = /);
+  });
+
+  it('a client revoked where this instance did not hear of it gets no code, though its record is cached', async () => {
+    const { client: other } = await t.createClient({ firstParty: true });
+    const visit = () =>
+      ada.get(
+        `/oauth/authorize?${new URLSearchParams({
+          client_id: other.id,
+          redirect_uri: REDIRECT,
+          response_type: 'code',
+          scope: 'check-status',
+        })}`,
+      );
+    expect((await visit()).status).toBe(302);
+    // Another instance revoked it: no event reached this one, whose cache still holds the client.
+    await t.app.db.updateTable('oauth_clients').set({ revoked: 1 }).where('id', '=', other.id).execute();
+    const codes = async () =>
+      (await t.app.db.selectFrom('oauth_auth_codes').select('id').where('client_id', '=', other.id).execute())
+        .length;
+    const before = await codes();
+    const res = await visit();
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await codes()).toBe(before);
+  });
+
   it('a refresh: the refresh token and its access token in one read, then the transaction', async () => {
     const first = await exchange(await approved());
     const refreshed = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token });

@@ -1,8 +1,8 @@
 import type { Clock } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { ClockKey, ConfigKey } from '../../core/keys.js';
-import { MetadataDocumentClients } from '../cimd/metadata-document-clients.js';
 import { registeredItself } from '../clients/client-provenance.js';
+import { LiveClients } from '../clients/live-clients.js';
 import { OAuthError } from '../errors.js';
 import { issuerOf } from '../jwt/access-token-signer.js';
 import { ClientLogout } from '../logout/client-logout.js';
@@ -35,7 +35,7 @@ export class AuthorizationService {
     ClockKey,
     ConfigKey,
     ProtectedResources,
-    MetadataDocumentClients,
+    LiveClients,
     ClientLogout,
   ] as const;
   readonly #issuer: string;
@@ -47,12 +47,13 @@ export class AuthorizationService {
     private readonly clock: Clock,
     private readonly config: TollgateConfig,
     private readonly resources: ProtectedResources,
-    private readonly clients: MetadataDocumentClients,
+    private readonly clients: LiveClients,
     private readonly logout: ClientLogout,
   ) {
     this.#issuer = issuerOf(config);
   }
 
+  /** The client is read through the few seconds' cache of live clients the token endpoint uses. */
   validate(query: Readonly<Record<string, string | undefined>>) {
     return validateAuthorizationRequest(query, {
       clients: this.clients,
@@ -85,8 +86,9 @@ export class AuthorizationService {
   /**
    * The user approved: a redirect carrying `code` (or, implicit, the token in the fragment).
    * `authTime` (seconds) is when the user logged in, for an ID token's `auth_time`. `validated`
-   * is the client `validate` read in this same request; an approval posted from the page later
-   * reads it again, as it may have gone away meanwhile. `sid` is the login session's (OpenID
+   * is the client `validate` read in this same request (maybe from the cache: a code is inserted
+   * only while its client is live, and a token answer reads it again); an approval posted from the
+   * page later reads it again too, as it may have gone away meanwhile. `sid` is the login session's (OpenID
    * requests): the ID token carries it, and the session's logout reaches the client. `amr` is how
    * the user signed in, for the ID token's `amr` and `acr`.
    */
@@ -98,10 +100,10 @@ export class AuthorizationService {
     sid: string | null = null,
     amr: readonly string[] | null = null,
   ): Promise<string> {
-    const client = validated ?? (await this.store.clients.find(request.clientId));
-    const grant = request.responseType === 'code' ? 'authorization_code' : 'implicit';
-    if (!client || client.revoked || !clientHandlesGrant(client, grant)) {
-      throw OAuthError.invalidClient(`client ${request.clientId} went away during approval`);
+    const code = request.responseType === 'code';
+    const client = (code && validated) || (await this.store.clients.find(request.clientId));
+    if (!client || client.revoked || !clientHandlesGrant(client, code ? 'authorization_code' : 'implicit')) {
+      throw this.#wentAway(request);
     }
     if (request.responseType === 'token') {
       if (!this.config.oauth.implicitGrant)
@@ -121,11 +123,11 @@ export class AuthorizationService {
         state: request.state,
       });
     }
-    const code = randomSecret();
+    const secret = randomSecret();
     const now = this.clock.now();
     const openIdSid = request.scopes.includes(OPENID) ? sid : null;
-    await this.store.authCodes.insert({
-      id: hashSecret(code),
+    const inserted = await this.store.authCodes.insert({
+      id: hashSecret(secret),
       userId,
       clientId: client.id,
       scopes: request.scopes,
@@ -144,8 +146,13 @@ export class AuthorizationService {
       sid: openIdSid,
       claims: request.claims ?? null,
     });
+    if (!inserted) throw this.#wentAway(request);
     if (openIdSid !== null) await this.logout.recordSession(openIdSid, client.id, userId, now.toISOString());
-    return this.redirect(request.redirectUri, 'code', { code, state: request.state });
+    return this.redirect(request.redirectUri, 'code', { code: secret, state: request.state });
+  }
+
+  #wentAway(request: AuthorizationRequest): OAuthError {
+    return OAuthError.invalidClient(`client ${request.clientId} went away during approval`);
   }
 
   /** The user denied: `error=access_denied` back to the client. */

@@ -100,7 +100,11 @@ export interface RefreshTokenStore {
 }
 
 export interface AuthCodeStore {
-  insert(code: AuthCodeRecord): Promise<void>;
+  /**
+   * Inserts the code only while its client exists and is not revoked, in the same statement (the
+   * authorization endpoint may have read the client from a cache); false when it was not.
+   */
+  insert(code: AuthCodeRecord): Promise<boolean>;
   find(id: string): Promise<AuthCodeRecord | undefined>;
   /**
    * Atomically marks a live code used and records the access token it is exchanged for (so a

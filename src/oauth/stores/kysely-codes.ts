@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../database/types.js';
 import { readAmr, storedAmr } from '../oidc/amr.js';
 import { readClaimsRequest, storedClaimsRequest } from '../oidc/claims-request.js';
@@ -54,23 +54,37 @@ function rowOf(code: AuthCodeRecord) {
   };
 }
 
-// The authorization-code flow's own queries, compiled once (see Precompiled).
+// The columns of the insert, in the order of its parameters.
+const codeColumns = Object.keys(
+  rowOf({
+    id: '',
+    userId: 0,
+    clientId: '',
+    scopes: [],
+    redirectUri: '',
+    codeChallenge: '',
+    codeChallengeMethod: 'S256',
+    revoked: false,
+    accessTokenId: '',
+    createdAt: '',
+    expiresAt: '',
+  }),
+) as (keyof OAuthAuthCodeRow & string)[];
+
+// The authorization-code flow's own queries, compiled once (see Precompiled). The insert takes
+// its one row from the client's, so a revoked or deleted client gets none. Parameters: the
+// code's columns, then the client's id and revoked (0).
 const insertCode = new Precompiled<never>((db: Kysely<Database>) =>
-  db.insertInto('oauth_auth_codes').values(
-    rowOf({
-      id: '',
-      userId: 0,
-      clientId: '',
-      scopes: [],
-      redirectUri: '',
-      codeChallenge: '',
-      codeChallengeMethod: 'S256',
-      revoked: false,
-      accessTokenId: '',
-      createdAt: '',
-      expiresAt: '',
-    }),
-  ),
+  db
+    .insertInto('oauth_auth_codes')
+    .columns(codeColumns)
+    .expression(
+      db
+        .selectFrom('oauth_clients')
+        .select(codeColumns.map((column) => sql.val<unknown>(null).as(column)))
+        .where('id', '=', '')
+        .where('revoked', '=', 0),
+    ),
 );
 const findCode = new Precompiled<OAuthAuthCodeRow>((db: Kysely<Database>) =>
   db.selectFrom('oauth_auth_codes').selectAll().where('id', '=', ''),
@@ -87,8 +101,9 @@ const consumeCode = new Precompiled<never>((db: Kysely<Database>) =>
 export class KyselyAuthCodeStore implements AuthCodeStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(code: AuthCodeRecord): Promise<void> {
-    await insertCode.execute(this.db, Object.values(rowOf(code)));
+  async insert(code: AuthCodeRecord): Promise<boolean> {
+    const result = await insertCode.run(this.db, [...Object.values(rowOf(code)), code.clientId, 0]);
+    return Number(result.numAffectedRows) === 1;
   }
 
   async find(id: string): Promise<AuthCodeRecord | undefined> {
