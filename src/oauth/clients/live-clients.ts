@@ -20,7 +20,7 @@ export class LiveClients implements Pick<ClientStore, 'find'> {
 
   /** `store` finds registered clients and, when enabled, metadata-document ones. */
   constructor(
-    private readonly store: Pick<ClientStore, 'find'>,
+    private readonly store: Pick<MetadataDocumentClients, 'find' | 'wouldFetch'>,
     events: EventDispatcher,
   ) {
     for (const event of [ClientRevoked, ClientSecretRotated, ClientUpdated]) {
@@ -31,7 +31,8 @@ export class LiveClients implements Pick<ClientStore, 'find'> {
   async find(id: string): Promise<ClientRecord | undefined> {
     const now = performance.now();
     const hit = this.#entries.get(id);
-    if (hit && hit.until > now) return hit.client;
+    // A metadata document past its cache lifetime is fetched again, as without this cache.
+    if (hit && hit.until > now && !this.store.wouldFetch(id)) return hit.client;
     const client = await this.store.find(id);
     if (client && !client.revoked) {
       if (this.#entries.size >= CLIENT_CACHE_SIZE) this.#entries.clear();
