@@ -58,18 +58,18 @@ const insertToken = new Precompiled<never>((db: Kysely<Database>) =>
 
 // The refresh token's columns under a prefix, beside its access token's own: one row carries both.
 const refreshColumns = [
-  'r.id as r_id',
-  'r.access_token_id as r_access_token_id',
-  'r.family_id as r_family_id',
-  'r.revoked as r_revoked',
-  'r.created_at as r_created_at',
-  'r.expires_at as r_expires_at',
-  'r.auth_time as r_auth_time',
-  'r.dpop_jkt as r_dpop_jkt',
-  'r.sid as r_sid',
-  'r.amr as r_amr',
-  'r.claims as r_claims',
-] as const;
+  'id',
+  'access_token_id',
+  'family_id',
+  'revoked',
+  'created_at',
+  'expires_at',
+  'auth_time',
+  'dpop_jkt',
+  'sid',
+  'amr',
+  'claims',
+] as const satisfies readonly (keyof OAuthRefreshTokenRow)[];
 
 type JoinedRow = OAuthAccessTokenRow & {
   [K in keyof OAuthRefreshTokenRow as `r_${K}`]: OAuthRefreshTokenRow[K];
@@ -80,25 +80,13 @@ const findWithAccessToken = new Precompiled<JoinedRow>((db: Kysely<Database>) =>
     .selectFrom('oauth_refresh_tokens as r')
     .innerJoin('oauth_access_tokens as a', 'a.id', 'r.access_token_id')
     .selectAll('a')
-    .select(refreshColumns)
+    .select(refreshColumns.map((column) => `r.${column} as r_${column}` as const))
     .where('r.id', '=', ''),
 );
 
 function toJoined(row: JoinedRow): { refreshToken: RefreshTokenRecord; accessToken: AccessTokenRecord } {
-  const refreshToken = toRefreshToken({
-    id: row.r_id,
-    access_token_id: row.r_access_token_id,
-    family_id: row.r_family_id,
-    revoked: row.r_revoked,
-    created_at: row.r_created_at,
-    expires_at: row.r_expires_at,
-    auth_time: row.r_auth_time,
-    dpop_jkt: row.r_dpop_jkt,
-    sid: row.r_sid,
-    amr: row.r_amr,
-    claims: row.r_claims,
-  });
-  return { refreshToken, accessToken: toAccessToken(row) };
+  const refresh = Object.fromEntries(refreshColumns.map((column) => [column, row[`r_${column}`]]));
+  return { refreshToken: toRefreshToken(refresh as OAuthRefreshTokenRow), accessToken: toAccessToken(row) };
 }
 
 export class KyselyRefreshTokenStore implements RefreshTokenStore {
