@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authProvider } from '../../src/auth/provider.js';
 import { Users } from '../../src/auth/users.js';
 import { billingProvider, closeBilling } from '../../src/billing/index.js';
-import { TestClock } from '../../src/core/clock.js';
 import { mailProvider } from '../../src/mail/provider.js';
 import { OrganizationBilling } from '../../src/organizations/billing/organization-billing.js';
 import { SeatSync } from '../../src/organizations/billing/seat-sync.js';
@@ -13,11 +12,10 @@ import { organizationsProvider } from '../../src/organizations/provider.js';
 import { braintreeHarness } from '../billing/braintree-harness.js';
 import type { EditionHarness, EditionSandbox } from '../billing/harness.js';
 import { stripeHarness } from '../billing/stripe-harness.js';
+import { SEAT, startProxiedSeatSandbox } from '../organizations/seat-sandbox.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { ENGINES, postgresServerUrl } from '../support/engines.js';
-import { type FaultProxy, startFaultProxy } from './fault-proxy.js';
-
-const SEAT = { id: 'seat', name: 'Seat', unitMinor: 2000 };
+import type { FaultProxy } from './fault-proxy.js';
 
 /**
  * PostgreSQL ends the connection a seat sync retry is using (a failover, an operator's
@@ -37,22 +35,12 @@ for (const engine of ENGINES.filter((each) => each === 'postgres')) {
       let n = 0;
 
       beforeAll(async () => {
-        const seatPlan = harness.plans.monthly;
-        const plans = [seatPlan, harness.plans.other];
-        sandbox = await harness.startSandbox({
-          clock: new TestClock(new Date('2026-01-15T12:00:00Z')),
-          plans,
-          coupons: [],
-          currency: 'usd',
-          metered: SEAT,
-        });
-        const provider = (sandbox.config as Record<string, { apiBase: string }>)[harness.edition]!;
-        proxy = await startFaultProxy(provider.apiBase);
+        const started = await startProxiedSeatSandbox(harness);
+        ({ sandbox, proxy } = started);
+        const { seatPlan } = started;
         t = await createTestApp({
           engine,
-          config: {
-            billing: { ...sandbox.config, [harness.edition]: { ...provider, apiBase: proxy.url }, plans },
-          },
+          config: { billing: started.billing },
           providers: [
             authProvider(),
             mailProvider(),

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Users } from '../../src/auth/users.js';
 import { billingProvider, closeBilling } from '../../src/billing/index.js';
-import { TestClock } from '../../src/core/clock.js';
 import { mailProvider } from '../../src/mail/provider.js';
 import { OrganizationBilling } from '../../src/organizations/billing/organization-billing.js';
 import { SeatSync } from '../../src/organizations/billing/seat-sync.js';
@@ -10,11 +9,10 @@ import { organizationsProvider } from '../../src/organizations/provider.js';
 import { braintreeHarness } from '../billing/braintree-harness.js';
 import type { EditionHarness, EditionSandbox } from '../billing/harness.js';
 import { stripeHarness } from '../billing/stripe-harness.js';
-import { type FaultProxy, startFaultProxy } from '../faults/fault-proxy.js';
+import type { FaultProxy } from '../faults/fault-proxy.js';
 import { type Instances, twoInstances } from '../protection/instances.js';
 import { ENGINES } from '../support/engines.js';
-
-const SEAT = { id: 'seat', name: 'Seat', unitMinor: 2000 };
+import { SEAT, startProxiedSeatSandbox } from './seat-sandbox.js';
 
 /**
  * Two instances on one database retry the pending seat syncs at the same moment (two schedulers
@@ -35,27 +33,14 @@ for (const engine of ENGINES) {
       });
 
       it('each pending organization is sent to the provider once and ends with its true seat count', async () => {
-        const seatPlan = harness.plans.monthly;
-        const plans = [seatPlan, harness.plans.other];
-        sandbox = await harness.startSandbox({
-          clock: new TestClock(new Date('2026-01-15T12:00:00Z')),
-          plans,
-          coupons: [],
-          currency: 'usd',
-          metered: SEAT,
-        });
-        const provider = (sandbox.config as Record<string, { apiBase: string }>)[harness.edition]!;
-        proxy = await startFaultProxy(provider.apiBase);
-        t = await twoInstances(
-          engine,
-          { billing: { ...sandbox.config, [harness.edition]: { ...provider, apiBase: proxy.url }, plans } },
-          {},
-          () => [
-            mailProvider(),
-            billingProvider(),
-            organizationsProvider({ seats: { plans: [seatPlan.id], addOn: SEAT.id } }),
-          ],
-        );
+        const started = await startProxiedSeatSandbox(harness);
+        ({ sandbox, proxy } = started);
+        const { seatPlan } = started;
+        t = await twoInstances(engine, { billing: started.billing }, {}, () => [
+          mailProvider(),
+          billingProvider(),
+          organizationsProvider({ seats: { plans: [seatPlan.id], addOn: SEAT.id } }),
+        ]);
         const organizations = t.a.container.make(Organizations);
         const billing = t.a.container.make(OrganizationBilling);
         const users = t.a.container.make(Users);
