@@ -124,14 +124,18 @@ export class Customers {
   /**
    * Copies the provider's current default payment method (brand, last four, PayPal e-mail) to the
    * user — fetched, so a late or repeated `customer.updated` or payment-method webhook never
-   * stores an older card. Returns false when the user has no customer or the provider has none.
+   * stores an older card. Fetched and stored under the user's billing lock: a card change made
+   * between the two would otherwise be overwritten by the card fetched before it.
+   * Returns false when the user has no customer or the provider has none.
    */
-  async refreshCard(user: BillableOwner): Promise<boolean> {
-    const id = this.idOf(user);
-    const customer = id ? await this.gateway.findCustomer(id) : null;
-    if (!customer) return false;
-    await this.store(user, customer);
-    return true;
+  refreshCard(user: BillableOwner): Promise<boolean> {
+    return this.lock.forOwner(refOf(user), async () => {
+      const id = this.idOf(user);
+      const customer = id ? await this.gateway.findCustomer(id) : null;
+      if (!customer) return false;
+      await this.store(user, customer);
+      return true;
+    });
   }
 
   /** The customer id as the database has it now (another request may have just created it). */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PaymentGatewayKey } from '../../../src/billing/index.js';
+import { BillingLock } from '../../../src/billing/billing-lock.js';
+import { Customers } from '../../../src/billing/customers/customers.js';
+import { BillableStores, PaymentGatewayKey } from '../../../src/billing/index.js';
 import { HELD_WEBHOOKS } from '../billing-app.js';
 import type { ContractContext } from './context.js';
 
@@ -137,6 +139,43 @@ export function syncCases(ctx: ContractContext): void {
       expect(bodies.filter((b) => b.duplicate === true)).toHaveLength(1);
       expect(await recorded(pastDue.eventId)).toBe(1);
       expect((await user.subscription('main'))!.status).toBe('past_due');
+    });
+
+    // A card webhook fetches the customer, then stores its card. A card change made in between
+    // (a second tab, the next update) must not be overwritten by the older card it fetched.
+    it('a card refresh that fetched the customer before a card change does not store the older card', async () => {
+      const user = await newUser();
+      await user.newSubscription('main', plans.monthly.id).create(tokens.card);
+      const container = ctx.t.app.container;
+      const gateway = container.make(PaymentGatewayKey);
+      let fetched!: () => void;
+      const hasFetched = new Promise<void>((resolve) => {
+        fetched = resolve;
+      });
+      let changeDone!: () => void;
+      const changeIsDone = new Promise<void>((resolve) => {
+        changeDone = resolve;
+      });
+      const slow = Object.create(gateway) as typeof gateway;
+      slow.findCustomer = async (id) => {
+        const customer = await gateway.findCustomer(id);
+        fetched();
+        // Stores when the change is done, or after 300 ms if the change waits for this refresh.
+        await Promise.race([changeIsDone, new Promise((r) => setTimeout(r, 300))]);
+        return customer;
+      };
+      const customers = new Customers(slow, container.make(BillableStores), container.make(BillingLock));
+      const refresh = customers.refreshCard(await ctx.reload(user));
+      await hasFetched;
+      // From here, not from inside the refresh: a call made under its lock would share it.
+      const change = user.updateCard(tokens.otherCard).finally(changeDone);
+      await Promise.all([refresh, change]);
+      const other = [harness.cardOf.otherCard.brand, harness.cardOf.otherCard.lastFour];
+      const stored = await ctx.reload(user);
+      expect([stored.card_brand, stored.card_last_four]).toEqual(other);
+      await ctx.sandbox.settled();
+      const settled = await ctx.reload(user);
+      expect([settled.card_brand, settled.card_last_four]).toEqual(other);
     });
   });
 
