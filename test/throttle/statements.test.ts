@@ -17,6 +17,12 @@ const rateLimitStatements = () =>
     .map((span) => String(span.attributes['db.query.text'] ?? ''))
     .filter((text) => text.includes('rate_limits'));
 
+const roundTrips = () =>
+  exporter
+    .getFinishedSpans()
+    .filter((span) => span.attributes['db.system.name'] !== undefined)
+    .map((span) => span.name);
+
 describe.each(ENGINES)('a successful password grant, counters in the database (%s)', (engine) => {
   let s: Served | undefined;
   afterEach(async () => {
@@ -24,7 +30,7 @@ describe.each(ENGINES)('a successful password grant, counters in the database (%
     s = undefined;
   });
 
-  it('counts the address and the account, then settles both in one statement', async () => {
+  it('counts the address and the account, reads the user, writes the token pair, then settles both in one statement', async () => {
     s = await serveInstances({
       engine,
       config: { redis: { url: '' }, oauth: { scopes: { 'check-status': 'Check status' } } },
@@ -52,6 +58,19 @@ describe.each(ENGINES)('a successful password grant, counters in the database (%
     exporter.reset();
     expect((await grant(ADA.password)).status).toBe(200);
     expect(rateLimitStatements()).toHaveLength(3);
+    // Every round trip, BEGIN and COMMIT included (their spans carry no text): on PostgreSQL the
+    // token pair is one statement and opens no transaction (8 round trips before, 5 now).
+    const tokenRows =
+      engine === 'postgres'
+        ? ['WITH oauth_access_tokens']
+        : ['BEGIN', 'INSERT oauth_access_tokens', 'INSERT oauth_refresh_tokens', 'COMMIT'];
+    expect(roundTrips()).toEqual([
+      'INSERT rate_limits',
+      'INSERT rate_limits',
+      'SELECT users',
+      ...tokenRows,
+      'INSERT rate_limits',
+    ]);
 
     // Settled: the account's failure is forgotten (no live row), the address has its attempt back
     // (only the failure counts), and no row was written for strikes the account never had.

@@ -86,6 +86,8 @@ export interface AccessTokenStore {
 
 export interface RefreshTokenStore {
   insert(token: RefreshTokenRecord): Promise<void>;
+  /** The new token and the access token it comes with, both or neither (one statement on PostgreSQL). */
+  insertWithAccessToken(token: RefreshTokenRecord, accessToken: AccessTokenRecord): Promise<void>;
   find(id: string): Promise<RefreshTokenRecord | undefined>;
   /** The refresh token and the access token it was issued with, in one statement (the refresh grant's read). */
   findWithAccessToken(

@@ -73,7 +73,7 @@ function toTokenWithClient(row: JoinedRow): AccessTokenWithClient {
 }
 
 // The columns of an insert, in the order of its parameters (`parametersOf`).
-const emptyRow = {
+export const emptyRow = {
   id: '',
   user_id: 0,
   client_id: '',
@@ -88,7 +88,7 @@ const emptyRow = {
   organization_id: 0,
 };
 
-function parametersOf(token: AccessTokenRecord): unknown[] {
+export function parametersOf(token: AccessTokenRecord): unknown[] {
   return [
     token.id,
     token.userId,
@@ -114,6 +114,14 @@ function insertOf(rows: number): Precompiled<never> {
     db.insertInto('oauth_access_tokens').values(Array.from({ length: rows }, () => emptyRow)),
   );
   return inserts[rows]!;
+}
+
+/** One multi-row INSERT of `tokens`, on `db` as it is (no batching). */
+export async function insertAccessTokens(
+  db: Kysely<Database>,
+  tokens: readonly AccessTokenRecord[],
+): Promise<void> {
+  await insertOf(tokens.length).execute(db, tokens.flatMap(parametersOf));
 }
 
 const findWithClient = new Precompiled<JoinedRow>((db: Kysely<Database>) =>
@@ -154,8 +162,8 @@ export class KyselyAccessTokenStore implements AccessTokenStore {
     return this.#batch ? this.#batch.add(token) : this.#write([token]);
   }
 
-  async #write(tokens: readonly AccessTokenRecord[]): Promise<void> {
-    await insertOf(tokens.length).execute(this.db, tokens.flatMap(parametersOf));
+  #write(tokens: readonly AccessTokenRecord[]): Promise<void> {
+    return insertAccessTokens(this.db, tokens);
   }
 
   async find(id: string): Promise<AccessTokenRecord | undefined> {

@@ -1,11 +1,17 @@
 import type { Kysely } from 'kysely';
+import { isPostgres } from '../../database/schema.js';
 import type { Database } from '../../database/types.js';
 import { readAmr, storedAmr } from '../oidc/amr.js';
 import { readClaimsRequest, storedClaimsRequest } from '../oidc/claims-request.js';
 import type { AccessTokenRecord, RefreshTokenRecord } from '../records.js';
 import type { OAuthAccessTokenRow, OAuthRefreshTokenRow } from '../tables.js';
 import type { RefreshTokenStore } from './contracts.js';
-import { toAccessToken } from './kysely-access-tokens.js';
+import {
+  emptyRow as emptyAccessRow,
+  insertAccessTokens,
+  parametersOf,
+  toAccessToken,
+} from './kysely-access-tokens.js';
 import { Precompiled } from './precompiled.js';
 
 function toRefreshToken(row: OAuthRefreshTokenRow): RefreshTokenRecord {
@@ -41,19 +47,30 @@ function rowOf(token: RefreshTokenRecord) {
   };
 }
 
+const emptyRow = rowOf({
+  id: '',
+  accessTokenId: '',
+  familyId: '',
+  revoked: false,
+  createdAt: '',
+  expiresAt: '',
+  jkt: '',
+});
+
 // Compiled once (see Precompiled): every grant on a user's behalf inserts one.
 const insertToken = new Precompiled<never>((db: Kysely<Database>) =>
-  db.insertInto('oauth_refresh_tokens').values(
-    rowOf({
-      id: '',
-      accessTokenId: '',
-      familyId: '',
-      revoked: false,
-      createdAt: '',
-      expiresAt: '',
-      jkt: '',
-    }),
-  ),
+  db.insertInto('oauth_refresh_tokens').values(emptyRow),
+);
+
+// PostgreSQL: the access token's insert as a data-modifying CTE of the refresh token's: one round
+// trip for both rows, atomic without BEGIN and COMMIT when no transaction is open. The foreign key
+// is checked at the statement's end, after both rows are in.
+// Parameters: the access token's (`parametersOf`), then the refresh token's.
+const insertPair = new Precompiled<never>((db: Kysely<Database>) =>
+  db
+    .with('access', (db) => db.insertInto('oauth_access_tokens').values(emptyAccessRow))
+    .insertInto('oauth_refresh_tokens')
+    .values(emptyRow),
 );
 
 // The refresh token's columns under a prefix, beside its access token's own: one row carries both.
@@ -94,6 +111,20 @@ export class KyselyRefreshTokenStore implements RefreshTokenStore {
 
   async insert(token: RefreshTokenRecord): Promise<void> {
     await insertToken.execute(this.db, Object.values(rowOf(token)));
+  }
+
+  async insertWithAccessToken(token: RefreshTokenRecord, accessToken: AccessTokenRecord): Promise<void> {
+    if (isPostgres(this.db)) {
+      await insertPair.execute(this.db, [...parametersOf(accessToken), ...Object.values(rowOf(token))]);
+      return;
+    }
+    // SQLite has no data-modifying CTE: two inserts in a transaction (the one open, if any).
+    const both = async (db: Kysely<Database>) => {
+      await insertAccessTokens(db, [accessToken]);
+      await insertToken.execute(db, Object.values(rowOf(token)));
+    };
+    if (this.db.isTransaction) await both(this.db);
+    else await this.db.transaction().execute(both);
   }
 
   async find(id: string): Promise<RefreshTokenRecord | undefined> {

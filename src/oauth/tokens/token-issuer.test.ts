@@ -23,6 +23,8 @@ function harness() {
     accessTokens: { insert: async (r: { id: string }) => void log.push(`insert access ${r.id}`) },
     refreshTokens: {
       insert: async (r: { accessTokenId: string }) => void log.push(`insert refresh ${r.accessTokenId}`),
+      insertWithAccessToken: async (r: { accessTokenId: string }, a: { id: string }) =>
+        void log.push(`insert refresh ${r.accessTokenId} with access ${a.id}`),
     },
     async transaction<T>(work: (s: OAuthStore) => Promise<T>): Promise<T> {
       log.push('begin');
@@ -54,8 +56,7 @@ describe('TokenIssuer.issue', () => {
       `sign ${id} with key-1`,
       'begin',
       `grant writes ${id}`,
-      `insert access ${id}`,
-      `insert refresh ${id}`,
+      `insert refresh ${id} with access ${id}`,
       'commit',
       'after commit',
       `announce access ${id}`,
@@ -88,5 +89,17 @@ describe('TokenIssuer.issue', () => {
     expect(log).not.toContain('begin');
     const chained = await issuer.issue({ ...options, refresh: { ttlSeconds: 600, familyId: 'family-1' } });
     expect(chained.refreshRecord?.familyId).toBe('family-1');
+  });
+
+  it('a pair without grant writes (the password grant): no transaction, one atomic write beside the signature', async () => {
+    const { log, issuer } = harness();
+    const issued = await issuer.issue(options);
+    const id = issued.record.id;
+    expect(log.slice(0, 2).sort()).toEqual([
+      `insert refresh ${id} with access ${id}`,
+      `sign ${id} with key-1`,
+    ]);
+    expect(log).not.toContain('begin');
+    expect(log.slice(2)).toEqual([`announce access ${id}`, `announce refresh ${id}`]);
   });
 });

@@ -90,11 +90,10 @@ export type GrantWrites = (transaction: IssuingTransaction) => Promise<boolean>;
 /**
  * The whole issuing sequence, in one call: ids and signature (`jti` = the stored row's id), then
  * the rows, then `AccessTokenCreated`/`RefreshTokenCreated` once they are committed, then the RFC
- * 6749 §5.1 response. With `writes` (a grant that consumes a code or a refresh token), or a
- * refresh token to store, the grant's writes and the rows share one transaction, opened only after
- * signing: on SQLite a transaction holds the only connection, so a signature inside it would
- * queue every other request. A single access token needs no transaction: its insert runs beside
- * the signature.
+ * 6749 §5.1 response. With `writes` (a grant that consumes a code or a refresh token), the grant's
+ * writes and the rows share one transaction, opened only after signing: on SQLite a transaction
+ * holds the only connection, so a signature inside it would queue every other request. Without,
+ * the rows are one atomic write (`insertWithAccessToken` for a pair) run beside the signature.
  */
 export class TokenIssuer {
   static inject = [AccessTokenSigner, ClockKey, EventDispatcher, OAuthStoreKey, Scopes] as const;
@@ -118,11 +117,8 @@ export class TokenIssuer {
       };
     const key = await this.signer.currentKey();
     const { issued, subject } = this.#build(options, key.kid);
-    if (writes === undefined && issued.refreshRecord === undefined) {
-      const [jwt] = await Promise.all([
-        this.signer.sign(subject, key),
-        this.store.accessTokens.insert(issued.record),
-      ]);
+    if (writes === undefined) {
+      const [jwt] = await Promise.all([this.signer.sign(subject, key), this.#insert(this.store, issued)]);
       issued.accessToken = jwt;
     } else {
       issued.accessToken = await this.signer.sign(subject, key);
@@ -133,9 +129,8 @@ export class TokenIssuer {
           accessTokenId: issued.record.id,
           afterCommit: (t: () => Promise<void>) => after.push(t),
         };
-        if (writes !== undefined && !(await writes(transaction))) return false;
-        await store.accessTokens.insert(issued.record);
-        if (issued.refreshRecord) await store.refreshTokens.insert(issued.refreshRecord);
+        if (!(await writes(transaction))) return false;
+        await this.#insert(store, issued);
         return true;
       });
       if (!saved) return undefined;
@@ -158,6 +153,13 @@ export class TokenIssuer {
         ? this.issue({ ...options, jkt })
         : this.issue({ ...options, jkt }, writes)) as TokenIssuer['issue'];
     return bound;
+  }
+
+  /** The rows: the access token alone, or with its refresh token in one atomic write. */
+  #insert(store: OAuthStore, { record, refreshRecord }: IssuedTokens): Promise<void> {
+    return refreshRecord
+      ? store.refreshTokens.insertWithAccessToken(refreshRecord, record)
+      : store.accessTokens.insert(record);
   }
 
   #build(options: IssueOptions, kid: string): { issued: IssuedTokens; subject: AccessTokenSubject } {
