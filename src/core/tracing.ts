@@ -6,13 +6,15 @@ import { type Attributes, type Span, SpanKind, SpanStatusCode, type Tracer, trac
  * as it is, so tracing off costs a boolean test, not a no-op span per request or query.
  */
 let enabled = false;
+let current: Tracer | undefined;
 
 /**
- * The tracer Tollgate's spans come from, asked of the registered provider each time (the API's
- * proxy tracer would keep the first provider's for good; a provider may be replaced in tests).
+ * The tracer Tollgate's spans come from: the registered provider's, asked for again each time
+ * tracing is enabled (the API's proxy tracer would keep the first provider's for good; a provider
+ * may be replaced in tests).
  */
 export function tracer(): Tracer {
-  return trace.getTracer('tollgate');
+  return current ?? trace.getTracer('tollgate');
 }
 
 /** Whether a tracer provider is registered and Tollgate records spans. */
@@ -23,11 +25,13 @@ export function tracingEnabled(): boolean {
 /** Called once a tracer provider is registered (`startTracing`); from then on spans are recorded. */
 export function enableTracing(): void {
   enabled = true;
+  current = trace.getTracer('tollgate');
 }
 
 /** Back to no spans (`stopTracing`). */
 export function disableTracing(): void {
   enabled = false;
+  current = undefined;
 }
 
 export interface SpanOptions {
