@@ -107,15 +107,14 @@ export function guardEntry<T extends Hono<any, any, any>>(
       outgoing.requestId(context.id);
       return res;
     };
-    const res = runInRequest(context, () => answer(request, env, executionCtx));
+    // With tracing on, the request's span is the active context in the same store (one async
+    // context, not two: observability/context-manager.ts).
+    const res = runInRequest(context, () => answer(request, env, executionCtx), span?.context);
     if (res instanceof Response) return done(res);
     return span ? res.then(done, span.fail) : res.then(done);
   };
   app.fetch = traced
-    ? (request, env, executionCtx) => {
-        const span = startRequestSpan(request);
-        return span.run(() => serve(request, env, executionCtx, span));
-      }
+    ? (request, env, executionCtx) => serve(request, env, executionCtx, startRequestSpan(request))
     : (request, env, executionCtx) => serve(request, env, executionCtx);
   return app;
 }

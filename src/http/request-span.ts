@@ -1,6 +1,5 @@
 import {
   type Context,
-  context,
   propagation,
   ROOT_CONTEXT,
   type Span,
@@ -20,8 +19,11 @@ const headerGetter: TextMapGetter<Headers> = {
 export interface RequestSpan {
   span: Span;
   traceId: string;
-  /** The span as the active context: what runs inside is its child (queries, provider calls). */
-  run<T>(fn: () => T): T;
+  /**
+   * The context the request runs in, its span active: what runs inside is its child (queries,
+   * provider calls). Made when first asked: a request with no child span makes none.
+   */
+  readonly context: () => Context;
   /** Names the span by its route and records the status (a 5xx is an error), then ends it. */
   end(route: string | undefined, status: number): void;
   /** Records `err` (the request failed before answering), ends the span, and rethrows. */
@@ -61,7 +63,7 @@ export function startRequestSpan(request: Request): RequestSpan {
     },
     parent,
   );
-  return new ServerSpan(span, trace.setSpan(parent, span), method);
+  return new ServerSpan(span, parent, method);
 }
 
 class ServerSpan implements RequestSpan {
@@ -69,15 +71,13 @@ class ServerSpan implements RequestSpan {
 
   constructor(
     readonly span: Span,
-    private readonly active: Context,
+    private readonly parent: Context,
     private readonly method: string,
   ) {
     this.traceId = span.spanContext().traceId;
   }
 
-  run<T>(fn: () => T): T {
-    return context.with(this.active, fn);
-  }
+  context = (): Context => trace.setSpan(this.parent, this.span);
 
   end(route: string | undefined, status: number): void {
     const span = this.span;

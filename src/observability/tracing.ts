@@ -24,11 +24,13 @@ export function otlpConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
 
 async function register(options: TracingOptions): Promise<Tracing> {
   // Loaded only now: with tracing off, no SDK module is in the process.
-  const [{ NodeTracerProvider }, { BatchSpanProcessor }, resources] = await Promise.all([
-    import('@opentelemetry/sdk-trace-node'),
-    import('@opentelemetry/sdk-trace-base'),
-    import('@opentelemetry/resources'),
-  ]);
+  const [{ NodeTracerProvider }, { BatchSpanProcessor }, resources, { RequestContextManager }] =
+    await Promise.all([
+      import('@opentelemetry/sdk-trace-node'),
+      import('@opentelemetry/sdk-trace-base'),
+      import('@opentelemetry/resources'),
+      import('./context-manager.js'),
+    ]);
   let spanProcessors = options.spanProcessors;
   if (!spanProcessors) {
     const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
@@ -40,7 +42,7 @@ async function register(options: TracingOptions): Promise<Tracing> {
     .resourceFromAttributes({ 'service.name': 'tollgate' })
     .merge(resources.detectResources({ detectors: [resources.envDetector] }));
   const provider = new NodeTracerProvider({ resource, spanProcessors });
-  provider.register();
+  provider.register({ contextManager: new RequestContextManager() });
   enableTracing();
   return {
     flush: () => provider.forceFlush(),
