@@ -1,5 +1,5 @@
 import type { CompiledQuery, DatabaseConnection, QueryResult } from 'kysely';
-import { failSpan, SpanKind, traced, tracer, tracingEnabled } from '../core/tracing.js';
+import { failSpan, SpanKind, tracedLeaf, tracer, tracingEnabled } from '../core/tracing.js';
 
 export type DatabaseSystem = 'sqlite' | 'postgresql';
 
@@ -36,7 +36,7 @@ export class TracedConnection implements DatabaseConnection {
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (!tracingEnabled()) return this.inner.executeQuery<R>(query);
     const { name, options } = querySpan(this.system, query.sql);
-    return traced(name, options, () => this.inner.executeQuery<R>(query));
+    return tracedLeaf(name, options, () => this.inner.executeQuery<R>(query));
   }
 
   async *streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {

@@ -1,5 +1,5 @@
 import type { DatabaseConnection, Driver, QueryCompiler, TransactionSettings } from 'kysely';
-import { SpanKind, traced } from '../core/tracing.js';
+import { SpanKind, tracedLeaf } from '../core/tracing.js';
 import { type DatabaseSystem, TracedConnection } from './traced-connection.js';
 
 type CompileQuery = QueryCompiler['compileQuery'];
@@ -73,7 +73,7 @@ export class TracedDriver implements Driver {
       'db.operation.name': operation,
       'db.query.summary': operation,
     };
-    return traced(operation, { kind: SpanKind.CLIENT, attributes }, run);
+    return tracedLeaf(operation, { kind: SpanKind.CLIENT, attributes }, run);
   }
 
   #optional(method: 'savepoint' | 'rollbackToSavepoint' | 'releaseSavepoint') {

@@ -42,6 +42,10 @@ describe.each(ENGINES)('the request span as the active context (%s)', (engine) =
           mine.push(seen());
           return c.text('ok');
         });
+        app.router.get('/transaction', async (c) => {
+          await app.db.transaction().execute((trx) => sql`select 3`.execute(trx));
+          return c.text('ok');
+        });
         app.router.get('/nested', async (c) => {
           await trace.getTracer('user').startActiveSpan('user work', async (span) => {
             log.inner = [seen()];
@@ -113,6 +117,18 @@ describe.each(ENGINES)('the request span as the active context (%s)', (engine) =
     expect(spans.find((s) => s.name === 'SELECT')?.parentSpanContext?.spanId).toBe(user.spanContext().spanId);
     expect(log.root).toEqual([{ spanId: undefined, requestId }]);
     expect(log.after).toEqual([{ spanId: root.spanContext().spanId, requestId }]);
+  });
+
+  it('a transaction’s statements, BEGIN and COMMIT included, are client spans under the request span, in order', async () => {
+    await t.request('/transaction');
+    const spans = exporter.getFinishedSpans();
+    const root = server(spans, '/transaction')!;
+    const statements = spans.filter((s) => s.attributes['db.system.name'] !== undefined);
+    expect(statements.map((s) => s.name)).toEqual(['BEGIN', 'SELECT', 'COMMIT']);
+    for (const statement of statements) {
+      expect(statement.kind).toBe(SpanKind.CLIENT);
+      expect(statement.parentSpanContext?.spanId).toBe(root.spanContext().spanId);
+    }
   });
 
   it('outside a request there is no active span and no request', async () => {
