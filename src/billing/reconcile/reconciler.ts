@@ -185,31 +185,40 @@ export class Reconciler {
   /**
    * Applies the provider's state to the row, under the lock. `replacing`: the row moves onto `sub`,
    * which replaced that subscription; one still live there (its cancel failed) is cancelled now.
+   * The state is fetched with the row locked, in one transaction with its write, as the webhook
+   * receiver does: a webhook applying a newer state (the provider ended it meanwhile) waits for
+   * this write and lands after it, instead of being overwritten by the older state fetched.
    */
   private sync(record: SubscriptionRecord, sub: GatewaySubscription, replacing?: string): Promise<boolean> {
     return this.lock.forOwner(ownerOf(record), async () => {
-      const current = await this.repository.find(record.id);
-      if (!current) return false;
-      // Fetched again: the state as of now, with the provider's time of it (a list has none).
-      const fresh = (await this.gateway.findSubscription(sub.id)) ?? sub;
-      if (replacing && current.providerId === replacing) {
+      const before = await this.repository.find(record.id);
+      if (!before) return false;
+      if (replacing && before.providerId === replacing) {
         const old = await this.gateway.findSubscription(replacing);
         if (old && isLiveAtProvider(old))
           await this.gateway.cancelSubscription(replacing, { atPeriodEnd: false });
       }
-      const changes = changesFrom(
-        current,
-        fresh,
-        this.clock.now(),
-        this.gateway.capabilities.supportsQuantities,
-      );
-      const { providerUpdatedAt: _appTime, ...state } = changes;
-      await this.repository.update(record.id, {
-        ...state,
-        ...(replacing ? { providerId: sub.id } : {}),
-        ...providerTime(fresh),
+      return this.db.transaction().execute(async (trx) => {
+        const rows = this.repository.using(trx);
+        await rows.lockByProviderId(before.providerId);
+        const current = await rows.find(record.id);
+        if (!current) return false;
+        // Fetched again: the state as of now, with the provider's time of it (a list has none).
+        const fresh = (await this.gateway.findSubscription(sub.id)) ?? sub;
+        const changes = changesFrom(
+          current,
+          fresh,
+          this.clock.now(),
+          this.gateway.capabilities.supportsQuantities,
+        );
+        const { providerUpdatedAt: _appTime, ...state } = changes;
+        await rows.update(record.id, {
+          ...state,
+          ...(replacing ? { providerId: sub.id } : {}),
+          ...providerTime(fresh),
+        });
+        return true;
       });
-      return true;
     });
   }
 

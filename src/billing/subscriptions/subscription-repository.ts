@@ -165,11 +165,19 @@ export class SubscriptionRepository {
 
   /**
    * Inside a transaction: locks the rows of a provider subscription until it ends (PostgreSQL
-   * `FOR UPDATE`; SQLite's one writer is already held once the transaction has written), so a
-   * write from the app's own API answer waits for whoever read the provider's state first.
+   * `FOR UPDATE`; on SQLite a write that changes nothing takes the one writer's lock, which holds
+   * across processes too: a `billing:reconcile` run beside the server), so a write from the app's
+   * own API answer waits for whoever read the provider's state first.
    */
   async lockByProviderId(providerId: string): Promise<void> {
-    if (!isPostgres(this.db)) return;
+    if (!isPostgres(this.db)) {
+      await this.db
+        .updateTable('subscriptions')
+        .set((eb) => ({ id: eb.ref('id') }))
+        .where(this.#columns.subscriptionId, '=', providerId)
+        .execute();
+      return;
+    }
     await this.db
       .selectFrom('subscriptions')
       .select('id')

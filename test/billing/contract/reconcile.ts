@@ -1,8 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { PaymentGatewayKey, reconcileOnce } from '../../../src/billing/index.js';
+import { BillingLock } from '../../../src/billing/billing-lock.js';
+import { BillableStores, PaymentGatewayKey, reconcileOnce } from '../../../src/billing/index.js';
 import type { ReconcileReport } from '../../../src/billing/reconcile/drift.js';
+import { Reconciler } from '../../../src/billing/reconcile/reconciler.js';
 import { SubscriptionRepository } from '../../../src/billing/subscriptions/subscription-repository.js';
 import { reconcile } from '../../../src/cli/commands/billing-reconcile.js';
+import { ClockKey } from '../../../src/core/keys.js';
 import type { ContractContext, TestUser } from './context.js';
 
 /** Issue 13, items 3 and 7: `tollgate billing:reconcile` finds and repairs drift from the provider. */
@@ -263,6 +266,66 @@ export function reconcileCases(ctx: ContractContext): void {
       expect(rows.find((r) => r.id === second.id)).toMatchObject({ ends_at: null });
       expect(await (await reload(user)).subscribed('main')).toBe(true);
       expect((await run({ user: user.email })).code).toBe(0);
+    });
+
+    // A repair fetches the provider's state, then writes it. A webhook that applies a newer state in
+    // between (the provider ended the subscription) must not be overwritten by the older one fetched.
+    it('a --fix that fetched the subscription before the provider ended it does not store the older state', async () => {
+      const user = await newUser();
+      const sub = await user.newSubscription('main', plans.monthly.id).create(tokens.card);
+      await ctx.sandbox.settled();
+      await ctx.t.app.db
+        .updateTable('subscriptions')
+        .set({ status: 'past_due' })
+        .where('id', '=', sub.id)
+        .execute();
+      const container = ctx.t.app.container;
+      const gateway = container.make(PaymentGatewayKey);
+      let fetched!: () => void;
+      const hasFetched = new Promise<void>((resolve) => {
+        fetched = resolve;
+      });
+      let endDone!: () => void;
+      const endIsDone = new Promise<void>((resolve) => {
+        endDone = resolve;
+      });
+      const findSubscription: typeof gateway.findSubscription = async (id) => {
+        const remote = await gateway.findSubscription(id);
+        fetched();
+        // Writes when the webhook is applied, or after 300 ms if the webhook waits for this write.
+        await Promise.race([endIsDone, new Promise((r) => setTimeout(r, 300))]);
+        return remote;
+      };
+      // A proxy, not a prototype: the gateways keep private fields that only the instance has.
+      const slow = new Proxy(gateway, {
+        get: (target, key) => {
+          if (key === 'findSubscription') return findSubscription;
+          const value = Reflect.get(target, key);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const reconciler = new Reconciler(
+        ctx.t.app.db,
+        slow,
+        repository(),
+        container.make(BillingLock),
+        container.make(ClockKey),
+        container.make(BillableStores),
+      );
+      const repair = reconciler.run({ owner: { type: 'user', id: user.id }, fix: true, adoptAs: 'main' });
+      await hasFetched;
+      const end = (async () => {
+        await gateway.cancelSubscription(sub.providerId, { atPeriodEnd: false });
+        await ctx.sandbox.settled();
+      })().finally(endDone);
+      const [report] = await Promise.all([repair, end]);
+      expect(report.drift).toEqual([expect.objectContaining({ kind: 'mismatch', fixed: true })]);
+      await ctx.sandbox.settled();
+      expect((await ctx.sandbox.subscription(sub.providerId))?.status).toMatch(/cancel/i);
+      const [row] = await localRows(user);
+      expect(row).toMatchObject({ status: 'canceled' });
+      expect(row!.ends_at).not.toBeNull();
+      expect(await (await reload(user)).subscribed('main')).toBe(false);
     });
 
     it('the scheduled run: of two instances at once one runs it, once per interval, and it repairs the drift', async () => {
