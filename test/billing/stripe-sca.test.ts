@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Users } from '../../src/auth/users.js';
-import { BillingError, PaymentActionRequired, Payments } from '../../src/billing/index.js';
+import { BillingLock } from '../../src/billing/billing-lock.js';
+import { Customers } from '../../src/billing/customers/customers.js';
+import { BillingError, PaymentActionRequired, PaymentGatewayKey, Payments } from '../../src/billing/index.js';
+import { ProviderUpdates } from '../../src/billing/subscriptions/provider-updates.js';
+import { SubscriptionRepository } from '../../src/billing/subscriptions/subscription-repository.js';
 import { TestClock } from '../../src/core/clock.js';
 import { EventsKey } from '../../src/core/keys.js';
 import type { RunningServer } from '../../src/kernel/server.js';
@@ -10,6 +14,7 @@ import { startStripeBillingApp, stopBillingApp } from './billing-app.js';
 import type { TestUser } from './contract/context.js';
 import type { EditionSandbox } from './harness.js';
 import { incomplete } from './incomplete-payment.js';
+import { pausedAfterAnswer } from './paused-gateway.js';
 import { stripeHarness } from './stripe-harness.js';
 
 /** What the customer's browser does on the issuer's (the sandbox's) 3-D Secure page. */
@@ -119,6 +124,39 @@ describe.each(ENGINES)('Stripe SCA: PaymentMethods and 3-D Secure (%s)', (engine
     expect(await sandbox.payments((await reload(user)).stripe_id!)).toEqual([
       { amount: 1000, succeeded: true },
     ]);
+  });
+
+  // The sync on the customer's return fetches the subscription, then applies it. A webhook applying
+  // a newer state in between (the provider ended it) must not be overwritten by the older one.
+  it('a sync on return that fetched the subscription before the provider ended it does not store the older state', async () => {
+    const user = await newUser();
+    const { payment } = await incomplete(
+      user.newSubscription('main', plans.monthly.id).create('pm_card_authenticationRequired'),
+    );
+    expect((await authenticate(payment.actionUrl, 'complete')).status).toBe(200);
+    const confirmed = await user.findPayment(payment.id);
+    const container = t.app.container;
+    const gateway = container.make(PaymentGatewayKey);
+    const paused = pausedAfterAnswer(gateway, 'findSubscription');
+    const payments = new Payments(
+      paused.gateway,
+      container.make(Customers),
+      container.make(ProviderUpdates),
+      t.app.db,
+      clock,
+      container.make(SubscriptionRepository),
+      container.make(BillingLock),
+    );
+    const sync = payments.sync(confirmed);
+    await paused.answered;
+    const end = (async () => {
+      await gateway.cancelSubscription(confirmed.subscriptionId!, { atPeriodEnd: false });
+      await sandbox.settled();
+    })().finally(paused.resume);
+    await Promise.all([sync, end]);
+    await sandbox.settled();
+    expect((await user.subscription('main'))!.status).toBe('canceled');
+    expect(await user.subscribed('main')).toBe(false);
   });
 
   it('two confirmations at once (a double click on the challenge) charge once and activate once', async () => {

@@ -113,17 +113,24 @@ export class Payments {
    * Applies the provider's current state of the subscription a payment was for (after the
    * customer confirmed it): fetched, not assumed, and through the same ordered update as the
    * webhooks, so this and the `customer.subscription.updated` webhook agree whichever comes first.
+   * Fetched with the rows locked, in one transaction with the write, as the webhook receiver does:
+   * the provider's time has whole seconds, so a webhook applying a newer state in the same second
+   * (the provider ended it) would otherwise be overwritten by the older state fetched here.
    */
   async sync(payment: GatewayPayment): Promise<void> {
-    if (!payment.subscriptionId) return;
-    const remote = await this.gateway.findSubscription(payment.subscriptionId);
-    if (!remote) return;
-    await this.providerUpdates.applyProviderState(this.db, {
-      subscription: remote,
-      // The provider's time of this answer: ordered against webhooks on the provider's clock.
-      at: remote.asOf ?? this.clock.now(),
-      ended: ENDED.has(remote.status),
-      whenUnknown: 'acknowledge',
+    const id = payment.subscriptionId;
+    if (!id) return;
+    await this.db.transaction().execute(async (trx) => {
+      await this.providerUpdates.lockProviderRows(trx, id);
+      const remote = await this.gateway.findSubscription(id);
+      if (!remote) return;
+      await this.providerUpdates.applyProviderState(trx, {
+        subscription: remote,
+        // The provider's time of this answer: ordered against webhooks on the provider's clock.
+        at: remote.asOf ?? this.clock.now(),
+        ended: ENDED.has(remote.status),
+        whenUnknown: 'acknowledge',
+      });
     });
   }
 

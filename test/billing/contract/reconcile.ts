@@ -6,6 +6,7 @@ import { Reconciler } from '../../../src/billing/reconcile/reconciler.js';
 import { SubscriptionRepository } from '../../../src/billing/subscriptions/subscription-repository.js';
 import { reconcile } from '../../../src/cli/commands/billing-reconcile.js';
 import { ClockKey } from '../../../src/core/keys.js';
+import { pausedAfterAnswer } from '../paused-gateway.js';
 import type { ContractContext, TestUser } from './context.js';
 
 /** Issue 13, items 3 and 7: `tollgate billing:reconcile` finds and repairs drift from the provider. */
@@ -281,43 +282,21 @@ export function reconcileCases(ctx: ContractContext): void {
         .execute();
       const container = ctx.t.app.container;
       const gateway = container.make(PaymentGatewayKey);
-      let fetched!: () => void;
-      const hasFetched = new Promise<void>((resolve) => {
-        fetched = resolve;
-      });
-      let endDone!: () => void;
-      const endIsDone = new Promise<void>((resolve) => {
-        endDone = resolve;
-      });
-      const findSubscription: typeof gateway.findSubscription = async (id) => {
-        const remote = await gateway.findSubscription(id);
-        fetched();
-        // Writes when the webhook is applied, or after 300 ms if the webhook waits for this write.
-        await Promise.race([endIsDone, new Promise((r) => setTimeout(r, 300))]);
-        return remote;
-      };
-      // A proxy, not a prototype: the gateways keep private fields that only the instance has.
-      const slow = new Proxy(gateway, {
-        get: (target, key) => {
-          if (key === 'findSubscription') return findSubscription;
-          const value = Reflect.get(target, key);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
+      const paused = pausedAfterAnswer(gateway, 'findSubscription');
       const reconciler = new Reconciler(
         ctx.t.app.db,
-        slow,
+        paused.gateway,
         repository(),
         container.make(BillingLock),
         container.make(ClockKey),
         container.make(BillableStores),
       );
       const repair = reconciler.run({ owner: { type: 'user', id: user.id }, fix: true, adoptAs: 'main' });
-      await hasFetched;
+      await paused.answered;
       const end = (async () => {
         await gateway.cancelSubscription(sub.providerId, { atPeriodEnd: false });
         await ctx.sandbox.settled();
-      })().finally(endDone);
+      })().finally(paused.resume);
       const [report] = await Promise.all([repair, end]);
       expect(report.drift).toEqual([expect.objectContaining({ kind: 'mismatch', fixed: true })]);
       await ctx.sandbox.settled();

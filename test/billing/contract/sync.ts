@@ -3,6 +3,7 @@ import { BillingLock } from '../../../src/billing/billing-lock.js';
 import { Customers } from '../../../src/billing/customers/customers.js';
 import { BillableStores, PaymentGatewayKey } from '../../../src/billing/index.js';
 import { HELD_WEBHOOKS } from '../billing-app.js';
+import { pausedAfterAnswer } from '../paused-gateway.js';
 import type { ContractContext } from './context.js';
 
 /**
@@ -148,27 +149,16 @@ export function syncCases(ctx: ContractContext): void {
       await user.newSubscription('main', plans.monthly.id).create(tokens.card);
       const container = ctx.t.app.container;
       const gateway = container.make(PaymentGatewayKey);
-      let fetched!: () => void;
-      const hasFetched = new Promise<void>((resolve) => {
-        fetched = resolve;
-      });
-      let changeDone!: () => void;
-      const changeIsDone = new Promise<void>((resolve) => {
-        changeDone = resolve;
-      });
-      const slow = Object.create(gateway) as typeof gateway;
-      slow.findCustomer = async (id) => {
-        const customer = await gateway.findCustomer(id);
-        fetched();
-        // Stores when the change is done, or after 300 ms if the change waits for this refresh.
-        await Promise.race([changeIsDone, new Promise((r) => setTimeout(r, 300))]);
-        return customer;
-      };
-      const customers = new Customers(slow, container.make(BillableStores), container.make(BillingLock));
+      const paused = pausedAfterAnswer(gateway, 'findCustomer');
+      const customers = new Customers(
+        paused.gateway,
+        container.make(BillableStores),
+        container.make(BillingLock),
+      );
       const refresh = customers.refreshCard(await ctx.reload(user));
-      await hasFetched;
+      await paused.answered;
       // From here, not from inside the refresh: a call made under its lock would share it.
-      const change = user.updateCard(tokens.otherCard).finally(changeDone);
+      const change = user.updateCard(tokens.otherCard).finally(paused.resume);
       await Promise.all([refresh, change]);
       const other = [harness.cardOf.otherCard.brand, harness.cardOf.otherCard.lastFour];
       const stored = await ctx.reload(user);
