@@ -1,16 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PaymentGateway } from '../../src/billing/index.js';
+import { type PaymentGateway, PaymentGatewayKey } from '../../src/billing/index.js';
+import type { Constructor, Container } from '../../src/core/container.js';
 
 type Method = {
   [K in keyof PaymentGateway]-?: PaymentGateway[K] extends (...args: never[]) => Promise<unknown> ? K : never;
 }[keyof PaymentGateway];
 
 /**
- * `gateway` with `method` pausing after the provider answered, so a test can run another writer
- * between a read of the provider's state and the write of it. The pause ends at `resume()`, or
- * after `ms` when the other writer waits for this one (then it must not end the test in a deadlock).
+ * The container's gateway with `method` pausing after the provider answered, so a test can run
+ * another writer between a service's read of the provider's state and its write of it. `construct`
+ * builds a service on the paused gateway (everything else from the container). The pause ends at
+ * `resume()`, or after `ms` when the other writer waits for this one (a lock, not a deadlock).
  */
-export function pausedAfterAnswer(gateway: PaymentGateway, method: Method, ms = 300) {
+export function pausedAfterAnswer(container: Container, method: Method, ms = 300) {
+  const gateway = container.make(PaymentGatewayKey);
   let answer!: () => void;
   const answered = new Promise<void>((resolve) => {
     answer = resolve;
@@ -34,5 +37,12 @@ export function pausedAfterAnswer(gateway: PaymentGateway, method: Method, ms = 
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  return { gateway: proxy, answered, resume };
+  const child = container.child().instance(PaymentGatewayKey, proxy);
+  return {
+    /** The gateway as it is, for the other writer. */
+    gateway,
+    construct: <T>(service: Constructor<T>): T => child.construct(service),
+    answered,
+    resume,
+  };
 }

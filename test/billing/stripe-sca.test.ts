@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Users } from '../../src/auth/users.js';
-import { BillingLock } from '../../src/billing/billing-lock.js';
-import { Customers } from '../../src/billing/customers/customers.js';
-import { BillingError, PaymentActionRequired, PaymentGatewayKey, Payments } from '../../src/billing/index.js';
-import { ProviderUpdates } from '../../src/billing/subscriptions/provider-updates.js';
-import { SubscriptionRepository } from '../../src/billing/subscriptions/subscription-repository.js';
+import { BillingError, PaymentActionRequired, Payments } from '../../src/billing/index.js';
 import { TestClock } from '../../src/core/clock.js';
 import { EventsKey } from '../../src/core/keys.js';
 import type { RunningServer } from '../../src/kernel/server.js';
@@ -135,22 +131,11 @@ describe.each(ENGINES)('Stripe SCA: PaymentMethods and 3-D Secure (%s)', (engine
     );
     expect((await authenticate(payment.actionUrl, 'complete')).status).toBe(200);
     const confirmed = await user.findPayment(payment.id);
-    const container = t.app.container;
-    const gateway = container.make(PaymentGatewayKey);
-    const paused = pausedAfterAnswer(gateway, 'findSubscription');
-    const payments = new Payments(
-      paused.gateway,
-      container.make(Customers),
-      container.make(ProviderUpdates),
-      t.app.db,
-      clock,
-      container.make(SubscriptionRepository),
-      container.make(BillingLock),
-    );
-    const sync = payments.sync(confirmed);
+    const paused = pausedAfterAnswer(t.app.container, 'findSubscription');
+    const sync = paused.construct(Payments).sync(confirmed);
     await paused.answered;
     const end = (async () => {
-      await gateway.cancelSubscription(confirmed.subscriptionId!, { atPeriodEnd: false });
+      await paused.gateway.cancelSubscription(confirmed.subscriptionId!, { atPeriodEnd: false });
       await sandbox.settled();
     })().finally(paused.resume);
     await Promise.all([sync, end]);

@@ -1,11 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BillingLock } from '../../../src/billing/billing-lock.js';
-import { BillableStores, PaymentGatewayKey, reconcileOnce } from '../../../src/billing/index.js';
+import { PaymentGatewayKey, reconcileOnce } from '../../../src/billing/index.js';
 import type { ReconcileReport } from '../../../src/billing/reconcile/drift.js';
 import { Reconciler } from '../../../src/billing/reconcile/reconciler.js';
 import { SubscriptionRepository } from '../../../src/billing/subscriptions/subscription-repository.js';
 import { reconcile } from '../../../src/cli/commands/billing-reconcile.js';
-import { ClockKey } from '../../../src/core/keys.js';
 import { pausedAfterAnswer } from '../paused-gateway.js';
 import type { ContractContext, TestUser } from './context.js';
 
@@ -280,21 +278,13 @@ export function reconcileCases(ctx: ContractContext): void {
         .set({ status: 'past_due' })
         .where('id', '=', sub.id)
         .execute();
-      const container = ctx.t.app.container;
-      const gateway = container.make(PaymentGatewayKey);
-      const paused = pausedAfterAnswer(gateway, 'findSubscription');
-      const reconciler = new Reconciler(
-        ctx.t.app.db,
-        paused.gateway,
-        repository(),
-        container.make(BillingLock),
-        container.make(ClockKey),
-        container.make(BillableStores),
-      );
-      const repair = reconciler.run({ owner: { type: 'user', id: user.id }, fix: true, adoptAs: 'main' });
+      const paused = pausedAfterAnswer(ctx.t.app.container, 'findSubscription');
+      const repair = paused
+        .construct(Reconciler)
+        .run({ owner: { type: 'user', id: user.id }, fix: true, adoptAs: 'main' });
       await paused.answered;
       const end = (async () => {
-        await gateway.cancelSubscription(sub.providerId, { atPeriodEnd: false });
+        await paused.gateway.cancelSubscription(sub.providerId, { atPeriodEnd: false });
         await ctx.sandbox.settled();
       })().finally(paused.resume);
       const [report] = await Promise.all([repair, end]);

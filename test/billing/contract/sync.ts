@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BillingLock } from '../../../src/billing/billing-lock.js';
 import { Customers } from '../../../src/billing/customers/customers.js';
-import { BillableStores, PaymentGatewayKey } from '../../../src/billing/index.js';
+import { PaymentGatewayKey } from '../../../src/billing/index.js';
 import { HELD_WEBHOOKS } from '../billing-app.js';
 import { pausedAfterAnswer } from '../paused-gateway.js';
 import type { ContractContext } from './context.js';
@@ -147,15 +146,8 @@ export function syncCases(ctx: ContractContext): void {
     it('a card refresh that fetched the customer before a card change does not store the older card', async () => {
       const user = await newUser();
       await user.newSubscription('main', plans.monthly.id).create(tokens.card);
-      const container = ctx.t.app.container;
-      const gateway = container.make(PaymentGatewayKey);
-      const paused = pausedAfterAnswer(gateway, 'findCustomer');
-      const customers = new Customers(
-        paused.gateway,
-        container.make(BillableStores),
-        container.make(BillingLock),
-      );
-      const refresh = customers.refreshCard(await ctx.reload(user));
+      const paused = pausedAfterAnswer(ctx.t.app.container, 'findCustomer');
+      const refresh = paused.construct(Customers).refreshCard(await ctx.reload(user));
       await paused.answered;
       // From here, not from inside the refresh: a call made under its lock would share it.
       const change = user.updateCard(tokens.otherCard).finally(paused.resume);
