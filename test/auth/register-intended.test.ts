@@ -1,17 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Browser, type OAuthTestApp, oauthApp, REDIRECT, tokenIn } from '../oauth/support.js';
+import { authorizePath, Browser, type OAuthTestApp, oauthApp, tokenIn } from '../oauth/support.js';
 import { ENGINES } from '../support/engines.js';
 
 const GRACE = { name: 'Grace Hopper', email: 'grace@example.com', password: 'a long password' };
-
-const authorizePath = (clientId: string) =>
-  `/oauth/authorize?${new URLSearchParams({
-    client_id: clientId,
-    redirect_uri: REDIRECT,
-    response_type: 'code',
-    scope: 'check-status',
-    state: 'xyz',
-  })}`;
 
 /** A visitor sent to log in by an approval page registers first: the way back to it is kept. */
 describe.each(ENGINES)('registering from the login page keeps the approval waiting (%s)', (engine) => {

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADA, Browser, type OAuthTestApp, oauthApp, REDIRECT } from '../oauth/support.js';
+import { ADA, authorizePath, Browser, type OAuthTestApp, oauthApp } from '../oauth/support.js';
 import { ENGINES, postgresServerUrl } from '../support/engines.js';
 
 /**
@@ -36,16 +36,7 @@ describe.each(ENGINES.filter((engine) => engine === 'postgres'))(
       await t?.stop();
     });
 
-    const authorize = () =>
-      browser.get(
-        `/oauth/authorize?${new URLSearchParams({
-          client_id: clientId,
-          redirect_uri: REDIRECT,
-          response_type: 'code',
-          scope: 'check-status',
-          state: 'xyz',
-        })}`,
-      );
+    const authorize = () => browser.get(authorizePath(clientId));
 
     it('the authorize page answers 503 with Retry-After and no stack trace; the next request gets the page', async () => {
       // The sessions table held, so the page's session load waits on it: its backend is the one to end.

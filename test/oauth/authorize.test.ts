@@ -4,6 +4,7 @@ import { ENGINES } from '../support/engines.js';
 import {
   ADA,
   approvalFields,
+  authorizePath,
   BOB,
   Browser,
   type OAuthTestApp,
@@ -33,15 +34,7 @@ describe.each(ENGINES)('authorization endpoint (%s)', (engine) => {
   });
   afterAll(async () => t.stop());
 
-  const authorizeUrl = (params: Record<string, string>) =>
-    `/oauth/authorize?${new URLSearchParams({
-      client_id: clientId,
-      redirect_uri: REDIRECT,
-      response_type: 'code',
-      scope: 'check-status',
-      state: 'xyz',
-      ...params,
-    })}`;
+  const authorizeUrl = (params: Record<string, string>) => authorizePath(clientId, params);
 
   const redirectParams = (res: Response) => {
     expect(res.status).toBe(302);

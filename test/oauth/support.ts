@@ -25,6 +25,17 @@ export const ADA = { name: 'Ada Lovelace', email: 'ada@example.com', password: '
 export const BOB = { name: 'Bob Babbage', email: 'bob@example.com', password: 'difference engine 2' };
 export const REDIRECT = 'http://127.0.0.1:9999/callback';
 
+/** `/oauth/authorize` for a code with the `check-status` scope, as a client sends it; `params` override. */
+export const authorizePath = (clientId: string, params: Record<string, string> = {}) =>
+  `/oauth/authorize?${new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    response_type: 'code',
+    scope: 'check-status',
+    state: 'xyz',
+    ...params,
+  })}`;
+
 export const SCOPES = {
   'place-orders': 'Place orders on your behalf',
   'check-status': 'Check the status of your orders',
