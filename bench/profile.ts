@@ -1,7 +1,9 @@
 // Summarises a V8 `.cpuprofile` (from `BENCH_CPU_PROF=<scenario> npm run bench`, or any
 // `node --cpu-prof` run): the top functions by self time, and self time by package or folder,
 // so docs/benchmarks.md can say where a path spends its time.
-//   npx tsx bench/profile.ts bench/results/profiles/<scenario>[/<file>.cpuprofile] [top] [last-seconds]
+//   npx tsx bench/profile.ts bench/results/profiles/<scenario>[/<file>.cpuprofile] [top] [last-seconds] [operations]
+// With `operations` (the requests served in those seconds: the row's rate × BENCH_DURATION) it
+// prints µs per operation, counting each sample as one sampling interval (see `summarise`).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -44,13 +46,27 @@ function ownSource(url: string): string | undefined {
  * load window, since the runner stops a server as soon as its measurement ends — so start-up
  * (module loading, key generation, seeding) does not dilute the picture.
  */
-export function summarise(profile: Profile, top = 25, lastSeconds = Number.POSITIVE_INFINITY) {
+/**
+ * `bySamples` weighs every sample by the sampling interval (the median gap) instead of the time
+ * since the one before: on a loaded machine the thread is often off the CPU between two samples,
+ * and the gap would be charged to the function it was preempted in (a socket `writev` that woke
+ * PostgreSQL, typically). Counted so, the busy samples come close to the thread's CPU time.
+ */
+export function summarise(
+  profile: Profile,
+  top = 25,
+  lastSeconds = Number.POSITIVE_INFINITY,
+  bySamples = false,
+) {
   const self = new Map<number, number>();
   const from = profile.endTime - lastSeconds * 1e6;
+  const gaps = [...profile.timeDeltas].sort((a, b) => a - b);
+  const interval = gaps[Math.floor(gaps.length / 2)] ?? 0;
   let at = profile.startTime;
   profile.samples.forEach((id, i) => {
     at += profile.timeDeltas[i] ?? 0;
-    if (at >= from) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    const weight = bySamples ? interval : (profile.timeDeltas[i] ?? 0);
+    if (at >= from) self.set(id, (self.get(id) ?? 0) + weight);
   });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const byFunction = new Map<string, number>();
@@ -110,8 +126,17 @@ if (process.argv[1]?.endsWith('profile.ts')) {
   const file = newest(process.argv[2] ?? 'bench/results/profiles');
   const top = Number(process.argv[3] ?? 25);
   const last = process.argv[4] ? Number(process.argv[4]) : undefined;
-  const summary = summarise(JSON.parse(readFileSync(file, 'utf8')) as Profile, top, last);
-  const line = (r: { name: string; percent: number }) => `${r.percent.toFixed(1).padStart(5)}%  ${r.name}`;
+  const operations = process.argv[5] ? Number(process.argv[5]) : undefined;
+  const summary = summarise(
+    JSON.parse(readFileSync(file, 'utf8')) as Profile,
+    top,
+    last,
+    operations !== undefined,
+  );
+  const line = (r: { name: string; percent: number; ms: number }) =>
+    operations === undefined
+      ? `${r.percent.toFixed(1).padStart(5)}%  ${r.name}`
+      : `${((r.ms * 1000) / operations).toFixed(0).padStart(6)} µs/op  ${r.name}`;
   console.log(`${file}: ${summary.totalMs.toFixed(0)} ms sampled\n\nself time by package/folder:`);
   for (const r of summary.origins) console.log(line(r));
   console.log('\ntop functions by self time:');

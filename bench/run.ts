@@ -63,9 +63,10 @@ const first = (error: unknown) => {
 };
 const oauthBuilt = existsSync(fileURLToPath(new URL('../src/oauth/index.ts', import.meta.url)));
 
-function profileDir(id: string): string | undefined {
-  if (!options.cpuProf?.test(id)) return undefined;
-  const dir = `${resultsDir}profiles/${id}`;
+/** A fresh `results/<kind>/<id>` folder when `wanted` selects the scenario. */
+function resultDir(kind: string, wanted: RegExp | undefined, id: string): string | undefined {
+  if (!wanted?.test(id)) return undefined;
+  const dir = `${resultsDir}${kind}/${id}`;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   return dir;
@@ -79,7 +80,8 @@ async function startScenario(
   const child = await startServer({
     script: scenario.script,
     env: { BENCH_CONNECTIONS: String(options.connections), ...scenario.env },
-    cpuProfDir: profileDir(profileId),
+    cpuProfDir: resultDir('profiles', options.cpuProf, profileId),
+    perfDir: resultDir('perf', options.perf, profileId),
     startTimeoutMs: scenario.startTimeoutMs,
   });
   const side = {
@@ -335,6 +337,6 @@ process.stdout.write(`Load average before ${machine.loadAverage}, after ${loadAf
 mkdirSync(resultsDir, { recursive: true });
 writeFileSync(
   `${resultsDir}latest.json`,
-  `${JSON.stringify({ machine: { ...machine, loadAverageAfter: loadAfter, databases: databaseVersions }, options: { ...options, only: options.only?.source, cpuProf: options.cpuProf?.source }, rows, targets: checks }, null, 2)}\n`,
+  `${JSON.stringify({ machine: { ...machine, loadAverageAfter: loadAfter, databases: databaseVersions }, options: { ...options, only: options.only?.source, cpuProf: options.cpuProf?.source, perf: options.perf?.source }, rows, targets: checks }, null, 2)}\n`,
 );
 log(`wrote ${resultsDir}latest.json`);

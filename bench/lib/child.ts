@@ -11,6 +11,11 @@ export interface ChildOptions {
   readonly env?: Record<string, string>;
   /** Directory for a `--cpu-prof` profile; none when undefined. */
   readonly cpuProfDir?: string;
+  /**
+   * Directory for a `perf record` of the server from ready to stop (`perf.data`, every thread, on
+   * the CPU only, the kernel's share too; JavaScript named through `--perf-basic-prof`).
+   */
+  readonly perfDir?: string;
   readonly startTimeoutMs?: number;
   /** Another checkout, built with `npm run build:bench`: its compiled server runs, from its folder. */
   readonly root?: string;
@@ -46,6 +51,7 @@ function launch(options: ChildOptions): ChildProcess {
   // --expose-gc: a server collects its set-up garbage (60,000 signed tokens, say) once it is ready.
   const args = compiled ? ['--expose-gc'] : ['--expose-gc', '--import', 'tsx'];
   if (options.cpuProfDir) args.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`);
+  if (options.perfDir) args.push('--perf-basic-prof');
   const root = options.root ?? fileURLToPath(new URL('../../', import.meta.url));
   const built = options.root === undefined ? builtBenchDir : `${options.root}/build/bench/`;
   args.push(compiled ? `${built}${options.script.replace(/\.ts$/, '.js')}` : `${benchDir}${options.script}`);
@@ -133,6 +139,35 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
+/** `perf record` attached to `pid` at 999 Hz with call graphs, once it has started writing. */
+async function recordPerf(pid: number, dir: string): Promise<ChildProcess> {
+  const perf = spawn('perf', ['record', '-F', '999', '-g', '-p', String(pid), '-o', `${dir}/perf.data`], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  await attached(perf);
+  return perf;
+}
+
+/** perf says nothing until it stops; give it a moment to attach, or fail with its error. */
+function attached(perf: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const attached = setTimeout(resolve, 300);
+    perf.once('exit', (code) => {
+      clearTimeout(attached);
+      reject(new Error(`perf record exited (${code})`));
+    });
+  });
+}
+
+/** SIGINT makes perf write its file and exit. */
+function stopPerf(perf: ChildProcess): Promise<void> {
+  if (perf.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    perf.once('exit', () => resolve());
+    perf.kill('SIGINT');
+  });
+}
+
 /** Starts a server child and waits for its `BENCH_READY` line. */
 export async function startServer(options: ChildOptions): Promise<RunningChild> {
   const child = launch(options);
@@ -142,12 +177,16 @@ export async function startServer(options: ChildOptions): Promise<RunningChild> 
     // The server collects its set-up garbage right after announcing (announce.ts); then reset.
     await sleep(500);
     resetPeakRss(pid);
+    const perf = options.perfDir ? await recordPerf(pid, options.perfDir) : undefined;
     return {
       pid,
       ready,
       peakRss: () => peakRssOf(pid),
       cpuMs: () => cpuMsOf(pid),
-      stop: () => stopChild(child),
+      stop: async () => {
+        if (perf) await stopPerf(perf);
+        await stopChild(child);
+      },
     };
   } catch (error) {
     await stopChild(child);

@@ -12,6 +12,9 @@
  *   throw-away database on (default `postgres://postgres@127.0.0.1:5432/postgres`).
  * - `BENCH_CPU_PROF` a scenario-name regular expression: those servers run with `--cpu-prof`
  *   and write their profile under `bench/results/profiles/`.
+ * - `BENCH_PERF` a scenario-name regular expression: `perf record` follows those servers from
+ *   ready to stop (on-CPU samples of every thread, `bench/results/perf/<scenario>/perf.data`;
+ *   summarise with `npx tsx bench/perf-summary.ts`).
  * - `BENCH_SCALE_ROWS_SQLITE` / `BENCH_SCALE_ROWS_POSTGRES` access-token rows bulk-loaded for the
  *   at-scale rows (default 1,000,000 and 5,000,000; 100,000 each with `BENCH_QUICK`; 0 skips them).
  */
@@ -27,6 +30,7 @@ export interface BenchOptions {
   readonly databases: readonly ('sqlite' | 'postgres')[];
   readonly pgUrl: string;
   readonly cpuProf: RegExp | undefined;
+  readonly perf: RegExp | undefined;
   readonly scaleRows: { readonly sqlite: number; readonly postgres: number };
 }
 
@@ -55,6 +59,7 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
     databases,
     pgUrl: env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     cpuProf: env.BENCH_CPU_PROF ? new RegExp(env.BENCH_CPU_PROF, 'i') : undefined,
+    perf: env.BENCH_PERF ? new RegExp(env.BENCH_PERF, 'i') : undefined,
     scaleRows: {
       sqlite: Math.trunc(seconds(env.BENCH_SCALE_ROWS_SQLITE, quick ? 100_000 : 1_000_000)),
       postgres: Math.trunc(seconds(env.BENCH_SCALE_ROWS_POSTGRES, quick ? 100_000 : 5_000_000)),
