@@ -138,6 +138,16 @@ const latestLive = new Precompiled<{ scopes: string }>((db: Kysely<Database>) =>
   live(db, 0, '', '').select('scopes').orderBy('expires_at', 'desc').limit(1),
 );
 
+// Parameters: revoked (1), now, id, revoked (0). A refresh retires one token on every use.
+const revokeOne = new Precompiled<{ id: string }>((db: Kysely<Database>) =>
+  db
+    .updateTable('oauth_access_tokens')
+    .set({ revoked: 1, updated_at: '' })
+    .where('id', '=', '')
+    .where('revoked', '=', 0)
+    .returning('id'),
+);
+
 /** The user's live tokens for a client: not revoked, not expired at `now`. */
 function live(db: Kysely<Database>, userId: number, clientId: string, now: string) {
   return db
@@ -219,6 +229,7 @@ export class KyselyAccessTokenStore implements AccessTokenStore {
 
   async revoke(ids: readonly string[], now: string): Promise<string[]> {
     if (ids.length === 0) return [];
+    if (ids.length === 1) return (await revokeOne.execute(this.db, [1, now, ids[0], 0])).map((r) => r.id);
     const rows = await this.db
       .updateTable('oauth_access_tokens')
       .set({ revoked: 1, updated_at: now })

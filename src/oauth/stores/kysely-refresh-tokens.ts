@@ -73,6 +73,11 @@ const insertPair = new Precompiled<never>((db: Kysely<Database>) =>
     .values(emptyRow),
 );
 
+// Parameters: revoked (1), id, revoked (0). Every refresh consumes one.
+const consumeToken = new Precompiled<never>((db: Kysely<Database>) =>
+  db.updateTable('oauth_refresh_tokens').set({ revoked: 1 }).where('id', '=', '').where('revoked', '=', 0),
+);
+
 // The refresh token's columns under a prefix, beside its access token's own: one row carries both.
 const refreshColumns = [
   'id',
@@ -153,13 +158,8 @@ export class KyselyRefreshTokenStore implements RefreshTokenStore {
   }
 
   async consume(id: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('oauth_refresh_tokens')
-      .set({ revoked: 1 })
-      .where('id', '=', id)
-      .where('revoked', '=', 0)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    const result = await consumeToken.run(this.db, [1, id, 0]);
+    return Number(result.numAffectedRows) === 1;
   }
 
   async revokeFamily(familyId: string): Promise<string[]> {
