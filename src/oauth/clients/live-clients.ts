@@ -9,14 +9,17 @@ const CLIENT_CACHE_SIZE = 10_000;
 
 /**
  * Live clients by id for `CLIENT_CACHE_MS`, shared by the token and authorization endpoints. A
- * revocation, secret rotation or update on this instance is forgotten at once; on other instances
- * the entry ends within `CLIENT_CACHE_MS` (the guard refuses a revoked client's tokens, and a
- * code is inserted only while its client is live: `AuthCodeStore.insert`). Monotonic time: an
- * operational detail, not domain time.
+ * revocation, secret rotation or update on this instance is forgotten at once; other instances
+ * forget it when Redis tells them (`registerApiGuard`), else their entry ends within
+ * `CLIENT_CACHE_MS` (the guard refuses a revoked client's tokens, and a code is inserted only
+ * while its client is live: `AuthCodeStore.insert`). Monotonic time: an operational detail, not
+ * domain time.
  */
 export class LiveClients implements Pick<ClientStore, 'find'> {
   static inject = [MetadataDocumentClients, EventDispatcher] as const;
   readonly #entries = new Map<string, { client: ClientRecord; until: number }>();
+  /** Counts forgets: a read that a forget overtook may hold the old row, and is not kept. */
+  #forgets = 0;
 
   /** `store` finds registered clients and, when enabled, metadata-document ones. */
   constructor(
@@ -33,8 +36,9 @@ export class LiveClients implements Pick<ClientStore, 'find'> {
     const hit = this.#entries.get(id);
     // A metadata document past its cache lifetime is fetched again, as without this cache.
     if (hit && hit.until > now && !this.store.wouldFetch(id)) return hit.client;
+    const forgets = this.#forgets;
     const client = await this.store.find(id);
-    if (client && !client.revoked) {
+    if (client && !client.revoked && forgets === this.#forgets) {
       if (this.#entries.size >= CLIENT_CACHE_SIZE) this.#entries.clear();
       this.#entries.set(id, { client, until: now + CLIENT_CACHE_MS });
     } else {
@@ -50,6 +54,13 @@ export class LiveClients implements Pick<ClientStore, 'find'> {
   }
 
   forget(id: string): void {
+    this.#forgets++;
     this.#entries.delete(id);
+  }
+
+  /** Forgets every client (changes may have been missed while Redis was away). */
+  clear(): void {
+    this.#forgets++;
+    this.#entries.clear();
   }
 }
