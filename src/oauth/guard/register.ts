@@ -5,8 +5,16 @@ import type { Application, ServiceProvider } from '../../kernel/application.js';
 import { RateLimits } from '../../rate-limits/rate-limits.js';
 import { apiKeyEnvironment } from '../api-keys/environment.js';
 import { ApiKeyStoreKey } from '../api-keys/records.js';
+import { LiveClients } from '../clients/live-clients.js';
 import { DpopProofs } from '../dpop/dpop-proofs.js';
-import { AccessTokenCreated, AccessTokenRevoked, ApiKeyRevoked, ClientRevoked } from '../events.js';
+import {
+  AccessTokenCreated,
+  AccessTokenRevoked,
+  ApiKeyRevoked,
+  ClientRevoked,
+  ClientSecretRotated,
+  ClientUpdated,
+} from '../events.js';
 import { OAuthHooks } from '../hooks.js';
 import { AccessTokenVerifier } from '../jwt/access-token-verifier.js';
 import { ProtectedResources } from '../protected-resources.js';
@@ -117,6 +125,11 @@ export function registerApiGuard(app: Application, options: ApiGuardOptions = {}
     revocations().revokeClient(e.clientId, performance.now());
     publish({ type: 'client', id: e.clientId });
   });
+  // Other instances forget the client they keep (`LiveClients`): an old secret or a removed
+  // redirect URI is refused there too, not for the rest of the cache's few seconds.
+  for (const event of [ClientSecretRotated, ClientUpdated]) {
+    events.listen(event, (e) => publish({ type: 'client-changed', id: e.clientId }));
+  }
 }
 
 /**
@@ -132,16 +145,23 @@ export async function bootApiGuard(app: Application): Promise<void> {
   const url = registration.options.redisUrl ?? app.config.redis.url;
   if (!url) return;
   const guard = app.container.make(TokenGuard);
+  const clients = app.container.make(LiveClients);
   const broadcast = new RevocationBroadcast(
     url,
     registration.options.redisChannel ?? 'tollgate:oauth:revocations',
     {
       revoked: (m) => {
         if (m.type === 'token') guard.revocations.revoke(m.id, performance.now());
-        else if (m.type === 'client') guard.revocations.revokeClient(m.id, performance.now());
-        else guard.deps.apiKeys?.revoke(m.id);
+        else if (m.type === 'key') guard.deps.apiKeys?.revoke(m.id);
+        else {
+          if (m.type === 'client') guard.revocations.revokeClient(m.id, performance.now());
+          clients.forget(m.id);
+        }
       },
-      flush: () => guard.flush(),
+      flush: () => {
+        guard.flush();
+        clients.clear();
+      },
     },
     app.logger,
   );

@@ -5,16 +5,27 @@ import type { Logger } from '../../core/logger.js';
 /** How long a publish may wait for a Redis that accepts it but does not answer. */
 export const PUBLISH_TIMEOUT_MS = 2_000;
 
-/** A revoked access token, client (all its tokens) or API key. */
-export type RevocationMessage = { type: 'token' | 'client' | 'key'; id: string };
+/**
+ * A revoked access token, client (all its tokens) or API key; or a client whose record changed (a
+ * rotated secret, new redirect URIs), which the other instances then read again.
+ */
+export type RevocationMessage = { type: 'token' | 'client' | 'key' | 'client-changed'; id: string };
+
+const TYPES: ReadonlySet<unknown> = new Set<RevocationMessage['type']>([
+  'token',
+  'client',
+  'key',
+  'client-changed',
+]);
 
 interface Envelope extends RevocationMessage {
   origin: string;
 }
 
 /**
- * Tells the other instances about revocations over Redis pub/sub, and hears theirs, so every
- * instance's cache refuses a revoked token within milliseconds (the issue asks for a second).
+ * Tells the other instances about revocations and changed clients over Redis pub/sub, and hears
+ * theirs, so every instance's cache refuses a revoked token, or a client's old secret, within
+ * milliseconds (the issue asks for a second).
  * Redis being down never blocks a request or a revocation: publishing is fire-and-forget, and
  * when the subscriber reconnects after a drop the local caches are flushed, since messages sent
  * meanwhile are lost.
@@ -88,8 +99,8 @@ export class RevocationBroadcast {
       return;
     }
     if (envelope.origin === this.origin || typeof envelope.id !== 'string') return;
-    if (envelope.type === 'token' || envelope.type === 'client' || envelope.type === 'key')
-      this.handlers.revoked({ type: envelope.type, id: envelope.id });
+    if (TYPES.has(envelope.type))
+      this.handlers.revoked({ type: envelope.type as RevocationMessage['type'], id: envelope.id });
   }
 
   /** Closes both connections; never waits on a Redis that does not answer. */
