@@ -19,6 +19,7 @@ import { RateLimits } from '../rate-limits/rate-limits.js';
 import { AppEncryptionKey, appKeyPath, loadAppKey } from './app-key.js';
 import { jobRunMigrations } from './job-runs.js';
 import { Readiness } from './readiness.js';
+import { holdTickObjectShape } from './tick-object-shape.js';
 
 /**
  * A module's way in: `register` binds services and declares routes, `boot` runs once everything is
@@ -104,6 +105,7 @@ export class Application {
 
   /** Builds the application and registers its providers; call `boot()` (or `start()`) next. */
   static async create(config: TollgateConfig, options: ApplicationOptions = {}): Promise<Application> {
+    holdTickObjectShape();
     const logger = options.logger ?? createLogger(config.log.level);
     const key = loadAppKey(config.app.key, config.storagePath);
     const app = new Application(config, options.clock ?? new SystemClock(), logger, key);
