@@ -38,4 +38,4 @@ app.get('/verify', async (c) => {
     return c.json({ message: 'Unauthenticated.' }, 401);
   }
 });
-serveHono(app, { tokens });
+serveHono(app, { path: '/verify', tokens });
