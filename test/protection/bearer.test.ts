@@ -1,8 +1,9 @@
 import { request } from 'node:http';
+import { type Context, Hono } from 'hono';
 import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenGuard } from '../../src/oauth/guard/index.js';
-import { AccessTokenSigner, Clients, PersonalAccessTokens } from '../../src/oauth/index.js';
+import { AccessTokenSigner, Clients, OAuthError, PersonalAccessTokens } from '../../src/oauth/index.js';
 import { ENGINES } from '../support/engines.js';
 import { ADA, Browser, type ProtectionApp, protectionApp } from './support.js';
 
@@ -242,6 +243,50 @@ describe.each(ENGINES)('auth:api bearer tokens (%s)', (engine) => {
       expect(challenge).toContain('invalid');
     }
     expect((await t.call('/api/user', accessToken)).status).toBe(200);
+  });
+
+  it('a new token of a stored token whose state and user are cached is answered without waiting; revoked, it is refused', async () => {
+    const guard = t.app.container.make(TokenGuard);
+    const { accessToken, token } = await t.ada.createToken('new each time', []);
+    expect((await t.call('/api/user', accessToken)).status).toBe(200);
+    const now = Math.floor(t.clock.now().getTime() / 1000);
+    const [first, second, third] = await Promise.all(
+      [1, 2, 3].map((i) =>
+        t.app.container.make(AccessTokenSigner).sign({
+          tokenId: token.id,
+          userId: t.ada.id,
+          clientId: token.clientId,
+          scopes: [],
+          issuedAt: now - i,
+          expiresAt: now + 3600,
+        }),
+      ),
+    );
+    // The guard's answer, and what the request carries, inside a real Hono context.
+    const ask = async (jwt: string) => {
+      let answer: unknown;
+      let carried: unknown;
+      const probe = new Hono().get('/', (c: Context) => {
+        try {
+          answer = guard.user(c, `Bearer ${jwt}`);
+        } catch (err) {
+          answer = err;
+        }
+        carried = c.get('accessToken');
+        return c.text('');
+      });
+      await probe.request('/');
+      return { answer, carried };
+    };
+    await (await ask(first!)).answer; // the user's model, loaded again if its second went by
+    const { answer, carried } = await ask(second!);
+    expect(answer).not.toBeInstanceOf(Promise);
+    expect((answer as { id: number }).id).toBe(t.ada.id);
+    expect((carried as { id: string }).id).toBe(token.id);
+    await t.app.container.make(PersonalAccessTokens).revoke(token.id);
+    const refused = (await ask(third!)).answer;
+    expect(refused).toBeInstanceOf(OAuthError);
+    expect((refused as OAuthError).reason).toBe('revoked');
   });
 
   it('a client_credentials token (no user) is refused by auth:api', async () => {

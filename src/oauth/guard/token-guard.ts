@@ -8,7 +8,7 @@ import { asDpopChallenge, DpopBinding } from './dpop-binding.js';
 import { touchToken } from './last-used.js';
 import { meantForHere } from './resource-audience.js';
 import type { TokenGuardDeps, TokenGuardOptions } from './token-guard-deps.js';
-import { bindsTo, RevocationCache } from './token-states.js';
+import { bindsTo, RevocationCache, type TokenState } from './token-states.js';
 import { bindToken, UserResolver } from './user-resolver.js';
 import { VerificationOutcomes } from './verification-outcomes.js';
 import type { VerifiedToken } from './verified-token.js';
@@ -17,13 +17,13 @@ import { type VerifiedEntry, VerifiedTokenCache } from './verified-tokens.js';
 export type { TokenGuardDeps, TokenGuardOptions } from './token-guard-deps.js';
 
 const refuse = (reason: InvalidTokenReason) => OAuthError.invalidToken({ reason });
-type Checked = { token: VerifiedToken; entry: VerifiedEntry };
 
 /**
  * The `api` guard with the token driver (spec "Authentication" 1, RFC 6750 §2.1): header → token
  * → revocation → audience → user, over a verified-token cache, a revocation cache and a user
  * resolver; else an API key (`ApiKeyAuthenticator`) or the `app_token` cookie. A reused token is
- * a cache hit and answers synchronously. Every refusal is an `OAuthError` (`invalid_token`).
+ * a cache hit and answers synchronously; so does a new token when its revocation state and user
+ * are cached (nothing to read). Every refusal is an `OAuthError` (`invalid_token`).
  */
 export class TokenGuard {
   readonly verified: VerifiedTokenCache;
@@ -58,7 +58,7 @@ export class TokenGuard {
     const entry = this.verified.get(header);
     const now = performance.now();
     const user = this.#reusable(c, entry, now) ? this.users.cached(entry, now) : undefined;
-    if (user === undefined) return this.outcomes.settle(this.#userOf(c, header));
+    if (user === undefined) return this.#userOf(c, header);
     c.set('accessToken', touchToken(this.deps.lastUsed, entry!, now));
     this.outcomes.valid++;
     return user;
@@ -93,39 +93,88 @@ export class TokenGuard {
     );
   }
 
-  async #userOf(c: Context, header: string): Promise<User> {
+  /** A token the cache cannot answer for alone, counted in `outcomes`: thrown or rejected if refused. */
+  #userOf(c: Context, header: string): User | Promise<User> {
     if (accessTokenOf(header) === undefined || this.deps.apiKeys?.credential(c, header) !== undefined)
-      return this.#otherCredential(c, header);
-    const { token, entry } = await this.#check(c, header);
+      return this.outcomes.settle(this.#otherCredential(c, header));
+    if (dpopToken(header) !== undefined)
+      return this.outcomes.settle(this.#check(c, header).then((entry) => this.#userFor(c, entry)));
+    try {
+      const entry = this.#checkToken(c, header, undefined);
+      if (entry instanceof Promise)
+        return this.outcomes.settle(entry.then((checked) => this.#userFor(c, checked)));
+      const user = this.#userFor(c, entry);
+      if (user instanceof Promise) return this.outcomes.settle(user);
+      this.outcomes.valid++;
+      return user;
+    } catch (err) {
+      return this.outcomes.refuse(err);
+    }
+  }
+
+  /** The checked token's user: its entry's, else the resolver's (a promise only when it reads). */
+  #userFor(c: Context, entry: VerifiedEntry): User | Promise<User> {
     const now = performance.now();
-    const user = this.users.cached(entry, now) ?? (await this.users.resolve(token, entry, now));
+    const user = this.users.cached(entry, now) ?? this.users.resolve(entry.token, entry, now);
+    if (user instanceof Promise) return user.then((found) => this.#found(c, entry, found));
+    return this.#found(c, entry, user);
+  }
+
+  #found(c: Context, entry: VerifiedEntry, user: User | undefined): User {
     if (user === undefined) throw refuse('unknown_user');
-    this.#use(c, token);
+    this.#use(c, entry.token);
     return user;
   }
 
-  /** Header → token (verified once, then cached) → DPoP proof → revocation → audience. */
-  #check(c: Context, header: string): Promise<Checked> {
+  /** Header → token (verified once, then cached) → DPoP proof → revocation → audience, as a promise. */
+  async #check(c: Context, header: string): Promise<VerifiedEntry> {
     const dpop = dpopToken(header);
-    const checked = this.#checkToken(c, header, dpop);
-    return dpop === undefined ? checked : checked.catch(asDpopChallenge);
+    try {
+      return await this.#checkToken(c, header, dpop);
+    } catch (err) {
+      if (dpop === undefined) throw err;
+      return asDpopChallenge(err);
+    }
   }
 
-  async #checkToken(c: Context, header: string, dpop: string | undefined): Promise<Checked> {
-    const entry = this.verified.get(header) ?? (await this.verified.verify(header, this.deps.verifier));
+  /** The same, synchronously while nothing needs waiting for (a DPoP proof, a row, a key). */
+  #checkToken(c: Context, header: string, dpop: string | undefined): VerifiedEntry | Promise<VerifiedEntry> {
+    const entry = this.verified.get(header) ?? this.verified.verify(header, this.deps.verifier);
+    if (entry instanceof Promise)
+      return entry.then((verified) => this.#checkEntry(c, header, dpop, verified));
+    return this.#checkEntry(c, header, dpop, entry);
+  }
+
+  #checkEntry(
+    c: Context,
+    header: string,
+    dpop: string | undefined,
+    entry: VerifiedEntry,
+  ): VerifiedEntry | Promise<VerifiedEntry> {
     const token = entry.token;
     if (this.#now() >= token.expiresAtMs) {
       this.verified.delete(header);
       throw refuse('expired');
     }
-    if (token.jkt !== null || dpop !== undefined) await this.#dpop.check(c, token, dpop);
+    if (token.jkt !== null || dpop !== undefined)
+      return this.#dpop.check(c, token, dpop).then(() => this.#checkState(c, entry));
+    return this.#checkState(c, entry);
+  }
+
+  #checkState(c: Context, entry: VerifiedEntry): VerifiedEntry | Promise<VerifiedEntry> {
     const now = performance.now();
-    const state = await this.revocations.state(token, now);
+    const state = this.revocations.state(entry.token, now);
+    if (state instanceof Promise) return state.then((read) => this.#admit(c, entry, read, now));
+    return this.#admit(c, entry, state, now);
+  }
+
+  #admit(c: Context, entry: VerifiedEntry, state: TokenState, now: number): VerifiedEntry {
+    const token = entry.token;
     if (!state.live) throw refuse('revoked');
     if (!bindsTo(state, token)) throw refuse('invalid');
     if (!meantForHere(this.deps.resourceAt, c, token)) throw refuse('audience');
     touchToken(this.deps.lastUsed, entry, now);
-    return { token, entry };
+    return entry;
   }
 
   /** Not an access token: an API key (`Bearer tg_…` or the configured header), else the app_token cookie. */

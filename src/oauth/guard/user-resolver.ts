@@ -18,6 +18,8 @@ export interface UserResolverOptions {
 interface Loaded {
   readonly user: Promise<User | undefined>;
   readonly at: number;
+  /** The model once `user` resolved to one: later requests take it without waiting. */
+  found?: User;
 }
 
 /**
@@ -43,24 +45,26 @@ export class UserResolver {
     return entry.user !== undefined && now - entry.userAt < this.ttlMs ? entry.user : undefined;
   }
 
-  /** The token's user, loaded once per stored token while fresh; kept on `entry` for its next requests. */
-  async resolve(
+  /**
+   * The token's user, loaded once per stored token while fresh; kept on `entry` for its next
+   * requests. Synchronous once the load has found it (a new token of a stored token seen before).
+   */
+  resolve(
     token: VerifiedToken,
     entry: VerifiedEntry | undefined,
     now: number,
-  ): Promise<User | undefined> {
+  ): User | undefined | Promise<User | undefined> {
     if (token.userId === null) return undefined;
     let loaded = this.#byToken.get(token.id);
     if (loaded === undefined || now - loaded.at >= this.ttlMs) {
-      loaded = { user: this.#load(token.userId, token), at: now };
-      this.#byToken.set(token.id, loaded);
+      const fresh: Loaded = { user: this.#load(token.userId, token), at: now };
+      fresh.user.then((user) => (fresh.found = user), noop);
+      this.#byToken.set(token.id, fresh);
+      loaded = fresh;
     }
-    const user = await loaded.user;
-    if (user !== undefined && entry !== undefined) {
-      entry.user = user;
-      entry.userAt = loaded.at;
-    }
-    return user;
+    if (loaded.found !== undefined) return keep(entry, loaded, loaded.found);
+    const pending = loaded;
+    return pending.user.then((user) => (user === undefined ? undefined : keep(entry, pending, user)));
   }
 
   async #load(id: number, token: VerifiedToken): Promise<User | undefined> {
@@ -79,6 +83,16 @@ export class UserResolver {
   clear(): void {
     this.#byToken.clear();
   }
+}
+
+const noop = () => {};
+
+function keep(entry: VerifiedEntry | undefined, loaded: Loaded, user: User): User {
+  if (entry !== undefined) {
+    entry.user = user;
+    entry.userAt = loaded.at;
+  }
+  return user;
 }
 
 /** Hands the model the request's token when it has `HasApiTokens` (`user.token()`, `tokenCan`). */

@@ -23,6 +23,31 @@ describe('verified tokens', () => {
     expect(toVerifiedToken(claims()).expiresAtMs).toBe(2_000_000);
   });
 
+  it("user.token()'s expiresAt is exp as an ISO string, when read and in JSON", () => {
+    const { current } = toVerifiedToken(claims({ exp: 1_800_000_000 }));
+    expect(current.expiresAt).toBe('2027-01-15T08:00:00.000Z');
+    expect(JSON.parse(JSON.stringify(current))).toEqual({
+      id: 'tok-1',
+      clientId: 'client-1',
+      userId: 7,
+      scopes: ['a', 'b'],
+      expiresAt: '2027-01-15T08:00:00.000Z',
+      organizationId: null,
+    });
+    expect(Object.isFrozen(current)).toBe(true);
+  });
+
+  it("keeps the verifier's frozen claims as they are; copies (and never freezes) anyone else's", () => {
+    const frozen = Object.freeze({ ...claims(), scopes: Object.freeze(['a', 'b']) as string[] });
+    expect(toVerifiedToken(frozen).claims).toBe(frozen);
+    const open = claims();
+    const token = toVerifiedToken(open);
+    expect(token.claims).not.toBe(open);
+    expect(token.claims).toEqual(open);
+    expect(Object.isFrozen(token.claims.scopes)).toBe(true);
+    expect(Object.isFrozen(open) || Object.isFrozen(open.scopes)).toBe(false);
+  });
+
   it('scopes: all-of and any-of; * passes both', () => {
     const token = toVerifiedToken(claims());
     expect(hasAllScopes(token, ['a', 'b'])).toBe(true);

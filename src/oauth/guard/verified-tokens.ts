@@ -49,15 +49,19 @@ export class VerifiedTokenCache {
 
   /**
    * Verifies the header's bearer token (signature, issuer, type, expiry: the verifier's
-   * `invalid_token` errors pass through) and keeps it if admitted.
+   * `invalid_token` errors pass through, thrown or rejected) and keeps it if admitted;
+   * synchronously when the verifier answers so.
    */
-  async verify(
+  verify(
     header: string,
-    verifier: { verify(raw: string): Promise<AccessTokenClaims> },
-  ): Promise<VerifiedEntry> {
+    verifier: { check(raw: string): AccessTokenClaims | Promise<AccessTokenClaims> },
+  ): VerifiedEntry | Promise<VerifiedEntry> {
     const raw = accessTokenOf(header);
     if (!raw) throw OAuthError.invalidToken({ reason: 'invalid', detail: 'an empty bearer token' });
-    return this.add(header, toVerifiedToken(await verifier.verify(raw)));
+    const claims = verifier.check(raw);
+    if (claims instanceof Promise)
+      return claims.then((verified) => this.add(header, toVerifiedToken(verified)));
+    return this.add(header, toVerifiedToken(claims));
   }
 
   /** Keeps a freshly verified token if it was verified before; the entry either way. */

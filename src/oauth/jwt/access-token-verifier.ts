@@ -49,12 +49,30 @@ export class AccessTokenVerifier {
   }
 
   async verify(token: string): Promise<AccessTokenClaims> {
-    const own = await this.#ownTokens();
+    return this.check(token);
+  }
+
+  /**
+   * `verify`, synchronously for a token with one of our keys' headers once the keys are loaded
+   * (nearly every token): a promise only when it must wait for the keys or for jose. The claims
+   * are frozen.
+   */
+  check(token: string): AccessTokenClaims | Promise<AccessTokenClaims> {
+    const own = this.#ownTokens();
+    if (own instanceof Promise) return own.then((loaded) => this.#checkWith(token, loaded));
+    return this.#checkWith(token, own);
+  }
+
+  #checkWith(token: string, own: OwnTokens): AccessTokenClaims | Promise<AccessTokenClaims> {
     if (token.startsWith(own.current.headerDot)) return this.#verifyOwn(token, own.current);
     // A token signed with a previous key (or one this process has not loaded yet: the jose path
     // looks it up by `kid`, which reads the key files again).
     const previous = own.byHeader.get(token.slice(0, token.indexOf('.') + 1));
     if (previous) return this.#verifyOwn(token, previous);
+    return this.#verifyForeign(token);
+  }
+
+  async #verifyForeign(token: string): Promise<AccessTokenClaims> {
     try {
       const { payload } = await jwtVerify(token, this.#keyFor, {
         algorithms: ALGORITHMS,
@@ -102,15 +120,20 @@ export class AccessTokenVerifier {
   };
 
   #own: Promise<OwnTokens> | undefined;
+  /** What `#own` resolved to, while the keys it was made from are still the loaded ones. */
+  #ownNow: OwnTokens | undefined;
   #ownFrom: Promise<unknown> | undefined;
 
-  #ownTokens(): Promise<OwnTokens> {
+  #ownTokens(): OwnTokens | Promise<OwnTokens> {
     const loading = this.keys.load();
-    if (this.#own && this.#ownFrom === loading) return this.#own;
+    if (this.#own && this.#ownFrom === loading) return this.#ownNow ?? this.#own;
     this.#ownFrom = loading;
+    this.#ownNow = undefined;
     this.#own = loading.then(({ keys }) => {
       const all = keys.map(ownKey);
-      return { current: all[0]!, byHeader: new Map(all.map((key) => [key.headerDot, key])) };
+      const own = { current: all[0]!, byHeader: new Map(all.map((key) => [key.headerDot, key])) };
+      if (this.#ownFrom === loading) this.#ownNow = own;
+      return own;
     });
     return this.#own;
   }
@@ -187,10 +210,7 @@ function normalize(payload: Record<string, unknown>): AccessTokenClaims {
   for (const claim of REQUIRED) {
     if (payload[claim] === undefined) throw invalid(`no ${claim}`);
   }
-  const cnf = payload.cnf as { jkt?: unknown } | undefined;
-  return {
-    ...(typeof cnf?.jkt === 'string' ? { cnf: { jkt: cnf.jkt } } : {}),
-    ...(Number.isSafeInteger(payload.org_id) ? { org_id: payload.org_id as number } : {}),
+  const claims: AccessTokenClaims = {
     iss: String(payload.iss),
     sub: String(payload.sub),
     aud,
@@ -199,6 +219,10 @@ function normalize(payload: Record<string, unknown>): AccessTokenClaims {
     iat: Number(payload.iat),
     exp: Number(payload.exp),
     scope: scopes.join(' '),
-    scopes,
+    scopes: Object.freeze(scopes) as string[],
   };
+  const cnf = payload.cnf as { jkt?: unknown } | undefined;
+  if (typeof cnf?.jkt === 'string') claims.cnf = { jkt: cnf.jkt };
+  if (Number.isSafeInteger(payload.org_id)) claims.org_id = payload.org_id as number;
+  return Object.freeze(claims);
 }
