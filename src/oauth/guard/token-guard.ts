@@ -58,7 +58,7 @@ export class TokenGuard {
     const entry = this.verified.get(header);
     const now = performance.now();
     const user = this.#reusable(c, entry, now) ? this.users.cached(entry, now) : undefined;
-    if (user === undefined) return this.#userOf(c, header);
+    if (user === undefined) return this.#userOf(c, header, entry);
     c.set('accessToken', touchToken(this.deps.lastUsed, entry!, now));
     this.outcomes.valid++;
     return user;
@@ -75,7 +75,7 @@ export class TokenGuard {
       return this.#use(c, touchToken(this.deps.lastUsed, entry, now));
     }
     if (accessTokenOf(header) === undefined) return this.outcomes.refuse(refuse('missing'));
-    return this.outcomes.settle(this.#check(c, header!).then(({ token }) => this.#use(c, token)));
+    return this.outcomes.settle(this.#check(c, header!, entry).then(({ token }) => this.#use(c, token)));
   }
 
   /**
@@ -94,13 +94,13 @@ export class TokenGuard {
   }
 
   /** A token the cache cannot answer for alone, counted in `outcomes`: thrown or rejected if refused. */
-  #userOf(c: Context, header: string): User | Promise<User> {
+  #userOf(c: Context, header: string, cached: VerifiedEntry | undefined): User | Promise<User> {
     if (accessTokenOf(header) === undefined || this.deps.apiKeys?.credential(c, header) !== undefined)
       return this.outcomes.settle(this.#otherCredential(c, header));
     if (dpopToken(header) !== undefined)
-      return this.outcomes.settle(this.#check(c, header).then((entry) => this.#userFor(c, entry)));
+      return this.outcomes.settle(this.#check(c, header, cached).then((entry) => this.#userFor(c, entry)));
     try {
-      const entry = this.#checkToken(c, header, undefined);
+      const entry = this.#checkToken(c, header, undefined, cached);
       if (entry instanceof Promise)
         return this.outcomes.settle(entry.then((checked) => this.#userFor(c, checked)));
       const user = this.#userFor(c, entry);
@@ -127,10 +127,10 @@ export class TokenGuard {
   }
 
   /** Header → token (verified once, then cached) → DPoP proof → revocation → audience, as a promise. */
-  async #check(c: Context, header: string): Promise<VerifiedEntry> {
+  async #check(c: Context, header: string, cached: VerifiedEntry | undefined): Promise<VerifiedEntry> {
     const dpop = dpopToken(header);
     try {
-      return await this.#checkToken(c, header, dpop);
+      return await this.#checkToken(c, header, dpop, cached);
     } catch (err) {
       if (dpop === undefined) throw err;
       return asDpopChallenge(err);
@@ -138,8 +138,13 @@ export class TokenGuard {
   }
 
   /** The same, synchronously while nothing needs waiting for (a DPoP proof, a row, a key). */
-  #checkToken(c: Context, header: string, dpop: string | undefined): VerifiedEntry | Promise<VerifiedEntry> {
-    const entry = this.verified.get(header) ?? this.verified.verify(header, this.deps.verifier);
+  #checkToken(
+    c: Context,
+    header: string,
+    dpop: string | undefined,
+    cached: VerifiedEntry | undefined,
+  ): VerifiedEntry | Promise<VerifiedEntry> {
+    const entry = cached ?? this.verified.verify(header, this.deps.verifier);
     if (entry instanceof Promise)
       return entry.then((verified) => this.#checkEntry(c, header, dpop, verified));
     return this.#checkEntry(c, header, dpop, entry);

@@ -1,6 +1,6 @@
 import { verify as cryptoVerify, type KeyObject, type VerifyKeyObjectInput } from 'node:crypto';
 import { compactVerify, errors, type JWSHeaderParameters, jwtVerify } from 'jose';
-import type { Clock } from '../../core/clock.js';
+import { type Clock, millis } from '../../core/clock.js';
 import type { TollgateConfig } from '../../core/config.js';
 import { ClockKey, ConfigKey, LoggerKey } from '../../core/keys.js';
 import type { Logger } from '../../core/logger.js';
@@ -37,6 +37,7 @@ export class AccessTokenVerifier {
   static inject = [SigningKeys, ConfigKey, ClockKey, LoggerKey] as const;
   readonly #issuer: string;
   readonly #production: boolean;
+  readonly #millis: () => number;
 
   constructor(
     private readonly keys: SigningKeys,
@@ -46,6 +47,7 @@ export class AccessTokenVerifier {
   ) {
     this.#issuer = issuerOf(config);
     this.#production = config.app.env === 'production';
+    this.#millis = millis(clock);
   }
 
   async verify(token: string): Promise<AccessTokenClaims> {
@@ -161,7 +163,7 @@ export class AccessTokenVerifier {
     }
     if (typeof payload !== 'object' || payload === null) throw invalid('the payload is not an object');
     if (payload.iss !== this.#issuer) throw this.#otherIssuer(payload.iss);
-    const now = Math.floor(this.clock.now().getTime() / 1000);
+    const now = Math.floor(this.#millis() / 1000);
     if (typeof payload.exp !== 'number') throw invalid('"exp" is not a number');
     if (payload.exp <= now) throw OAuthError.invalidToken({ reason: 'expired', detail: '"exp" has passed' });
     if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > now)) {
