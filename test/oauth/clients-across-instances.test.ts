@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listen, type RunningServer } from '../../src/kernel/server.js';
+import { PUBLISH_TIMEOUT_MS } from '../../src/oauth/guard/revocation-broadcast.js';
 import { Clients } from '../../src/oauth/index.js';
 import type { ClientRecord } from '../../src/oauth/records.js';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
@@ -163,5 +164,21 @@ describe.each(ENGINES)('a client changed while Redis was away (%s)', (engine) =>
       400,
       'the removed redirect URI still works',
     );
+  });
+
+  it('a Redis that hangs does not hold up a rotation or an update: they publish and go on', async () => {
+    ({ t, server } = await bothOn(engine, redis.url));
+    const { client } = await sharedClient(t);
+    const clients = t.a.container.make(Clients);
+    redis.pause();
+    try {
+      // A publish to it ends only after PUBLISH_TIMEOUT_MS.
+      const started = performance.now();
+      expect(await clients.rotateSecret(client, 0)).toBeDefined();
+      await clients.update(client, { name: client.name, redirect: KEPT });
+      expect(performance.now() - started).toBeLessThan(PUBLISH_TIMEOUT_MS);
+    } finally {
+      redis.resume();
+    }
   });
 });

@@ -126,9 +126,12 @@ export function registerApiGuard(app: Application, options: ApiGuardOptions = {}
     publish({ type: 'client', id: e.clientId });
   });
   // Other instances forget the client they keep (`LiveClients`): an old secret or a removed
-  // redirect URI is refused there too, not for the rest of the cache's few seconds.
+  // redirect URI is refused there too, not for the rest of the cache's few seconds. Not awaited:
+  // `dispatch` waits for what a listener returns, and a change must not wait on Redis.
   for (const event of [ClientSecretRotated, ClientUpdated]) {
-    events.listen(event, (e) => publish({ type: 'client-changed', id: e.clientId }));
+    events.listen(event, (e) => {
+      publish({ type: 'client-changed', id: e.clientId });
+    });
   }
 }
 
