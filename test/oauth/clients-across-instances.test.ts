@@ -8,6 +8,7 @@ import type { ClientRecord } from '../../src/oauth/records.js';
 import { OAuthStoreKey } from '../../src/oauth/stores/contracts.js';
 import { type Instances, requireRedis, twoInstances } from '../protection/instances.js';
 import { ADA } from '../protection/support.js';
+import { tollgate } from '../support/cli.js';
 import { ENGINES, type Engine } from '../support/engines.js';
 import { type OwnRedis, startRedisServer } from '../support/redis-server.js';
 import { Browser, basic, tokenRequest } from './http-client.js';
@@ -59,8 +60,11 @@ async function becomes(status: () => Promise<number>, expected: number, what: st
 }
 
 /** Two instances on one database and `redis`, B served on a port (for a browser's login). */
-async function bothOn(engine: Engine, redis: string): Promise<{ t: Instances; server: RunningServer }> {
-  const channel = `tollgate-test:${randomUUID()}`;
+async function bothOn(
+  engine: Engine,
+  redis: string,
+  channel = `tollgate-test:${randomUUID()}`,
+): Promise<{ t: Instances; server: RunningServer }> {
   const t = await twoInstances(
     engine,
     { redis: { url: redis } },
@@ -164,6 +168,24 @@ describe.each(ENGINES)('a client changed while Redis was away (%s)', (engine) =>
       400,
       'the removed redirect URI still works',
     );
+  });
+
+  it('a secret rotated by `tollgate client:secret`, with an application of its own (as in the operator shell): B refuses the old secret within a second', async () => {
+    ({ t, server } = await bothOn(engine, redis.url, 'tollgate:oauth:revocations'));
+    const { client, secret } = await sharedClient(t);
+    expect(await tokenStatus(server, client.id, secret)).toBe(200);
+    expect(await tokenStatus(server, client.id, secret)).toBe(200);
+    const rotated = await tollgate(['client:secret', client.id, '--json'], {
+      DATABASE_URL: t.a.config.database.url,
+      STORAGE_PATH: t.a.config.storagePath,
+      REDIS_URL: redis.url,
+      LOG_LEVEL: 'silent',
+    });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    const fresh = (JSON.parse(rotated.stdout) as { secret: string }).secret;
+    const b = server;
+    await becomes(() => tokenStatus(b, client.id, secret), 401, 'the old secret still works');
+    expect(await tokenStatus(b, client.id, fresh)).toBe(200);
   });
 
   it('a Redis that hangs does not hold up a rotation or an update: they publish and go on', async () => {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { Clients } from '../../oauth/clients/clients.js';
+import { bootApiGuard, broadcastsSent } from '../../oauth/guard/register.js';
 import { MAX_SECRET_GRACE_SECONDS } from '../../oauth/http/schemas.js';
 import { CliError, withApplication } from '../context.js';
 import { prepared } from './oauth.js';
@@ -19,6 +20,9 @@ export function register(program: Command): void {
             `--grace must be a whole number of seconds from 0 to ${MAX_SECRET_GRACE_SECONDS}.`,
           );
         const app = await prepared(application);
+        // With Redis, the running instances hear of the rotation and refuse the old secret at
+        // once, not for the rest of their 5-second cache.
+        await bootApiGuard(app);
         const clients = app.container.make(Clients);
         const client = await clients.find(clientId);
         if (!client) throw new CliError(`No live client with the id ${clientId}.`);
@@ -27,6 +31,7 @@ export function register(program: Command): void {
         if (secret === undefined)
           throw new CliError('The secret was changed meanwhile: run the command again.');
         const until = (await clients.find(clientId))?.previousSecret?.expiresAt ?? null;
+        await broadcastsSent(app);
         if (options.json) {
           console.log(JSON.stringify({ client_id: clientId, secret, previous_secret_expires_at: until }));
           return;

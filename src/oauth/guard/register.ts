@@ -180,6 +180,15 @@ export async function bootApiGuard(app: Application): Promise<void> {
   }
 }
 
+/**
+ * Waits for the broadcasts under way, each at most `PUBLISH_TIMEOUT_MS`: a short-lived process (a
+ * CLI command) calls it before it closes, since closing a connection not yet ready drops them.
+ */
+export async function broadcastsSent(app: Application): Promise<void> {
+  if (app.container.has(ApiGuardRegistration))
+    await app.container.make(ApiGuardRegistration).broadcast?.settled();
+}
+
 /** `registerApiGuard` + `bootApiGuard` as a provider, for applications that wire `oauthProvider()` themselves. */
 export function apiGuardProvider(options: ApiGuardOptions = {}): ServiceProvider {
   return {

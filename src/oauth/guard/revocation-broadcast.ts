@@ -36,6 +36,7 @@ export class RevocationBroadcast {
   readonly #subscriber: Redis;
   #ready: Promise<void> | undefined;
   #dropped = false;
+  readonly #sending = new Set<Promise<void>>();
 
   constructor(
     url: string,
@@ -83,12 +84,20 @@ export class RevocationBroadcast {
   /** Fire-and-forget (nothing needs to wait for it); settles once sent, or failed and logged. */
   publish(message: RevocationMessage): Promise<void> {
     const envelope: Envelope = { ...message, origin: this.origin };
-    return this.#publisher.publish(this.channel, JSON.stringify(envelope)).then(
+    const sent = this.#publisher.publish(this.channel, JSON.stringify(envelope)).then(
       () => undefined,
       (err: Error) => {
         this.logger.warn({ err: err.message, ...message }, 'Could not publish a token revocation to Redis');
       },
     );
+    this.#sending.add(sent);
+    void sent.finally(() => this.#sending.delete(sent));
+    return sent;
+  }
+
+  /** Settles once the publishes under way have (each within `PUBLISH_TIMEOUT_MS`). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.#sending]);
   }
 
   #receive(text: string): void {
