@@ -31,3 +31,14 @@ export function statusDeniesAccess(status: string | undefined, options: StatusOp
   if (status === 'past_due') return !options.keepPastDueSubscribed;
   return NEVER_SUBSCRIBED.has(status);
 }
+
+/**
+ * The provider ended it: final at every provider (Stripe and Braintree never bring one back under
+ * the same id), so an answer about that id that has it live is older than this state.
+ */
+export const ENDED_STATUSES: readonly SubscriptionStatus[] = ['canceled', 'incomplete_expired'];
+
+/** Whether the provider's status says it ended the subscription. */
+export function endedStatus(status: string): boolean {
+  return (ENDED_STATUSES as readonly string[]).includes(status);
+}

@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Updateable } from 'kysely';
+import { type Kysely, NoResultError, sql, type Updateable } from 'kysely';
 import type { Clock } from '../../core/clock.js';
 import type { EventDispatcher } from '../../core/events.js';
 import { ClockKey, EventsKey } from '../../core/keys.js';
@@ -9,7 +9,7 @@ import type { BillableRef } from '../billable-user.js';
 import type { EditionColumns } from '../gateway/capabilities.js';
 import { type PaymentGateway, PaymentGatewayKey } from '../gateway/payment-gateway.js';
 import type { SubscriptionRow, SubscriptionsTable } from '../tables.js';
-import type { SubscriptionStatus } from './provider-status.js';
+import { ENDED_STATUSES, type SubscriptionStatus } from './provider-status.js';
 import type { NewSubscription, SubscriptionRecord, SubscriptionUpdate } from './record.js';
 import { SubscriptionChanged } from './subscription-changed.js';
 
@@ -186,9 +186,20 @@ export class SubscriptionRepository {
       .execute();
   }
 
-  async update(id: number, changes: SubscriptionUpdate): Promise<SubscriptionRecord> {
+  /**
+   * `unlessEnded`: the provider subscription a live API answer in `changes` is about. The row is
+   * then left as it is if it holds that subscription ended: a webhook stored the provider's end
+   * after the answer came (an ended subscription never comes back, so the answer is the older
+   * state). Checked in the UPDATE itself, as `updateUnlessNewer` checks; the row is returned as is.
+   */
+  async update(
+    id: number,
+    changes: SubscriptionUpdate,
+    options: { unlessEnded?: string } = {},
+  ): Promise<SubscriptionRecord> {
     const before = await this.find(id);
-    const row = await this.db
+    const { unlessEnded } = options;
+    const query = this.db
       .updateTable('subscriptions')
       .set({
         ...this.toColumns(changes),
@@ -196,9 +207,21 @@ export class SubscriptionRepository {
         updated_at: this.clock.now().toISOString(),
       })
       .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return this.changed(this.toRecord(row), before);
+      .$if(unlessEnded !== undefined, (q) =>
+        q.where((eb) =>
+          eb.or([
+            eb(this.#columns.subscriptionId, 'is', null),
+            eb(this.#columns.subscriptionId, '!=', unlessEnded!),
+            eb('status', 'not in', [...ENDED_STATUSES]),
+          ]),
+        ),
+      )
+      .returningAll();
+    const row = await query.executeTakeFirst();
+    if (row) return this.changed(this.toRecord(row), before);
+    const kept = unlessEnded === undefined ? undefined : await this.find(id);
+    if (!kept) throw new NoResultError(query.toOperationNode());
+    return kept;
   }
 
   /**

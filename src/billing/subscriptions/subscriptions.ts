@@ -17,6 +17,7 @@ import {
 } from '../gateway/payment-gateway.js';
 import { RequestKeys } from '../request-keys.js';
 import { validateTaxPercentage } from '../tax.js';
+import { endedStatus } from './provider-status.js';
 import { providerTime } from './provider-sync.js';
 import { isoOrNull, type SubscriptionRecord, type SubscriptionUpdate } from './record.js';
 import * as status from './status.js';
@@ -199,12 +200,11 @@ export class Subscriptions implements SubscriptionOperations {
           await this.recancel(record, providerId);
         throw error;
       });
-    const updated = await this.repository.update(record.id, {
+    const updated = await this.storeAnswer(record.id, remote, {
       providerId: remote.id,
       plan: remote.plan,
       trialEndsAt: isoOrNull(trialEndsAt),
       endsAt: null,
-      ...this.answered(remote),
     });
     if (remote.pendingPayment) throw new IncompletePayment(remote.pendingPayment);
     return updated;
@@ -217,7 +217,7 @@ export class Subscriptions implements SubscriptionOperations {
    */
   private async recancel(record: SubscriptionRecord, providerId: string): Promise<void> {
     const remote = await this.gateway.cancelSubscription(providerId, { atPeriodEnd: true });
-    await this.repository.update(record.id, { providerId, endsAt: record.endsAt, ...this.answered(remote) });
+    await this.storeAnswer(record.id, remote, { providerId, endsAt: record.endsAt });
   }
 
   updateQuantity(record: SubscriptionRecord, quantity: number): Promise<SubscriptionRecord> {
@@ -235,10 +235,7 @@ export class Subscriptions implements SubscriptionOperations {
       quantity,
       idempotencyKey: randomUUID(),
     });
-    const updated = await this.repository.update(record.id, {
-      quantity: remote.quantity,
-      ...this.answered(remote),
-    });
+    const updated = await this.storeAnswer(record.id, remote, { quantity: remote.quantity });
     if (remote.pendingPayment) throw new IncompletePayment(remote.pendingPayment);
     return updated;
   }
@@ -259,7 +256,7 @@ export class Subscriptions implements SubscriptionOperations {
       if (!addOn || typeof set !== 'function')
         throw BillingError.unsupportedByEdition('Seats without an add-on', this.caps.edition);
       const remote = await set.call(this.gateway, current.providerId, addOn, count - 1);
-      return this.repository.update(current.id, this.answered(remote));
+      return this.storeAnswer(current.id, remote);
     });
   }
 
@@ -275,7 +272,7 @@ export class Subscriptions implements SubscriptionOperations {
     const endsAt = status.onTrial(record, now)
       ? record.trialEndsAt
       : isoOrNull(remote.currentPeriodEnd ?? this.clock.now());
-    return this.repository.update(record.id, { endsAt, ...this.answered(remote) });
+    return this.storeAnswer(record.id, remote, { endsAt });
   }
 
   /**
@@ -288,7 +285,7 @@ export class Subscriptions implements SubscriptionOperations {
     const remote =
       record.status === 'incomplete' ? await this.gateway.abandonSubscription(record.providerId) : null;
     if (remote && !status.awaitsFirstPayment(remote) && remote.status !== 'canceled') {
-      await this.repository.update(record.id, { ...this.answered(remote), plan: remote.plan });
+      await this.storeAnswer(record.id, remote, { plan: remote.plan });
       throw BillingError.subscriptionExists(record.name);
     }
     await this.repository.update(record.id, { endsAt: this.clock.now().toISOString(), status: 'canceled' });
@@ -330,10 +327,7 @@ export class Subscriptions implements SubscriptionOperations {
     // Already over (the provider ended it, or the grace period ran out): nothing left to cancel there.
     if (status.ended(record, this.clock.now())) return this.repository.update(record.id, {});
     const remote = await this.gateway.cancelSubscription(record.providerId, { atPeriodEnd: false });
-    return this.repository.update(record.id, {
-      endsAt: this.clock.now().toISOString(),
-      ...this.answered(remote),
-    });
+    return this.storeAnswer(record.id, remote, { endsAt: this.clock.now().toISOString() });
   }
 
   resume(record: SubscriptionRecord): Promise<SubscriptionRecord> {
@@ -345,11 +339,7 @@ export class Subscriptions implements SubscriptionOperations {
     // The spec leaves resume outside the grace period unspecified; Cashier throws, so do we.
     if (!status.onGracePeriod(record, now)) throw BillingError.notOnGracePeriod();
     const remote = await this.gateway.resumeSubscription(record.providerId, this.resumeContext(record, now));
-    return this.repository.update(record.id, {
-      providerId: remote.id,
-      endsAt: null,
-      ...this.answered(remote),
-    });
+    return this.storeAnswer(record.id, remote, { providerId: remote.id, endsAt: null });
   }
 
   syncTaxPercentage(record: SubscriptionRecord, owner: BillableModel): Promise<SubscriptionRecord> {
@@ -386,9 +376,19 @@ export class Subscriptions implements SubscriptionOperations {
     return remote;
   }
 
-  /** The provider's status from an API answer, stamped with the provider's time of it (when known). */
-  private answered(remote: GatewaySubscription): SubscriptionUpdate {
-    return { status: remote.status, ...providerTime(remote) };
+  /**
+   * Stores a change's own fields with the provider's answer to it: its status, stamped with the
+   * provider's time of it (when known). An answer that has the subscription live is not stored
+   * over a row a webhook has since ended it on: the change held the owner's lock, not the row's,
+   * while it waited for the answer (see `SubscriptionRepository.update`).
+   */
+  private storeAnswer(
+    id: number,
+    remote: GatewaySubscription,
+    own: SubscriptionUpdate = {},
+  ): Promise<SubscriptionRecord> {
+    const answer = { ...own, status: remote.status, ...providerTime(remote) };
+    return this.repository.update(id, answer, endedStatus(remote.status) ? {} : { unlessEnded: remote.id });
   }
 
   private resumeContext(record: SubscriptionRecord, now: Date): ResumeContext {

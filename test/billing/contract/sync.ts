@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Customers } from '../../../src/billing/customers/customers.js';
-import { PaymentGatewayKey } from '../../../src/billing/index.js';
+import { PaymentGatewayKey, type Subscription } from '../../../src/billing/index.js';
+import { Subscriptions } from '../../../src/billing/subscriptions/subscriptions.js';
 import { HELD_WEBHOOKS } from '../billing-app.js';
 import { pausedAfterAnswer } from '../paused-gateway.js';
 import type { ContractContext } from './context.js';
@@ -159,6 +160,44 @@ export function syncCases(ctx: ContractContext): void {
       const settled = await ctx.reload(user);
       expect([settled.card_brand, settled.card_last_four]).toEqual(other);
     });
+  });
+
+  describe('an API answer stored after a webhook', () => {
+    // A change asks the provider, then stores its answer. A webhook applying a newer state in between
+    // (the provider ended the subscription) must not be overwritten by the answer.
+    it.each([
+      [
+        'a swap',
+        (subscriptions: Subscriptions, sub: Subscription) => subscriptions.swap(sub.record, plans.other.id),
+        'updateSubscription',
+      ],
+      [
+        'a cancel at period end',
+        (subscriptions: Subscriptions, sub: Subscription) => subscriptions.cancel(sub.record),
+        'cancelSubscription',
+      ],
+    ] as const)(
+      '%s answered before the provider ended the subscription does not store the older state',
+      async (_, change, method) => {
+        const user = await newUser();
+        const sub = await user.newSubscription('main', plans.monthly.id).create(tokens.card);
+        await ctx.sandbox.settled();
+        const paused = pausedAfterAnswer(ctx.t.app.container, method);
+        const changed = change(paused.construct(Subscriptions), sub);
+        await paused.answered;
+        const end = (async () => {
+          await paused.gateway.cancelSubscription(sub.providerId, { atPeriodEnd: false });
+          await ctx.sandbox.settled();
+        })().finally(paused.resume);
+        await Promise.all([changed, end]);
+        await ctx.sandbox.settled();
+        expect((await ctx.sandbox.subscription(sub.providerId))?.status).toMatch(/cancel/i);
+        const [row] = await localRows(user);
+        expect(row).toMatchObject({ status: 'canceled' });
+        expect(row!.ends_at).not.toBeNull();
+        expect(await (await ctx.reload(user)).subscribed('main')).toBe(false);
+      },
+    );
   });
 
   async function recorded(eventId: string): Promise<number> {
