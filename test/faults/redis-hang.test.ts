@@ -140,10 +140,15 @@ describe.each(ENGINES)('a Redis that hangs (%s)', (engine) => {
       await revocations.publish({ type: 'token', id: 'before' }); // connected and answering
       redis.pause();
       const published = await timed(() =>
-        Promise.all([revocations.publish({ type: 'token', id: 'during' }), plans.publish(7)]),
+        Promise.all([
+          revocations.publish({ type: 'token', id: 'during' }),
+          revocations.publish({ type: 'client-changed', id: 'during' }),
+          plans.publish(7),
+        ]),
       );
       expect(published.ms).toBeLessThan(PUBLISH_TIMEOUT_MS + 1_500);
       expect(warnings).toContain('Could not publish a token revocation to Redis');
+      expect(warnings).toContain('Could not publish a client change to Redis');
       expect(warnings).toContain('Could not publish a plan change to Redis');
     } finally {
       redis.resume();

@@ -87,7 +87,8 @@ export class RevocationBroadcast {
     const sent = this.#publisher.publish(this.channel, JSON.stringify(envelope)).then(
       () => undefined,
       (err: Error) => {
-        this.logger.warn({ err: err.message, ...message }, 'Could not publish a token revocation to Redis');
+        const what = message.type === 'client-changed' ? 'a client change' : 'a token revocation';
+        this.logger.warn({ err: err.message, ...message }, `Could not publish ${what} to Redis`);
       },
     );
     this.#sending.add(sent);
