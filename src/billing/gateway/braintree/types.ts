@@ -101,14 +101,25 @@ export interface BtResult {
 export interface BtNotification {
   kind: string;
   timestamp: string;
-  subscription?: { id?: string; transactions?: Array<{ id?: string }> | null } | null;
-  transaction?: { id?: string } | null;
-  dispute?: { id?: string } | null;
+  // `| undefined` throughout: the SDK's own types have optional fields that a consumer compiling
+  // with `exactOptionalPropertyTypes` must still be able to pass where this type is the parameter.
+  subscription?:
+    | { id?: string | undefined; transactions?: Array<{ id?: string | undefined }> | null | undefined }
+    | null
+    | undefined;
+  transaction?: { id?: string | undefined } | null | undefined;
+  dispute?: { id?: string | undefined } | null | undefined;
   /** `payment_method_revoked_by_customer`. */
-  revokedPaymentMethodMetadata?: { token?: string; customerId?: string } | null;
+  revokedPaymentMethodMetadata?:
+    | { token?: string | undefined; customerId?: string | undefined }
+    | null
+    | undefined;
   /** `payment_method_customer_data_updated`. */
-  paymentMethodCustomerDataUpdatedMetadata?: {
-    token?: string;
-    paymentMethod?: { customerId?: string };
-  } | null;
+  paymentMethodCustomerDataUpdatedMetadata?:
+    | {
+        token?: string | undefined;
+        paymentMethod?: { customerId?: string | undefined } | undefined;
+      }
+    | null
+    | undefined;
 }
