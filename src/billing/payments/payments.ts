@@ -14,12 +14,11 @@ import {
   type PaymentGateway,
   PaymentGatewayKey,
 } from '../gateway/payment-gateway.js';
+import { endedStatus } from '../subscriptions/provider-status.js';
 import { ProviderUpdates } from '../subscriptions/provider-updates.js';
 import { awaitsFirstPayment, ended } from '../subscriptions/status.js';
 import { SubscriptionRepository } from '../subscriptions/subscription-repository.js';
 import { gatewayMethod } from './gateway-method.js';
-
-const ENDED = new Set(['canceled', 'incomplete_expired']);
 
 /**
  * Payments that may need the customer (strong customer authentication): the SetupIntent a card
@@ -128,7 +127,7 @@ export class Payments {
         subscription: remote,
         // The provider's time of this answer: ordered against webhooks on the provider's clock.
         at: remote.asOf ?? this.clock.now(),
-        ended: ENDED.has(remote.status),
+        ended: endedStatus(remote.status),
         whenUnknown: 'acknowledge',
       });
     });

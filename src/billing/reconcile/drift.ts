@@ -1,5 +1,6 @@
 import type { BillableRef } from '../billable-user.js';
 import type { GatewaySubscription, SubscriptionSync } from '../gateway/payment-gateway.js';
+import { endedStatus } from '../subscriptions/provider-status.js';
 import { providerChanges } from '../subscriptions/provider-sync.js';
 import type { SubscriptionRecord, SubscriptionUpdate } from '../subscriptions/record.js';
 
@@ -74,4 +75,4 @@ export function differences(record: SubscriptionRecord, changes: SubscriptionUpd
 }
 
 export const isLiveAtProvider = (sub: GatewaySubscription): boolean =>
-  sub.status !== 'canceled' && sub.status !== 'incomplete_expired' && sub.endedAt === null;
+  !endedStatus(sub.status) && sub.endedAt === null;

@@ -1,4 +1,5 @@
 import type { GatewaySubscription, SubscriptionSync } from '../gateway/payment-gateway.js';
+import { endedStatus } from './provider-status.js';
 import type { SubscriptionRecord, SubscriptionUpdate } from './record.js';
 import * as status from './status.js';
 import { secondOf } from './subscription-repository.js';
@@ -28,7 +29,7 @@ export function providerChanges(
   supportsQuantities: boolean,
 ): SubscriptionUpdate {
   const remote = sync.subscription;
-  const ended = sync.ended || remote.status === 'canceled' || remote.status === 'incomplete_expired';
+  const ended = sync.ended || endedStatus(remote.status);
   const changes: { -readonly [K in keyof SubscriptionUpdate]: SubscriptionUpdate[K] } = {
     status: sync.ended ? 'canceled' : remote.status,
     plan: remote.plan,

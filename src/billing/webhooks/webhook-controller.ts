@@ -8,6 +8,7 @@ import {
   PaymentGatewayKey,
   type SubscriptionSync,
 } from '../gateway/payment-gateway.js';
+import { endedStatus } from '../subscriptions/provider-status.js';
 import { WebhookEvents } from './webhook-events.js';
 import { runWebhookSteps, type WebhookHandler, type WebhookStep, webhookPipeline } from './webhook-steps.js';
 import { WebhookSubscriptions } from './webhook-subscriptions.js';
@@ -109,7 +110,7 @@ export class WebhookController {
  * no row yet is retried (its creating call is storing it); one that never became live is acknowledged.
  */
 function stubRules(current: GatewaySubscription): Pick<SubscriptionSync, 'ended' | 'whenUnknown'> {
-  const ended = current.status === 'canceled' || current.status === 'incomplete_expired';
+  const ended = endedStatus(current.status);
   const live = ['active', 'trialing', 'past_due', 'unpaid'].includes(current.status);
   return { ended, whenUnknown: live ? 'retry' : 'acknowledge' };
 }
